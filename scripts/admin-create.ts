@@ -1,0 +1,80 @@
+/**
+ * `npm run admin:create -- --email E --role SUPER_ADMIN|ADMIN [--first-name F --last-name L]`
+ * Creates an administrator (or raises an existing account to that role).
+ * The password comes from ADMIN_PASSWORD, else it is prompted for without echo.
+ */
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
+import { newPublicId } from '../src/lib/ids.js';
+import { hashPassword } from '../src/lib/password.js';
+import { isPasswordTooSimple, normalizeEmail } from '../src/users/schemas.js';
+import { writeAudit } from '../src/audit/audit-log.js';
+import { openDatabase } from './database.js';
+
+const { values } = parseArgs({
+  options: {
+    email: { type: 'string' },
+    role: { type: 'string' },
+    'first-name': { type: 'string', default: 'Store' },
+    'last-name': { type: 'string', default: 'Admin' },
+  },
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const email = values.email ? normalizeEmail(values.email) : fail('--email is required');
+if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail(`--email "${email}" is not an email address`);
+const role = values.role;
+if (role !== 'SUPER_ADMIN' && role !== 'ADMIN') fail('--role must be SUPER_ADMIN or ADMIN');
+
+async function promptPassword(): Promise<string> {
+  if (!process.stdin.isTTY) fail('Set ADMIN_PASSWORD or run in a terminal to be prompted');
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  process.stdout.write('Password: ');
+  // Mute the echo of typed characters.
+  (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
+  const answer = await new Promise<string>((resolve) => rl.question('', resolve));
+  rl.close();
+  process.stdout.write('\n');
+  return answer;
+}
+
+const password = process.env.ADMIN_PASSWORD ?? (await promptPassword());
+if (password.length < 8 || password.length > 128 || isPasswordTooSimple(password)) {
+  fail('The password needs 8-128 characters mixing at least two of lower case, upper case, digits and symbols');
+}
+
+const { config, db, close } = await openDatabase();
+try {
+  const passwordHash = await hashPassword(password, config.passwordHashCost);
+  const user = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('users')
+      .values({
+        public_id: newPublicId('usr'),
+        email,
+        password_hash: passwordHash,
+        first_name: values['first-name']!,
+        last_name: values['last-name']!,
+        phone_number: null,
+        role,
+        email_verified_at: new Date(),
+      })
+      .onConflict((oc) => oc.column('email').doUpdateSet({ role, password_hash: passwordHash, updated_at: new Date() }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeAudit(trx, { actor: null, meta: { requestId: 'cli', ip: 'cli', userAgent: 'admin:create' } }, {
+      action: 'user.admin_create',
+      entityType: 'user',
+      entityPublicId: row.public_id,
+      changes: { after: { email, role } },
+    });
+    return row;
+  });
+  console.log(`${user.role} ${user.email} (${user.public_id}) is ready to sign in`);
+} finally {
+  await close();
+}

@@ -1,0 +1,26 @@
+import { loadConfig, type Config } from '../src/config.js';
+import { createDb, type Db } from '../src/db/database.js';
+import { startEmbeddedDatabase } from '../src/db/embedded.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+/**
+ * For CLI commands: the configured database, or the embedded one under
+ * DATA_DIR (reusing the service's server when it is running), migrated.
+ * `close` releases the pool and stops the server only if this process started it.
+ */
+export async function openDatabase(): Promise<{ config: Config; db: Db; close(): Promise<void> }> {
+  const config = loadConfig();
+  const server = config.databaseUrl
+    ? { url: config.databaseUrl, stop: async () => {} }
+    : await startEmbeddedDatabase(config.dataDir);
+  const db = createDb(server.url, 4);
+  await migrateToLatest(db);
+  return {
+    config,
+    db,
+    async close() {
+      await db.destroy();
+      await server.stop();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm run seed`: a demo store. Idempotent: accounts that exist are left as they are.
+ * Accounts (password for all: Demo-Pass-1):
+ *   admin@demo.store (SUPER_ADMIN), staff@demo.store (ADMIN), and ten customers
+ *   customer1@demo.store ... customer10@demo.store, each with an address or two.
+ */
+import { newPublicId } from '../src/lib/ids.js';
+import { hashPassword } from '../src/lib/password.js';
+import type { Role } from '../src/db/schema.js';
+import { openDatabase } from './database.js';
+
+const PASSWORD = 'Demo-Pass-1';
+const CITIES = [
+  ['US', 'California', 'San Francisco', '94107'],
+  ['US', 'New York', 'Brooklyn', '11201'],
+  ['GB', 'Greater London', 'London', 'EC1A 1BB'],
+  ['DE', 'Berlin', 'Berlin', '10115'],
+  ['FR', 'Ile-de-France', 'Paris', '75001'],
+] as const;
+
+const { config, db, close } = await openDatabase();
+try {
+  const hash = await hashPassword(PASSWORD, config.passwordHashCost);
+  const accounts: { email: string; role: Role; first: string; last: string }[] = [
+    { email: 'admin@demo.store', role: 'SUPER_ADMIN', first: 'Grace', last: 'Hopper' },
+    { email: 'staff@demo.store', role: 'ADMIN', first: 'Alan', last: 'Turing' },
+    ...Array.from({ length: 10 }, (_, i) => ({
+      email: `customer${i + 1}@demo.store`,
+      role: 'CUSTOMER' as Role,
+      first: ['Ada', 'Linus', 'Barbara', 'Ken', 'Margaret', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Donald'][i]!,
+      last: ['Lovelace', 'Torvalds', 'Liskov', 'Thompson', 'Hamilton', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Knuth'][i]!,
+    })),
+  ];
+  let created = 0;
+  for (const [index, account] of accounts.entries()) {
+    await db.transaction().execute(async (trx) => {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          public_id: newPublicId('usr'),
+          email: account.email,
+          password_hash: hash,
+          first_name: account.first,
+          last_name: account.last,
+          phone_number: null,
+          role: account.role,
+          email_verified_at: new Date(),
+        })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!user || account.role !== 'CUSTOMER') return;
+      created++;
+      const addressCount = 1 + (index % 2);
+      for (let n = 0; n < addressCount; n++) {
+        const [country, state, city, zip] = CITIES[(index + n) % CITIES.length]!;
+        await trx
+          .insertInto('addresses')
+          .values({
+            public_id: newPublicId('adr'),
+            user_id: user.id,
+            recipient_name: `${account.first} ${account.last}`,
+            phone_number: `+1555000${String(index).padStart(4, '0')}`,
+            label: n === 0 ? 'Home' : 'Office',
+            country,
+            state,
+            city,
+            address_1: `${10 + index} Demo Street`,
+            address_2: null,
+            zip_code: zip,
+            is_default_shipping: n === 0,
+            is_default_billing: n === 0,
+          })
+          .execute();
+      }
+    });
+  }
+  console.log(`seeded ${created} new customers; sign in as admin@demo.store / ${PASSWORD}`);
+} finally {
+  await close();
+}

@@ -1,0 +1,76 @@
+import type { Executor } from '../db/database.js';
+import type { Updateable } from 'kysely';
+import type { AddressesTable, AddressRow, NewAddress } from '../db/schema.js';
+import { offsetOf, type PageRequest } from '../lib/pagination.js';
+
+export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
+
+/**
+ * Serialises every address-book write of one account: default flags are
+ * decided by reading the book, so two writers must not read it at once.
+ * NO KEY UPDATE does not block inserts elsewhere that reference the user.
+ */
+export async function lockAddressBook(db: Executor, userId: number): Promise<void> {
+  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
+}
+
+const active = (db: Executor, userId: number) =>
+  db.selectFrom('addresses').where('user_id', '=', userId).where('deleted_at', 'is', null);
+
+export function listActiveAddresses(db: Executor, userId: number, page: PageRequest) {
+  return active(db, userId)
+    .selectAll()
+    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+    .orderBy('created_at', 'desc')
+    .orderBy('public_id', 'desc')
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .execute();
+}
+
+export async function countActiveAddresses(db: Executor, userId: number): Promise<number> {
+  const row = await active(db, userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+export async function hasActiveAddress(db: Executor, userId: number): Promise<boolean> {
+  return (await active(db, userId).select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+export function findActiveAddress(db: Executor, userId: number, publicId: string): Promise<AddressRow | undefined> {
+  return active(db, userId).selectAll().where('public_id', '=', publicId).executeTakeFirst();
+}
+
+export function insertAddress(db: Executor, address: NewAddress): Promise<AddressRow> {
+  return db.insertInto('addresses').values(address).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateAddress(db: Executor, id: number, changes: Updateable<AddressesTable>): Promise<AddressRow> {
+  return db
+    .updateTable('addresses')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Takes a default flag away from whichever address of the account holds it. */
+export async function clearDefault(db: Executor, userId: number, flag: DefaultFlag): Promise<void> {
+  await db
+    .updateTable('addresses')
+    .set({ [flag]: false, updated_at: new Date() })
+    .where('user_id', '=', userId)
+    .where(flag, '=', true)
+    .execute();
+}
+
+/** Gives a default flag to the oldest active address ("next oldest", contract section 4). */
+export async function promoteOldest(db: Executor, userId: number, flag: DefaultFlag): Promise<void> {
+  const oldest = await active(db, userId)
+    .select('id')
+    .orderBy('created_at', 'asc')
+    .orderBy('public_id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  if (oldest) await db.updateTable('addresses').set({ [flag]: true, updated_at: new Date() }).where('id', '=', oldest.id).execute();
+}

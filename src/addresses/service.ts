@@ -1,0 +1,117 @@
+import type { Db, Trx } from '../db/database.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { conflict, notFound } from '../lib/errors.js';
+import { isPublicId, newPublicId } from '../lib/ids.js';
+import { toPage, type PageRequest } from '../lib/pagination.js';
+import {
+  clearDefault,
+  countActiveAddresses,
+  findActiveAddress,
+  hasActiveAddress,
+  insertAddress,
+  listActiveAddresses,
+  lockAddressBook,
+  promoteOldest,
+  updateAddress,
+  type DefaultFlag,
+} from './repository.js';
+import { toAddress, type Address, type AddressCreate, type AddressPatch } from './schemas.js';
+
+const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billing'];
+
+/**
+ * The address book. Invariant: an account with any active address has exactly
+ * one default shipping and one default billing address. Every write locks the
+ * account's book first, so the rules below see a stable book; partial unique
+ * indexes back them up in the database.
+ */
+export function createAddressService({ db }: { db: Db }) {
+  async function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await lockAddressBook(trx, ctx.actor.userId);
+        return work(trx);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('CONFLICT', 'The default address changed concurrently; retry the request');
+      throw error;
+    }
+  }
+
+  async function ownedOrNotFound(trx: Trx, ctx: AuthedCtx, publicId: string) {
+    const address = isPublicId('adr', publicId) ? await findActiveAddress(trx, ctx.actor.userId, publicId) : undefined;
+    if (!address) throw notFound('Address');
+    return address;
+  }
+
+  return {
+    async list(ctx: AuthedCtx, page: PageRequest) {
+      const rows = await listActiveAddresses(db, ctx.actor.userId, page);
+      return toPage(rows, page, () => countActiveAddresses(db, ctx.actor.userId), toAddress);
+    },
+
+    async get(ctx: AuthedCtx, publicId: string): Promise<Address> {
+      const address = isPublicId('adr', publicId) ? await findActiveAddress(db, ctx.actor.userId, publicId) : undefined;
+      if (!address) throw notFound('Address');
+      return toAddress(address);
+    },
+
+    async create(ctx: AuthedCtx, input: AddressCreate): Promise<Address> {
+      return inBook(ctx, async (trx) => {
+        const first = !(await hasActiveAddress(trx, ctx.actor.userId));
+        const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
+        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag);
+        const row = await insertAddress(trx, {
+          public_id: newPublicId('adr'),
+          user_id: ctx.actor.userId,
+          recipient_name: input.recipient_name,
+          phone_number: input.phone_number,
+          label: input.label ?? null,
+          country: input.country,
+          state: input.state,
+          city: input.city,
+          address_1: input.address_1,
+          address_2: input.address_2 ?? null,
+          zip_code: input.zip_code ?? null,
+          ...wanted,
+        });
+        return toAddress(row);
+      });
+    },
+
+    async update(ctx: AuthedCtx, publicId: string, patch: AddressPatch): Promise<Address> {
+      return inBook(ctx, async (trx) => {
+        const address = await ownedOrNotFound(trx, ctx, publicId);
+        for (const flag of FLAGS) {
+          if (patch[flag] === false && address[flag]) {
+            throw conflict(
+              'DEFAULT_ADDRESS_REQUIRED',
+              `This address is the default ${flag === 'is_default_shipping' ? 'shipping' : 'billing'} address; make another address the default instead`,
+              [{ field: flag, message: 'cannot be unset on the address that holds it' }],
+            );
+          }
+          if (patch[flag] === true && !address[flag]) await clearDefault(trx, ctx.actor.userId, flag);
+        }
+        const { is_default_shipping, is_default_billing, ...fields } = patch;
+        const row = await updateAddress(trx, address.id, {
+          ...fields,
+          ...(is_default_shipping ? { is_default_shipping } : {}),
+          ...(is_default_billing ? { is_default_billing } : {}),
+        });
+        return toAddress(row);
+      });
+    },
+
+    /** Soft delete; a default it held passes to the oldest remaining address. */
+    async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
+      await inBook(ctx, async (trx) => {
+        const address = await ownedOrNotFound(trx, ctx, publicId);
+        await updateAddress(trx, address.id, { deleted_at: new Date(), is_default_shipping: false, is_default_billing: false });
+        for (const flag of FLAGS) if (address[flag]) await promoteOldest(trx, ctx.actor.userId, flag);
+      });
+    },
+  };
+}
+
+export type AddressService = ReturnType<typeof createAddressService>;

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import secureJson from 'secure-json-parse';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { addressRoutes } from './addresses/routes.js';
+import { createAddressService } from './addresses/service.js';
+import { registerGuard } from './auth/guard.js';
+import { authRoutes } from './auth/routes.js';
+import { createAuthService } from './auth/service.js';
+import { registerDocs } from './docs.js';
+import { healthRoutes } from './health/routes.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { registerErrorHandling } from './lib/error-handler.js';
+import { createRateLimiter } from './lib/rate-limit.js';
+import { ErrorEnvelope } from './lib/schemas.js';
+import { validatorCompiler } from './lib/validation.js';
+import { userRoutes } from './users/routes.js';
+import { createUserService } from './users/service.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the HTTP application and wires every service to exactly what it needs. */
+export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Cookies, CSRF tokens and passwords never reach the log.
+      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.env === 'production',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // Honour a caller's request ID when it is sane, so traces join up across services.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorEnvelope);
+
+  // JSON bodies: prototype-poisoning safe; an empty body is "no body" so bodiless POSTs work with the header set.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      const error = Object.assign(new Error('Invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+      done(error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await app.register(helmet, { global: true });
+  await app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'x-csrf-token', 'idempotency-key', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+  });
+  await app.register(cookie);
+  registerGuard(app, { db, config, clock });
+  await registerDocs(app);
+
+  const limiter = createRateLimiter(config.rateLimits, () => clock.now());
+  const auth = createAuthService({ db, clock, limiter, config });
+  const users = createUserService({ db, clock, config });
+  const addresses = createAddressService({ db });
+
+  await app.register(healthRoutes({ db }));
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes({ auth, config }));
+      await api.register(userRoutes({ users }));
+      await api.register(addressRoutes({ addresses }));
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

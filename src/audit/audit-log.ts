@@ -1,0 +1,40 @@
+import type { Executor } from '../db/database.js';
+import type { Ctx } from '../lib/context.js';
+import { newPublicId } from '../lib/ids.js';
+
+/**
+ * Appends one audit entry. Always called with the transaction that makes the
+ * change, so the entry exists exactly when the change does. Never pass
+ * secrets or hashes in `changes`.
+ */
+export interface AuditEntry {
+  action: string;
+  entityType: string;
+  entityPublicId: string | null;
+  changes?: { before?: unknown; after?: unknown } | null;
+  reason?: string | null;
+  /** Overrides the context's actor, e.g. a failed login by a known account. */
+  actor?: { userId: number; publicId: string; email: string; role: string } | null;
+}
+
+export async function writeAudit(db: Executor, ctx: Ctx, entry: AuditEntry): Promise<void> {
+  const actor = entry.actor !== undefined ? entry.actor : ctx.actor;
+  await db
+    .insertInto('audit_log')
+    .values({
+      public_id: newPublicId('aud'),
+      actor_user_id: actor?.userId ?? null,
+      actor_public_id: actor?.publicId ?? null,
+      actor_email: actor?.email ?? null,
+      actor_role: actor?.role ?? null,
+      action: entry.action,
+      entity_type: entry.entityType,
+      entity_public_id: entry.entityPublicId,
+      changes: entry.changes ? JSON.stringify(entry.changes) : null,
+      reason: entry.reason ?? null,
+      ip: ctx.meta.ip,
+      user_agent: ctx.meta.userAgent,
+      request_id: ctx.meta.requestId,
+    })
+    .execute();
+}

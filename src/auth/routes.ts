@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import { PageOnlyQuery } from '../lib/pagination.js';
+import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { newSecretToken } from '../lib/tokens.js';
+import { User } from '../users/schemas.js';
+import { clearSessionCookie, setPresessionCookie, setSessionCookie } from './cookies.js';
+import { authedCtxOf, csrfTokenFor, ctxOf } from './guard.js';
+import { CsrfToken, LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
+import type { AuthService } from './service.js';
+
+export const authRoutes =
+  (deps: { auth: AuthService; config: Config }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { auth, config } = deps;
+    const tags = ['Auth'];
+
+    app.get('/auth/csrf-token', {
+      config: { access: 'optional' },
+      schema: {
+        tags,
+        summary: 'Get a CSRF token for the current session (or a pre-session for login and register)',
+        description: 'Send it as the `x-csrf-token` header on every POST, PATCH, PUT and DELETE. It is bound to the session cookie; a new one is needed after login or register.',
+        response: { 200: Ok(CsrfToken) },
+      },
+      handler: async (request, reply) => {
+        let key = request.csrfKey;
+        if (!key) {
+          key = newSecretToken();
+          setPresessionCookie(reply, config, key);
+        }
+        return { success: true as const, data: { csrf_token: csrfTokenFor(key) } };
+      },
+    });
+
+    app.post('/auth/register', {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Create a customer account and sign in',
+        body: RegisterBody,
+        response: { 201: Ok(User), ...errorResponses(400, 403, 409, 429) },
+      },
+      handler: async (request, reply) => {
+        const { user, session } = await auth.register(ctxOf(request), request.body);
+        setSessionCookie(reply, config, session.token, session.expiresAt);
+        return reply.code(201).send({ success: true as const, data: user });
+      },
+    });
+
+    app.post('/auth/login', {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Sign in with email and password',
+        body: LoginBody,
+        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 429) },
+      },
+      handler: async (request, reply) => {
+        const { user, session } = await auth.login(ctxOf(request), request.body);
+        setSessionCookie(reply, config, session.token, session.expiresAt);
+        return { success: true as const, data: user };
+      },
+    });
+
+    app.get('/auth/session', {
+      config: { access: 'optional' },
+      schema: { tags, summary: 'Lightweight session state (never 401)', response: { 200: Ok(SessionState) } },
+      handler: async (request) => ({ success: true as const, data: auth.sessionState(request.session) }),
+    });
+
+    app.delete('/auth/session', {
+      schema: { tags, summary: 'Sign out: revoke this session and clear the cookie', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      handler: async (request, reply) => {
+        await auth.logout(authedCtxOf(request));
+        clearSessionCookie(reply, config);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.get('/auth/sessions', {
+      schema: {
+        tags,
+        summary: 'List your live sessions, newest first',
+        querystring: PageOnlyQuery,
+        response: { 200: Page(SessionSummary), ...errorResponses(400, 401) },
+      },
+      handler: async (request) => ({ success: true as const, ...(await auth.listSessions(authedCtxOf(request), request.query)) }),
+    });
+
+    app.delete('/auth/sessions/:session_public_id', {
+      schema: {
+        tags,
+        summary: 'Revoke one of your sessions',
+        params: IdParam('session_public_id', 'ses'),
+        response: { 204: NoContent, ...errorResponses(401, 403, 404) },
+      },
+      handler: async (request, reply) => {
+        const { revokedCurrent } = await auth.revokeSession(authedCtxOf(request), request.params.session_public_id);
+        if (revokedCurrent) clearSessionCookie(reply, config);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.delete('/auth/sessions', {
+      schema: { tags, summary: 'Revoke every session except this one', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      handler: async (request, reply) => {
+        await auth.revokeOtherSessions(authedCtxOf(request));
+        return reply.code(204).send(null);
+      },
+    });
+  };

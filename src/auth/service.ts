@@ -1,0 +1,187 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx, Ctx } from '../lib/context.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { AppError, conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { isPublicId } from '../lib/ids.js';
+import { offsetOf, toPage, type PageRequest } from '../lib/pagination.js';
+import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
+import { findUserByEmail, insertUser } from '../users/repository.js';
+import { isPasswordTooSimple, normalizeEmail, toUser } from '../users/schemas.js';
+import type { ActiveSession } from './session-store.js';
+import { createSession, revokeSessions } from './session-store.js';
+import type { LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'sessionTtlDays' | 'sessionIdleDays' | 'passwordHashCost'>;
+}
+
+export interface SignedIn {
+  user: ReturnType<typeof toUser>;
+  session: { token: string; expiresAt: Date };
+}
+
+const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Email or password is incorrect');
+
+export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
+  const policy = { ttlDays: config.sessionTtlDays, idleDays: config.sessionIdleDays };
+  let dummyHash: Promise<string> | null = null;
+  const client = (ctx: Ctx) => ({ ip: ctx.meta.ip, userAgent: ctx.meta.userAgent });
+
+  /** Rotation: the new session replaces the one the browser had, which stops working at once. */
+  async function startSession(trx: Parameters<typeof createSession>[0], ctx: Ctx, user: UserRow) {
+    if (ctx.actor) await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: ctx.actor.sessionId });
+    return createSession(trx, user.id, clock.now(), policy, client(ctx));
+  }
+
+  return {
+    async register(ctx: Ctx, input: RegisterBody): Promise<SignedIn> {
+      await limiter.hit(db, 'REGISTER', ctx.meta.ip, { enforce: true });
+      if (isPasswordTooSimple(input.password)) {
+        throw validationError('The password is too simple', [
+          { field: 'password', message: 'must mix at least two of lower case, upper case, digits and symbols' },
+        ]);
+      }
+      const passwordHash = await hashPassword(input.password, config.passwordHashCost);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const user = await insertUser(trx, {
+            email: normalizeEmail(input.email),
+            passwordHash,
+            firstName: input.first_name,
+            lastName: input.last_name,
+            phoneNumber: input.phone_number ?? null,
+            role: 'CUSTOMER', // whatever the body says: roles are raised only by a SUPER_ADMIN
+          });
+          const session = await startSession(trx, ctx, user);
+          const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
+          await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
+          return { user: toUser(user), session };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
+        throw error;
+      }
+    },
+
+    async login(ctx: Ctx, input: LoginBody): Promise<SignedIn> {
+      const email = normalizeEmail(input.email);
+      await limiter.check(db, 'LOGIN', email);
+      await limiter.check(db, 'LOGIN_IP', ctx.meta.ip);
+
+      const user = await findUserByEmail(db, email);
+      // Unknown emails still pay for a hash, so timing does not reveal which accounts exist.
+      const ok = user
+        ? await verifyPassword(input.password, user.password_hash)
+        : await verifyPassword(input.password, await (dummyHash ??= createDummyHash(config.passwordHashCost))).then(() => false);
+
+      if (!user || !ok) {
+        await db.transaction().execute(async (trx) => {
+          await limiter.hit(trx, 'LOGIN', email);
+          await limiter.hit(trx, 'LOGIN_IP', ctx.meta.ip);
+          await writeAudit(trx, ctx, {
+            action: 'auth.login_failed',
+            entityType: 'user',
+            entityPublicId: user?.public_id ?? null,
+            changes: { after: { email } },
+            actor: null,
+          });
+        });
+        throw invalidCredentials();
+      }
+      if (user.status !== 'ACTIVE') throw forbidden('This account is suspended');
+
+      return db.transaction().execute(async (trx) => {
+        await limiter.reset(trx, 'LOGIN', email);
+        const session = await startSession(trx, ctx, user);
+        const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
+        await writeAudit(trx, ctx, { action: 'auth.login', entityType: 'user', entityPublicId: user.public_id, actor });
+        return { user: toUser(user), session };
+      });
+    },
+
+    async logout(ctx: AuthedCtx): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: ctx.actor.sessionId });
+        await writeAudit(trx, ctx, { action: 'auth.logout', entityType: 'session', entityPublicId: ctx.actor.sessionPublicId });
+      });
+    },
+
+    sessionState(session: ActiveSession | null): SessionState {
+      if (!session) return { authenticated: false, user: null, expires_at: null };
+      const idleEnd = session.lastSeenAt.getTime() + policy.idleDays * 86_400_000;
+      return {
+        authenticated: true,
+        user: { public_id: session.userPublicId, email: session.email, role: session.role, email_verified: session.emailVerified },
+        expires_at: new Date(Math.min(idleEnd, session.expiresAt.getTime())).toISOString(),
+      };
+    },
+
+    async listSessions(ctx: AuthedCtx, page: PageRequest) {
+      const now = clock.now();
+      const live = db
+        .selectFrom('sessions')
+        .where('user_id', '=', ctx.actor.userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', new Date(now.getTime() - policy.idleDays * 86_400_000));
+      const rows = await live
+        .select(['id', 'public_id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
+        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .orderBy('created_at', 'desc')
+        .orderBy('public_id', 'desc')
+        .limit(page.limit)
+        .offset(offsetOf(page))
+        .execute();
+      const countAll = async () =>
+        (await live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+      return toPage(rows, page, countAll, (row): SessionSummary => ({
+        public_id: row.public_id,
+        created_at: row.created_at.toISOString(),
+        last_seen_at: row.last_seen_at.toISOString(),
+        user_agent: row.user_agent,
+        ip: row.ip,
+        current: row.id === ctx.actor.sessionId,
+      }));
+    },
+
+    /** Revokes one of the caller's own sessions; another account's is simply not found. */
+    async revokeSession(ctx: AuthedCtx, sessionPublicId: string): Promise<{ revokedCurrent: boolean }> {
+      if (!isPublicId('ses', sessionPublicId)) throw notFound('Session');
+      return db.transaction().execute(async (trx) => {
+        const target = await trx
+          .selectFrom('sessions')
+          .select('id')
+          .where('public_id', '=', sessionPublicId)
+          .where('user_id', '=', ctx.actor.userId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (!target) throw notFound('Session');
+        await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: target.id });
+        await writeAudit(trx, ctx, { action: 'auth.session_revoke', entityType: 'session', entityPublicId: sessionPublicId });
+        return { revokedCurrent: target.id === ctx.actor.sessionId };
+      });
+    },
+
+    async revokeOtherSessions(ctx: AuthedCtx): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const revoked = await revokeSessions(trx, ctx.actor.userId, clock.now(), { except: ctx.actor.sessionId });
+        await writeAudit(trx, ctx, {
+          action: 'auth.session_revoke_others',
+          entityType: 'user',
+          entityPublicId: ctx.actor.publicId,
+          changes: { after: { revoked } },
+        });
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

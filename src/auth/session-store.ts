@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Role, UserStatus } from '../db/schema.js';
+import { newPublicId } from '../lib/ids.js';
+import { hashToken, newSecretToken } from '../lib/tokens.js';
+
+/** SQL for sessions. The cookie holds a random token; only its SHA-256 is stored. */
+
+export interface ActiveSession {
+  sessionId: number;
+  sessionPublicId: string;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  userId: number;
+  userPublicId: string;
+  email: string;
+  role: Role;
+  status: UserStatus;
+  emailVerified: boolean;
+}
+
+export interface SessionPolicy {
+  ttlDays: number;
+  idleDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The session behind a cookie token, if it is live: not revoked, not past either expiry, account active. */
+export async function findActiveSession(
+  db: Executor,
+  token: string,
+  now: Date,
+  policy: SessionPolicy,
+): Promise<ActiveSession | null> {
+  const idleCutoff = new Date(now.getTime() - policy.idleDays * DAY_MS);
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.id as sessionId',
+      's.public_id as sessionPublicId',
+      's.expires_at as expiresAt',
+      's.last_seen_at as lastSeenAt',
+      'u.id as userId',
+      'u.public_id as userPublicId',
+      'u.email',
+      'u.role',
+      'u.status',
+      sql<boolean>`u.email_verified_at IS NOT NULL`.as('emailVerified'),
+    ])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('s.last_seen_at', '>', idleCutoff)
+    .where('u.status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Idle expiry needs `last_seen_at`; writing it at most once a minute keeps reads cheap. */
+export async function touchSession(db: Executor, sessionId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now })
+    .where('id', '=', sessionId)
+    .where('last_seen_at', '<', new Date(now.getTime() - 60_000))
+    .execute();
+}
+
+export async function createSession(
+  db: Executor,
+  userId: number,
+  now: Date,
+  policy: SessionPolicy,
+  client: { ip: string; userAgent: string | null },
+): Promise<{ token: string; publicId: string; expiresAt: Date }> {
+  const token = newSecretToken();
+  const expiresAt = new Date(now.getTime() + policy.ttlDays * DAY_MS);
+  const publicId = newPublicId('ses');
+  await db
+    .insertInto('sessions')
+    .values({
+      public_id: publicId,
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      ip: client.ip,
+    })
+    .execute();
+  return { token, publicId, expiresAt };
+}
+
+/** Revokes sessions of one account; returns the public IDs it revoked. */
+export async function revokeSessions(
+  db: Executor,
+  userId: number,
+  now: Date,
+  which: { only?: number; except?: number } = {},
+): Promise<string[]> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (which.only !== undefined) query = query.where('id', '=', which.only);
+  if (which.except !== undefined) query = query.where('id', '!=', which.except);
+  const rows = await query.returning('public_id').execute();
+  return rows.map((row) => row.public_id);
+}

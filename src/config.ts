@@ -1,0 +1,163 @@
+import path from 'node:path';
+
+/**
+ * The one place that reads the environment. Everything is parsed and checked
+ * once at start-up; a bad value stops the process with a message naming the
+ * variable. The result is frozen and handed to whoever needs it.
+ */
+
+export type RateLimitName = 'LOGIN' | 'LOGIN_IP' | 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_CHANGE' | 'CHECKOUT';
+
+/** `count` events per `windowSeconds`; `null` means the limit is switched off. */
+export type RateLimitRule = { count: number; windowSeconds: number } | null;
+
+export interface Config {
+  readonly env: 'production' | 'development' | 'test';
+  readonly port: number;
+  readonly host: string;
+  /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
+  readonly databaseUrl: string | null;
+  readonly dbPoolSize: number;
+  readonly dataDir: string;
+  readonly publicBaseUrl: string;
+  readonly corsOrigins: readonly string[];
+  readonly cookieSecure: boolean;
+  readonly sessionTtlDays: number;
+  readonly sessionIdleDays: number;
+  readonly imagekit: { readonly publicKey: string; readonly privateKey: string; readonly urlEndpoint: string } | null;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly logLevel: string;
+  /** log2 of scrypt's cost parameter N. Lowered only in tests. */
+  readonly passwordHashCost: number;
+  readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const RATE_LIMIT_DEFAULTS: Record<RateLimitName, string> = {
+  LOGIN: '10/15m',
+  LOGIN_IP: '100/15m',
+  REGISTER: '20/1h',
+  PASSWORD_RESET: '5/15m',
+  EMAIL_CHANGE: '5/15m',
+  CHECKOUT: '30/1m',
+};
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  };
+
+  const url = (name: string, fallback: string | null, protocols: readonly string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must be a valid URL');
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(name, `must use one of ${protocols.join(', ')}`);
+    }
+    return raw.replace(/\/+$/, '');
+  };
+
+  const nodeEnv = read('NODE_ENV') ?? 'development';
+  if (!['production', 'development', 'test'].includes(nodeEnv)) {
+    throw new ConfigError('NODE_ENV', 'must be production, development or test');
+  }
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+
+  const imagekitKeys = ['IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY', 'IMAGEKIT_URL_ENDPOINT'].map(read);
+  const imagekitSet = imagekitKeys.filter((v) => v !== undefined).length;
+  if (imagekitSet !== 0 && imagekitSet !== 3) {
+    throw new ConfigError('IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY and IMAGEKIT_URL_ENDPOINT must be set together');
+  }
+  const imagekitUrl = url('IMAGEKIT_URL_ENDPOINT', null, ['https:', 'http:']);
+
+  const rateLimits = Object.fromEntries(
+    (Object.keys(RATE_LIMIT_DEFAULTS) as RateLimitName[]).map((name) => {
+      const variable = `RATE_LIMIT_${name}`;
+      return [name, parseRateLimit(variable, read(variable) ?? RATE_LIMIT_DEFAULTS[name])];
+    }),
+  ) as Record<RateLimitName, RateLimitRule>;
+
+  const config: Config = {
+    env: nodeEnv as Config['env'],
+    port,
+    host,
+    databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
+    dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
+    publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
+    corsOrigins: (read('CORS_ORIGINS') ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean)
+      .map((origin) => {
+        try {
+          return new URL(origin).origin;
+        } catch {
+          throw new ConfigError('CORS_ORIGINS', `has an invalid origin "${origin}"`);
+        }
+      }),
+    cookieSecure: bool('COOKIE_SECURE', false),
+    sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
+    sessionIdleDays: int('SESSION_IDLE_DAYS', 7, 1, 3650),
+    imagekit:
+      imagekitSet === 3
+        ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! }
+        : null,
+    smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
+    mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
+    logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
+    rateLimits,
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  return Object.freeze(config);
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** `10/15m` -> 10 per 900 s; `0` switches the limit off. */
+export function parseRateLimit(variable: string, raw: string): RateLimitRule {
+  if (raw === '0') return null;
+  const match = /^(\d+)\/(\d+)([smhd])$/.exec(raw);
+  if (!match) throw new ConfigError(variable, `must look like "10/15m" or be 0, got "${raw}"`);
+  const count = Number(match[1]);
+  const windowSeconds = Number(match[2]) * WINDOW_UNITS[match[3]!]!;
+  if (count < 1 || windowSeconds < 1) throw new ConfigError(variable, 'needs a positive count and window');
+  return { count, windowSeconds };
+}

@@ -1,0 +1,19 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+// COUNT(*) and identity keys are int8; they stay far below 2^53, so numbers are safe.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// NUMERIC (money) stays a string: exact decimals never pass through floating point.
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Data functions accept either the pool or an open transaction as their first argument. */
+export type Executor = Db | Trx;
+
+export function createDb(connectionString: string, poolSize: number): Db {
+  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

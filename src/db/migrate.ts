@@ -1,0 +1,20 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.js';
+import * as foundation from './migrations/0001-foundation.js';
+
+/**
+ * Versioned migrations, applied in name order. They are imported statically
+ * (not read from disk) so the same list works under tsx, compiled output and tests.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,66 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Access } from './auth/guard.js';
+
+const ACCESS_NOTE: Record<Access, string> = {
+  public: 'Public.',
+  optional: 'Public; uses the session when there is one.',
+  user: 'Requires a session (any role).',
+  admin: 'Requires a session with role ADMIN or SUPER_ADMIN.',
+  super_admin: 'Requires a session with role SUPER_ADMIN.',
+};
+
+const DESCRIPTION = `JSON REST API of the store: storefront and admin.
+
+**Envelopes.** Success: \`{ success: true, data, meta? }\`. Error: \`{ success: false, error: { code, message, details? }, request_id }\`.
+
+**Sessions and CSRF.** \`POST /auth/register\` and \`POST /auth/login\` set the HttpOnly \`session\` cookie. Every POST, PATCH, PUT and DELETE
+needs the header \`x-csrf-token\` with a token from \`GET /auth/csrf-token\` (which works before signing in, for login and register).
+Order of checks on a protected write: session (401), CSRF (403), role (403), validation (400), existence (404).
+
+**IDs** are prefixed public IDs (\`usr_\`, \`adr_\`, ...); a path ID of the wrong shape is 404.
+**Lists** take \`page\` (>= 1) and \`limit\` (1-100); a page past the end is an empty \`data\` with accurate \`meta\`.
+**Unknown body fields** are rejected with 400.`;
+
+/** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference UI at /docs. */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Commerce API', version: '1.0.0', description: DESCRIPTION },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'session' },
+          csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url, route }) => {
+      const access: Access = route.config?.access ?? 'user';
+      const write = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
+      const security = [
+        ...(access === 'public' || access === 'optional' ? [] : [{ session: [] as string[] }]),
+        ...(write && route.config?.csrf !== false ? [{ csrf: [] as string[] }] : []),
+      ];
+      const base = (schema ?? {}) as Record<string, unknown>;
+      const transformed = {
+        ...base,
+        description: [base.description, ACCESS_NOTE[access]].filter(Boolean).join('\n\n'),
+        ...(security.length > 0 ? { security: [Object.assign({}, ...security)] } : {}),
+      };
+      return { schema: transformed as typeof schema, url };
+    },
+  });
+  await app.register(async (scope) => {
+    // The reference UI and its assets are public, like the document itself.
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), access: 'public' };
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+    scope.get('/openapi.json', async () => app.swagger());
+  });
+}

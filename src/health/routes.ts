@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Db } from '../db/database.js';
+import { sendError } from '../lib/error-handler.js';
+import { Ok } from '../lib/schemas.js';
+
+/** Liveness and readiness probes; they sit outside /api/v1. */
+export const healthRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['Health'];
+    const Status = Ok(Type.Object({ status: Type.String() }));
+
+    app.get('/health', {
+      config: { access: 'public' },
+      schema: { tags, summary: 'Liveness: the process is up', response: { 200: Status } },
+      handler: async () => ({ success: true as const, data: { status: 'ok' } }),
+    });
+
+    app.get('/health/ready', {
+      config: { access: 'public' },
+      schema: { tags, summary: 'Readiness: the database answers', response: { 200: Status, 503: Type.Ref('ErrorEnvelope') } },
+      handler: async (request, reply) => {
+        try {
+          await sql`SELECT 1`.execute(deps.db);
+          return { success: true as const, data: { status: 'ready' } };
+        } catch (error) {
+          request.log.warn({ err: error }, 'readiness check failed');
+          return sendError(reply, 503, 'NOT_READY', 'The database is not reachable');
+        }
+      },
+    });
+  };

@@ -1,0 +1,67 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Query parameters and `meta` shared by every list endpoint. */
+export const PageQuery = {
+  page: Type.Integer({ minimum: 1, default: 1, description: '1-based page number' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1-100)' }),
+};
+
+/** The query of a list that takes nothing but paging. */
+export const PageOnlyQuery = Type.Object(PageQuery);
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+export interface PageMeta {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+}
+
+export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;
+
+export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
+  const totalPages = Math.ceil(total / limit);
+  return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 };
+}
+
+/**
+ * A `sort` parameter accepting each field ascending or, with a leading `-`,
+ * descending. Anything else fails validation (400).
+ */
+export function SortQuery<const F extends string>(fields: readonly F[], defaultSort: F | `-${F}`): TSchema {
+  const values = fields.flatMap((field) => [field, `-${field}`]);
+  return Type.String({ enum: values, default: defaultSort, description: `One of ${values.join(', ')}` });
+}
+
+export interface Sort<F extends string> {
+  field: F;
+  direction: 'asc' | 'desc';
+}
+
+export function parseSort<F extends string>(value: string): Sort<F> {
+  return value.startsWith('-')
+    ? { field: value.slice(1) as F, direction: 'desc' }
+    : { field: value as F, direction: 'asc' };
+}
+
+/**
+ * Builds a page from rows that carry the filtered total as a window count
+ * (`count(*) OVER ()`), so one query answers both. Only a page past the end
+ * has no row to read the total from; then `countAll` runs.
+ */
+export async function toPage<T extends { total_count: number | string }, R>(
+  rows: readonly T[],
+  request: PageRequest,
+  countAll: () => Promise<number>,
+  map: (row: T) => R,
+): Promise<{ data: R[]; meta: PageMeta }> {
+  const first = rows[0];
+  const total = first ? Number(first.total_count) : request.page === 1 ? 0 : await countAll();
+  return { data: rows.map(map), meta: pageMeta(request, total) };
+}

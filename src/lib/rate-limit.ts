@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { RateLimitName, RateLimitRule } from '../config.js';
+import { rateLimited } from './errors.js';
+
+/**
+ * Fixed-window counters kept in PostgreSQL, so every instance of the service
+ * sees the same counts. `check` refuses once a window is full; `hit` counts
+ * one event (upsert, safe under concurrency).
+ */
+export interface RateLimiter {
+  /** Throws 429 with Retry-After when the window for `key` is already full. */
+  check(db: Executor, name: RateLimitName, key: string): Promise<void>;
+  /** Counts one event; with `enforce`, throws 429 when this event goes over the limit. */
+  hit(db: Executor, name: RateLimitName, key: string, options?: { enforce?: boolean }): Promise<void>;
+  reset(db: Executor, name: RateLimitName, key: string): Promise<void>;
+}
+
+export function createRateLimiter(rules: Readonly<Record<RateLimitName, RateLimitRule>>, now: () => Date): RateLimiter {
+  const retryAfter = (windowStartedAt: Date, windowSeconds: number) =>
+    (windowStartedAt.getTime() + windowSeconds * 1000 - now().getTime()) / 1000;
+
+  return {
+    async check(db, name, key) {
+      const rule = rules[name];
+      if (!rule) return;
+      const row = await db
+        .selectFrom('rate_limits')
+        .select(['hits', 'window_started_at'])
+        .where('name', '=', name)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (!row) return;
+      const wait = retryAfter(row.window_started_at, rule.windowSeconds);
+      if (wait > 0 && row.hits >= rule.count) throw rateLimited(wait);
+    },
+
+    async hit(db, name, key, options = {}) {
+      const rule = rules[name];
+      if (!rule) return;
+      const at = now();
+      const windowStart = new Date(at.getTime() - rule.windowSeconds * 1000);
+      // A window older than the rule restarts at 1; otherwise count up.
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ name, key, window_started_at: at, hits: 1 })
+        .onConflict((oc) =>
+          oc.columns(['name', 'key']).doUpdateSet({
+            hits: sql`CASE WHEN rate_limits.window_started_at <= ${windowStart} THEN 1 ELSE rate_limits.hits + 1 END`,
+            window_started_at: sql`CASE WHEN rate_limits.window_started_at <= ${windowStart} THEN ${at} ELSE rate_limits.window_started_at END`,
+          }),
+        )
+        .returning(['hits', 'window_started_at'])
+        .executeTakeFirstOrThrow();
+      if (options.enforce && row.hits > rule.count) throw rateLimited(retryAfter(row.window_started_at, rule.windowSeconds));
+    },
+
+    async reset(db, name, key) {
+      await db.deleteFrom('rate_limits').where('name', '=', name).where('key', '=', key).execute();
+    },
+  };
+}

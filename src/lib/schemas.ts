@@ -1,0 +1,47 @@
+import { Type, type TSchema, type TString } from 'typebox';
+
+/** Shared response shapes: the success and error envelopes of contract section 1. */
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC' });
+export const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal string with two places', examples: ['19.99'] });
+
+export const PageMeta = Type.Object({
+  page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100 }),
+  total: Type.Integer({ minimum: 0 }),
+  totalPages: Type.Integer({ minimum: 0 }),
+  hasNext: Type.Boolean(),
+  hasPrev: Type.Boolean(),
+});
+
+export const Ok = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Literal(true), data });
+
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMeta });
+
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ examples: ['VALIDATION_ERROR'] }),
+      message: Type.String(),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: true })),
+      ),
+    }),
+    request_id: Type.String(),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error response' },
+);
+
+/** 204 responses have no body. */
+export const NoContent = Type.Null({ description: 'No content' });
+
+/** Path parameter carrying a public ID; a wrong prefix or shape is a 404, never a 400. */
+export const IdParam = <N extends string>(name: N, prefix: string) =>
+  Type.Object({ [name]: Type.String({ description: `Public ID (\`${prefix}_...\`)` }) } as Record<N, TString>);
+
+/** Error responses most routes can give, referenced in the OpenAPI document. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorEnvelope')]));

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDb, type Db } from '../../src/db/database.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { Client } from './client.js';
+
+/** A clock tests can move forward to reach expiries. */
+export class TestClock implements Clock {
+  offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  clock: TestClock;
+  baseUrl: string;
+  /** A fresh HTTP client with its own cookie jar. */
+  client(): Client;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real application on a real port, over a database of its own
+ * cloned from the migrated template that scripts/test.ts prepared.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { setup?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+  const template = process.env.TEST_TEMPLATE_DB;
+  if (!adminUrl || !template) throw new Error('Run tests with `npm test` (it prepares the database)');
+
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-app-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url.toString(),
+    DATA_DIR: dataDir,
+    PASSWORD_HASH_COST: '10',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DB_POOL_SIZE: '30',
+    ...env,
+  });
+  const db = createDb(url.toString(), config.dbPoolSize);
+  const clock = new TestClock();
+  const app = await buildApp({ config, db, clock });
+  options.setup?.(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  return {
+    app,
+    db,
+    config,
+    clock,
+    baseUrl,
+    client: () => new Client(baseUrl),
+    async close() {
+      await app.close();
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
