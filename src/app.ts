@@ -20,6 +20,13 @@ import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
 import { userRoutes } from './users/routes.js';
+import { createCatalogAdminService } from './catalog/admin-service.js';
+import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { createCategoryService } from './catalog/categories-service.js';
+import { catalogPublicRoutes } from './catalog/public-routes.js';
+import { createStorefrontService } from './catalog/storefront-service.js';
+import { inventoryRoutes } from './inventory/routes.js';
+import { createInventoryService } from './inventory/service.js';
 import { createUserService } from './users/service.js';
 
 export interface AppDeps {
@@ -86,6 +93,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const auth = createAuthService({ db, clock, limiter, config });
   const users = createUserService({ db, clock, config });
   const addresses = createAddressService({ db });
+  const storefront = createStorefrontService({ db });
+  const categories = createCategoryService({ db });
+  const catalog = createCatalogAdminService({ db, config });
+  const inventory = createInventoryService({ db });
 
   await app.register(healthRoutes({ db }));
   await app.register(
@@ -93,6 +104,9 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
       await api.register(authRoutes({ auth, config }));
       await api.register(userRoutes({ users }));
       await api.register(addressRoutes({ addresses }));
+      await api.register(catalogPublicRoutes({ storefront, categories }));
+      await api.register(catalogAdminRoutes({ catalog, categories, storefront }));
+      await api.register(inventoryRoutes({ inventory }));
     },
     { prefix: '/api/v1' },
   );

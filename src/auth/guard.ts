@@ -58,6 +58,8 @@ export function registerGuard(app: FastifyInstance, deps: { db: Db; config: Conf
         request.csrfKey = sessionToken;
         if (now.getTime() - request.session.lastSeenAt.getTime() > 60_000) {
           await touchSession(deps.db, request.session.sessionId, now);
+          // Keep the request's view in step, so GET /auth/session reports the idle expiry from now.
+          request.session.lastSeenAt = now;
         }
       }
     }

@@ -11,9 +11,13 @@ export type Trx = Transaction<Database>;
 /** Data functions accept either the pool or an open transaction as their first argument. */
 export type Executor = Db | Trx;
 
-export function createDb(connectionString: string, poolSize: number): Db {
+/** `onQuery` sees every executed statement (tests count them to catch N+1 queries). */
+export function createDb(connectionString: string, poolSize: number, onQuery?: (sql: string) => void): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
+import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -8,6 +9,7 @@ import * as foundation from './migrations/0001-foundation.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-catalog-inventory': catalogInventory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

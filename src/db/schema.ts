@@ -82,13 +82,124 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
+export interface CategoriesTable {
+  id: Generated<number>;
+  public_id: string;
+  parent_id: number | null;
+  name: string;
+  slug: string;
+  description: string | null;
+  position: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
+export type ProductStatus = 'DRAFT' | 'ACTIVE' | 'ARCHIVED';
+export type VariantStatus = 'ACTIVE' | 'INACTIVE';
+export interface ImageJson {
+  url: string;
+  alt_text: string | null;
+  position: number;
+}
+/** jsonb columns: read as parsed values, written as JSON text. */
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface ProductsTable {
+  id: Generated<number>;
+  public_id: string;
+  name: string;
+  slug: string;
+  description: ColumnType<string, string | undefined, string>;
+  brand: string | null;
+  status: ColumnType<ProductStatus, ProductStatus | undefined, ProductStatus>;
+  images: Json<ImageJson[]>;
+  price_min: string | null;
+  price_max: string | null;
+  rating_average: ColumnType<string, string | undefined, string>;
+  rating_count: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
+export interface ProductCategoriesTable {
+  product_id: number;
+  category_id: number;
+}
+
+export interface VariantsTable {
+  id: Generated<number>;
+  public_id: string;
+  product_id: number;
+  sku: string;
+  name: string;
+  options: Json<Record<string, string>>;
+  price: string;
+  compare_at_price: string | null;
+  cost_price: string | null;
+  status: ColumnType<VariantStatus, VariantStatus | undefined, VariantStatus>;
+  images: Json<ImageJson[]>;
+  position: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
+export interface InventoryTable {
+  id: Generated<number>;
+  variant_id: number;
+  quantity_on_hand: number;
+  quantity_reserved: ColumnType<number, number | undefined, number>;
+  reorder_level: number | null;
+  created_at: CreatedAt;
+  last_stock_update: UpdatedAt;
+}
+
+export type MovementKind = 'CREATE' | 'ADJUST' | 'RESERVE' | 'RELEASE' | 'ORDER_PLACED' | 'ORDER_CANCELLED' | 'ORDER_SHIPPED';
+
+export interface InventoryMovementsTable {
+  id: Generated<number>;
+  inventory_id: number;
+  kind: MovementKind;
+  delta_on_hand: number;
+  delta_reserved: number;
+  on_hand_after: number;
+  reserved_after: number;
+  reason: string | null;
+  actor_user_id: number | null;
+  order_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  fingerprint: string;
+  status_code: number;
+  response: Json<unknown>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   addresses: AddressesTable;
   audit_log: AuditLogTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_categories: ProductCategoriesTable;
+  variants: VariantsTable;
+  inventory: InventoryTable;
+  inventory_movements: InventoryMovementsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
+
+export type CategoryRow = Selectable<CategoriesTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type VariantRow = Selectable<VariantsTable>;
+export type InventoryRow = Selectable<InventoryTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type AddressRow = Selectable<AddressesTable>;

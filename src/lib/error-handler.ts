@@ -38,6 +38,8 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
   const field = [path, leaf].filter(Boolean).join('.') || context || 'body';
   if (params.additionalProperty) return { field, message: 'is not a known field' };
   if (params.missingProperty) return { field, message: 'is required' };
+  if (issue.keyword === 'not') return { field, message: 'must not be zero' };
+  if (issue.keyword === 'pattern' && params.pattern === '\\S') return { field, message: 'must not be blank' };
   if (issue.keyword === 'enum') {
     return { field, message: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
   }

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TString } from 'typebox';
 
 /** Query parameters and `meta` shared by every list endpoint. */
 export const PageQuery = {
@@ -34,7 +34,7 @@ export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta 
  * A `sort` parameter accepting each field ascending or, with a leading `-`,
  * descending. Anything else fails validation (400).
  */
-export function SortQuery<const F extends string>(fields: readonly F[], defaultSort: F | `-${F}`): TSchema {
+export function SortQuery<const F extends string>(fields: readonly F[], defaultSort: F | `-${F}`): TString {
   const values = fields.flatMap((field) => [field, `-${field}`]);
   return Type.String({ enum: values, default: defaultSort, description: `One of ${values.join(', ')}` });
 }

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authedCtxOf } from '../auth/guard.js';
+import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import type { CatalogAdminService } from './admin-service.js';
+import type { CategoryService } from './categories-service.js';
+import {
+  AdminProduct,
+  AdminProductListQuery,
+  AdminVariant,
+  Category,
+  CategoryCreate,
+  CategoryPatch,
+  ProductCreate,
+  ProductPatch,
+  VariantCreate,
+  VariantPatch,
+} from './schemas.js';
+import type { StorefrontService } from './storefront-service.js';
+import { Type } from 'typebox';
+
+/** Catalog management for ADMIN and SUPER_ADMIN. */
+export const catalogAdminRoutes =
+  (deps: { catalog: CatalogAdminService; categories: CategoryService; storefront: StorefrontService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { catalog, categories, storefront } = deps;
+    const config = { access: 'admin' as const };
+    const tags = ['Admin: catalog'];
+    const product = IdParam('product_public_id', 'prd');
+    const variant = IdParam('variant_public_id', 'var');
+    const category = IdParam('category_public_id', 'cat');
+    const link = Type.Object({ category_public_id: Type.String(), product_public_id: Type.String() });
+    const writeErrors = errorResponses(400, 401, 403, 404, 409);
+
+    app.get('/admin/products', {
+      config,
+      schema: { tags, summary: 'All products, any status', querystring: AdminProductListQuery, response: { 200: Page(AdminProduct), ...errorResponses(400, 401, 403) } },
+      handler: async (request) => ({ success: true as const, ...(await storefront.adminList(request.query)) }),
+    });
+
+    app.get('/admin/products/:product_public_id', {
+      config,
+      schema: { tags, summary: 'A product with costs and inventory (deleted ones too)', params: product, response: { 200: Ok(AdminProduct), ...errorResponses(401, 403, 404) } },
+      handler: async (request) => ({ success: true as const, data: await catalog.getProduct(request.params.product_public_id) }),
+    });
+
+    app.post('/admin/products', {
+      config,
+      schema: { tags, summary: 'Create a product', body: ProductCreate, response: { 201: Ok(AdminProduct), ...writeErrors } },
+      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await catalog.createProduct(authedCtxOf(request), request.body) }),
+    });
+
+    app.patch('/admin/products/:product_public_id', {
+      config,
+      schema: { tags, summary: 'Edit a product', params: product, body: ProductPatch, response: { 200: Ok(AdminProduct), ...writeErrors } },
+      handler: async (request) => ({ success: true as const, data: await catalog.updateProduct(authedCtxOf(request), request.params.product_public_id, request.body) }),
+    });
+
+    app.delete('/admin/products/:product_public_id', {
+      config,
+      schema: { tags, summary: 'Delete a product and its variants (soft)', params: product, response: { 204: NoContent, ...writeErrors } },
+      handler: async (request, reply) => {
+        await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.post('/admin/products/:product_public_id/variants', {
+      config,
+      schema: { tags, summary: 'Add a variant', params: product, body: VariantCreate, response: { 201: Ok(AdminVariant), ...writeErrors } },
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await catalog.createVariant(authedCtxOf(request), request.params.product_public_id, request.body) }),
+    });
+
+    app.patch('/admin/variants/:variant_public_id', {
+      config,
+      schema: { tags, summary: 'Edit a variant', params: variant, body: VariantPatch, response: { 200: Ok(AdminVariant), ...writeErrors } },
+      handler: async (request) => ({ success: true as const, data: await catalog.updateVariant(authedCtxOf(request), request.params.variant_public_id, request.body) }),
+    });
+
+    app.delete('/admin/variants/:variant_public_id', {
+      config,
+      schema: { tags, summary: 'Delete a variant (soft)', params: variant, response: { 204: NoContent, ...writeErrors } },
+      handler: async (request, reply) => {
+        await catalog.deleteVariant(authedCtxOf(request), request.params.variant_public_id);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.post('/admin/categories', {
+      config,
+      schema: { tags, summary: 'Create a category', body: CategoryCreate, response: { 201: Ok(Category), ...writeErrors } },
+      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await categories.create(authedCtxOf(request), request.body) }),
+    });
+
+    app.patch('/admin/categories/:category_public_id', {
+      config,
+      schema: { tags, summary: 'Edit or move a category', params: category, body: CategoryPatch, response: { 200: Ok(Category), ...writeErrors } },
+      handler: async (request) => ({ success: true as const, data: await categories.update(authedCtxOf(request), request.params.category_public_id, request.body) }),
+    });
+
+    app.delete('/admin/categories/:category_public_id', {
+      config,
+      schema: { tags, summary: 'Delete a category (soft); its children move up to its parent', params: category, response: { 204: NoContent, ...writeErrors } },
+      handler: async (request, reply) => {
+        await categories.remove(authedCtxOf(request), request.params.category_public_id);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.put('/admin/categories/:category_public_id/products/:product_public_id', {
+      config,
+      schema: { tags, summary: 'Put a product in a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
+      handler: async (request, reply) => {
+        await catalog.linkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.delete('/admin/categories/:category_public_id/products/:product_public_id', {
+      config,
+      schema: { tags, summary: 'Take a product out of a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
+      handler: async (request, reply) => {
+        await catalog.unlinkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
+        return reply.code(204).send(null);
+      },
+    });
+  };

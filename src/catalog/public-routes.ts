@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
+import type { CategoryService } from './categories-service.js';
+import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery } from './schemas.js';
+import type { StorefrontService } from './storefront-service.js';
+
+/** The public catalog: no session needed, only ACTIVE products and variants. */
+export const catalogPublicRoutes =
+  (deps: { storefront: StorefrontService; categories: CategoryService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { storefront, categories } = deps;
+    const config = { access: 'public' as const };
+
+    app.get('/products', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: 'Browse products',
+        querystring: ProductListQuery,
+        response: { 200: Page(Product), ...errorResponses(400) },
+      },
+      handler: async (request) => ({ success: true as const, ...(await storefront.list(request.query)) }),
+    });
+
+    app.get('/products/:product_public_id', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: 'A product with its variants',
+        params: IdParam('product_public_id', 'prd'),
+        response: { 200: Ok(Product), ...errorResponses(404) },
+      },
+      handler: async (request) => ({ success: true as const, data: await storefront.get(request.params.product_public_id) }),
+    });
+
+    app.get('/products/by-slug/:slug', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: 'A product by its slug',
+        params: Type.Object({ slug: Type.String() }),
+        response: { 200: Ok(Product), ...errorResponses(404) },
+      },
+      handler: async (request) => ({ success: true as const, data: await storefront.bySlug(request.params.slug) }),
+    });
+
+    app.get('/categories', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: 'Categories, flat, each with its parent_public_id (build the tree client-side)',
+        querystring: CategoryListQuery,
+        response: { 200: Page(Category), ...errorResponses(400) },
+      },
+      handler: async (request) => ({ success: true as const, ...(await categories.list(request.query)) }),
+    });
+
+    app.get('/categories/:category_public_id', {
+      config,
+      schema: { tags: ['Catalog'], summary: 'A category', params: IdParam('category_public_id', 'cat'), response: { 200: Ok(Category), ...errorResponses(404) } },
+      handler: async (request) => ({ success: true as const, data: await categories.get(request.params.category_public_id) }),
+    });
+
+    app.get('/categories/:category_public_id/products', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: "A category's products, its subcategories included",
+        params: IdParam('category_public_id', 'cat'),
+        querystring: CategoryProductsQuery,
+        response: { 200: Page(Product), ...errorResponses(400, 404) },
+      },
+      handler: async (request) => {
+        await categories.get(request.params.category_public_id); // 404 for an unknown category
+        return { success: true as const, ...(await storefront.list({ ...request.query, category: request.params.category_public_id })) };
+      },
+    });
+  };

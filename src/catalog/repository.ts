@@ -1,0 +1,185 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Database, ProductStatus, ProductsTable } from '../db/schema.js';
+import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { containsPattern } from '../lib/sql.js';
+import type { ProductSortField } from './schemas.js';
+
+/**
+ * Catalog SQL. A product page is always the same bounded set of statements:
+ * the page of products (with its total), then the variants and categories of
+ * exactly those products. Never one query per product.
+ */
+
+export interface ProductFilters {
+  /** `public` sees only ACTIVE products and ACTIVE variants, never deleted ones. */
+  audience: 'public' | 'admin';
+  search?: string | undefined;
+  /** The category and all its descendants, already resolved. */
+  categoryIds?: number[] | undefined;
+  minPrice?: string | undefined;
+  maxPrice?: string | undefined;
+  inStock?: boolean | undefined;
+  status?: ProductStatus | undefined;
+  includeDeleted?: boolean | undefined;
+}
+
+type ProductEb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
+
+/** Variants a filter may look at: public ones for the storefront, live ones for admins. */
+function visibleVariants(eb: ProductEb, audience: ProductFilters['audience']) {
+  let query = eb
+    .selectFrom('variants as v')
+    .select(sql`1`.as('one'))
+    .whereRef('v.product_id', '=', 'p.id')
+    .where('v.deleted_at', 'is', null);
+  if (audience === 'public') query = query.where('v.status', '=', 'ACTIVE');
+  return query;
+}
+
+function filteredProducts(db: Executor, f: ProductFilters) {
+  let query = db.selectFrom('products as p');
+  if (f.audience === 'public') {
+    query = query.where('p.status', '=', 'ACTIVE').where('p.deleted_at', 'is', null);
+  } else {
+    if (!f.includeDeleted) query = query.where('p.deleted_at', 'is', null);
+    if (f.status) query = query.where('p.status', '=', f.status);
+  }
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb('p.name', 'ilike', pattern),
+        eb('p.description', 'ilike', pattern),
+        eb.exists(visibleVariants(eb, f.audience).where('v.sku', 'ilike', pattern)),
+      ]),
+    );
+  }
+  if (f.categoryIds) {
+    const ids = f.categoryIds;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.product_id', '=', 'p.id')
+          .where('pc.category_id', 'in', ids.length > 0 ? ids : [-1]),
+      ),
+    );
+  }
+  if (f.minPrice !== undefined || f.maxPrice !== undefined) {
+    // A product matches when one of its variants is priced inside the range.
+    query = query.where((eb) => {
+      let variants = visibleVariants(eb, f.audience);
+      if (f.minPrice !== undefined) variants = variants.where('v.price', '>=', f.minPrice);
+      if (f.maxPrice !== undefined) variants = variants.where('v.price', '<=', f.maxPrice);
+      return eb.exists(variants);
+    });
+  }
+  if (f.inStock) {
+    query = query.where((eb) =>
+      eb.exists(
+        visibleVariants(eb, f.audience)
+          .innerJoin('inventory as i', 'i.variant_id', 'v.id')
+          .where(sql<boolean>`i.quantity_on_hand - i.quantity_reserved > 0`),
+      ),
+    );
+  }
+  return query;
+}
+
+const SORT_COLUMNS = {
+  name: sql`p.name`,
+  price: sql`p.price_min`,
+  created_at: sql`p.created_at`,
+  rating: sql`p.rating_average`,
+} as const;
+
+export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+  return filteredProducts(db, filters)
+    .selectAll('p')
+    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+    .orderBy(sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)} NULLS LAST`)
+    .orderBy('p.public_id', sort.direction)
+    .limit(page.limit)
+    .offset(offsetOf(page))
+    .execute();
+}
+
+export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {
+  return (await filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+}
+
+export function findProduct(db: Executor, filters: ProductFilters, by: { publicId: string } | { slug: string }) {
+  let query = filteredProducts(db, filters).selectAll('p');
+  query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
+  return query.executeTakeFirst();
+}
+
+/** Variants of a page of products, with their stock, in display order. */
+export function variantsOf(db: Executor, productIds: number[], audience: ProductFilters['audience'], includeDeleted = false) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  let query = db
+    .selectFrom('variants as v')
+    .innerJoin('products as p', 'p.id', 'v.product_id')
+    .leftJoin('inventory as i', 'i.variant_id', 'v.id')
+    .selectAll('v')
+    .select([
+      'p.public_id as product_public_id',
+      'p.name as product_name',
+      'i.quantity_on_hand',
+      'i.quantity_reserved',
+      'i.reorder_level',
+      'i.created_at as inventory_created_at',
+      'i.last_stock_update',
+    ])
+    .where('v.product_id', 'in', productIds)
+    .orderBy('v.product_id')
+    .orderBy('v.position')
+    .orderBy('v.id');
+  if (!includeDeleted) query = query.where('v.deleted_at', 'is', null);
+  if (audience === 'public') query = query.where('v.status', '=', 'ACTIVE');
+  return query.execute();
+}
+export type VariantWithStock = Awaited<ReturnType<typeof variantsOf>>[number];
+
+export function categoriesOf(db: Executor, productIds: number[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('product_categories as pc')
+    .innerJoin('categories as c', 'c.id', 'pc.category_id')
+    .select(['pc.product_id', 'c.public_id', 'c.name', 'c.slug'])
+    .where('pc.product_id', 'in', productIds)
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.name')
+    .execute();
+}
+
+/** A live category and every live descendant, in one recursive statement. */
+export async function categorySubtree(db: Executor, categoryPublicId: string): Promise<number[] | null> {
+  const rows = await db
+    .withRecursive('tree(id)', (qb) =>
+      qb
+        .selectFrom('categories')
+        .select('id')
+        .where('public_id', '=', categoryPublicId)
+        .where('deleted_at', 'is', null)
+        .unionAll((u) =>
+          u.selectFrom('categories as c').innerJoin('tree', 'tree.id', 'c.parent_id').select('c.id').where('c.deleted_at', 'is', null),
+        ),
+    )
+    .selectFrom('tree')
+    .select('id')
+    .execute();
+  return rows.length > 0 ? rows.map((r) => r.id) : null;
+}
+
+/** Keeps the denormalised price range (used by the price sort and filters) in step with the variants. */
+export async function refreshPriceRange(db: Executor, productId: number): Promise<void> {
+  await sql`
+    UPDATE products p SET
+      price_min = (SELECT min(price) FROM variants v WHERE v.product_id = p.id AND v.status = 'ACTIVE' AND v.deleted_at IS NULL),
+      price_max = (SELECT max(price) FROM variants v WHERE v.product_id = p.id AND v.status = 'ACTIVE' AND v.deleted_at IS NULL)
+    WHERE p.id = ${productId}
+  `.execute(db);
+}

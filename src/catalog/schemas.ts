@@ -1,0 +1,191 @@
+import { Type, type Static } from 'typebox';
+import { InventoryRecord } from '../inventory/schemas.js';
+import { PageQuery, SortQuery } from '../lib/pagination.js';
+import { Money, Timestamp } from '../lib/schemas.js';
+
+/** Catalog shapes (contract section 6): inputs, public outputs, admin outputs. */
+
+export const Slug = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 1, maxLength: 120, description: 'Generated from the name when omitted' });
+export const MoneyInput = Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$', description: 'Decimal string, up to two places', examples: ['19.99'] });
+const NonBlank = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+
+export const ImageInput = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048, description: 'Must lie under the media endpoint in /ecommerce/products/' }),
+    alt_text: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type ImageInput = Static<typeof ImageInput>;
+const Images = Type.Array(ImageInput, { maxItems: 20, description: 'Replaces the whole set; order gives position' });
+
+export const Image = Type.Object({ url: Type.String(), alt_text: Type.Union([Type.String(), Type.Null()]), position: Type.Integer() });
+
+// Categories -----------------------------------------------------------------
+
+export const CategoryCreate = Type.Object(
+  {
+    name: NonBlank(100),
+    slug: Type.Optional(Slug),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    parent_public_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' })),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+  },
+  { additionalProperties: false },
+);
+export type CategoryCreate = Static<typeof CategoryCreate>;
+
+export const CategoryPatch = Type.Partial(CategoryCreate, { additionalProperties: false, minProperties: 1 });
+export type CategoryPatch = Static<typeof CategoryPatch>;
+
+export const Category = Type.Object(
+  {
+    public_id: Type.String(),
+    name: Type.String(),
+    slug: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    parent_public_id: Type.Union([Type.String(), Type.Null()]),
+    position: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Category' },
+);
+export type Category = Static<typeof Category>;
+
+// Products and variants --------------------------------------------------------
+
+export const ProductStatus = Type.Union([Type.Literal('DRAFT'), Type.Literal('ACTIVE'), Type.Literal('ARCHIVED')]);
+export const VariantStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE')]);
+
+export const ProductCreate = Type.Object(
+  {
+    name: NonBlank(200),
+    slug: Type.Optional(Slug),
+    description: Type.Optional(Type.String({ maxLength: 20000 })),
+    brand: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+    status: Type.Optional({ ...ProductStatus, description: 'Default DRAFT; only ACTIVE products are public' }),
+    category_public_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 20, uniqueItems: true, description: 'Replaces the set' })),
+    images: Type.Optional(Images),
+  },
+  { additionalProperties: false },
+);
+export type ProductCreate = Static<typeof ProductCreate>;
+
+export const ProductPatch = Type.Partial(ProductCreate, { additionalProperties: false, minProperties: 1 });
+export type ProductPatch = Static<typeof ProductPatch>;
+
+const Options = Type.Record(Type.String({ minLength: 1, maxLength: 50 }), Type.String({ minLength: 1, maxLength: 100 }), {
+  maxProperties: 10,
+  description: 'Option name to value, e.g. {"size": "M", "colour": "Blue"}',
+});
+
+export const VariantCreate = Type.Object(
+  {
+    sku: Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$', description: 'Unique, case-insensitive' }),
+    name: NonBlank(200),
+    options: Type.Optional(Options),
+    price: MoneyInput,
+    compare_at_price: Type.Optional(Type.Union([MoneyInput, Type.Null()])),
+    cost_price: Type.Optional(Type.Union([MoneyInput, Type.Null()])),
+    status: Type.Optional({ ...VariantStatus, description: 'Default ACTIVE' }),
+    images: Type.Optional(Images),
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+  },
+  { additionalProperties: false },
+);
+export type VariantCreate = Static<typeof VariantCreate>;
+
+export const VariantPatch = Type.Partial(VariantCreate, { additionalProperties: false, minProperties: 1 });
+export type VariantPatch = Static<typeof VariantPatch>;
+
+const CategoryRef = Type.Object({ public_id: Type.String(), name: Type.String(), slug: Type.String() });
+const Rating = Type.Object({ average: Type.Number(), count: Type.Integer() });
+
+export const PublicVariant = Type.Object({
+  public_id: Type.String(),
+  sku: Type.String(),
+  name: Type.String(),
+  options: Type.Record(Type.String(), Type.String()),
+  price: Money,
+  compare_at_price: Type.Union([Money, Type.Null()]),
+  status: VariantStatus,
+  in_stock: Type.Boolean({ description: 'Exact counts are admin-only' }),
+  images: Type.Array(Image),
+});
+export type PublicVariant = Static<typeof PublicVariant>;
+
+export const AdminVariant = Type.Object(
+  {
+    ...PublicVariant.properties,
+    product_public_id: Type.String(),
+    cost_price: Type.Union([Money, Type.Null()]),
+    position: Type.Integer(),
+    inventory: Type.Union([InventoryRecord, Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    deleted_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'AdminVariant' },
+);
+export type AdminVariant = Static<typeof AdminVariant>;
+
+const productFields = {
+  public_id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  brand: Type.Union([Type.String(), Type.Null()]),
+  status: ProductStatus,
+  categories: Type.Array(CategoryRef),
+  images: Type.Array(Image),
+  price_min: Type.Union([Money, Type.Null()]),
+  price_max: Type.Union([Money, Type.Null()]),
+  rating: Rating,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const Product = Type.Object({ ...productFields, variants: Type.Array(PublicVariant) }, { $id: 'Product' });
+export type Product = Static<typeof Product>;
+
+export const AdminProduct = Type.Object(
+  { ...productFields, variants: Type.Array(AdminVariant), deleted_at: Type.Union([Timestamp, Type.Null()]) },
+  { $id: 'AdminProduct' },
+);
+export type AdminProduct = Static<typeof AdminProduct>;
+
+// List queries -------------------------------------------------------------------
+
+export const PRODUCT_SORTS = ['name', 'price', 'created_at', 'rating'] as const;
+export type ProductSortField = (typeof PRODUCT_SORTS)[number];
+
+const productFilters = {
+  ...PageQuery,
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name, description or SKU' })),
+  min_price: Type.Optional(MoneyInput),
+  max_price: Type.Optional(MoneyInput),
+  in_stock: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '"true": only products with a variant in stock' })),
+  sort: SortQuery(PRODUCT_SORTS, '-created_at'),
+};
+
+export const CategoryProductsQuery = Type.Object(productFilters);
+export const ProductListQuery = Type.Object({
+  ...productFilters,
+  category: Type.Optional(Type.String({ description: 'cat_ ID; includes its subcategories' })),
+});
+export type ProductListQuery = Static<typeof ProductListQuery>;
+
+export const AdminProductListQuery = Type.Object({
+  ...productFilters,
+  category: Type.Optional(Type.String()),
+  status: Type.Optional(ProductStatus),
+  include_deleted: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
+});
+export type AdminProductListQuery = Static<typeof AdminProductListQuery>;
+
+export const CategoryListQuery = Type.Object({
+  ...PageQuery,
+  parent: Type.Optional(Type.String({ description: 'cat_ ID: only its direct children; "root": only top-level categories' })),
+});
+export type CategoryListQuery = Static<typeof CategoryListQuery>;

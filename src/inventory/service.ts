@@ -1,0 +1,241 @@
+import type { Db, Trx } from '../db/database.js';
+import { writeAudit } from '../audit/audit-log.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { runIdempotent, type IdempotencyRequest } from '../lib/idempotency.js';
+import { isPublicId } from '../lib/ids.js';
+import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
+import {
+  countMovements,
+  countRecords,
+  findRecord,
+  insertMovement,
+  listMovements,
+  listRecords,
+  lockRecord,
+  type InventoryRecordRow,
+} from './repository.js';
+import type {
+  InventoryAdjust,
+  InventoryCreate,
+  InventoryListQuery,
+  InventoryRecord,
+  InventorySortField,
+  Movement,
+  ReservationChange,
+} from './schemas.js';
+
+const stockRule = (message: string) => new AppError(400, 'STOCK_RULE_VIOLATION', message);
+
+export function toInventoryRecord(row: InventoryRecordRow): InventoryRecord {
+  return {
+    variant_public_id: row.variant_public_id,
+    product_public_id: row.product_public_id,
+    product_name: row.product_name,
+    sku: row.sku,
+    quantity_on_hand: row.quantity_on_hand,
+    quantity_reserved: row.quantity_reserved,
+    quantity_available: row.quantity_available,
+    reorder_level: row.reorder_level,
+    stock_status: row.stock_status,
+    created_at: row.created_at.toISOString(),
+    last_stock_update: row.last_stock_update.toISOString(),
+  };
+}
+
+type Quantities = { quantity_on_hand: number; quantity_reserved: number; reorder_level: number | null };
+const snapshot = (q: Quantities): Quantities => ({
+  quantity_on_hand: q.quantity_on_hand,
+  quantity_reserved: q.quantity_reserved,
+  reorder_level: q.reorder_level,
+});
+
+/**
+ * Admin inventory (spec "Admin inventory", contract section 7). Every write
+ * locks the record's row, checks the stock rules against the locked values,
+ * writes the change, a movement row and an audit entry in one transaction.
+ */
+export function createInventoryService({ db }: { db: Db }) {
+  async function readRecord(trx: Trx, variantPublicId: string): Promise<InventoryRecord> {
+    const row = await findRecord(trx, variantPublicId);
+    if (!row) throw notFound('Inventory record');
+    return toInventoryRecord(row);
+  }
+
+  async function lockLive(trx: Trx, variantPublicId: string) {
+    const locked = isPublicId('var', variantPublicId) ? await lockRecord(trx, variantPublicId) : undefined;
+    if (!locked || locked.variant_deleted_at) throw notFound('Inventory record');
+    return locked;
+  }
+
+  return {
+    async list(query: InventoryListQuery) {
+      const filters = { search: query.search, stockStatus: query.stock_status, includeDeleted: query.include_deleted === 'true' };
+      const rows = await listRecords(db, filters, parseSort<InventorySortField>(query.sort), query);
+      return toPage(rows, query, () => countRecords(db, filters), toInventoryRecord);
+    },
+
+    async get(variantPublicId: string): Promise<InventoryRecord> {
+      const row = isPublicId('var', variantPublicId) ? await findRecord(db, variantPublicId) : undefined;
+      if (!row) throw notFound('Inventory record');
+      return toInventoryRecord(row);
+    },
+
+    async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
+      try {
+        return await runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
+          const variant = isPublicId('var', input.variant_public_id)
+            ? await trx
+                .selectFrom('variants')
+                .select('id')
+                .where('public_id', '=', input.variant_public_id)
+                .where('deleted_at', 'is', null)
+                .executeTakeFirst()
+            : undefined;
+          if (!variant) throw notFound('Variant');
+          const created = await trx
+            .insertInto('inventory')
+            .values({ variant_id: variant.id, quantity_on_hand: input.quantity_on_hand, reorder_level: input.reorder_level ?? null })
+            .onConflict((oc) => oc.column('variant_id').doNothing())
+            .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
+            .executeTakeFirst();
+          if (!created) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
+          await insertMovement(trx, {
+            inventoryId: created.id,
+            kind: 'CREATE',
+            deltaOnHand: created.quantity_on_hand,
+            deltaReserved: 0,
+            onHandAfter: created.quantity_on_hand,
+            reservedAfter: 0,
+            reason: null,
+            actorUserId: ctx.actor.userId,
+          });
+          await writeAudit(trx, ctx, {
+            action: 'inventory.create',
+            entityType: 'inventory',
+            entityPublicId: input.variant_public_id,
+            changes: { before: null, after: snapshot(created) },
+          });
+          return readRecord(trx, input.variant_public_id);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
+        throw error;
+      }
+    },
+
+    async adjust(ctx: AuthedCtx, variantPublicId: string, input: InventoryAdjust, idempotency: IdempotencyRequest | null) {
+      const setsOnHand = input.quantity_on_hand !== undefined;
+      const changesOnHand = input.quantity_change !== undefined;
+      if (setsOnHand && changesOnHand) {
+        throw validationError('Send quantity_on_hand or quantity_change, not both', [
+          { field: 'quantity_change', message: 'cannot be combined with quantity_on_hand' },
+        ]);
+      }
+      if (!setsOnHand && !changesOnHand && input.reorder_level === undefined) {
+        throw validationError('Nothing to change: send quantity_on_hand, quantity_change or reorder_level', [
+          { field: 'quantity_on_hand', message: 'one of quantity_on_hand, quantity_change or reorder_level is required' },
+        ]);
+      }
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+        const before = await lockLive(trx, variantPublicId);
+        const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
+        if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
+        const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
+        const stockChanged = onHand !== before.quantity_on_hand;
+
+        await trx
+          .updateTable('inventory')
+          .set({ quantity_on_hand: onHand, reorder_level: reorderLevel, ...(stockChanged ? { last_stock_update: new Date() } : {}) })
+          .where('id', '=', before.id)
+          .execute();
+        if (stockChanged) {
+          await insertMovement(trx, {
+            inventoryId: before.id,
+            kind: 'ADJUST',
+            deltaOnHand: onHand - before.quantity_on_hand,
+            deltaReserved: 0,
+            onHandAfter: onHand,
+            reservedAfter: before.quantity_reserved,
+            reason: input.reason ?? null,
+            actorUserId: ctx.actor.userId,
+          });
+        }
+        await writeAudit(trx, ctx, {
+          action: 'inventory.adjust',
+          entityType: 'inventory',
+          entityPublicId: variantPublicId,
+          changes: { before: snapshot(before), after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel } },
+          reason: input.reason ?? null,
+        });
+        return readRecord(trx, variantPublicId);
+      });
+    },
+
+    /** Manual hold (change > 0) or release (change < 0), for exceptional cases. */
+    async changeReservation(ctx: AuthedCtx, variantPublicId: string, input: ReservationChange, idempotency: IdempotencyRequest | null) {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+        const before = await lockLive(trx, variantPublicId);
+        const reserved = before.quantity_reserved + input.change;
+        if (reserved < 0) throw stockRule(`Cannot release ${-input.change}: only ${before.quantity_reserved} reserved`);
+        if (before.quantity_on_hand - reserved < 0) {
+          throw stockRule(
+            `Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`,
+          );
+        }
+        await trx
+          .updateTable('inventory')
+          .set({ quantity_reserved: reserved, last_stock_update: new Date() })
+          .where('id', '=', before.id)
+          .execute();
+        const kind = input.change > 0 ? 'RESERVE' : 'RELEASE';
+        await insertMovement(trx, {
+          inventoryId: before.id,
+          kind,
+          deltaOnHand: 0,
+          deltaReserved: input.change,
+          onHandAfter: before.quantity_on_hand,
+          reservedAfter: reserved,
+          reason: input.reason ?? null,
+          actorUserId: ctx.actor.userId,
+        });
+        await writeAudit(trx, ctx, {
+          action: `inventory.${kind.toLowerCase()}`,
+          entityType: 'inventory',
+          entityPublicId: variantPublicId,
+          changes: { before: snapshot(before), after: { ...snapshot(before), quantity_reserved: reserved } },
+          reason: input.reason ?? null,
+        });
+        return readRecord(trx, variantPublicId);
+      });
+    },
+
+    async movements(variantPublicId: string, page: PageRequest) {
+      const record = isPublicId('var', variantPublicId)
+        ? await db
+            .selectFrom('inventory as i')
+            .innerJoin('variants as v', 'v.id', 'i.variant_id')
+            .select('i.id')
+            .where('v.public_id', '=', variantPublicId)
+            .executeTakeFirst()
+        : undefined;
+      if (!record) throw notFound('Inventory record');
+      const rows = await listMovements(db, record.id, page);
+      return toPage(rows, page, () => countMovements(db, record.id), (row): Movement => ({
+        kind: row.kind,
+        delta_on_hand: row.delta_on_hand,
+        delta_reserved: row.delta_reserved,
+        quantity_on_hand_after: row.on_hand_after,
+        quantity_reserved_after: row.reserved_after,
+        reason: row.reason,
+        actor: row.actor_public_id && row.actor_email ? { public_id: row.actor_public_id, email: row.actor_email } : null,
+        // Orders arrive with the checkout issue; until then no movement has one.
+        order_public_id: null,
+        created_at: row.created_at.toISOString(),
+      }));
+    },
+  };
+}
+
+export type InventoryService = ReturnType<typeof createInventoryService>;

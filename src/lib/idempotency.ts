@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db, Trx } from '../db/database.js';
+import { conflict, validationError } from './errors.js';
+
+/**
+ * `Idempotency-Key` (contract section 1): the same key from the same account
+ * with the same request within 24 hours replays the first response; the same
+ * key with a different request is 409 IDEMPOTENCY_KEY_REUSED.
+ *
+ * The key is claimed by an INSERT in the same transaction as the write. A
+ * concurrent retry blocks on the primary key until the first commits (then
+ * replays) or rolls back (then runs itself). Failures are never stored: a
+ * failed request changed nothing, so running it again is safe.
+ */
+export interface IdempotencyRequest {
+  key: string;
+  fingerprint: string;
+}
+
+const KEY_TTL_MS = 24 * 3600 * 1000;
+
+/** Reads the header; `null` when absent. The fingerprint covers method, route, path and body. */
+export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | null {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || header.length < 1 || header.length > 255) {
+    throw validationError('Idempotency-Key must be 1-255 characters', [{ field: 'Idempotency-Key', message: 'must be 1-255 characters' }]);
+  }
+  const fingerprint = createHash('sha256')
+    .update(`${request.method} ${request.url.split('?')[0]}\n${stableJson(request.body ?? null)}`)
+    .digest('hex');
+  return { key: header, fingerprint };
+}
+
+export interface IdempotentResult<T> {
+  status: number;
+  data: T;
+  replayed: boolean;
+}
+
+export async function runIdempotent<T>(
+  db: Db,
+  userId: number,
+  request: IdempotencyRequest | null,
+  status: number,
+  work: (trx: Trx) => Promise<T>,
+): Promise<IdempotentResult<T>> {
+  if (!request) return { status, data: await db.transaction().execute(work), replayed: false };
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('user_id', '=', userId)
+      .where('key', '=', request.key)
+      .where('created_at', '<', new Date(Date.now() - KEY_TTL_MS))
+      .execute();
+    const claimed = await trx
+      .insertInto('idempotency_keys')
+      .values({ user_id: userId, key: request.key, fingerprint: request.fingerprint, status_code: 0, response: 'null' })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (!claimed) {
+      const first = await trx
+        .selectFrom('idempotency_keys')
+        .select(['fingerprint', 'status_code', 'response'])
+        .where('user_id', '=', userId)
+        .where('key', '=', request.key)
+        .executeTakeFirstOrThrow();
+      if (first.fingerprint !== request.fingerprint) {
+        throw conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+      }
+      return { status: first.status_code, data: first.response as T, replayed: true };
+    }
+    const data = await work(trx);
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ status_code: status, response: JSON.stringify(data) })
+      .where('user_id', '=', userId)
+      .where('key', '=', request.key)
+      .execute();
+    return { status, data, replayed: false };
+  });
+}
+
+/** Sends an idempotent result in the success envelope, marking replays. */
+export function sendIdempotent<T>(reply: FastifyReply, result: IdempotentResult<T>) {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(result.status).send({ success: true as const, data: result.data });
+}
+
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
