@@ -27,6 +27,8 @@ export interface TestApp {
   config: Config;
   clock: TestClock;
   baseUrl: string;
+  /** Every SQL statement the app has run, in order (tests count them to catch N+1 queries). */
+  queries: string[];
   /** A fresh HTTP client with its own cookie jar. */
   client(): Client;
   close(): Promise<void>;
@@ -62,7 +64,8 @@ export async function startTestApp(
     DB_POOL_SIZE: '30',
     ...env,
   });
-  const db = createDb(url.toString(), config.dbPoolSize);
+  const queries: string[] = [];
+  const db = createDb(url.toString(), config.dbPoolSize, (statement) => queries.push(statement));
   const clock = new TestClock();
   const app = await buildApp({ config, db, clock });
   options.setup?.(app);
@@ -76,6 +79,7 @@ export async function startTestApp(
     config,
     clock,
     baseUrl,
+    queries,
     client: () => new Client(baseUrl),
     async close() {
       await app.close();
