@@ -3,11 +3,13 @@
  * Accounts (password for all: Demo-Pass-1):
  *   admin@demo.store (SUPER_ADMIN), staff@demo.store (ADMIN), and ten customers
  *   customer1@demo.store ... customer10@demo.store, each with an address or two.
+ * Catalog: 9 categories, 50 products, 200 variants with inventory (some low, some out of stock).
  */
 import { newPublicId } from '../src/lib/ids.js';
 import { hashPassword } from '../src/lib/password.js';
 import type { Role } from '../src/db/schema.js';
 import { openDatabase } from './database.js';
+import { seedCatalog } from './seed-catalog.js';
 
 const PASSWORD = 'Demo-Pass-1';
 const CITIES = [
@@ -75,7 +77,8 @@ try {
       }
     });
   }
-  console.log(`seeded ${created} new customers; sign in as admin@demo.store / ${PASSWORD}`);
+  const products = await seedCatalog(db);
+  console.log(`seeded ${created} new customers and ${products} products; sign in as admin@demo.store / ${PASSWORD}`);
 } finally {
   await close();
 }
