@@ -27,6 +27,13 @@ import { catalogPublicRoutes } from './catalog/public-routes.js';
 import { createStorefrontService } from './catalog/storefront-service.js';
 import { inventoryRoutes } from './inventory/routes.js';
 import { createInventoryService } from './inventory/service.js';
+import { cartRoutes } from './cart/routes.js';
+import { createCartService } from './cart/service.js';
+import { couponRoutes } from './coupons/routes.js';
+import { createCouponService } from './coupons/service.js';
+import { createCheckout } from './orders/checkout.js';
+import { orderRoutes } from './orders/routes.js';
+import { createOrderService } from './orders/service.js';
 import { createUserService } from './users/service.js';
 
 export interface AppDeps {
@@ -97,6 +104,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const categories = createCategoryService({ db });
   const catalog = createCatalogAdminService({ db, config });
   const inventory = createInventoryService({ db });
+  const cart = createCartService({ db, config });
+  const coupons = createCouponService({ db, clock });
+  const checkout = createCheckout({ db, clock, limiter, config });
+  const orders = createOrderService({ db, clock });
 
   await app.register(healthRoutes({ db }));
   await app.register(
@@ -107,6 +118,9 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
       await api.register(catalogPublicRoutes({ storefront, categories }));
       await api.register(catalogAdminRoutes({ catalog, categories, storefront }));
       await api.register(inventoryRoutes({ inventory }));
+      await api.register(cartRoutes({ cart }));
+      await api.register(couponRoutes({ coupons }));
+      await api.register(orderRoutes({ checkout, orders }));
     },
     { prefix: '/api/v1' },
   );

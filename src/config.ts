@@ -31,6 +31,14 @@ export interface Config {
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+  readonly commerce: {
+    readonly currency: string;
+    /** Flat shipping charge and the subtotal from which shipping is free, as decimal strings. */
+    readonly shippingFlat: string;
+    readonly freeShippingFrom: string;
+    /** Percentage applied to (subtotal - discount), e.g. "8.25". */
+    readonly taxRate: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -89,6 +97,12 @@ export function loadConfig(env: Env = process.env): Config {
     return raw.replace(/\/+$/, '');
   };
 
+  const money = (name: string, fallback: string): string => {
+    const raw = read(name) ?? fallback;
+    if (!/^\d{1,10}(\.\d{1,2})?$/.test(raw)) throw new ConfigError(name, `must be a decimal amount like 10.00, got "${raw}"`);
+    return raw;
+  };
+
   const nodeEnv = read('NODE_ENV') ?? 'development';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
     throw new ConfigError('NODE_ENV', 'must be production, development or test');
@@ -142,6 +156,20 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     rateLimits,
+    commerce: {
+      currency: (() => {
+        const currency = read('CURRENCY') ?? 'USD';
+        if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', `must be an ISO 4217 code like USD, got "${currency}"`);
+        return currency;
+      })(),
+      shippingFlat: money('SHIPPING_FLAT', '10.00'),
+      freeShippingFrom: money('FREE_SHIPPING_FROM', '500.00'),
+      taxRate: (() => {
+        const rate = read('TAX_RATE') ?? '0';
+        if (!/^\d{1,2}(\.\d{1,4})?$|^100$/.test(rate)) throw new ConfigError('TAX_RATE', `must be a percentage like 8.25, got "${rate}"`);
+        return rate;
+      })(),
+    },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');

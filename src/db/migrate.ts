@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
+import * as orders from './migrations/0003-orders.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -10,6 +11,7 @@ import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalog-inventory': catalogInventory,
+  '0003-orders': orders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

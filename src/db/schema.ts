@@ -181,6 +181,106 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt;
 }
 
+export interface CartItemsTable {
+  user_id: number;
+  variant_id: number;
+  quantity: number;
+  added_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type DiscountType = 'PERCENTAGE' | 'FIXED_AMOUNT';
+
+export interface CouponsTable {
+  id: Generated<number>;
+  public_id: string;
+  code: string;
+  discount_type: DiscountType;
+  discount_value: string;
+  minimum_order_amount: string | null;
+  maximum_discount_amount: string | null;
+  usage_limit: number | null;
+  usage_limit_per_user: number | null;
+  times_used: ColumnType<number, number | undefined, number>;
+  starts_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
+export type OrderStatus = 'PLACED' | 'CONFIRMED' | 'SHIPPED' | 'FULFILLED' | 'CANCELLED';
+
+export interface OrdersTable {
+  id: Generated<number>;
+  public_id: string;
+  order_number: string;
+  user_id: number;
+  status: OrderStatus;
+  subtotal: string;
+  discount_total: string;
+  shipping_total: string;
+  tax_total: string;
+  total: string;
+  currency: string;
+  coupon_id: number | null;
+  coupon_code: string | null;
+  shipping_address: Json<Record<string, unknown>>;
+  payment_method: string;
+  payment_status: string;
+  notes: string | null;
+  carrier: string | null;
+  tracking_number: string | null;
+  placed_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  variant_id: number;
+  product_id: number;
+  product_name: string;
+  sku: string;
+  options: Json<Record<string, string>>;
+  unit_price: string;
+  unit_cost: string | null;
+  quantity: number;
+  line_total: string;
+}
+
+export interface OrderStatusHistoryTable {
+  id: Generated<number>;
+  order_id: number;
+  status: OrderStatus;
+  actor_user_id: number | null;
+  note: string | null;
+  created_at: CreatedAt;
+}
+
+export interface CouponUsagesTable {
+  id: Generated<number>;
+  coupon_id: number;
+  user_id: number;
+  order_id: number;
+  discount_amount: string;
+  created_at: CreatedAt;
+  released_at: Timestamp | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  recipient: string;
+  payload: Json<Record<string, unknown>>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -194,7 +294,17 @@ export interface Database {
   inventory: InventoryTable;
   inventory_movements: InventoryMovementsTable;
   idempotency_keys: IdempotencyKeysTable;
+  cart_items: CartItemsTable;
+  coupons: CouponsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  order_status_history: OrderStatusHistoryTable;
+  coupon_usages: CouponUsagesTable;
+  outbox: OutboxTable;
 }
+
+export type CouponRow = Selectable<CouponsTable>;
+export type OrderRow = Selectable<OrdersTable>;
 
 export type CategoryRow = Selectable<CategoriesTable>;
 export type ProductRow = Selectable<ProductsTable>;

@@ -117,6 +117,10 @@ export async function insertMovement(db: Executor, m: MovementInput): Promise<vo
       reason: m.reason,
       actor_user_id: m.actorUserId,
       order_id: m.orderId ?? null,
+      // The time of the change, taken under the record's row lock. The column default now() is the
+      // transaction's start: a writer that began first but got the lock second got the older time,
+      // so "newest first" listed concurrent movements out of the order they were applied.
+      created_at: sql`clock_timestamp()`,
     })
     .execute();
 }
@@ -125,14 +129,15 @@ export function listMovements(db: Executor, inventoryId: number, page: PageReque
   return db
     .selectFrom('inventory_movements as m')
     .leftJoin('users as u', 'u.id', 'm.actor_user_id')
+    .leftJoin('orders as o', 'o.id', 'm.order_id')
     .select([
+      'o.public_id as order_public_id',
       'm.kind',
       'm.delta_on_hand',
       'm.delta_reserved',
       'm.on_hand_after',
       'm.reserved_after',
       'm.reason',
-      'm.order_id',
       'm.created_at',
       'u.public_id as actor_public_id',
       'u.email as actor_email',

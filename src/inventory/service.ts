@@ -230,8 +230,7 @@ export function createInventoryService({ db }: { db: Db }) {
         quantity_reserved_after: row.reserved_after,
         reason: row.reason,
         actor: row.actor_public_id && row.actor_email ? { public_id: row.actor_public_id, email: row.actor_email } : null,
-        // Orders arrive with the checkout issue; until then no movement has one.
-        order_public_id: null,
+        order_public_id: row.order_public_id,
         created_at: row.created_at.toISOString(),
       }));
     },

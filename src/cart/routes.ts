@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authedCtxOf } from '../auth/guard.js';
+import { IdParam, NoContent, Ok, errorResponses } from '../lib/schemas.js';
+import { Cart, CartItemAdd, CartItemSet } from './schemas.js';
+import type { CartService } from './service.js';
+
+export const cartRoutes =
+  (deps: { cart: CartService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { cart } = deps;
+    const tags = ['Cart'];
+    const params = IdParam('variant_public_id', 'var');
+
+    app.get('/cart', {
+      schema: { tags, summary: 'Your cart (empty rather than 404)', response: { 200: Ok(Cart), ...errorResponses(401) } },
+      handler: async (request) => ({ success: true as const, data: await cart.get(authedCtxOf(request)) }),
+    });
+
+    app.post('/cart/items', {
+      schema: {
+        tags,
+        summary: 'Add a variant (adds to its line if present); answers with the whole cart',
+        body: CartItemAdd,
+        response: { 200: Ok(Cart), ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (request) => ({ success: true as const, data: await cart.add(authedCtxOf(request), request.body) }),
+    });
+
+    app.patch('/cart/items/:variant_public_id', {
+      schema: { tags, summary: "Set a line's quantity", params, body: CartItemSet, response: { 200: Ok(Cart), ...errorResponses(400, 401, 403, 404) } },
+      handler: async (request) => ({
+        success: true as const,
+        data: await cart.setQuantity(authedCtxOf(request), request.params.variant_public_id, request.body),
+      }),
+    });
+
+    app.delete('/cart/items/:variant_public_id', {
+      schema: { tags, summary: 'Remove a line', params, response: { 200: Ok(Cart), ...errorResponses(401, 403, 404) } },
+      handler: async (request) => ({ success: true as const, data: await cart.removeLine(authedCtxOf(request), request.params.variant_public_id) }),
+    });
+
+    app.delete('/cart', {
+      schema: { tags, summary: 'Empty the cart', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      handler: async (request, reply) => {
+        await cart.clear(authedCtxOf(request));
+        return reply.code(204).send(null);
+      },
+    });
+  };

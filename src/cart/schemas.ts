@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { Money } from '../lib/schemas.js';
+
+const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
+
+export const CartItemAdd = Type.Object(
+  { variant_public_id: Type.String(), quantity: { ...Quantity, description: 'Added to the line if the variant is already in the cart (the line holds at most 999)' } },
+  { additionalProperties: false },
+);
+export type CartItemAdd = Static<typeof CartItemAdd>;
+
+export const CartItemSet = Type.Object({ quantity: Quantity }, { additionalProperties: false });
+export type CartItemSet = Static<typeof CartItemSet>;
+
+export const CartLine = Type.Object({
+  variant_public_id: Type.String(),
+  product_public_id: Type.String(),
+  product_name: Type.String(),
+  sku: Type.String(),
+  options: Type.Record(Type.String(), Type.String()),
+  unit_price: Money,
+  quantity: Type.Integer(),
+  line_total: Money,
+  available: Type.Boolean({ description: 'The variant is on sale and enough stock is available for this quantity now' }),
+});
+export type CartLine = Static<typeof CartLine>;
+
+export const Cart = Type.Object(
+  {
+    items: Type.Array(CartLine),
+    subtotal: { ...Money, description: 'Sum of line totals at live prices' },
+    currency: Type.String(),
+    item_count: Type.Integer({ description: 'Sum of quantities' }),
+  },
+  { $id: 'Cart' },
+);
+export type Cart = Static<typeof Cart>;

@@ -1,0 +1,100 @@
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db, Executor } from '../db/database.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { notFound, validationError } from '../lib/errors.js';
+import { isPublicId } from '../lib/ids.js';
+import { fromCents, toCents } from '../lib/money.js';
+import { cartLines, sellableVariant, type CartLineRow } from './repository.js';
+import type { Cart, CartItemAdd, CartItemSet } from './schemas.js';
+
+export function toCart(rows: CartLineRow[], currency: string): Cart {
+  let subtotal = 0;
+  let count = 0;
+  const items = rows.map((row) => {
+    const lineTotal = toCents(row.price) * row.quantity;
+    subtotal += lineTotal;
+    count += row.quantity;
+    return {
+      variant_public_id: row.variant_public_id,
+      product_public_id: row.product_public_id,
+      product_name: row.product_name,
+      sku: row.sku,
+      options: row.options,
+      unit_price: row.price,
+      quantity: row.quantity,
+      line_total: fromCents(lineTotal),
+      available: row.on_sale && row.stock_available >= row.quantity,
+    };
+  });
+  return { items, subtotal: fromCents(subtotal), currency, item_count: count };
+}
+
+/** The shopping cart (contract section 8): prices are live until checkout. */
+export function createCartService({ db, config }: { db: Db; config: Pick<Config, 'commerce'> }) {
+  const read = async (executor: Executor, userId: number) => toCart(await cartLines(executor, userId).execute(), config.commerce.currency);
+
+  return {
+    get: (ctx: AuthedCtx) => read(db, ctx.actor.userId),
+
+    /** Adds to the line in one statement; a line above 999 is refused and nothing changes. */
+    async add(ctx: AuthedCtx, input: CartItemAdd): Promise<Cart> {
+      const variant = isPublicId('var', input.variant_public_id) ? await sellableVariant(db, input.variant_public_id) : undefined;
+      if (!variant) throw notFound('Variant');
+      return db.transaction().execute(async (trx) => {
+        const line = await trx
+          .insertInto('cart_items')
+          .values({ user_id: ctx.actor.userId, variant_id: variant.id, quantity: input.quantity })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'variant_id']).doUpdateSet({
+              quantity: sql`cart_items.quantity + excluded.quantity`,
+              updated_at: new Date(),
+            }).where(sql<boolean>`cart_items.quantity + excluded.quantity <= 999`),
+          )
+          .returning('quantity')
+          .executeTakeFirst();
+        if (!line) {
+          throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
+        }
+        return read(trx, ctx.actor.userId);
+      });
+    },
+
+    async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {
+      return db.transaction().execute(async (trx) => {
+        const updated = isPublicId('var', variantPublicId)
+          ? await trx
+              .updateTable('cart_items')
+              .set({ quantity: input.quantity, updated_at: new Date() })
+              .where('user_id', '=', ctx.actor.userId)
+              .where('variant_id', '=', (eb) => eb.selectFrom('variants').select('id').where('public_id', '=', variantPublicId))
+              .returning('quantity')
+              .executeTakeFirst()
+          : undefined;
+        if (!updated) throw notFound('Cart item');
+        return read(trx, ctx.actor.userId);
+      });
+    },
+
+    async removeLine(ctx: AuthedCtx, variantPublicId: string): Promise<Cart> {
+      return db.transaction().execute(async (trx) => {
+        const removed = isPublicId('var', variantPublicId)
+          ? await trx
+              .deleteFrom('cart_items')
+              .where('user_id', '=', ctx.actor.userId)
+              .where('variant_id', '=', (eb) => eb.selectFrom('variants').select('id').where('public_id', '=', variantPublicId))
+              .returning('quantity')
+              .executeTakeFirst()
+          : undefined;
+        if (!removed) throw notFound('Cart item');
+        return read(trx, ctx.actor.userId);
+      });
+    },
+
+    async clear(ctx: AuthedCtx): Promise<void> {
+      await db.deleteFrom('cart_items').where('user_id', '=', ctx.actor.userId).execute();
+    },
+  };
+}
+
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,203 @@
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db, Trx } from '../db/database.js';
+import type { CouponRow } from '../db/schema.js';
+import { cartLines, type CartLineRow } from '../cart/repository.js';
+import { couponStatus, discountFor } from '../coupons/rules.js';
+import { reserveStock } from '../inventory/stock.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { AppError, conflict, notFound } from '../lib/errors.js';
+import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../lib/idempotency.js';
+import { isPublicId, newPublicId } from '../lib/ids.js';
+import { fromCents, toCents } from '../lib/money.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
+import { enqueueEmail } from '../outbox/outbox.js';
+import { priceOrder } from './pricing.js';
+import { findOrderRow, orderDetails, toCustomerOrder, toOrders } from './repository.js';
+import type { AddressSnapshot, Order, PlaceOrder } from './schemas.js';
+
+const invalidCoupon = (why: string) =>
+  new AppError(400, 'INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
+
+export interface CheckoutDeps {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'commerce'>;
+}
+
+/**
+ * POST /orders (contract section 8). One transaction: the cart, the coupon
+ * (row-locked), the order with its snapshots, the coupon use, the email in
+ * the outbox, and last the stock reservation, so the inventory rows, the
+ * hottest locks, are held only for the final statements and the commit.
+ * Any failure rolls everything back: no reservation, no coupon use, cart intact.
+ */
+export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
+  async function couponFor(trx: Trx, code: string, userId: number, subtotalCents: number): Promise<{ coupon: CouponRow; discount: number }> {
+    // Locking the coupon row serialises its uses, so usage limits hold under any concurrency.
+    const coupon = await trx
+      .selectFrom('coupons')
+      .selectAll()
+      .where('code', '=', code.trim().toUpperCase())
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!coupon) throw invalidCoupon('unknown code');
+    const status = couponStatus(coupon, clock.now());
+    if (status === 'INACTIVE') throw invalidCoupon('the coupon is not active');
+    if (status === 'EXPIRED') throw invalidCoupon('the coupon has expired');
+    if (status === 'SCHEDULED') throw invalidCoupon('the coupon is not valid yet');
+    if (status === 'EXHAUSTED') throw conflict('COUPON_EXHAUSTED', 'This coupon has been used up');
+    if (coupon.minimum_order_amount !== null && subtotalCents < toCents(coupon.minimum_order_amount)) {
+      throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount}`);
+    }
+    if (coupon.usage_limit_per_user !== null) {
+      const used = await trx
+        .selectFrom('coupon_usages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('coupon_id', '=', coupon.id)
+        .where('user_id', '=', userId)
+        .where('released_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (used.n >= coupon.usage_limit_per_user) throw conflict('COUPON_EXHAUSTED', 'You have used this coupon as many times as it allows');
+    }
+    return { coupon, discount: discountFor(coupon, subtotalCents) };
+  }
+
+  function checkSellable(lines: CartLineRow[]): void {
+    const off = lines.filter((line) => !line.on_sale);
+    if (off.length > 0) {
+      throw conflict(
+        'VARIANT_UNAVAILABLE',
+        'Some items in the cart are no longer on sale; remove them and try again',
+        off.map((line) => ({ field: 'items', message: 'no longer on sale', variant_public_id: line.variant_public_id, sku: line.sku })),
+      );
+    }
+  }
+
+  async function place(trx: Trx, ctx: AuthedCtx, input: PlaceOrder): Promise<Order> {
+    const userId = ctx.actor.userId;
+    const address = isPublicId('adr', input.address_public_id)
+      ? await trx
+          .selectFrom('addresses')
+          .selectAll()
+          .where('public_id', '=', input.address_public_id)
+          .where('user_id', '=', userId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst()
+      : undefined;
+    if (!address) throw notFound('Address');
+
+    // Locking the cart rows makes a double submit wait, then find the cart already emptied.
+    const lines = await cartLines(trx, userId).forUpdate('ci').execute();
+    if (lines.length === 0) throw conflict('CART_EMPTY', 'The cart is empty');
+    checkSellable(lines);
+
+    const subtotalCents = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
+    const applied = input.coupon_code ? await couponFor(trx, input.coupon_code, userId, subtotalCents) : null;
+    const totals = priceOrder(
+      lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
+      applied?.discount ?? 0,
+      config.commerce,
+    );
+
+    const snapshot: AddressSnapshot = {
+      recipient_name: address.recipient_name,
+      phone_number: address.phone_number,
+      label: address.label,
+      country: address.country,
+      state: address.state,
+      city: address.city,
+      address_1: address.address_1,
+      address_2: address.address_2,
+      zip_code: address.zip_code,
+    };
+    const order = await trx
+      .insertInto('orders')
+      .values({
+        public_id: newPublicId('ord'),
+        order_number: sql<string>`'ORD-' || lpad(nextval('order_number_seq')::text, 6, '0')`,
+        user_id: userId,
+        status: 'PLACED',
+        subtotal: fromCents(totals.subtotal),
+        discount_total: fromCents(totals.discount),
+        shipping_total: fromCents(totals.shipping),
+        tax_total: fromCents(totals.tax),
+        total: fromCents(totals.total),
+        currency: config.commerce.currency,
+        coupon_id: applied?.coupon.id ?? null,
+        coupon_code: applied?.coupon.code ?? null,
+        shipping_address: JSON.stringify(snapshot),
+        payment_method: input.payment_method,
+        payment_status: 'PAID', // the mock payment always succeeds
+        notes: input.notes ?? null,
+      })
+      .returning(['id', 'public_id', 'order_number'])
+      .executeTakeFirstOrThrow();
+
+    await trx
+      .insertInto('order_items')
+      .values(
+        lines.map((line) => ({
+          order_id: order.id,
+          variant_id: line.variant_id,
+          product_id: line.product_id,
+          product_name: line.product_name,
+          sku: line.sku,
+          options: JSON.stringify(line.options),
+          unit_price: line.price,
+          unit_cost: line.cost_price,
+          quantity: line.quantity,
+          line_total: fromCents(toCents(line.price) * line.quantity),
+        })),
+      )
+      .execute();
+    await trx.insertInto('order_status_history').values({ order_id: order.id, status: 'PLACED', actor_user_id: userId }).execute();
+
+    if (applied) {
+      await trx.updateTable('coupons').set({ times_used: sql`times_used + 1` }).where('id', '=', applied.coupon.id).execute();
+      await trx
+        .insertInto('coupon_usages')
+        .values({ coupon_id: applied.coupon.id, user_id: userId, order_id: order.id, discount_amount: fromCents(totals.discount) })
+        .execute();
+    }
+    await trx.deleteFrom('cart_items').where('user_id', '=', userId).execute();
+    await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
+      order_public_id: order.public_id,
+      order_number: order.order_number,
+      total: fromCents(totals.total),
+      currency: config.commerce.currency,
+    });
+
+    const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, userId);
+    if (shortages.length > 0) {
+      const byId = new Map(lines.map((line) => [line.variant_id, line]));
+      throw conflict(
+        'INSUFFICIENT_STOCK',
+        'Not enough stock for some items',
+        shortages.map((s) => ({
+          field: 'items',
+          message: `only ${s.available} available`,
+          variant_public_id: byId.get(s.variantId)!.variant_public_id,
+          sku: byId.get(s.variantId)!.sku,
+          requested: s.requested,
+          available: s.available,
+        })),
+      );
+    }
+
+    const row = await findOrderRow(trx, order.public_id, userId);
+    return toCustomerOrder(toOrders([row!], await orderDetails(trx, [order.id]))[0]!);
+  }
+
+  return {
+    async placeOrder(ctx: AuthedCtx, input: PlaceOrder, idempotency: IdempotencyRequest | null): Promise<IdempotentResult<Order>> {
+      await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, (trx) => place(trx, ctx, input));
+    },
+  };
+}
+
+export type Checkout = ReturnType<typeof createCheckout>;

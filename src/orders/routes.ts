@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authedCtxOf } from '../auth/guard.js';
+import { idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
+import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
+import type { Checkout } from './checkout.js';
+import { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';
+import type { OrderService } from './service.js';
+
+const IdempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A retried checkout returns the first order (24 h)' })),
+});
+
+export const orderRoutes =
+  (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { checkout, orders } = deps;
+    const params = IdParam('order_public_id', 'ord');
+
+    app.post('/orders', {
+      schema: {
+        tags: ['Orders'],
+        summary: 'Place an order from your cart',
+        description:
+          'Reserves stock, applies the coupon, snapshots prices and the address, empties the cart and queues the confirmation email, all or nothing. ' +
+          'Errors: 404 address, 409 CART_EMPTY, 409 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, 429 RATE_LIMITED.',
+        headers: IdempotencyHeader,
+        body: PlaceOrder,
+        response: { 201: Ok(Order), ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+      handler: async (request, reply) =>
+        sendIdempotent(reply, await checkout.placeOrder(authedCtxOf(request), request.body, idempotencyOf(request))),
+    });
+
+    app.get('/orders', {
+      schema: { tags: ['Orders'], summary: 'Your orders', querystring: OrderListQuery, response: { 200: Page(Order), ...errorResponses(400, 401) } },
+      handler: async (request) => ({ success: true as const, ...(await orders.listMine(authedCtxOf(request), request.query)) }),
+    });
+
+    app.get('/orders/:order_public_id', {
+      schema: { tags: ['Orders'], summary: 'One of your orders', params, response: { 200: Ok(Order), ...errorResponses(401, 404) } },
+      handler: async (request) => ({ success: true as const, data: await orders.getMine(authedCtxOf(request), request.params.order_public_id) }),
+    });
+
+    app.post('/orders/:order_public_id/cancel', {
+      schema: {
+        tags: ['Orders'],
+        summary: 'Cancel your order while PLACED or CONFIRMED (stock and coupon use are given back)',
+        params,
+        response: { 200: Ok(Order), ...errorResponses(401, 403, 404, 409) },
+      },
+      handler: async (request) => ({ success: true as const, data: await orders.cancelMine(authedCtxOf(request), request.params.order_public_id) }),
+    });
+
+    const admin = { access: 'admin' as const };
+    app.get('/admin/orders', {
+      config: admin,
+      schema: { tags: ['Admin: orders'], summary: 'All orders', querystring: AdminOrderListQuery, response: { 200: Page(AdminOrder), ...errorResponses(400, 401, 403) } },
+      handler: async (request) => ({ success: true as const, ...(await orders.adminList(request.query)) }),
+    });
+
+    app.get('/admin/orders/:order_public_id', {
+      config: admin,
+      schema: { tags: ['Admin: orders'], summary: 'An order with its customer', params, response: { 200: Ok(AdminOrder), ...errorResponses(401, 403, 404) } },
+      handler: async (request) => ({ success: true as const, data: await orders.adminGet(request.params.order_public_id) }),
+    });
+
+    app.patch('/admin/orders/:order_public_id', {
+      config: admin,
+      schema: {
+        tags: ['Admin: orders'],
+        summary: 'Move an order along its lifecycle',
+        description: 'PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.',
+        params,
+        body: OrderStatusChange,
+        response: { 200: Ok(AdminOrder), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await orders.adminChangeStatus(authedCtxOf(request), request.params.order_public_id, request.body),
+      }),
+    });
+  };

@@ -1,0 +1,116 @@
+import { Type, type Static } from 'typebox';
+import { PageQuery, SortQuery } from '../lib/pagination.js';
+import { Money, Timestamp } from '../lib/schemas.js';
+
+export const OrderStatus = Type.Union([
+  Type.Literal('PLACED'),
+  Type.Literal('CONFIRMED'),
+  Type.Literal('SHIPPED'),
+  Type.Literal('FULFILLED'),
+  Type.Literal('CANCELLED'),
+]);
+export type OrderStatus = Static<typeof OrderStatus>;
+
+export const PlaceOrder = Type.Object(
+  {
+    address_public_id: Type.String({ description: 'adr_ ID of one of your active addresses' }),
+    payment_method: Type.Literal('mock', { description: 'The only payment method' }),
+    coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Case-insensitive' })),
+    notes: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type PlaceOrder = Static<typeof PlaceOrder>;
+
+export const OrderItem = Type.Object({
+  variant_public_id: Type.String(),
+  product_public_id: Type.String(),
+  product_name: Type.String(),
+  sku: Type.String(),
+  options: Type.Record(Type.String(), Type.String()),
+  unit_price: Money,
+  quantity: Type.Integer(),
+  line_total: Money,
+});
+
+export const AddressSnapshot = Type.Object({
+  recipient_name: Type.String(),
+  phone_number: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  country: Type.String(),
+  state: Type.String(),
+  city: Type.String(),
+  address_1: Type.String(),
+  address_2: Type.Union([Type.String(), Type.Null()]),
+  zip_code: Type.Union([Type.String(), Type.Null()]),
+});
+export type AddressSnapshot = Static<typeof AddressSnapshot>;
+
+export const Order = Type.Object(
+  {
+    public_id: Type.String(),
+    order_number: Type.String({ examples: ['ORD-000123'] }),
+    status: OrderStatus,
+    items: Type.Array(OrderItem),
+    subtotal: Money,
+    discount_total: Money,
+    shipping_total: Money,
+    tax_total: Money,
+    total: Money,
+    currency: Type.String(),
+    coupon_code: Type.Union([Type.String(), Type.Null()]),
+    shipping_address: AddressSnapshot,
+    payment: Type.Object({ method: Type.String(), status: Type.String() }),
+    notes: Type.Union([Type.String(), Type.Null()]),
+    shipment: Type.Union([Type.Object({ carrier: Type.String(), tracking_number: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+    status_history: Type.Array(
+      Type.Object({
+        status: OrderStatus,
+        at: Timestamp,
+        by: Type.Union([Type.Object({ public_id: Type.String(), role: Type.String() }), Type.Null()]),
+        note: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
+    placed_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Order' },
+);
+export type Order = Static<typeof Order>;
+
+export const AdminOrder = Type.Object(
+  { ...Order.properties, customer: Type.Object({ public_id: Type.String(), email: Type.String() }) },
+  { $id: 'AdminOrder' },
+);
+export type AdminOrder = Static<typeof AdminOrder>;
+
+export const ORDER_SORTS = ['placed_at', 'total'] as const;
+export type OrderSortField = (typeof ORDER_SORTS)[number];
+
+export const OrderListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(OrderStatus),
+  sort: SortQuery(ORDER_SORTS, '-placed_at'),
+});
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+export const AdminOrderListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(OrderStatus),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or customer email (substring)' })),
+  placed_from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
+  placed_to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
+  sort: SortQuery(ORDER_SORTS, '-placed_at'),
+});
+export type AdminOrderListQuery = Static<typeof AdminOrderListQuery>;
+
+export const OrderStatusChange = Type.Object(
+  {
+    status: OrderStatus,
+    carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Required when shipping' })),
+    tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    note: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type OrderStatusChange = Static<typeof OrderStatusChange>;
