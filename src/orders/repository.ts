@@ -46,7 +46,7 @@ export async function countOrders(db: Executor, filters: OrderFilters): Promise<
 }
 
 export function findOrderRow(db: Executor, publicId: string, userId?: number) {
-  let query = filtered(db, { userId }).selectAll('o').select(['u.public_id as customer_public_id', 'u.email as customer_email']).where('o.public_id', '=', publicId);
+  const query = filtered(db, { userId }).selectAll('o').select(['u.public_id as customer_public_id', 'u.email as customer_email']).where('o.public_id', '=', publicId);
   return query.executeTakeFirst();
 }
 
