@@ -3,6 +3,7 @@ import type { Db } from './database.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
+import * as accountsMediaReviews from './migrations/0004-accounts-media-reviews.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalog-inventory': catalogInventory,
   '0003-orders': orders,
+  '0004-accounts-media-reviews': accountsMediaReviews,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -281,6 +281,49 @@ export interface OutboxTable {
   created_at: CreatedAt;
 }
 
+export type TokenPurpose = 'VERIFY_EMAIL' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
+
+export interface AccountTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: TokenPurpose;
+  token_hash: Buffer;
+  new_email: string | null;
+  session_id: number | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface UploadTokensTable {
+  token: string;
+  user_id: number;
+  folder: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export type ReviewStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
+
+export interface ReviewsTable {
+  id: Generated<number>;
+  public_id: string;
+  product_id: number;
+  user_id: number;
+  rating: number;
+  title: string;
+  comment: string;
+  images: Json<{ image_url: string; alt_text: string | null }[]>;
+  status: ColumnType<ReviewStatus, ReviewStatus | undefined, ReviewStatus>;
+  moderation_note: string | null;
+  moderated_by: number | null;
+  moderated_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -301,6 +344,9 @@ export interface Database {
   order_status_history: OrderStatusHistoryTable;
   coupon_usages: CouponUsagesTable;
   outbox: OutboxTable;
+  account_tokens: AccountTokensTable;
+  upload_tokens: UploadTokensTable;
+  reviews: ReviewsTable;
 }
 
 export type CouponRow = Selectable<CouponsTable>;
