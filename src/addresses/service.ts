@@ -60,7 +60,7 @@ export function createAddressService({ db }: { db: Db }) {
     async create(ctx: AuthedCtx, input: AddressCreate): Promise<Address> {
       return inBook(ctx, async (trx) => {
         const first = !(await hasActiveAddress(trx, ctx.actor.userId));
-        const wanted = { is_default_shipping: input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
+        const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
         for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag);
         const row = await insertAddress(trx, {
           public_id: newPublicId('adr'),
