@@ -35,6 +35,23 @@ import { createCheckout } from './orders/checkout.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
 import { createUserService } from './users/service.js';
+import { mediaHostRoutes } from './media/host-routes.js';
+import { uploadRoutes } from './media/routes.js';
+import { createMediaService } from './media/service.js';
+import { reviewAdminRoutes } from './reviews/admin-routes.js';
+import { createReviewModeration } from './reviews/moderation.js';
+import { reviewRoutes } from './reviews/routes.js';
+import { createReviewService } from './reviews/service.js';
+import { createEmailChangeService } from './users/email-change.js';
+import { createRecoveryService } from './auth/recovery-service.js';
+import { createMailTransport } from './email/transport.js';
+import { createEmailWorker, type EmailWorker } from './email/worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    emailWorker: EmailWorker;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -99,6 +116,8 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const limiter = createRateLimiter(config.rateLimits, () => clock.now());
   const auth = createAuthService({ db, clock, limiter, config });
   const users = createUserService({ db, clock, config });
+  const recovery = createRecoveryService({ db, clock, limiter, config });
+  const emailChange = createEmailChangeService({ db, clock, limiter });
   const addresses = createAddressService({ db });
   const storefront = createStorefrontService({ db });
   const categories = createCategoryService({ db });
@@ -108,12 +127,35 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const coupons = createCouponService({ db, clock });
   const checkout = createCheckout({ db, clock, limiter, config });
   const orders = createOrderService({ db, clock });
+  const media = createMediaService({ db, config, clock });
+  const reviews = createReviewService({ db, config });
+  const moderation = createReviewModeration({ db });
+
+  // The outbox worker lives and dies with the app: started when it is ready, drained on close.
+  const transport = createMailTransport(config);
+  const emailWorker = createEmailWorker({
+    db,
+    transport,
+    clock,
+    log: app.log,
+    mailFrom: config.mailFrom,
+    publicBaseUrl: config.publicBaseUrl,
+    pollIntervalMs: config.emailPollIntervalMs,
+  });
+  app.decorate('emailWorker', emailWorker);
+  app.addHook('onReady', async () => emailWorker.start());
+  app.addHook('onClose', async () => {
+    await emailWorker.stop();
+    transport.close();
+  });
 
   await app.register(healthRoutes({ db }));
+  // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
+  if (!config.imagekit) await app.register(mediaHostRoutes({ media, dataDir: config.dataDir }));
   await app.register(
     async (api) => {
-      await api.register(authRoutes({ auth, config }));
-      await api.register(userRoutes({ users }));
+      await api.register(authRoutes({ auth, recovery, config }));
+      await api.register(userRoutes({ users, emailChange }));
       await api.register(addressRoutes({ addresses }));
       await api.register(catalogPublicRoutes({ storefront, categories }));
       await api.register(catalogAdminRoutes({ catalog, categories, storefront }));
@@ -121,6 +163,9 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));
       await api.register(orderRoutes({ checkout, orders }));
+      await api.register(uploadRoutes({ media }));
+      await api.register(reviewRoutes({ reviews }));
+      await api.register(reviewAdminRoutes({ moderation }));
     },
     { prefix: '/api/v1' },
   );

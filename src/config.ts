@@ -28,6 +28,8 @@ export interface Config {
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly logLevel: string;
+  /** How often the email worker looks for pending messages. */
+  readonly emailPollIntervalMs: number;
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
+    emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     rateLimits,
     commerce: {
       currency: (() => {

@@ -6,13 +6,14 @@ import { newSecretToken } from '../lib/tokens.js';
 import { User } from '../users/schemas.js';
 import { clearSessionCookie, setPresessionCookie, setSessionCookie } from './cookies.js';
 import { authedCtxOf, csrfTokenFor, ctxOf } from './guard.js';
-import { CsrfToken, LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
+import { CsrfToken, LoginBody, PasswordReset, PasswordResetRequest, RegisterBody, SessionState, SessionSummary, TokenBody } from './schemas.js';
 import type { AuthService } from './service.js';
+import type { RecoveryService } from './recovery-service.js';
 
 export const authRoutes =
-  (deps: { auth: AuthService; config: Config }): FastifyPluginAsyncTypebox =>
+  (deps: { auth: AuthService; recovery: RecoveryService; config: Config }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { auth, config } = deps;
+    const { auth, recovery, config } = deps;
     const tags = ['Auth'];
 
     app.get('/auth/csrf-token', {
@@ -106,6 +107,53 @@ export const authRoutes =
       schema: { tags, summary: 'Revoke every session except this one', response: { 204: NoContent, ...errorResponses(401, 403) } },
       handler: async (request, reply) => {
         await auth.revokeOtherSessions(authedCtxOf(request));
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.post('/auth/email-verification/verify', {
+      config: { access: 'optional' },
+      schema: {
+        tags,
+        summary: 'Verify your email with the token from the verification email',
+        body: TokenBody,
+        response: { 200: Ok(User), ...errorResponses(400, 403, 404, 410) },
+      },
+      handler: async (request) => ({ success: true as const, data: await recovery.verifyEmail(ctxOf(request), request.body.token) }),
+    });
+
+    app.post('/auth/email-verification/resend', {
+      schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses(401, 403, 409) } },
+      handler: async (request, reply) => {
+        await recovery.resendVerification(authedCtxOf(request));
+        return reply.code(202).send(null);
+      },
+    });
+
+    app.post('/auth/password-reset', {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Ask for a password reset email (always 202: accounts are never revealed)',
+        body: PasswordResetRequest,
+        response: { 202: NoContent, ...errorResponses(400, 403, 429) },
+      },
+      handler: async (request, reply) => {
+        await recovery.requestPasswordReset(ctxOf(request), request.body.email);
+        return reply.code(202).send(null);
+      },
+    });
+
+    app.post('/auth/password-reset/verify', {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Set a new password with the reset token; every session of the account is signed out',
+        body: PasswordReset,
+        response: { 204: NoContent, ...errorResponses(400, 403, 404, 410) },
+      },
+      handler: async (request, reply) => {
+        await recovery.resetPassword(ctxOf(request), request.body.token, request.body.new_password);
         return reply.code(204).send(null);
       },
     });

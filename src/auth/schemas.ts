@@ -21,6 +21,15 @@ export const LoginBody = Type.Object(
 );
 export type LoginBody = Static<typeof LoginBody>;
 
+export const TokenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+
+export const PasswordResetRequest = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+
+export const PasswordReset = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }), new_password: Password },
+  { additionalProperties: false },
+);
+
 export const CsrfToken = Type.Object({ csrf_token: Type.String() });
 
 export const SessionState = Type.Object({

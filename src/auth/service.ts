@@ -13,6 +13,7 @@ import type { RateLimiter } from '../lib/rate-limit.js';
 import { findUserByEmail, insertUser } from '../users/repository.js';
 import { isPasswordTooSimple, normalizeEmail, toUser } from '../users/schemas.js';
 import type { ActiveSession } from './session-store.js';
+import { sendVerification } from './recovery-service.js';
 import { createSession, revokeSessions } from './session-store.js';
 import type { LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
 
@@ -61,6 +62,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
             role: 'CUSTOMER', // whatever the body says: roles are raised only by a SUPER_ADMIN
           });
           const session = await startSession(trx, ctx, user);
+          await sendVerification(trx, user, clock.now());
           const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
           await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
           return { user: toUser(user), session };
@@ -73,8 +75,10 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
 
     async login(ctx: Ctx, input: LoginBody): Promise<SignedIn> {
       const email = normalizeEmail(input.email);
-      await limiter.check(db, 'LOGIN', email);
-      await limiter.check(db, 'LOGIN_IP', ctx.meta.ip);
+      // Count the attempt before the password is checked: a check-then-count would let parallel
+      // guesses all pass before any was counted. A successful login gives its count back below.
+      await limiter.hit(db, 'LOGIN', email, { enforce: true });
+      await limiter.hit(db, 'LOGIN_IP', ctx.meta.ip, { enforce: true });
 
       const user = await findUserByEmail(db, email);
       // Unknown emails still pay for a hash, so timing does not reveal which accounts exist.
@@ -83,16 +87,12 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         : await verifyPassword(input.password, await (dummyHash ??= createDummyHash(config.passwordHashCost))).then(() => false);
 
       if (!user || !ok) {
-        await db.transaction().execute(async (trx) => {
-          await limiter.hit(trx, 'LOGIN', email);
-          await limiter.hit(trx, 'LOGIN_IP', ctx.meta.ip);
-          await writeAudit(trx, ctx, {
-            action: 'auth.login_failed',
-            entityType: 'user',
-            entityPublicId: user?.public_id ?? null,
-            changes: { after: { email } },
-            actor: null,
-          });
+        await writeAudit(db, ctx, {
+          action: 'auth.login_failed',
+          entityType: 'user',
+          entityPublicId: user?.public_id ?? null,
+          changes: { after: { email } },
+          actor: null,
         });
         throw invalidCredentials();
       }
@@ -100,6 +100,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
 
       return db.transaction().execute(async (trx) => {
         await limiter.reset(trx, 'LOGIN', email);
+        await limiter.release(trx, 'LOGIN_IP', ctx.meta.ip);
         const session = await startSession(trx, ctx, user);
         const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
         await writeAudit(trx, ctx, { action: 'auth.login', entityType: 'user', entityPublicId: user.public_id, actor });

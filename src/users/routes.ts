@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { NoContent, Ok, errorResponses } from '../lib/schemas.js';
-import { PasswordChange, ProfilePatch, User } from './schemas.js';
+import { EmailChangeStart, EmailChangeVerify, PasswordChange, ProfilePatch, User } from './schemas.js';
 import type { UserService } from './service.js';
+import type { EmailChangeService } from './email-change.js';
 
 export const userRoutes =
-  (deps: { users: UserService }): FastifyPluginAsyncTypebox =>
+  (deps: { users: UserService; emailChange: EmailChangeService }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { users } = deps;
+    const { users, emailChange } = deps;
     const tags = ['Profile'];
 
     app.get('/users/me', {
@@ -39,5 +40,30 @@ export const userRoutes =
         await users.changePassword(authedCtxOf(request), request.body);
         return reply.code(204).send(null);
       },
+    });
+
+    app.post('/users/me/email', {
+      schema: {
+        tags,
+        summary: 'Start an email change: a confirmation link goes to the new address',
+        description: 'Wrong password 400 INVALID_PASSWORD; the address of another account 409 EMAIL_TAKEN; the current address 400. A new request replaces a pending one.',
+        body: EmailChangeStart,
+        response: { 202: NoContent, ...errorResponses(400, 401, 403, 409, 429) },
+      },
+      handler: async (request, reply) => {
+        await emailChange.start(authedCtxOf(request), request.body);
+        return reply.code(202).send(null);
+      },
+    });
+
+    app.post('/users/me/email/verify', {
+      schema: {
+        tags,
+        summary: 'Finish an email change with the token, from the same session that started it',
+        description: 'Another session: 404. Used or expired (24 h): 410 TOKEN_EXPIRED. Address taken meanwhile: 409 EMAIL_TAKEN.',
+        body: EmailChangeVerify,
+        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404, 409, 410) },
+      },
+      handler: async (request) => ({ success: true as const, data: await emailChange.verify(authedCtxOf(request), request.body.token) }),
     });
   };

@@ -42,6 +42,14 @@ export const PasswordChange = Type.Object(
 );
 export type PasswordChange = Static<typeof PasswordChange>;
 
+export const EmailChangeStart = Type.Object(
+  { new_email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export type EmailChangeStart = Static<typeof EmailChangeStart>;
+
+export const EmailChangeVerify = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+
 export function toUser(row: UserRow): User {
   return {
     public_id: row.public_id,

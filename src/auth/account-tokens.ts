@@ -1,0 +1,69 @@
+import type { Executor } from '../db/database.js';
+import type { TokenPurpose } from '../db/schema.js';
+import { AppError, notFound } from '../lib/errors.js';
+import { hashToken, newSecretToken } from '../lib/tokens.js';
+
+/**
+ * Single-use account tokens (verification, reset, email change): random,
+ * stored only as a SHA-256 hash, expiring. Unknown is 404; used or expired
+ * is 410 TOKEN_EXPIRED (contract sections 1 and 3).
+ */
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  VERIFY_EMAIL: 24 * 3600_000,
+  PASSWORD_RESET: 3600_000,
+  EMAIL_CHANGE: 24 * 3600_000,
+};
+
+export async function issueAccountToken(
+  db: Executor,
+  input: { userId: number; purpose: TokenPurpose; now: Date; newEmail?: string; sessionId?: number },
+): Promise<string> {
+  // A new token supersedes any the account still holds for the same purpose.
+  await db
+    .updateTable('account_tokens')
+    .set({ used_at: input.now })
+    .where('user_id', '=', input.userId)
+    .where('purpose', '=', input.purpose)
+    .where('used_at', 'is', null)
+    .execute();
+  const token = newSecretToken();
+  await db
+    .insertInto('account_tokens')
+    .values({
+      user_id: input.userId,
+      purpose: input.purpose,
+      token_hash: hashToken(token),
+      new_email: input.newEmail ?? null,
+      session_id: input.sessionId ?? null,
+      expires_at: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
+    })
+    .execute();
+  return token;
+}
+
+export const tokenExpired = () => new AppError(410, 'TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
+
+/**
+ * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)
+ * before it is marked used. Call inside the transaction that acts on it, so a
+ * failure later in that transaction leaves the token unused.
+ */
+export async function consumeAccountToken(
+  db: Executor,
+  token: string,
+  purpose: TokenPurpose,
+  now: Date,
+  accept: (row: { user_id: number; session_id: number | null }) => boolean = () => true,
+) {
+  const row = await db
+    .selectFrom('account_tokens')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row || !accept(row)) throw notFound('Token');
+  if (row.used_at !== null || row.expires_at <= now) throw tokenExpired();
+  await db.updateTable('account_tokens').set({ used_at: now }).where('id', '=', row.id).execute();
+  return row;
+}

@@ -1,0 +1,83 @@
+import type { Config } from '../config.js';
+import type { Db, Executor } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx, Ctx } from '../lib/context.js';
+import { conflict, notFound, validationError } from '../lib/errors.js';
+import { hashPassword } from '../lib/password.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
+import { enqueueEmail } from '../outbox/outbox.js';
+import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
+import { isPasswordTooSimple, normalizeEmail, toUser, type User } from '../users/schemas.js';
+import { consumeAccountToken, issueAccountToken } from './account-tokens.js';
+import { revokeSessions } from './session-store.js';
+
+/** Queues a verification email for an account; used on register and on resend. */
+export async function sendVerification(db: Executor, user: Pick<UserRow, 'id' | 'email' | 'first_name'>, now: Date): Promise<void> {
+  const token = await issueAccountToken(db, { userId: user.id, purpose: 'VERIFY_EMAIL', now });
+  await enqueueEmail(db, 'verify_email', user.email, { first_name: user.first_name, token });
+}
+
+/** Email verification and password reset (contract section 3). */
+export function createRecoveryService({ db, clock, limiter, config }: { db: Db; clock: Clock; limiter: RateLimiter; config: Pick<Config, 'passwordHashCost'> }) {
+  return {
+    async verifyEmail(ctx: Ctx, token: string): Promise<User> {
+      return db.transaction().execute(async (trx) => {
+        const row = await consumeAccountToken(trx, token, 'VERIFY_EMAIL', clock.now());
+        const before = await findUserById(trx, row.user_id);
+        if (!before) throw notFound('Token');
+        const user = before.email_verified_at ? before : await trx.updateTable('users').set({ email_verified_at: clock.now(), updated_at: clock.now() }).where('id', '=', row.user_id).returningAll().executeTakeFirstOrThrow();
+        await writeAudit(trx, ctx, { action: 'auth.email_verify', entityType: 'user', entityPublicId: user.public_id, actor: { userId: user.id, publicId: user.public_id, email: user.email, role: user.role } });
+        return toUser(user);
+      });
+    },
+
+    async resendVerification(ctx: AuthedCtx): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const user = await findUserById(trx, ctx.actor.userId);
+        if (!user) throw notFound('User');
+        if (user.email_verified_at) throw conflict('ALREADY_VERIFIED', 'This email address is already verified');
+        await sendVerification(trx, user, clock.now());
+      });
+    },
+
+    /** Always 202: whether the account exists is never revealed. */
+    async requestPasswordReset(ctx: Ctx, rawEmail: string): Promise<void> {
+      const email = normalizeEmail(rawEmail);
+      await limiter.hit(db, 'PASSWORD_RESET', `email:${email}`, { enforce: true });
+      await limiter.hit(db, 'PASSWORD_RESET', `ip:${ctx.meta.ip}`, { enforce: true });
+      await db.transaction().execute(async (trx) => {
+        const user = await findUserByEmail(trx, email);
+        if (!user || user.status !== 'ACTIVE') return;
+        const token = await issueAccountToken(trx, { userId: user.id, purpose: 'PASSWORD_RESET', now: clock.now() });
+        await enqueueEmail(trx, 'password_reset', user.email, { token });
+        await writeAudit(trx, ctx, { action: 'auth.password_reset_request', entityType: 'user', entityPublicId: user.public_id, actor: null });
+      });
+    },
+
+    /** Sets the new password and signs the account out everywhere. */
+    async resetPassword(ctx: Ctx, token: string, newPassword: string): Promise<void> {
+      if (isPasswordTooSimple(newPassword)) {
+        throw validationError('The new password is too simple', [{ field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' }]);
+      }
+      const passwordHash = await hashPassword(newPassword, config.passwordHashCost);
+      await db.transaction().execute(async (trx) => {
+        const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', clock.now());
+        const user = await updateUser(trx, row.user_id, { password_hash: passwordHash });
+        // The reset link reached the inbox, so the address is proven.
+        if (!user.email_verified_at) await trx.updateTable('users').set({ email_verified_at: clock.now() }).where('id', '=', user.id).execute();
+        const revoked = await revokeSessions(trx, user.id, clock.now());
+        await writeAudit(trx, ctx, {
+          action: 'auth.password_reset',
+          entityType: 'user',
+          entityPublicId: user.public_id,
+          changes: { after: { revoked_sessions: revoked } },
+          actor: { userId: user.id, publicId: user.public_id, email: user.email, role: user.role },
+        });
+      });
+    },
+  };
+}
+
+export type RecoveryService = ReturnType<typeof createRecoveryService>;

@@ -1,0 +1,36 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+/** Sends one message. SMTP in production; without SMTP_URL, each message becomes an .eml file. */
+export interface MailTransport {
+  send(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<{ file?: string }>;
+  close(): void;
+}
+
+export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>): MailTransport {
+  if (config.smtpUrl) {
+    const smtp = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    return {
+      async send(message) {
+        await smtp.sendMail(message);
+        return {};
+      },
+      close: () => smtp.close(),
+    };
+  }
+  const directory = path.join(config.dataDir, 'mail');
+  const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await renderer.sendMail(message);
+      mkdirSync(directory, { recursive: true });
+      const safeTo = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
+      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      return { file };
+    },
+    close: () => renderer.close(),
+  };
+}

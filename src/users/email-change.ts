@@ -1,0 +1,71 @@
+import type { Db } from '../db/database.js';
+import { writeAudit } from '../audit/audit-log.js';
+import { consumeAccountToken, issueAccountToken } from '../auth/account-tokens.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { verifyPassword } from '../lib/password.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
+import { enqueueEmail } from '../outbox/outbox.js';
+import { findUserByEmail, findUserById } from './repository.js';
+import { normalizeEmail, toUser, type User } from './schemas.js';
+
+const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this email address');
+
+/**
+ * The email change flow (spec "Email change flow"): step 1 checks the
+ * password and mails a token to the new address; step 2, from the same
+ * session within 24 hours, switches the account to it and tells the old one.
+ */
+export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock: Clock; limiter: RateLimiter }) {
+  return {
+    async start(ctx: AuthedCtx, input: { new_email: string; password: string }): Promise<void> {
+      await limiter.hit(db, 'EMAIL_CHANGE', ctx.actor.publicId, { enforce: true });
+      const user = await findUserById(db, ctx.actor.userId);
+      if (!user) throw notFound('User');
+      if (!(await verifyPassword(input.password, user.password_hash))) {
+        throw new AppError(400, 'INVALID_PASSWORD', 'The password is incorrect');
+      }
+      const newEmail = normalizeEmail(input.new_email);
+      if (newEmail === user.email) {
+        throw validationError('This is already your email address', [{ field: 'new_email', message: 'is the current email address' }]);
+      }
+      await db.transaction().execute(async (trx) => {
+        const holder = await findUserByEmail(trx, newEmail);
+        if (holder) throw emailTaken();
+        const token = await issueAccountToken(trx, { userId: user.id, purpose: 'EMAIL_CHANGE', now: clock.now(), newEmail, sessionId: ctx.actor.sessionId });
+        await enqueueEmail(trx, 'email_change_confirm', newEmail, { token, new_email: newEmail });
+        await writeAudit(trx, ctx, { action: 'user.email_change_request', entityType: 'user', entityPublicId: user.public_id, changes: { after: { new_email: newEmail } } });
+      });
+    },
+
+    async verify(ctx: AuthedCtx, token: string): Promise<User> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          // Another session's token is "not found": only the session that asked may finish.
+          const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', clock.now(), (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
+          const newEmail = row.new_email!;
+          const holder = await findUserByEmail(trx, newEmail);
+          if (holder && holder.id !== ctx.actor.userId) throw emailTaken();
+          const before = await findUserById(trx, ctx.actor.userId);
+          if (!before) throw notFound('User');
+          const after = await trx
+            .updateTable('users')
+            .set({ email: newEmail, email_verified_at: clock.now(), updated_at: clock.now() })
+            .where('id', '=', before.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
+          await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
+          return toUser(after);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
+        throw error;
+      }
+    },
+  };
+}
+
+export type EmailChangeService = ReturnType<typeof createEmailChangeService>;
