@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { addressRoutes } from './addresses/routes.js';
 import { createAddressService } from './addresses/service.js';
-import { registerGuard } from './auth/guard.js';
+import { registerGuard, type Access } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
 import { registerDocs } from './docs.js';
@@ -34,6 +34,14 @@ import { createCouponService } from './coupons/service.js';
 import { createCheckout } from './orders/checkout.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
+import { adminUserRoutes } from './admin-users/routes.js';
+import { createAdminUserService } from './admin-users/service.js';
+import { analyticsRoutes } from './analytics/routes.js';
+import { createAnalyticsService } from './analytics/service.js';
+import { auditRoutes } from './audit/routes.js';
+import { createAuditService } from './audit/service.js';
+import { expenseRoutes } from './expenses/routes.js';
+import { createExpenseService } from './expenses/service.js';
 import { createUserService } from './users/service.js';
 import { mediaHostRoutes } from './media/host-routes.js';
 import { uploadRoutes } from './media/routes.js';
@@ -50,7 +58,15 @@ import { createEmailWorker, type EmailWorker } from './email/worker.js';
 declare module 'fastify' {
   interface FastifyInstance {
     emailWorker: EmailWorker;
+    /** Every route with its declared access, recorded as it registers (the role-matrix test walks it). */
+    routeTable: RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access;
 }
 
 export interface AppDeps {
@@ -79,6 +95,14 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method: String(method), url: route.url, access: route.config?.access ?? 'user' });
+    }
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorEnvelope);
@@ -127,6 +151,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const coupons = createCouponService({ db, clock });
   const checkout = createCheckout({ db, clock, limiter, config });
   const orders = createOrderService({ db, clock });
+  const adminUsers = createAdminUserService({ db, clock });
+  const analytics = createAnalyticsService({ db, clock, config });
+  const audit = createAuditService({ db });
+  const expenses = createExpenseService({ db });
   const media = createMediaService({ db, config, clock });
   const reviews = createReviewService({ db, config });
   const moderation = createReviewModeration({ db });
@@ -163,6 +191,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));
       await api.register(orderRoutes({ checkout, orders }));
+      await api.register(adminUserRoutes({ adminUsers }));
+      await api.register(analyticsRoutes({ analytics }));
+      await api.register(auditRoutes({ audit }));
+      await api.register(expenseRoutes({ expenses }));
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));

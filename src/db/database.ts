@@ -5,6 +5,8 @@ import type { Database } from './schema.js';
 // COUNT(*) and identity keys are int8; they stay far below 2^53, so numbers are safe.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 // NUMERIC (money) stays a string: exact decimals never pass through floating point.
+// DATE stays the text PostgreSQL sends (YYYY-MM-DD), never shifted by a time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

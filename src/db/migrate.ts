@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
 import * as accountsMediaReviews from './migrations/0004-accounts-media-reviews.js';
+import * as administration from './migrations/0005-administration.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002-catalog-inventory': catalogInventory,
   '0003-orders': orders,
   '0004-accounts-media-reviews': accountsMediaReviews,
+  '0005-administration': administration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

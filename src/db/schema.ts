@@ -324,6 +324,22 @@ export interface ReviewsTable {
   deleted_at: Timestamp | null;
 }
 
+export type ExpenseCategory = 'RENT' | 'SALARIES' | 'MARKETING' | 'SOFTWARE' | 'SHIPPING' | 'UTILITIES' | 'OTHER';
+
+export interface ExpensesTable {
+  id: Generated<number>;
+  public_id: string;
+  description: string;
+  category: ExpenseCategory;
+  amount: string;
+  /** A calendar date (YYYY-MM-DD), read as text. */
+  spent_at: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -347,6 +363,7 @@ export interface Database {
   account_tokens: AccountTokensTable;
   upload_tokens: UploadTokensTable;
   reviews: ReviewsTable;
+  expenses: ExpensesTable;
 }
 
 export type CouponRow = Selectable<CouponsTable>;

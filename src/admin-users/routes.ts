@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authedCtxOf } from '../auth/guard.js';
+import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { User } from '../users/schemas.js';
+import { AdminUserDetail, AdminUserListQuery, RoleChange } from './schemas.js';
+import type { AdminUserService } from './service.js';
+
+export const adminUserRoutes =
+  (deps: { adminUsers: AdminUserService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { adminUsers } = deps;
+    const tags = ['Admin: users'];
+    const params = IdParam('user_public_id', 'usr');
+    const admin = { access: 'admin' as const };
+
+    app.get('/admin/users', {
+      config: admin,
+      schema: { tags, summary: 'List accounts', querystring: AdminUserListQuery, response: { 200: Page(User), ...errorResponses(400, 401, 403) } },
+      handler: async (request) => ({ success: true as const, ...(await adminUsers.list(request.query)) }),
+    });
+
+    app.get('/admin/users/:user_public_id', {
+      config: admin,
+      schema: { tags, summary: 'An account with its order count and lifetime spend', params, response: { 200: Ok(AdminUserDetail), ...errorResponses(401, 403, 404) } },
+      handler: async (request) => ({ success: true as const, data: await adminUsers.get(request.params.user_public_id) }),
+    });
+
+    app.post('/admin/users/:user_public_id/suspend', {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Suspend an account: its sessions end at once and it cannot log in',
+        description: 'An ADMIN may act on customers only; a SUPER_ADMIN also on admins. Not on yourself (400).',
+        params,
+        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (request) => ({ success: true as const, data: await adminUsers.suspend(authedCtxOf(request), request.params.user_public_id) }),
+    });
+
+    app.post('/admin/users/:user_public_id/activate', {
+      config: admin,
+      schema: { tags, summary: 'Reactivate a suspended account', params, response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404) } },
+      handler: async (request) => ({ success: true as const, data: await adminUsers.activate(authedCtxOf(request), request.params.user_public_id) }),
+    });
+
+    app.patch('/admin/users/:user_public_id/role', {
+      config: { access: 'super_admin' },
+      schema: {
+        tags,
+        summary: "Change an account's role (SUPER_ADMIN only); the target's sessions are revoked",
+        description: 'Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN).',
+        params,
+        body: RoleChange,
+        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await adminUsers.changeRole(authedCtxOf(request), request.params.user_public_id, request.body.role),
+      }),
+    });
+  };

@@ -1,0 +1,25 @@
+import { Type, type Static } from 'typebox';
+import { PageQuery } from '../lib/pagination.js';
+import { Money } from '../lib/schemas.js';
+import { Role, User } from '../users/schemas.js';
+
+export const AdminUserListQuery = Type.Object({
+  ...PageQuery,
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name or email' })),
+  role: Type.Optional(Role),
+  status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),
+});
+export type AdminUserListQuery = Static<typeof AdminUserListQuery>;
+
+export const AdminUserDetail = Type.Object(
+  {
+    ...User.properties,
+    order_count: Type.Integer({ description: 'Orders placed, cancelled ones included' }),
+    lifetime_spend: { ...Money, description: 'Sum of totals of orders that were not cancelled' },
+  },
+  { $id: 'AdminUserDetail' },
+);
+export type AdminUserDetail = Static<typeof AdminUserDetail>;
+
+export const RoleChange = Type.Object({ role: Role }, { additionalProperties: false });
+export type RoleChange = Static<typeof RoleChange>;

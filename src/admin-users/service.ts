@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../db/database.js';
+import type { Role, UserRow } from '../db/schema.js';
+import { writeAudit } from '../audit/audit-log.js';
+import { revokeSessions } from '../auth/session-store.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { isPublicId } from '../lib/ids.js';
+import { offsetOf, toPage } from '../lib/pagination.js';
+import { containsPattern } from '../lib/sql.js';
+import { toUser, type User } from '../users/schemas.js';
+import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
+
+/**
+ * Customer and staff accounts (contract section 11). An ADMIN acts on
+ * customers only; a SUPER_ADMIN also on admins. Suspending or changing a
+ * role revokes the target's sessions so it applies at once.
+ */
+export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) {
+  async function target(executor: Executor, publicId: string, lock = false): Promise<UserRow> {
+    if (!isPublicId('usr', publicId)) throw notFound('User');
+    let query = executor.selectFrom('users').selectAll().where('public_id', '=', publicId);
+    if (lock) query = query.forUpdate();
+    const user = await query.executeTakeFirst();
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  /** Who may act on whom: never oneself; an ADMIN only on customers; nobody suspends a SUPER_ADMIN (demote first). */
+  function checkReach(ctx: AuthedCtx, user: UserRow): void {
+    if (user.id === ctx.actor.userId) throw validationError('You cannot do this to your own account', [{ field: 'user', message: 'is yourself' }]);
+    if (user.role === 'SUPER_ADMIN') throw forbidden('A SUPER_ADMIN account must be demoted before it can be suspended');
+    if (ctx.actor.role === 'ADMIN' && user.role !== 'CUSTOMER') throw forbidden('An ADMIN may act on customer accounts only');
+  }
+
+  async function setStatus(ctx: AuthedCtx, publicId: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<User> {
+    return db.transaction().execute(async (trx) => {
+      const before = await target(trx, publicId, true);
+      checkReach(ctx, before);
+      const after = await trx.updateTable('users').set({ status, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
+      const revoked = status === 'SUSPENDED' ? await revokeSessions(trx, before.id, clock.now()) : [];
+      await writeAudit(trx, ctx, {
+        action: status === 'SUSPENDED' ? 'user.suspend' : 'user.activate',
+        entityType: 'user',
+        entityPublicId: publicId,
+        changes: { before: { status: before.status }, after: { status, ...(revoked.length ? { revoked_sessions: revoked } : {}) } },
+      });
+      return toUser(after);
+    });
+  }
+
+  return {
+    async list(query: AdminUserListQuery) {
+      let base = db.selectFrom('users');
+      if (query.role) base = base.where('role', '=', query.role);
+      if (query.status) base = base.where('status', '=', query.status);
+      if (query.search) {
+        const pattern = containsPattern(query.search);
+        base = base.where((eb) => eb.or([eb('email', 'ilike', pattern), eb(sql`first_name || ' ' || last_name`, 'ilike', pattern)]));
+      }
+      const rows = await base
+        .selectAll()
+        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .orderBy('created_at', 'desc')
+        .orderBy('public_id', 'desc')
+        .limit(query.limit)
+        .offset(offsetOf(query))
+        .execute();
+      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+      return toPage(rows, query, countAll, toUser);
+    },
+
+    async get(publicId: string): Promise<AdminUserDetail> {
+      const user = await target(db, publicId);
+      const totals = await db
+        .selectFrom('orders')
+        .select([
+          (eb) => eb.fn.countAll<number>().as('order_count'),
+          sql<string>`coalesce(sum(total) FILTER (WHERE status <> 'CANCELLED'), 0)::numeric(12,2)::text`.as('lifetime_spend'),
+        ])
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      return { ...toUser(user), order_count: totals.order_count, lifetime_spend: totals.lifetime_spend };
+    },
+
+    suspend: (ctx: AuthedCtx, publicId: string) => setStatus(ctx, publicId, 'SUSPENDED'),
+    activate: (ctx: AuthedCtx, publicId: string) => setStatus(ctx, publicId, 'ACTIVE'),
+
+    /**
+     * SUPER_ADMIN only. Every SUPER_ADMIN row is locked first, so two super
+     * admins demoting each other at once cannot leave the store without one.
+     */
+    async changeRole(ctx: AuthedCtx, publicId: string, role: Role): Promise<User> {
+      return db.transaction().execute(async (trx) => {
+        const supers = await trx.selectFrom('users').select(['id', 'status']).where('role', '=', 'SUPER_ADMIN').orderBy('id').forUpdate().execute();
+        // The actor may have been demoted by a concurrent request a moment ago.
+        if (!supers.some((s) => s.id === ctx.actor.userId)) throw forbidden();
+        const before = await target(trx, publicId, true);
+        if (before.id === ctx.actor.userId) throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
+        if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && supers.filter((s) => s.status === 'ACTIVE').length <= 1) {
+          throw conflict('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
+        }
+        const after = await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
+        const revoked = before.role === role ? [] : await revokeSessions(trx, before.id, clock.now());
+        await writeAudit(trx, ctx, {
+          action: 'user.role_change',
+          entityType: 'user',
+          entityPublicId: publicId,
+          changes: { before: { role: before.role }, after: { role, revoked_sessions: revoked } },
+        });
+        return toUser(after);
+      });
+    },
+  };
+}
+
+export type AdminUserService = ReturnType<typeof createAdminUserService>;

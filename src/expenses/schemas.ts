@@ -1,0 +1,39 @@
+import { Type, type Static } from 'typebox';
+import { MoneyInput } from '../catalog/schemas.js';
+import { PageQuery } from '../lib/pagination.js';
+import { Money, Timestamp } from '../lib/schemas.js';
+
+const Day = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' });
+
+export const ExpenseCreate = Type.Object(
+  {
+    description: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
+    category: Type.Union(['RENT', 'SALARIES', 'MARKETING', 'SOFTWARE', 'SHIPPING', 'UTILITIES', 'OTHER'].map((c) => Type.Literal(c))),
+    amount: { ...MoneyInput, description: 'Above zero' },
+    spent_at: Day,
+  },
+  { additionalProperties: false },
+);
+export type ExpenseCreate = Static<typeof ExpenseCreate>;
+
+export const ExpensePatch = Type.Partial(ExpenseCreate, { additionalProperties: false, minProperties: 1 });
+export type ExpensePatch = Static<typeof ExpensePatch>;
+
+export const Expense = Type.Object({
+  public_id: Type.String(),
+  description: Type.String(),
+  category: Type.String(),
+  amount: Money,
+  spent_at: Type.String({ format: 'date' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Expense = Static<typeof Expense>;
+
+export const ExpenseListQuery = Type.Object({
+  ...PageQuery,
+  category: Type.Optional(ExpenseCreate.properties.category),
+  from: Type.Optional({ ...Day, description: 'Inclusive' }),
+  to: Type.Optional({ ...Day, description: 'Inclusive' }),
+});
+export type ExpenseListQuery = Static<typeof ExpenseListQuery>;
