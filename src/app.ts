@@ -86,6 +86,8 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
       redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
     bodyLimit: 1024 * 1024,
+    // Long path IDs must reach the handlers (and be a plain 404), not stop at the router with a bare 414.
+    routerOptions: { maxParamLength: 2048 },
     trustProxy: config.env === 'production',
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // Honour a caller's request ID when it is sane, so traces join up across services.

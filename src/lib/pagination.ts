@@ -2,7 +2,8 @@ import { Type, type TString } from 'typebox';
 
 /** Query parameters and `meta` shared by every list endpoint. */
 export const PageQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: '1-based page number' }),
+  // The cap keeps (page - 1) * limit inside PostgreSQL's OFFSET range; any page past the end is simply empty.
+  page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: '1-based page number' }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1-100)' }),
 };
 
