@@ -49,8 +49,13 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
         const email = renderEmail(message.kind as EmailKind, message.payload, deps.publicBaseUrl);
         try {
           const sent = await transport.send({ from: deps.mailFrom, to: message.recipient, subject: email.subject, text: email.text, html: email.html });
-          // Once sent, the payload (which may hold a token) is no longer needed.
-          await trx.updateTable('outbox').set({ delivered_at: clock.now(), attempts: message.attempts + 1, payload: '{}', last_error: null }).where('id', '=', message.id).execute();
+          // Once sent, the token is no longer needed in the database; the rest stays for support.
+          const { token: _token, ...kept } = message.payload;
+          await trx
+            .updateTable('outbox')
+            .set({ delivered_at: clock.now(), attempts: message.attempts + 1, payload: JSON.stringify(kept), last_error: null })
+            .where('id', '=', message.id)
+            .execute();
           if (sent.file) log.info({ kind: message.kind, file: sent.file, link: email.link }, 'email written to file (no SMTP_URL configured)');
         } catch (error) {
           const attempts = message.attempts + 1;

@@ -1,0 +1,124 @@
+/**
+ * The load driver, run as its own process so it does not share a CPU budget
+ * decision with the service. Reads one scenario (JSON in BENCH_SCENARIO),
+ * runs a warm-up and the measured rounds with autocannon, prints JSON.
+ */
+import autocannon from 'autocannon';
+
+interface Session {
+  cookie: string;
+  csrf: string;
+  addressId: string;
+}
+
+type Scenario =
+  | { kind: 'get'; url: string; path: string; headers?: Record<string, string> }
+  | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] };
+
+interface Settings {
+  connections: number;
+  warmupSeconds: number;
+  roundSeconds: number;
+  rounds: number;
+}
+
+const scenario = JSON.parse(process.env.BENCH_SCENARIO!) as Scenario;
+const settings = JSON.parse(process.env.BENCH_SETTINGS!) as Settings;
+const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  orders?: number;
+  ordersPerSecond?: number;
+  rejected?: number;
+}
+
+async function getRound(seconds: number): Promise<Round> {
+  if (scenario.kind !== 'get') throw new Error('not a get scenario');
+  const result = await autocannon({
+    url: scenario.url + scenario.path,
+    connections: settings.connections,
+    duration: seconds,
+    headers: scenario.headers ?? {},
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+/**
+ * Each connection is one customer: two POST /cart/items (a fresh cart of two
+ * lines), then POST /orders, with its own cookie and CSRF token.
+ */
+async function checkoutRound(seconds: number): Promise<Round> {
+  if (scenario.kind !== 'checkout') throw new Error('not a checkout scenario');
+  const { sessions, hot, variants } = scenario;
+  let orders = 0;
+  let rejected = 0;
+  let next = 0;
+  const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' });
+  const line = (variant: string) => JSON.stringify({ variant_public_id: variant, quantity: 1 });
+
+  const result = await autocannon({
+    url: scenario.url,
+    connections: settings.connections,
+    duration: seconds,
+    initialContext: {},
+    // Give every connection its own session: the iterator rebuilds requests from this context.
+    setupClient: (client: any) => {
+      const session = sessions[next++ % sessions.length]!;
+      client.requestIterator.initialContext = { session };
+      client.requestIterator.resetContext();
+      client.requestIterator.rebuildRequest();
+    },
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/cart/items',
+        setupRequest: (req: any, context: any) => {
+          const s: Session = context.session ?? sessions[0];
+          return { ...req, headers: headersOf(s), body: line(hot ?? pick(variants)) };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/api/v1/cart/items',
+        setupRequest: (req: any, context: any) => {
+          const s: Session = context.session ?? sessions[0];
+          return { ...req, headers: headersOf(s), body: line(pick(variants)) };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/api/v1/orders',
+        setupRequest: (req: any, context: any) => {
+          const s: Session = context.session ?? sessions[0];
+          return { ...req, headers: headersOf(s), body: JSON.stringify({ address_public_id: s.addressId, payment_method: 'mock' }) };
+        },
+        onResponse: (status: number) => {
+          if (status === 201) orders++;
+          else rejected++;
+        },
+      },
+    ],
+  } as any);
+  const elapsed = result.duration || seconds;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    orders,
+    ordersPerSecond: orders / elapsed,
+    rejected,
+  };
+}
+
+const round = scenario.kind === 'get' ? getRound : checkoutRound;
+if (settings.warmupSeconds > 0) await round(settings.warmupSeconds);
+const rounds: Round[] = [];
+for (let i = 0; i < settings.rounds; i++) rounds.push(await round(settings.roundSeconds));
+process.stdout.write(JSON.stringify(rounds));

@@ -1,0 +1,278 @@
+/**
+ * `npm run bench`: seeds a large store, starts the service (production mode)
+ * and a bare Fastify + pg baseline on the same database, drives both with
+ * autocannon from a separate process, and reports every scenario as a ratio
+ * to the baseline measured in the same run. See bench/NOTES.md.
+ *
+ * Environment: BENCH_DATABASE_URL (else an embedded PostgreSQL in a temp dir),
+ * BENCH_DURATION (seconds per round, default 5), BENCH_WARMUP (default 3),
+ * BENCH_ONLY (comma-separated scenario names).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createDb } from '../src/db/database.js';
+import { startEmbeddedDatabase } from '../src/db/embedded.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { hashPassword } from '../src/lib/password.js';
+import { newPublicId } from '../src/lib/ids.js';
+import { BENCH_SIZES, seedBenchStore } from './seed.js';
+
+const PASSWORD = 'Bench-Pass-1';
+const settings = {
+  connections: 50,
+  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 3),
+  roundSeconds: Number(process.env.BENCH_DURATION ?? 5),
+  rounds: 3,
+};
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') log(`${script} exited with ${code ?? signal}`);
+  });
+  return child;
+}
+
+async function waitFor(url: string, seconds = 60): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Signs in over HTTP the way a browser would: pre-session CSRF token, login, then the session's CSRF token. */
+async function signIn(base: string, email: string) {
+  const first = await fetch(`${base}/api/v1/auth/csrf-token`);
+  const presession = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const csrf1 = ((await first.json()) as any).data.csrf_token;
+  const login = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: presession, 'x-csrf-token': csrf1 },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${await login.text()}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c?.startsWith('session='))!;
+  const token = await fetch(`${base}/api/v1/auth/csrf-token`, { headers: { cookie } });
+  const csrf = ((await token.json()) as any).data.csrf_token as string;
+  const addresses = await fetch(`${base}/api/v1/users/me/addresses`, { headers: { cookie } });
+  const addressId = ((await addresses.json()) as any).data[0]?.public_id as string;
+  return { cookie, csrf, addressId };
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ordersPerSecond?: number;
+  rejected?: number;
+}
+
+function runLoad(scenario: object): Promise<Round[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts'], {
+      env: { ...process.env, BENCH_SCENARIO: JSON.stringify(scenario), BENCH_SETTINGS: JSON.stringify(settings) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Round[]) : reject(new Error(`load driver exited ${code}`))));
+  });
+}
+
+function memoryOf(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+}
+
+async function main() {
+  const started = Date.now();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'commerce-bench-'));
+  chmodSync(scratch, 0o755);
+  const server = process.env.BENCH_DATABASE_URL
+    ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
+    : await startEmbeddedDatabase(scratch, { database: 'postgres', persistent: false });
+  const dbName = `bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const url = new URL(server.url);
+  url.pathname = `/${dbName}`;
+  const databaseUrl = url.toString();
+
+  const children: ChildProcess[] = [];
+  try {
+    const db = createDb(databaseUrl, 4);
+    await migrateToLatest(db);
+    const hash = await hashPassword(PASSWORD, 15);
+    let t = Date.now();
+    await seedBenchStore(db, hash);
+    log(`seeded ${BENCH_SIZES.products} products, ${BENCH_SIZES.products * BENCH_SIZES.variantsPerProduct} variants, ${BENCH_SIZES.customers} customers, ${BENCH_SIZES.orders} orders in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    await db
+      .insertInto('users')
+      .values({ public_id: newPublicId('usr'), email: 'admin@bench.test', password_hash: hash, first_name: 'Bench', last_name: 'Admin', phone_number: null, role: 'SUPER_ADMIN' })
+      .execute();
+
+    // Checkout stock: plenty on 2,000 spread variants and on one hot variant, so a rejection means a bug, not a sell-out.
+    const spread = await sql<{ public_id: string }>`
+      SELECT v.public_id FROM variants v JOIN products p ON p.id = v.product_id
+      WHERE p.status = 'ACTIVE' ORDER BY v.id LIMIT 2000`.execute(db);
+    const variants = spread.rows.map((r) => r.public_id);
+    const hot = variants[0]!;
+    await sql`UPDATE inventory SET quantity_on_hand = 1000000 WHERE variant_id IN (SELECT id FROM variants WHERE public_id = ANY(${variants}))`.execute(db);
+    const sample = await sql<{ product: string; category: string }>`
+      SELECT p.public_id AS product, c.public_id AS category FROM products p
+      JOIN product_categories pc ON pc.product_id = p.id JOIN categories c ON c.id = pc.category_id
+      WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(db);
+    const { product, category } = sample.rows[0]!;
+
+    const [port, basePort] = [await freePort(), await freePort()];
+    const service = startProcess('src/main.ts', {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: scratch,
+      // The bench measures the engine; 50 accounts ordering hundreds of times a minute would be throttled by design.
+      RATE_LIMIT_CHECKOUT: '0',
+      RATE_LIMIT_LOGIN: '0',
+      RATE_LIMIT_LOGIN_IP: '0',
+    });
+    children.push(service);
+    children.push(startProcess('bench/baseline.ts', { DATABASE_URL: databaseUrl, PORT: String(basePort) }));
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/health/ready`);
+    await waitFor(`http://127.0.0.1:${basePort}/products`);
+
+    const adminSession = await signIn(base, 'admin@bench.test');
+    const shoppers = [];
+    for (let i = 1; i <= settings.connections; i++) shoppers.push(await signIn(base, `customer${i}@bench.test`));
+    const customer = shoppers[0]!;
+
+    const get = (path: string, headers?: Record<string, string>) => ({ kind: 'get', url: base, path, headers });
+    const adminGet = (path: string) => get(path, { cookie: adminSession.cookie });
+    const scenarios: { name: string; scenario: object }[] = [
+      { name: 'baseline', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
+      { name: 'products: first page', scenario: get('/api/v1/products') },
+      { name: 'products: deep page (400)', scenario: get('/api/v1/products?page=400') },
+      { name: 'products: search', scenario: get('/api/v1/products?search=summit') },
+      { name: 'products: category + price range', scenario: get(`/api/v1/products?category=${category}&min_price=50&max_price=300`) },
+      { name: 'products: sort by price', scenario: get('/api/v1/products?sort=price') },
+      { name: 'product detail', scenario: get(`/api/v1/products/${product}`) },
+      { name: 'my addresses', scenario: get('/api/v1/users/me/addresses', { cookie: customer.cookie }) },
+      { name: 'admin inventory: search', scenario: adminGet('/api/v1/admin/inventory?search=summit') },
+      { name: 'admin inventory: stock_status=LOW_STOCK', scenario: adminGet('/api/v1/admin/inventory?stock_status=LOW_STOCK') },
+      ...['product_name', 'sku', 'quantity_on_hand', 'quantity_available', 'last_stock_update', '-last_stock_update'].map((sort) => ({
+        name: `admin inventory: sort ${sort}`,
+        scenario: adminGet(`/api/v1/admin/inventory?sort=${sort}`),
+      })),
+      { name: 'baseline (again)', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
+      { name: 'checkout: spread', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot: null, variants } },
+      { name: 'checkout: hot variant', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot, variants } },
+    ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
+
+    const checkoutStart = new Date();
+    const results: { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; ordersPerSecond?: number; rejected?: number }[] = [];
+    for (const { name, scenario } of scenarios) {
+      t = Date.now();
+      const rounds = await runLoad(scenario);
+      const row = {
+        name,
+        rps: median(rounds.map((r) => r.rps)),
+        p50: median(rounds.map((r) => r.p50)),
+        p99: median(rounds.map((r) => r.p99)),
+        errors: rounds.reduce((s, r) => s + r.errors, 0),
+        non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+        ...(rounds[0]?.ordersPerSecond !== undefined
+          ? { ordersPerSecond: median(rounds.map((r) => r.ordersPerSecond ?? 0)), rejected: rounds.reduce((s, r) => s + (r.rejected ?? 0), 0) }
+          : {}),
+      };
+      results.push(row);
+      log(`${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+    }
+
+    const memory = memoryOf(service.pid!);
+    const oversold = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)).rows[0]!.n;
+    const placed = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders WHERE placed_at >= ${checkoutStart}`.execute(db)).rows[0]!.n;
+    // Every order placed during the run must have its confirmation email in the outbox.
+    const missing = (
+      await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM orders o WHERE o.placed_at >= ${checkoutStart}
+        AND NOT EXISTS (SELECT 1 FROM outbox m WHERE m.kind = 'order_placed' AND m.payload->>'order_public_id' = o.public_id)`.execute(db)
+    ).rows[0]!.n;
+    const emails = placed - missing;
+    await db.destroy();
+
+    const baselines = results.filter((r) => r.name.startsWith('baseline'));
+    const baselineRps = baselines.reduce((s, r) => s + r.rps, 0) / Math.max(1, baselines.length);
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      settings,
+      sizes: BENCH_SIZES,
+      baselineRps,
+      scenarios: results.map((r) => ({ ...r, ratio: r.rps / baselineRps })),
+      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing },
+      service: memory,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+
+    const lines = [
+      `| scenario | req/s | ratio to baseline | p50 ms | p99 ms | orders/s | errors + non-2xx |`,
+      `|---|---:|---:|---:|---:|---:|---:|`,
+      ...report.scenarios.map(
+        (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.ordersPerSecond !== undefined ? r.ordersPerSecond.toFixed(0) : ''} | ${r.errors + r.non2xx} |`,
+      ),
+      '',
+      `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
+      `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
+      `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    const file = path.join('bench', 'results', `${report.date.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(report, null, 2));
+    log(`wrote ${file} (${report.seconds} s in all)`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    const cleanup = new pg.Client({ connectionString: server.url });
+    await cleanup.connect().then(() => cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {});
+    await cleanup.end().catch(() => {});
+    await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
