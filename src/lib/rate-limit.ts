@@ -14,6 +14,8 @@ export interface RateLimiter {
   /** Counts one event; with `enforce`, throws 429 when this event goes over the limit. */
   hit(db: Executor, name: RateLimitName, key: string, options?: { enforce?: boolean }): Promise<void>;
   reset(db: Executor, name: RateLimitName, key: string): Promise<void>;
+  /** Gives back one event counted by `hit` that turned out not to count (a successful login). */
+  release(db: Executor, name: RateLimitName, key: string): Promise<void>;
 }
 
 export function createRateLimiter(rules: Readonly<Record<RateLimitName, RateLimitRule>>, now: () => Date): RateLimiter {
@@ -57,6 +59,17 @@ export function createRateLimiter(rules: Readonly<Record<RateLimitName, RateLimi
 
     async reset(db, name, key) {
       await db.deleteFrom('rate_limits').where('name', '=', name).where('key', '=', key).execute();
+    },
+
+    async release(db, name, key) {
+      if (!rules[name]) return;
+      await db
+        .updateTable('rate_limits')
+        .set((eb) => ({ hits: eb('hits', '-', 1) }))
+        .where('name', '=', name)
+        .where('key', '=', key)
+        .where('hits', '>', 0)
+        .execute();
     },
   };
 }

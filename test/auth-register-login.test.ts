@@ -1,0 +1,399 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { PASSWORD, errorOf, signUp, uniqueEmail } from './helpers/factories.js';
+import { auditRows, isCleared, setCookie } from './helpers/inspect.js';
+
+let t: TestApp;
+before(async () => {
+  // Many registrations from one IP: the REGISTER limit has its own tests in rate-limits.test.ts.
+  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
+});
+after(() => t.close());
+
+const REGISTER = '/api/v1/auth/register';
+const LOGIN = '/api/v1/auth/login';
+const USER_KEYS = ['created_at', 'email', 'email_verified', 'first_name', 'last_name', 'phone_number', 'public_id', 'role', 'status', 'updated_at'];
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+const registration = (overrides: Record<string, unknown> = {}) => ({
+  email: uniqueEmail(),
+  password: PASSWORD,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  ...overrides,
+});
+
+const countUsers = async (email: string) =>
+  Number((await t.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()).n);
+
+/** Posts a registration that must fail with 400 on `field`, and checks no account was created. */
+async function expectRejected(body: Record<string, unknown>, field: string) {
+  const response = await t.client().post(REGISTER, body);
+  assert.equal(response.status, 400, response.text);
+  const error = errorOf(response);
+  assert.equal(error.code, 'VALIDATION_ERROR');
+  assert.ok(error.details?.some((d) => d.field === field), `expected a detail for ${field}: ${response.text}`);
+  assert.equal(setCookie(response, 'session'), undefined);
+  assert.equal(await countUsers(String(body.email)), 0);
+}
+
+async function expectAccepted(body: Record<string, unknown>) {
+  const response = await t.client().post(REGISTER, body);
+  assert.equal(response.status, 201, response.text);
+  return response.body.data;
+}
+
+describe('POST /auth/register', () => {
+  test('creates a CUSTOMER with a lower-cased email whatever role the body asks for', async () => {
+    const email = `Mixed.Case-${Date.now()}@Example.TEST`;
+    const client = t.client();
+    const response = await client.post(REGISTER, registration({ email, role: 'SUPER_ADMIN', phone_number: '+14155550100' }));
+    assert.equal(response.status, 201, response.text);
+    assert.equal(response.body.success, true);
+    const user = response.body.data;
+    assert.deepEqual(Object.keys(user).sort(), USER_KEYS);
+    assert.match(user.public_id, /^usr_[0-9A-Za-z]{16,}$/);
+    assert.equal(user.email, email.toLowerCase());
+    assert.equal(user.role, 'CUSTOMER');
+    assert.equal(user.first_name, 'Ada');
+    assert.equal(user.last_name, 'Lovelace');
+    assert.equal(user.phone_number, '+14155550100');
+    assert.equal(user.email_verified, false);
+    assert.equal(user.status, 'ACTIVE');
+    assert.match(user.created_at, ISO_UTC);
+    assert.match(user.updated_at, ISO_UTC);
+
+    const row = await t.db.selectFrom('users').selectAll().where('public_id', '=', user.public_id).executeTakeFirstOrThrow();
+    assert.equal(row.role, 'CUSTOMER');
+    assert.equal(row.email, email.toLowerCase());
+    assert.match(row.password_hash, /^scrypt\$/);
+    assert.ok(!response.text.includes(row.password_hash));
+    assert.ok(!response.text.includes('password'));
+
+    // The session it set is live and belongs to the new account.
+    const me = await client.get('/api/v1/users/me');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.data.public_id, user.public_id);
+    assert.equal(me.body.data.role, 'CUSTOMER');
+  });
+
+  test('phone number is optional and null when absent', async () => {
+    const user = await expectAccepted(registration());
+    assert.equal(user.phone_number, null);
+  });
+
+  test('sets the session cookie HttpOnly, SameSite=Lax, Path=/, not Secure by default, for 30 days; clears the pre-session', async () => {
+    const client = t.client();
+    await client.csrf();
+    assert.ok(client.cookies.has('presession'));
+    const response = await client.post(REGISTER, registration());
+    assert.equal(response.status, 201);
+    const cookie = setCookie(response, 'session');
+    assert.ok(cookie, 'a session cookie is set');
+    assert.ok(cookie.value.length >= 32, 'an opaque random token');
+    assert.equal(cookie.attributes.get('httponly'), true);
+    assert.equal(cookie.attributes.get('samesite'), 'Lax');
+    assert.equal(cookie.attributes.get('path'), '/');
+    assert.equal(cookie.attributes.has('secure'), false);
+    const expires = new Date(String(cookie.attributes.get('expires'))).getTime();
+    const thirtyDays = 30 * 86_400_000;
+    assert.ok(Math.abs(expires - (Date.now() + thirtyDays)) < 60_000, `expires ${cookie.attributes.get('expires')}`);
+    assert.ok(isCleared(setCookie(response, 'presession')), 'the pre-session cookie is cleared');
+
+    // The server keeps only the token's SHA-256, on the new account's session.
+    const stored = await t.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['u.public_id', 's.token_hash'])
+      .where('s.token_hash', '=', createHash('sha256').update(cookie.value).digest())
+      .executeTakeFirst();
+    assert.equal(stored?.public_id, response.body.data.public_id);
+  });
+
+  test('with COOKIE_SECURE=true the cookie is Secure', async () => {
+    const secure = await startTestApp({ COOKIE_SECURE: 'true' });
+    try {
+      const response = await secure.client().post(REGISTER, registration());
+      assert.equal(response.status, 201);
+      const cookie = setCookie(response, 'session');
+      assert.equal(cookie?.attributes.get('secure'), true);
+      assert.equal(cookie?.attributes.get('httponly'), true);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  test('a taken email, in any letter case, is 409 EMAIL_TAKEN and creates nothing', async () => {
+    const email = uniqueEmail('dup');
+    await expectAccepted(registration({ email }));
+    for (const variant of [email, email.toUpperCase()]) {
+      const response = await t.client().post(REGISTER, registration({ email: variant, first_name: 'Other' }));
+      assert.equal(response.status, 409, response.text);
+      assert.equal(errorOf(response).code, 'EMAIL_TAKEN');
+      assert.equal(setCookie(response, 'session'), undefined);
+    }
+    assert.equal(await countUsers(email), 1);
+    const row = await t.db.selectFrom('users').select('first_name').where('email', '=', email).executeTakeFirstOrThrow();
+    assert.equal(row.first_name, 'Ada');
+  });
+
+  test('password length: 7 is refused, 8 accepted, 128 accepted, 129 refused', async () => {
+    await expectRejected(registration({ password: 'Abcdef1' }), 'password');
+    await expectAccepted(registration({ password: 'Abcdef12' }));
+    await expectAccepted(registration({ password: 'Ab1' + 'x'.repeat(125) }));
+    await expectRejected(registration({ password: 'Ab1' + 'x'.repeat(126) }), 'password');
+  });
+
+  test('a password of one character class only is refused; two classes are enough', async () => {
+    for (const password of ['abcdefghij', 'ABCDEFGHIJ', '1234567890', '!@#$%^&*()']) {
+      await expectRejected(registration({ password }), 'password');
+    }
+    await expectAccepted(registration({ password: 'abcdefgh1' }));
+    await expectAccepted(registration({ password: 'abcd-efgh' }));
+  });
+
+  test('first and last name: 0 and 101 characters refused, 1 and 100 accepted', async () => {
+    for (const field of ['first_name', 'last_name']) {
+      await expectRejected(registration({ [field]: '' }), field);
+      await expectRejected(registration({ [field]: 'n'.repeat(101) }), field);
+      const one = await expectAccepted(registration({ [field]: 'N' }));
+      assert.equal(one[field], 'N');
+      const hundred = await expectAccepted(registration({ [field]: 'n'.repeat(100) }));
+      assert.equal(hundred[field], 'n'.repeat(100));
+    }
+  });
+
+  test('phone number must be E.164', async () => {
+    for (const phone_number of ['+14155550100', '+12', '+442079460000', '+123456789012345']) {
+      const user = await expectAccepted(registration({ phone_number }));
+      assert.equal(user.phone_number, phone_number);
+    }
+    for (const phone_number of ['4155550100', '+0123456789', '+1', '+1234567890123456', '+1 415 555 0100', '+1-415-555-0100', '', 14155550100]) {
+      await expectRejected(registration({ phone_number }), 'phone_number');
+    }
+  });
+
+  test('a malformed email is refused', async () => {
+    for (const email of ['not-an-email', 'a@', '@example.test', `${'x'.repeat(250)}@example.test`]) {
+      await expectRejected(registration({ email }), 'email');
+    }
+  });
+
+  test('every missing required field is reported', async () => {
+    const response = await t.client().post(REGISTER, {});
+    assert.equal(response.status, 400);
+    const fields = (errorOf(response).details ?? []).map((d) => d.field).sort();
+    assert.deepEqual(fields, ['email', 'first_name', 'last_name', 'password']);
+  });
+
+  test('an unknown field is 400 and creates nothing', async () => {
+    const body = registration({ nickname: 'ada' });
+    const response = await t.client().post(REGISTER, body);
+    assert.equal(response.status, 400);
+    const error = errorOf(response);
+    assert.equal(error.code, 'VALIDATION_ERROR');
+    assert.deepEqual(error.details, [{ field: 'nickname', message: 'is not a known field' }]);
+    assert.equal(await countUsers(body.email), 0);
+  });
+
+  test('writes one auth.register audit entry naming the new account and the request', async () => {
+    const response = await t.client().post(REGISTER, registration(), { headers: { 'user-agent': 'audit-test/1.0' } });
+    assert.equal(response.status, 201);
+    const user = response.body.data;
+    const rows = await auditRows(t, 'auth.register', user.public_id);
+    assert.equal(rows.length, 1);
+    const [row] = rows;
+    assert.match(row!.public_id, /^aud_[0-9A-Za-z]{16,}$/);
+    assert.equal(row!.entity_type, 'user');
+    assert.equal(row!.actor_public_id, user.public_id);
+    assert.equal(row!.actor_email, user.email);
+    assert.equal(row!.actor_role, 'CUSTOMER');
+    assert.equal(row!.ip, '127.0.0.1');
+    assert.equal(row!.user_agent, 'audit-test/1.0');
+    assert.equal(row!.request_id, response.headers.get('x-request-id'));
+  });
+
+  test('a refused registration writes no audit entry', async () => {
+    const before = (await auditRows(t, 'auth.register')).length;
+    await expectRejected(registration({ password: 'short' }), 'password');
+    assert.equal((await auditRows(t, 'auth.register')).length, before);
+  });
+
+  test('registering while signed in rotates the session: the old one stops working', async () => {
+    const { client } = await signUp(t);
+    const oldToken = client.cookies.get('session')!;
+    const response = await client.post(REGISTER, registration());
+    assert.equal(response.status, 201);
+    assert.notEqual(client.cookies.get('session'), oldToken);
+    const replay = t.client();
+    replay.cookies.set('session', oldToken);
+    assert.equal((await replay.get('/api/v1/users/me')).status, 401);
+  });
+});
+
+describe('POST /auth/login', () => {
+  test('answers 200 with the User and a fresh session cookie; email is case-insensitive', async () => {
+    const { email, user } = await signUp(t);
+    const client = t.client();
+    const response = await client.post(LOGIN, { email: email.toUpperCase(), password: PASSWORD });
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.success, true);
+    assert.deepEqual(Object.keys(response.body.data).sort(), USER_KEYS);
+    assert.equal(response.body.data.public_id, user.public_id);
+    assert.equal(response.body.data.email, email);
+    const cookie = setCookie(response, 'session');
+    assert.ok(cookie && cookie.value.length >= 32);
+    assert.equal(cookie.attributes.get('httponly'), true);
+    assert.equal(cookie.attributes.get('samesite'), 'Lax');
+    assert.equal(cookie.attributes.get('path'), '/');
+    const me = await client.get('/api/v1/users/me');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.data.public_id, user.public_id);
+  });
+
+  test('wrong password and unknown email get the same 401 INVALID_CREDENTIALS, apart from request_id', async () => {
+    const { email } = await signUp(t);
+    const wrong = await t.client().post(LOGIN, { email, password: 'Wrong-Password-1' });
+    const unknown = await t.client().post(LOGIN, { email: uniqueEmail('nobody'), password: PASSWORD });
+    for (const response of [wrong, unknown]) {
+      assert.equal(response.status, 401);
+      assert.equal(errorOf(response).code, 'INVALID_CREDENTIALS');
+      assert.equal(setCookie(response, 'session'), undefined);
+    }
+    assert.notEqual(wrong.body.request_id, unknown.body.request_id);
+    assert.deepEqual({ ...wrong.body, request_id: null }, { ...unknown.body, request_id: null });
+  });
+
+  test('a missing password is 400, not a login attempt', async () => {
+    const { email } = await signUp(t);
+    const response = await t.client().post(LOGIN, { email });
+    assert.equal(response.status, 400);
+    assert.equal(errorOf(response).details?.[0]?.field, 'password');
+    assert.equal((await auditRows(t, 'auth.login_failed')).filter((r) => (r.changes as any)?.after?.email === email).length, 0);
+  });
+
+  test('audits auth.login on success and auth.login_failed on failure, with no secret in them', async () => {
+    const { email, user } = await signUp(t);
+    const ok = await t.client().post(LOGIN, { email, password: PASSWORD });
+    assert.equal(ok.status, 200);
+    const logins = await auditRows(t, 'auth.login', user.public_id);
+    assert.equal(logins.length, 1);
+    assert.equal(logins[0]!.actor_public_id, user.public_id);
+    assert.equal(logins[0]!.actor_role, 'CUSTOMER');
+    assert.equal(logins[0]!.request_id, ok.headers.get('x-request-id'));
+
+    const bad = await t.client().post(LOGIN, { email, password: 'Wrong-Password-1' });
+    assert.equal(bad.status, 401);
+    const failures = await auditRows(t, 'auth.login_failed', user.public_id);
+    assert.equal(failures.length, 1);
+    assert.equal(failures[0]!.actor_public_id, null);
+    assert.equal(failures[0]!.entity_type, 'user');
+    assert.deepEqual(failures[0]!.changes, { after: { email } });
+    assert.equal(failures[0]!.request_id, bad.headers.get('x-request-id'));
+    assert.ok(!JSON.stringify(failures[0]).includes('Wrong-Password-1'));
+
+    const stranger = uniqueEmail('nobody');
+    await t.client().post(LOGIN, { email: stranger, password: PASSWORD });
+    const strangerRows = (await auditRows(t, 'auth.login_failed')).filter((r) => (r.changes as any)?.after?.email === stranger);
+    assert.equal(strangerRows.length, 1);
+    assert.equal(strangerRows[0]!.entity_public_id, null);
+    assert.ok(!JSON.stringify(strangerRows[0]).includes(PASSWORD));
+  });
+
+  test('login rotates the session: a new cookie value, and the old token is 401 at once', async () => {
+    const { client, email } = await signUp(t);
+    const before = client.cookies.get('session')!;
+    const response = await client.post(LOGIN, { email, password: PASSWORD });
+    assert.equal(response.status, 200);
+    const afterToken = client.cookies.get('session')!;
+    assert.ok(afterToken);
+    assert.notEqual(afterToken, before);
+
+    const replay = t.client();
+    replay.cookies.set('session', before);
+    const stale = await replay.get('/api/v1/users/me');
+    assert.equal(stale.status, 401);
+    assert.equal(errorOf(stale).code, 'UNAUTHENTICATED');
+    assert.equal((await client.get('/api/v1/users/me')).status, 200);
+  });
+
+  test('the pre-session CSRF token stops working once signed in', async () => {
+    const { email } = await signUp(t);
+    const client = t.client();
+    const preSessionToken = await client.csrf();
+    assert.ok(client.cookies.has('presession'));
+    const login = await client.post(LOGIN, { email, password: PASSWORD }, { csrf: preSessionToken });
+    assert.equal(login.status, 200);
+    assert.equal(client.cookies.has('presession'), false, 'the pre-session cookie is cleared');
+
+    const stale = await client.patch('/api/v1/users/me', { first_name: 'Stale' }, { csrf: preSessionToken });
+    assert.equal(stale.status, 403);
+    assert.equal(errorOf(stale).code, 'CSRF_TOKEN_INVALID');
+    const fresh = await client.patch('/api/v1/users/me', { first_name: 'Fresh' });
+    assert.equal(fresh.status, 200);
+    assert.equal(fresh.body.data.first_name, 'Fresh');
+    assert.notEqual(await client.csrf(), preSessionToken);
+  });
+});
+
+describe('DELETE /auth/session (logout)', () => {
+  test('204, clears the cookie, revokes the session at once and audits auth.logout', async () => {
+    const { client, user } = await signUp(t);
+    const token = client.cookies.get('session')!;
+    const [sessionRow] = await t.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.public_id', 's.revoked_at'])
+      .where('u.public_id', '=', user.public_id)
+      .execute();
+
+    const response = await client.delete('/api/v1/auth/session');
+    assert.equal(response.status, 204);
+    assert.equal(response.text, '');
+    assert.ok(isCleared(setCookie(response, 'session')), 'Set-Cookie clears the session');
+    assert.equal(setCookie(response, 'session')?.attributes.get('path'), '/');
+    assert.equal(client.cookies.has('session'), false);
+
+    const replay = t.client();
+    replay.cookies.set('session', token);
+    const stale = await replay.get('/api/v1/users/me');
+    assert.equal(stale.status, 401);
+    assert.equal(errorOf(stale).code, 'UNAUTHENTICATED');
+
+    const row = await t.db.selectFrom('sessions').select('revoked_at').where('public_id', '=', sessionRow!.public_id).executeTakeFirstOrThrow();
+    assert.ok(row.revoked_at instanceof Date);
+    const audit = await auditRows(t, 'auth.logout', sessionRow!.public_id);
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0]!.entity_type, 'session');
+    assert.equal(audit[0]!.actor_public_id, user.public_id);
+  });
+
+  test('only the current session ends; the same account elsewhere stays signed in', async () => {
+    const { client, email } = await signUp(t);
+    const other = t.client();
+    assert.equal((await other.post(LOGIN, { email, password: PASSWORD })).status, 200);
+    assert.equal((await client.delete('/api/v1/auth/session')).status, 204);
+    assert.equal((await other.get('/api/v1/users/me')).status, 200);
+  });
+
+  test('without a session it is 401 and the logout is not audited', async () => {
+    const before = (await auditRows(t, 'auth.logout')).length;
+    const response = await t.client().delete('/api/v1/auth/session');
+    assert.equal(response.status, 401);
+    assert.equal(errorOf(response).code, 'UNAUTHENTICATED');
+    assert.equal((await auditRows(t, 'auth.logout')).length, before);
+  });
+
+  test('a second logout with the replayed cookie is 401', async () => {
+    const { client } = await signUp(t);
+    const token = client.cookies.get('session')!;
+    const csrf = await client.csrf();
+    assert.equal((await client.delete('/api/v1/auth/session')).status, 204);
+    const replay = t.client();
+    replay.cookies.set('session', token);
+    const again = await replay.delete('/api/v1/auth/session', { csrf });
+    assert.equal(again.status, 401);
+  });
+});
