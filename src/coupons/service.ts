@@ -36,8 +36,18 @@ export function toCoupon(row: CouponRow, now: Date): Coupon {
 const codeTaken = () => conflict('CODE_TAKEN', 'Another coupon already uses this code');
 
 /** Checks that hold across fields, after a create or a patch is merged. */
-function checkCoherent(c: { discount_type: string; discount_value: string; starts_at?: string | Date | null; expires_at?: string | Date | null }) {
+function checkCoherent(c: {
+  discount_type: string;
+  discount_value: string;
+  maximum_discount_amount?: string | null;
+  starts_at?: string | Date | null;
+  expires_at?: string | Date | null;
+}) {
   if (Number(c.discount_value) <= 0) throw validationError('discount_value must be above zero', [{ field: 'discount_value', message: 'must be > 0' }]);
+  // A cap of zero would make the coupon worthless (and the database refuses it).
+  if (c.maximum_discount_amount !== undefined && c.maximum_discount_amount !== null && Number(c.maximum_discount_amount) <= 0) {
+    throw validationError('maximum_discount_amount must be above zero', [{ field: 'maximum_discount_amount', message: 'must be > 0 (or null for no cap)' }]);
+  }
   if (c.discount_type === 'PERCENTAGE' && Number(c.discount_value) > 100) {
     throw validationError('A percentage discount is at most 100', [{ field: 'discount_value', message: 'must be <= 100 for PERCENTAGE' }]);
   }

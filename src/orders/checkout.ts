@@ -7,7 +7,7 @@ import { couponStatus, discountFor } from '../coupons/rules.js';
 import { reserveStock } from '../inventory/stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, conflict, notFound } from '../lib/errors.js';
+import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../lib/idempotency.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
@@ -16,6 +16,9 @@ import { enqueueEmail } from '../outbox/outbox.js';
 import { priceOrder } from './pricing.js';
 import { findOrderRow, orderDetails, toCustomerOrder, toOrders } from './repository.js';
 import type { AddressSnapshot, Order, PlaceOrder } from './schemas.js';
+
+/** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
+const MAX_ORDER_AMOUNT = 999_999_999_999;
 
 const invalidCoupon = (why: string) =>
   new AppError(400, 'INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
@@ -102,6 +105,10 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       applied?.discount ?? 0,
       config.commerce,
     );
+    // Order amounts are stored as NUMERIC(12, 2); a larger order is refused rather than failing with a 500.
+    if (Math.max(totals.subtotal, totals.total) > MAX_ORDER_AMOUNT) {
+      throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [{ field: 'items', message: 'the order total is too large; lower the quantities' }]);
+    }
 
     const snapshot: AddressSnapshot = {
       recipient_name: address.recipient_name,

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import type { TestApp } from './app.js';
+import type { Client, Response } from './client.js';
+import { checkout, inventoryOf, sellableVariant, shopper } from './commerce.js';
+
+/** Cart, checkout, order and coupon test helpers: setup over HTTP, state read from the database. */
+
+export const API = '/api/v1';
+
+/** Asserts a status (showing the body when it differs) and returns `data`. */
+export function ok(response: Response, status = 200) {
+  assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
+  return response.body?.data;
+}
+
+/** Asserts an error status and code, and returns the error. */
+export function fails(response: Response, status: number, code: string) {
+  assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
+  assert.equal(response.body?.success, false, response.text);
+  assert.equal(response.body.error.code, code, response.text);
+  assert.equal(typeof response.body.request_id, 'string');
+  return response.body.error as { code: string; message: string; details?: any[] };
+}
+
+export async function createCoupon(admin: Client, body: Record<string, unknown>) {
+  return ok(await admin.post(`${API}/admin/coupons`, { discount_type: 'FIXED_AMOUNT', discount_value: '1.00', ...body }), 201);
+}
+
+export const internalUserId = async (t: TestApp, publicId: string) =>
+  (await t.db.selectFrom('users').select('id').where('public_id', '=', publicId).executeTakeFirstOrThrow()).id;
+
+/**
+ * Everything a checkout may touch for one account: its orders, cart, the
+ * inventory of the given variants, their movements, the coupon's counters and
+ * the outbox. Two equal snapshots prove a rejected request changed nothing.
+ */
+export async function checkoutState(t: TestApp, userPublicId: string, variantIds: string[], couponPublicId?: string) {
+  const user = await t.db.selectFrom('users').select(['id', 'email']).where('public_id', '=', userPublicId).executeTakeFirstOrThrow();
+  const userId = user.id;
+  const orders = await t.db.selectFrom('orders').select(['public_id', 'status']).where('user_id', '=', userId).orderBy('id').execute();
+  const cart = await t.db.selectFrom('cart_items').select(['variant_id', 'quantity']).where('user_id', '=', userId).orderBy('variant_id').execute();
+  const inventory = await Promise.all(variantIds.map((v) => inventoryOf(t, v)));
+  const movements = await t.db.selectFrom('inventory_movements').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const outbox = await t.db.selectFrom('outbox').select('kind').where('recipient', '=', user.email).orderBy('id').execute();
+  const usages = await t.db.selectFrom('coupon_usages').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const coupon = couponPublicId
+    ? await t.db.selectFrom('coupons').select(['times_used', 'updated_at']).where('public_id', '=', couponPublicId).executeTakeFirstOrThrow()
+    : null;
+  return { orders, cart, inventory, movements: Number(movements.n), outbox: outbox.map((e) => e.kind), usages: Number(usages.n), coupon };
+}
+
+/**
+ * A customer who placed one order of the given lines (fresh variants with
+ * the given prices and stock). Returns the order as checkout answered it.
+ */
+export async function placedOrder(
+  t: TestApp,
+  admin: Client,
+  lines: { price?: string; stock?: number; quantity: number }[] = [{ quantity: 1 }],
+  extra: Record<string, unknown> = {},
+) {
+  const variants: string[] = [];
+  for (const line of lines) variants.push((await sellableVariant(admin, { price: line.price ?? '10.00', stock: line.stock ?? 100 })).variantId);
+  const s = await shopper(t, lines.map((line, i) => ({ variantId: variants[i]!, quantity: line.quantity })));
+  const order = ok(await checkout(s.client, s.addressId, extra), 201);
+  return { ...s, order, variantIds: variants };
+}
+
+/** Movement rows of a variant written by orders, oldest first, as the admin API lists them. */
+export async function orderMovements(admin: Client, variantId: string) {
+  const list = ok(await admin.get(`${API}/admin/inventory/${variantId}/movements?limit=100`));
+  return (list as any[])
+    .filter((m) => String(m.kind).startsWith('ORDER_'))
+    .reverse()
+    .map((m) => ({ kind: m.kind, delta_on_hand: m.delta_on_hand, delta_reserved: m.delta_reserved, order_public_id: m.order_public_id }));
+}
