@@ -126,7 +126,7 @@ export const authRoutes =
       schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses(401, 403, 409) } },
       handler: async (request, reply) => {
         await recovery.resendVerification(authedCtxOf(request));
-        return reply.code(202).send(null);
+        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
       },
     });
 
@@ -140,7 +140,7 @@ export const authRoutes =
       },
       handler: async (request, reply) => {
         await recovery.requestPasswordReset(ctxOf(request), request.body.email);
-        return reply.code(202).send(null);
+        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
       },
     });
 

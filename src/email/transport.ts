@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -27,8 +28,9 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>)
       const info = await renderer.sendMail(message);
       mkdirSync(directory, { recursive: true });
       const safeTo = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      // A random part keeps two messages to one recipient in the same millisecond from sharing a file.
+      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${safeTo}.eml`);
+      writeFileSync(file, info.message as Buffer, { flag: 'wx' });
       return { file };
     },
     close: () => renderer.close(),

@@ -56,6 +56,14 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
             .where('id', '=', before.id)
             .returningAll()
             .executeTakeFirstOrThrow();
+          // Links already mailed to the old address (password reset, verification) must not outlive it.
+          await trx
+            .updateTable('account_tokens')
+            .set({ used_at: clock.now() })
+            .where('user_id', '=', before.id)
+            .where('purpose', 'in', ['PASSWORD_RESET', 'VERIFY_EMAIL'])
+            .where('used_at', 'is', null)
+            .execute();
           await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
           await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
           return toUser(after);

@@ -52,7 +52,7 @@ export const userRoutes =
       },
       handler: async (request, reply) => {
         await emailChange.start(authedCtxOf(request), request.body);
-        return reply.code(202).send(null);
+        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
       },
     });
 
