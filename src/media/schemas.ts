@@ -1,0 +1,42 @@
+import { Type, type Static } from 'typebox';
+
+/** Upload credentials (contract section 5) and the local image host's ImageKit-shaped answers. */
+
+export const MediaAuthQuery = Type.Object({
+  context: Type.String({
+    default: 'reviews',
+    maxLength: 100,
+    description: '`reviews` (any user) or `products` (ADMIN+); any other value falls back to `reviews`',
+  }),
+});
+export type MediaAuthQuery = Static<typeof MediaAuthQuery>;
+
+export const MediaAuth = Type.Object({
+  token: Type.String({ description: 'Single-use UUID v4' }),
+  expire: Type.Integer({ description: 'Unix time in seconds at which the token expires (10 minutes after issue)' }),
+  signature: Type.String({ description: 'hex(HMAC-SHA1(privateKey, token + expire))' }),
+  publicKey: Type.String(),
+  urlEndpoint: Type.String({ description: 'Uploaded files are served under this URL, inside `folder`' }),
+  folder: Type.String({ examples: ['/ecommerce/reviews/'] }),
+  uploadEndpoint: Type.String({ description: 'Where to POST the multipart upload (ImageKit upload API fields)' }),
+});
+export type MediaAuth = Static<typeof MediaAuth>;
+
+export const UploadedFile = Type.Object({
+  fileId: Type.String(),
+  name: Type.String(),
+  url: Type.String({ description: 'Pass this as `image_url` of a review (or `url` of a product image)' }),
+  filePath: Type.String(),
+  size: Type.Integer({ description: 'Bytes' }),
+  fileType: Type.Literal('image'),
+});
+export type UploadedFile = Static<typeof UploadedFile>;
+
+/** ImageKit's error body: a status code and a message, no envelope. */
+export const UploadError = Type.Object({ message: Type.String() });
+
+/** The multipart fields of an upload, as read off the wire. */
+export interface UploadForm {
+  fields: Readonly<Record<string, string>>;
+  file: Buffer | null;
+}

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authedCtxOf } from '../auth/guard.js';
+import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
+import type { ReviewModerationService } from './moderation.js';
+import { AdminReview, AdminReviewListQuery, ReviewModeration } from './schemas.js';
+
+/** Review moderation for ADMIN and SUPER_ADMIN. */
+export const reviewAdminRoutes =
+  (deps: { moderation: ReviewModerationService }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { moderation } = deps;
+    const config = { access: 'admin' as const };
+    const tags = ['Admin: reviews'];
+
+    app.get('/admin/reviews', {
+      config,
+      schema: {
+        tags,
+        summary: 'Reviews in every status, oldest first unless `sort` says otherwise (the moderation queue: `status=PENDING`)',
+        querystring: AdminReviewListQuery,
+        response: { 200: Page(AdminReview), ...errorResponses(400, 401, 403) },
+      },
+      handler: async (request) => ({ success: true as const, ...(await moderation.list(request.query)) }),
+    });
+
+    app.patch('/admin/reviews/:review_public_id', {
+      config,
+      schema: {
+        tags,
+        summary: 'Approve or reject a review (audited as review.moderate)',
+        description: 'Only APPROVED reviews are public and count in the product rating, which is recomputed in the same transaction.',
+        params: IdParam('review_public_id', 'rev'),
+        body: ReviewModeration,
+        response: { 200: Ok(AdminReview), ...errorResponses(400, 401, 403, 404) },
+      },
+      handler: async (request) => ({ success: true as const, data: await moderation.moderate(authedCtxOf(request), request.params.review_public_id, request.body) }),
+    });
+  };

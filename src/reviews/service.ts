@@ -1,0 +1,132 @@
+import type { Config } from '../config.js';
+import type { Db, Executor } from '../db/database.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { AppError, conflict, notFound } from '../lib/errors.js';
+import { isPublicId, newPublicId } from '../lib/ids.js';
+import { isAllowedImageUrl } from '../lib/media.js';
+import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
+import { normaliseImages, toReview } from './mappers.js';
+import {
+  countReviews,
+  findActiveProductId,
+  findReview,
+  insertReview,
+  listReviews,
+  lockReview,
+  ratingSummary,
+  refreshProductRating,
+  updateReview,
+  type ReviewFilters,
+} from './repository.js';
+import type { ProductReviewsQuery, RatingSummary, Review, ReviewCreate, ReviewImageInput, ReviewPatch, ReviewSortField } from './schemas.js';
+
+const alreadyReviewed = () => conflict('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
+
+/**
+ * Reviews by their authors, and the public list. A review is public only once
+ * APPROVED; any edit sends it back to PENDING. Product ratings count approved,
+ * live reviews only and are recomputed in the transaction of every change that
+ * can move them.
+ */
+export function createReviewService({ db, config }: { db: Db; config: Pick<Config, 'imagekit' | 'publicBaseUrl'> }) {
+  /** Image URLs must come from our media endpoint's reviews folder (contract section 5). */
+  function checkedImages(images: ReviewImageInput[] | undefined): string | undefined {
+    if (!images) return undefined;
+    const bad = images.findIndex((image) => !isAllowedImageUrl(config, 'reviews', image.image_url));
+    if (bad >= 0) {
+      throw new AppError(400, 'INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for review uploads", [
+        { field: `images.${bad}.image_url`, message: 'is not in the reviews media folder' },
+      ]);
+    }
+    return JSON.stringify(normaliseImages(images));
+  }
+
+  async function read(executor: Executor, publicId: string): Promise<Review> {
+    const row = await findReview(executor, publicId);
+    if (!row) throw notFound('Review');
+    return toReview(row);
+  }
+
+  async function ownLockedReview(trx: Executor, ctx: AuthedCtx, publicId: string) {
+    const review = isPublicId('rev', publicId) ? await lockReview(trx, publicId, ctx.actor.userId) : undefined;
+    if (!review) throw notFound('Review'); // another author's review is not found either
+    return review;
+  }
+
+  return {
+    async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
+      const images = checkedImages(input.images) ?? '[]';
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
+          if (productId === undefined) throw notFound('Product');
+          const publicId = newPublicId('rev');
+          await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
+          return read(trx, publicId);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'reviews_one_per_author')) throw alreadyReviewed();
+        throw error;
+      }
+    },
+
+    /** An edit that changes anything goes back to moderation; one that changes nothing is a no-op. */
+    async update(ctx: AuthedCtx, publicId: string, patch: ReviewPatch): Promise<Review> {
+      const images = checkedImages(patch.images);
+      return db.transaction().execute(async (trx) => {
+        const before = await ownLockedReview(trx, ctx, publicId);
+        const changes = {
+          ...(patch.rating !== undefined && patch.rating !== before.rating ? { rating: patch.rating } : {}),
+          ...(patch.title !== undefined && patch.title !== before.title ? { title: patch.title } : {}),
+          ...(patch.comment !== undefined && patch.comment !== before.comment ? { comment: patch.comment } : {}),
+          ...(images !== undefined && images !== JSON.stringify(normaliseImages(before.images)) ? { images } : {}),
+        };
+        if (Object.keys(changes).length > 0) {
+          await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: new Date() });
+          await refreshProductRating(trx, before.product_id);
+        }
+        return read(trx, publicId);
+      });
+    },
+
+    async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const review = await ownLockedReview(trx, ctx, publicId);
+        const now = new Date();
+        await updateReview(trx, review.id, { deleted_at: now, updated_at: now });
+        await refreshProductRating(trx, review.product_id);
+      });
+    },
+
+    /** The author's own reviews in every status, newest first. */
+    async listMine(ctx: AuthedCtx, page: PageRequest) {
+      const filters: ReviewFilters = { userId: ctx.actor.userId };
+      const rows = await listReviews(db, filters, { field: 'created_at', direction: 'desc' }, page);
+      return toPage(rows, page, () => countReviews(db, filters), toReview);
+    },
+
+    /** Approved reviews of an ACTIVE product, with a summary over all of them (not just the page). */
+    async listForProduct(productPublicId: string, query: ProductReviewsQuery) {
+      const productId = isPublicId('prd', productPublicId) ? await findActiveProductId(db, productPublicId) : undefined;
+      if (productId === undefined) throw notFound('Product');
+      const filters: ReviewFilters = { productId, status: 'APPROVED', rating: query.rating };
+      const [rows, summary] = await Promise.all([
+        listReviews(db, filters, parseSort<ReviewSortField>(query.sort), query),
+        ratingSummary(db, productId),
+      ]);
+      const page = await toPage(rows, query, () => countReviews(db, filters), toReview);
+      return { ...page, summary: toSummary(summary) };
+    },
+  };
+}
+
+function toSummary(row: Awaited<ReturnType<typeof ratingSummary>>): RatingSummary {
+  return {
+    average: Number(row.average),
+    count: Number(row.count),
+    distribution: { 1: Number(row.r1), 2: Number(row.r2), 3: Number(row.r3), 4: Number(row.r4), 5: Number(row.r5) },
+  };
+}
+
+export type ReviewService = ReturnType<typeof createReviewService>;

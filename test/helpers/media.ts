@@ -1,0 +1,79 @@
+import { crc32, deflateSync } from 'node:zlib';
+import type { TestApp } from './app.js';
+import type { Client } from './client.js';
+
+/** Upload test data: real image bytes and the two-step upload a storefront performs. */
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A valid 1x1 RGBA PNG, built byte by byte. */
+export function tinyPng(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0); // width
+  header.writeUInt32BE(1, 4); // height
+  header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter, no interlace
+  const scanline = Buffer.from([0, 0xff, 0x80, 0x00, 0xff]); // filter byte, one orange pixel
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(scanline)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export interface Credentials {
+  token: string;
+  expire: number;
+  signature: string;
+  publicKey: string;
+  urlEndpoint: string;
+  folder: string;
+  uploadEndpoint: string;
+}
+
+export async function credentials(client: Client, context = 'reviews'): Promise<Credentials> {
+  const response = await client.get(`/api/v1/uploads/media-auth?context=${context}`);
+  if (response.status !== 200) throw new Error(`media-auth: ${response.status} ${response.text}`);
+  return response.body.data;
+}
+
+/** The service's public URLs name PUBLIC_BASE_URL; the test server listens elsewhere. */
+export const local = (t: TestApp, url: string) => t.baseUrl + new URL(url).pathname;
+
+/** POSTs the multipart form an ImageKit client sends; `fields` overrides or (with null) removes a field. */
+export async function upload(
+  t: TestApp,
+  creds: Credentials,
+  file: Buffer | null,
+  fields: Record<string, string | null> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const form = new FormData();
+  if (file) form.append('file', new Blob([file]), 'x.png');
+  const values: Record<string, string | null> = {
+    fileName: 'x.png',
+    token: creds.token,
+    expire: String(creds.expire),
+    signature: creds.signature,
+    publicKey: creds.publicKey,
+    folder: creds.folder,
+    ...fields,
+  };
+  for (const [name, value] of Object.entries(values)) if (value !== null) form.append(name, value);
+  const response = await fetch(local(t, creds.uploadEndpoint), { method: 'POST', body: form });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** Uploads a tiny PNG as `client` and returns the URL to put in a review. */
+export async function uploadedReviewImage(t: TestApp, client: Client): Promise<string> {
+  const response = await upload(t, await credentials(client), tinyPng());
+  if (response.status !== 200) throw new Error(`upload: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.url;
+}
