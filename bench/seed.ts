@@ -14,8 +14,8 @@ export const BENCH_SIZES = { categories: 200, products: 10_000, variantsPerProdu
 
 const id = (prefix: string, seed: string) => sql.raw(`'${prefix}_' || substr(md5(${seed} || random()::text), 1, 20)`);
 
-export async function seedBenchStore(db: Db, customerPasswordHash: string): Promise<void> {
-  const { categories, products, variantsPerProduct, customers, orders } = BENCH_SIZES;
+export async function seedBenchStore(db: Db, customerPasswordHash: string, sizes: typeof BENCH_SIZES = BENCH_SIZES): Promise<void> {
+  const { categories, products, variantsPerProduct, customers, orders } = sizes;
   const words = `ARRAY['Classic','Urban','Trail','Everyday','Summit','Coastal','Heritage','Sprint','Cloud','Nomad','Alpine','Harbor','Metro','Canyon','Aurora']`;
   const nouns = `ARRAY['Jacket','Shirt','Hoodie','Sneaker','Boot','Backpack','Cap','Scarf','Sock','Belt','Watch','Bottle','Tent','Lamp','Mug']`;
   await sql`
@@ -65,7 +65,7 @@ export async function seedBenchStore(db: Db, customerPasswordHash: string): Prom
     SELECT ${id('ord', 'g::text')}, 'ORD-' || lpad(g::text, 6, '0'),
            (SELECT min(id) FROM users) + g % ${sql.lit(customers)},
            (ARRAY['PLACED','CONFIRMED','SHIPPED','FULFILLED','FULFILLED','FULFILLED','CANCELLED'])[1 + g % 7],
-           0, 0, 10, 0, 0, 'USD', '{"recipient_name":"Bench"}', 'mock', 'PAID',
+           0, 0, 10, 0, 0, 'USD', '{"recipient_name":"Bench Customer","phone_number":"+15550100","label":"Home","country":"US","state":"CA","city":"San Francisco","address_1":"1 Market St","address_2":null,"zip_code":"94103"}', 'mock', 'PAID',
            now() - ((g % 525600) || ' minutes')::interval, now()
     FROM generate_series(1, ${sql.lit(orders)}) g;
     SELECT setval('order_number_seq', ${sql.lit(orders)});

@@ -56,12 +56,18 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
       if (query.role) base = base.where('role', '=', query.role);
       if (query.status) base = base.where('status', '=', query.status);
       if (query.search) {
+        // Two trigram-index lookups gathered into an array, then fetched by key.
         const pattern = containsPattern(query.search);
-        base = base.where((eb) => eb.or([eb('email', 'ilike', pattern), eb(sql`first_name || ' ' || last_name`, 'ilike', pattern)]));
+        const ids = db
+          .selectFrom('users as byemail')
+          .select('byemail.id')
+          .where('byemail.email', 'ilike', pattern)
+          .unionAll(db.selectFrom('users as byname').select('byname.id').where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern));
+        base = base.where(sql<boolean>`id = ANY(ARRAY(${ids}))`);
       }
       const rows = await base
         .selectAll()
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(base.select((eb) => eb.fn.countAll<number>().as('n')).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
         .limit(query.limit)
@@ -98,7 +104,8 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
         if (!supers.some((s) => s.id === ctx.actor.userId)) throw forbidden();
         const before = await target(trx, publicId, true);
         if (before.id === ctx.actor.userId) throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
-        if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && supers.filter((s) => s.status === 'ACTIVE').length <= 1) {
+        // What counts is who would be left: a suspended SUPER_ADMIN is not the last one while an active one remains.
+        if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && !supers.some((s) => s.status === 'ACTIVE' && s.id !== before.id)) {
           throw conflict('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
         }
         const after = await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();

@@ -46,14 +46,18 @@ function filteredProducts(db: Executor, f: ProductFilters) {
     if (f.status) query = query.where('p.status', '=', f.status);
   }
   if (f.search) {
+    // Three trigram-index lookups gathered into an array, then fetched by primary key. An OR across
+    // the tables would test every row; IN (subquery) lets the planner hash-join a full scan.
     const pattern = containsPattern(f.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb('p.name', 'ilike', pattern),
-        eb('p.description', 'ilike', pattern),
-        eb.exists(visibleVariants(eb, f.audience).where('v.sku', 'ilike', pattern)),
-      ]),
-    );
+    let skus = db.selectFrom('variants as v').select('v.product_id as id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
+    if (f.audience === 'public') skus = skus.where('v.status', '=', 'ACTIVE');
+    const matches = db
+      .selectFrom('products as byname')
+      .select('byname.id')
+      .where('byname.name', 'ilike', pattern)
+      .unionAll(db.selectFrom('products as bytext').select('bytext.id').where('bytext.description', 'ilike', pattern))
+      .unionAll(skus);
+    query = query.where(sql<boolean>`p.id = ANY(ARRAY(${matches}))`);
   }
   if (f.categoryIds) {
     const ids = f.categoryIds;
@@ -95,11 +99,21 @@ const SORT_COLUMNS = {
   rating: sql`p.rating_average`,
 } as const;
 
+/**
+ * One statement: the page walks the index of its sort (each ORDER BY below
+ * matches one exactly), and the filtered total is a scalar subquery, counted
+ * once through a narrow index, instead of a window over every matching row.
+ */
 export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+  // Products without an active variant have no price: last in both directions.
+  const order =
+    sort.field === 'price' && sort.direction === 'desc'
+      ? sql`p.price_min DESC NULLS LAST`
+      : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
   return filteredProducts(db, filters)
     .selectAll('p')
-    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
-    .orderBy(sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)} NULLS LAST`)
+    .select(filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).as('total_count'))
+    .orderBy(order)
     .orderBy('p.public_id', sort.direction)
     .limit(page.limit)
     .offset(offsetOf(page))

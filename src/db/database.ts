@@ -14,12 +14,12 @@ export type Trx = Transaction<Database>;
 export type Executor = Db | Trx;
 
 /** `onQuery` sees every executed statement (tests count them to catch N+1 queries). */
-export function createDb(connectionString: string, poolSize: number, onQuery?: (sql: string) => void): Db {
+export function createDb(connectionString: string, poolSize: number, onQuery?: (sql: string, parameters: readonly unknown[]) => void): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   return new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {}),
   });
 }

@@ -52,7 +52,8 @@ export async function startEmbeddedDatabase(
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'scram-sha-256',
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'shared_buffers=128MB'],
+    // random_page_cost 1.1: storage is SSD, so index access is not four times dearer than sequential reads.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'shared_buffers=128MB', '-c', 'random_page_cost=1.1'],
     onLog: (line) => options.log?.(String(line).trim()),
     onError: (error) => options.log?.(String(error).trim()),
   });

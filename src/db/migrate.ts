@@ -5,6 +5,7 @@ import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
 import * as accountsMediaReviews from './migrations/0004-accounts-media-reviews.js';
 import * as administration from './migrations/0005-administration.js';
+import * as listIndexes from './migrations/0006-list-indexes.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003-orders': orders,
   '0004-accounts-media-reviews': accountsMediaReviews,
   '0005-administration': administration,
+  '0006-list-indexes': listIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

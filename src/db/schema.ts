@@ -154,6 +154,12 @@ export interface InventoryTable {
   reorder_level: number | null;
   created_at: CreatedAt;
   last_stock_update: UpdatedAt;
+  /** Copies of the list's sort and search keys, kept by triggers (migration 0006); never written by the app. */
+  variant_public_id: ColumnType<string, never, never>;
+  product_public_id: ColumnType<string, never, never>;
+  product_name: ColumnType<string, never, never>;
+  sku: ColumnType<string, never, never>;
+  variant_deleted: ColumnType<boolean, never, never>;
 }
 
 export type MovementKind = 'CREATE' | 'ADJUST' | 'RESERVE' | 'RELEASE' | 'ORDER_PLACED' | 'ORDER_CANCELLED' | 'ORDER_SHIPPED';

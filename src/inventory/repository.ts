@@ -1,44 +1,43 @@
-import { sql } from 'kysely';
-import type { MovementKind } from '../db/schema.js';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
 import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
-/** SQL of the admin inventory: records joined to their variant and product. */
+/**
+ * SQL of the admin inventory. A record carries copies of its variant's and
+ * product's keys (kept by triggers, migration 0006), so lists, filters and
+ * sorts read the inventory table alone, each through an index.
+ */
 
 const stockStatus = sql<StockStatus>`stock_status(i.quantity_on_hand, i.quantity_reserved, i.reorder_level)`;
 const available = sql<number>`(i.quantity_on_hand - i.quantity_reserved)`;
 
-function records(db: Executor) {
+function selectRecord(db: Executor) {
   return db
     .selectFrom('inventory as i')
-    .innerJoin('variants as v', 'v.id', 'i.variant_id')
-    .innerJoin('products as p', 'p.id', 'v.product_id');
+    .select([
+      'i.id as inventory_id',
+      'i.variant_id',
+      'i.variant_public_id',
+      'i.product_public_id',
+      'i.product_name',
+      'i.sku',
+      'i.quantity_on_hand',
+      'i.quantity_reserved',
+      available.as('quantity_available'),
+      'i.reorder_level',
+      stockStatus.as('stock_status'),
+      'i.created_at',
+      'i.last_stock_update',
+    ]);
 }
 
-function selectRecord(query: ReturnType<typeof records>) {
-  return query.select([
-    'i.id as inventory_id',
-    'i.variant_id',
-    'v.public_id as variant_public_id',
-    'p.public_id as product_public_id',
-    'p.name as product_name',
-    'v.sku',
-    'i.quantity_on_hand',
-    'i.quantity_reserved',
-    available.as('quantity_available'),
-    'i.reorder_level',
-    stockStatus.as('stock_status'),
-    'i.created_at',
-    'i.last_stock_update',
-  ]);
-}
-
-export type InventoryRecordRow = Awaited<ReturnType<typeof findRecord>> & object;
+export type InventoryRecordRow = NonNullable<Awaited<ReturnType<typeof findRecord>>>;
 
 export function findRecord(db: Executor, variantPublicId: string) {
-  return selectRecord(records(db).where('v.public_id', '=', variantPublicId)).executeTakeFirst();
+  return selectRecord(db).where('i.variant_public_id', '=', variantPublicId).executeTakeFirst();
 }
 
 export interface InventoryFilters {
@@ -47,48 +46,54 @@ export interface InventoryFilters {
   includeDeleted: boolean;
 }
 
-function filtered(db: Executor, filters: InventoryFilters) {
-  let query = records(db);
-  if (!filters.includeDeleted) query = query.where('v.deleted_at', 'is', null);
-  if (filters.stockStatus) query = query.where(stockStatus, '=', filters.stockStatus);
-  if (filters.search) {
-    const pattern = containsPattern(filters.search);
-    query = query.where((eb) => eb.or([eb('p.name', 'ilike', pattern), eb('v.sku', 'ilike', pattern)]));
-  }
-  return query;
+/** The list's filters as one condition, shared by the page and its count. */
+function matches(filters: InventoryFilters) {
+  return (eb: ExpressionBuilder<Database & { i: InventoryTable }, 'i'>) => {
+    const parts: Expression<SqlBool>[] = [];
+    if (!filters.includeDeleted) parts.push(eb('i.variant_deleted', '=', false));
+    if (filters.stockStatus) parts.push(eb(stockStatus, '=', filters.stockStatus));
+    if (filters.search) {
+      const pattern = containsPattern(filters.search);
+      parts.push(eb.or([eb('i.product_name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]));
+    }
+    return eb.and(parts);
+  };
 }
 
+const countQuery = (db: Executor) => db.selectFrom('inventory as i').select((eb) => eb.fn.countAll<number>().as('n'));
+
 const SORT_COLUMNS = {
-  product_name: sql`p.name`,
-  sku: sql`v.sku`,
+  product_name: sql`i.product_name`,
+  sku: sql`i.sku`,
   quantity_on_hand: sql`i.quantity_on_hand`,
   quantity_available: available,
   last_stock_update: sql`i.last_stock_update`,
 } as const;
 
 export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<InventorySortField>, page: PageRequest) {
+  // The total comes from one scalar subquery (an index-only count), not a window over every row.
   // The tiebreak follows the sort's direction, so "-x" is exactly "x" reversed.
-  return selectRecord(filtered(db, filters))
-    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+  return selectRecord(db)
+    .where(matches(filters))
+    .select(countQuery(db).where(matches(filters)).as('total_count'))
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
-    .orderBy('v.public_id', sort.direction)
+    .orderBy('i.variant_public_id', sort.direction)
     .limit(page.limit)
     .offset(offsetOf(page))
     .execute();
 }
 
 export async function countRecords(db: Executor, filters: InventoryFilters): Promise<number> {
-  return (await filtered(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  return (await countQuery(db).where(matches(filters)).executeTakeFirstOrThrow()).n;
 }
 
 /** Locks one record for a read-modify-write; concurrent writers queue behind the row lock. */
 export function lockRecord(db: Executor, variantPublicId: string) {
   return db
     .selectFrom('inventory as i')
-    .innerJoin('variants as v', 'v.id', 'i.variant_id')
-    .select(['i.id', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.reorder_level', 'v.deleted_at as variant_deleted_at'])
-    .where('v.public_id', '=', variantPublicId)
-    .forUpdate('i')
+    .select(['i.id', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.reorder_level', 'i.variant_deleted'])
+    .where('i.variant_public_id', '=', variantPublicId)
+    .forUpdate()
     .executeTakeFirst();
 }
 

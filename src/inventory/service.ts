@@ -65,7 +65,7 @@ export function createInventoryService({ db }: { db: Db }) {
 
   async function lockLive(trx: Trx, variantPublicId: string) {
     const locked = isPublicId('var', variantPublicId) ? await lockRecord(trx, variantPublicId) : undefined;
-    if (!locked || locked.variant_deleted_at) throw notFound('Inventory record');
+    if (!locked || locked.variant_deleted) throw notFound('Inventory record');
     return locked;
   }
 
@@ -213,12 +213,7 @@ export function createInventoryService({ db }: { db: Db }) {
 
     async movements(variantPublicId: string, page: PageRequest) {
       const record = isPublicId('var', variantPublicId)
-        ? await db
-            .selectFrom('inventory as i')
-            .innerJoin('variants as v', 'v.id', 'i.variant_id')
-            .select('i.id')
-            .where('v.public_id', '=', variantPublicId)
-            .executeTakeFirst()
+        ? await db.selectFrom('inventory').select('id').where('variant_public_id', '=', variantPublicId).executeTakeFirst()
         : undefined;
       if (!record) throw notFound('Inventory record');
       const rows = await listMovements(db, record.id, page);

@@ -56,7 +56,7 @@ export function parseSort<F extends string>(value: string): Sort<F> {
  * (`count(*) OVER ()`), so one query answers both. Only a page past the end
  * has no row to read the total from; then `countAll` runs.
  */
-export async function toPage<T extends { total_count: number | string }, R>(
+export async function toPage<T extends { total_count: number | string | null }, R>(
   rows: readonly T[],
   request: PageRequest,
   countAll: () => Promise<number>,

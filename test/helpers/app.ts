@@ -29,6 +29,8 @@ export interface TestApp {
   baseUrl: string;
   /** Every SQL statement the app has run, in order (tests count them to catch N+1 queries). */
   queries: string[];
+  /** The same statements with their parameters (for EXPLAIN in the query-plan test). */
+  statements: { sql: string; parameters: readonly unknown[] }[];
   /** A fresh HTTP client with its own cookie jar. */
   client(): Client;
   close(): Promise<void>;
@@ -65,7 +67,11 @@ export async function startTestApp(
     ...env,
   });
   const queries: string[] = [];
-  const db = createDb(url.toString(), config.dbPoolSize, (statement) => queries.push(statement));
+  const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+  const db = createDb(url.toString(), config.dbPoolSize, (statement, parameters) => {
+    queries.push(statement);
+    statements.push({ sql: statement, parameters });
+  });
   const clock = new TestClock();
   const app = await buildApp({ config, db, clock });
   options.setup?.(app);
@@ -80,6 +86,7 @@ export async function startTestApp(
     clock,
     baseUrl,
     queries,
+    statements,
     client: () => new Client(baseUrl),
     async close() {
       await app.close();
