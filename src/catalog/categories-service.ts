@@ -35,6 +35,14 @@ function live(db: Executor) {
     .where('c.deleted_at', 'is', null);
 }
 
+/**
+ * Writes that change parent links run one at a time: otherwise two concurrent
+ * moves can each pass the cycle check and together make a cycle, or deadlock
+ * on each other's rows (a 500). Taken before any row lock, so waiting on it
+ * cannot deadlock.
+ */
+const lockTree = (trx: Executor) => sql`SELECT pg_advisory_xact_lock(hashtext('categories.tree'))`.execute(trx);
+
 /** Categories: a tree via parent links; public reads, admin writes (soft delete). */
 export function createCategoryService({ db }: { db: Db }) {
   async function find(executor: Executor, publicId: string, lock = false): Promise<CategoryWithParent> {
@@ -132,6 +140,7 @@ export function createCategoryService({ db }: { db: Db }) {
 
     update: (ctx: AuthedCtx, publicId: string, patch: CategoryPatch) =>
       write(async (trx) => {
+        if (patch.parent_public_id !== undefined) await lockTree(trx);
         const before = await find(trx, publicId, true);
         const parent = await parentId(trx, patch.parent_public_id, before.id);
         await trx
@@ -154,6 +163,7 @@ export function createCategoryService({ db }: { db: Db }) {
     /** Soft delete; its children move up to its parent so the tree stays whole. */
     remove: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
+        await lockTree(trx); // it re-parents the children
         const category = await find(trx, publicId, true);
         await trx.updateTable('categories').set({ parent_id: category.parent_id, updated_at: new Date() }).where('parent_id', '=', category.id).execute();
         await trx.updateTable('categories').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', category.id).execute();
