@@ -20,7 +20,8 @@ let customer: Client;
 let sample: { category: string; product: string };
 
 before(async () => {
-  t = await startTestApp();
+  // An idle email worker: its polling must not mix into the statements under test.
+  t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '600000' });
   const password = 'Bench-Pass-1';
   await seedBenchStore(t.db, await hashPassword(password, t.config.passwordHashCost), {
     categories: 200,

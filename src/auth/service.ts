@@ -96,7 +96,11 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         });
         throw invalidCredentials();
       }
-      if (user.status !== 'ACTIVE') throw forbidden('This account is suspended');
+      if (user.status !== 'ACTIVE') {
+        // A refused login is a security event too; the right password proved who is knocking.
+        await writeAudit(db, ctx, { action: 'auth.login_refused', entityType: 'user', entityPublicId: user.public_id, changes: { after: { status: user.status } }, actor: null });
+        throw forbidden('This account is suspended');
+      }
 
       return db.transaction().execute(async (trx) => {
         await limiter.reset(trx, 'LOGIN', email);

@@ -5,12 +5,10 @@ import { rateLimited } from './errors.js';
 
 /**
  * Fixed-window counters kept in PostgreSQL, so every instance of the service
- * sees the same counts. `check` refuses once a window is full; `hit` counts
- * one event (upsert, safe under concurrency).
+ * sees the same counts. `hit` counts one event in a single upsert (safe under
+ * concurrency) and, with `enforce`, refuses the event that goes over the limit.
  */
 export interface RateLimiter {
-  /** Throws 429 with Retry-After when the window for `key` is already full. */
-  check(db: Executor, name: RateLimitName, key: string): Promise<void>;
   /** Counts one event; with `enforce`, throws 429 when this event goes over the limit. */
   hit(db: Executor, name: RateLimitName, key: string, options?: { enforce?: boolean }): Promise<void>;
   reset(db: Executor, name: RateLimitName, key: string): Promise<void>;
@@ -23,20 +21,6 @@ export function createRateLimiter(rules: Readonly<Record<RateLimitName, RateLimi
     (windowStartedAt.getTime() + windowSeconds * 1000 - now().getTime()) / 1000;
 
   return {
-    async check(db, name, key) {
-      const rule = rules[name];
-      if (!rule) return;
-      const row = await db
-        .selectFrom('rate_limits')
-        .select(['hits', 'window_started_at'])
-        .where('name', '=', name)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      if (!row) return;
-      const wait = retryAfter(row.window_started_at, rule.windowSeconds);
-      if (wait > 0 && row.hits >= rule.count) throw rateLimited(wait);
-    },
-
     async hit(db, name, key, options = {}) {
       const rule = rules[name];
       if (!rule) return;

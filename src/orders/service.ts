@@ -41,7 +41,12 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         `An order that is ${order.status} cannot become ${to}` + (next.length > 0 ? `; it can become ${next.join(' or ')}` : ''),
       );
     }
-    const items = await trx.selectFrom('order_items').select(['variant_id', 'quantity']).where('order_id', '=', order.id).execute();
+    const items = await trx
+      .selectFrom('order_items as oi')
+      .innerJoin('variants as v', 'v.id', 'oi.variant_id')
+      .select(['oi.variant_id', 'oi.quantity', 'v.public_id as variant_public_id', 'v.sku'])
+      .where('oi.order_id', '=', order.id)
+      .execute();
     const lines = items.map((item) => ({ variantId: item.variant_id, quantity: item.quantity }));
 
     if (to === 'CANCELLED') {
@@ -61,9 +66,12 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     if (to === 'SHIPPED') {
       const shortages = await shipStock(trx, lines, order.id, ctx.actor.userId);
       if (shortages.length > 0) {
+        const byId = new Map(items.map((item) => [item.variant_id, item]));
         throw conflict('INSUFFICIENT_STOCK', 'On-hand stock is below what this order ships', shortages.map((s) => ({
           field: 'items',
           message: `only ${s.available} on hand`,
+          variant_public_id: byId.get(s.variantId)?.variant_public_id,
+          sku: byId.get(s.variantId)?.sku,
           requested: s.requested,
           available: s.available,
         })));
