@@ -81,7 +81,10 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
         ),
         kept AS (
           SELECT o.* FROM orders o
-          WHERE o.status <> 'CANCELLED' AND o.placed_at >= ${from}::date AND o.placed_at < ${to}::date + 1
+          -- Day bounds in UTC: a bare date compared with a timestamptz would take the session's time zone.
+          WHERE o.status <> 'CANCELLED'
+            AND o.placed_at >= (${from}::date)::timestamp AT TIME ZONE 'UTC'
+            AND o.placed_at < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC'
         ),
         sales AS (
           SELECT date_trunc('month', placed_at AT TIME ZONE 'UTC')::date AS month,

@@ -1,0 +1,346 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import type { Client, Response } from './helpers/client.js';
+import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
+import { PASSWORD, errorOf, signInAs, signUp } from './helpers/factories.js';
+
+/** Contract section 12: the audit log is written with every admin write, never edited, and readable by SUPER_ADMIN. */
+
+const AUDIT = '/api/v1/admin/audit';
+const A = '/api/v1/admin';
+const tag = () => randomBytes(4).toString('hex').toUpperCase();
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof signInAs>>;
+let superAdmin: Awaited<ReturnType<typeof signInAs>>;
+
+before(async () => {
+  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
+  admin = await signInAs(t, 'ADMIN');
+  superAdmin = await signInAs(t, 'SUPER_ADMIN');
+});
+after(() => t.close());
+
+function ok(response: Response, status = 200) {
+  assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
+  return response.body?.data;
+}
+
+const auditCount = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM audit_log`.execute(t.db)).rows[0]!.n);
+const rowsFor = (action: string, entity: string) =>
+  t.db.selectFrom('audit_log').selectAll().where('action', '=', action).where('entity_public_id', '=', entity).orderBy('id').execute();
+
+/** A placed order of a fresh customer. */
+async function anOrder() {
+  const { variantId } = await sellableVariant(admin.client, { price: '15.00', stock: 10 });
+  const s = await shopper(t, [{ variantId, quantity: 1 }]);
+  return ok(await checkout(s.client, s.addressId), 201).public_id as string;
+}
+
+describe('every admin write is audited with before and after', () => {
+  test('catalog, inventory, coupons, orders, users and expenses', async () => {
+    const done: { action: string; entity: string; response: Response; by: typeof admin }[] = [];
+    const write = async (by: typeof admin, action: string, response: Response, status: number, entity?: string) => {
+      const data = ok(response, status);
+      done.push({ action, entity: entity ?? data.public_id, response, by });
+      return data;
+    };
+    const c = admin.client;
+    const category = await write(admin, 'category.create', await c.post(`${A}/categories`, { name: `Cat ${tag()}` }), 201);
+    await write(admin, 'category.update', await c.patch(`${A}/categories/${category.public_id}`, { name: `Cat ${tag()}` }), 200);
+    const product = await write(admin, 'product.create', await c.post(`${A}/products`, { name: `Prod ${tag()}` }), 201);
+    await write(admin, 'product.update', await c.patch(`${A}/products/${product.public_id}`, { status: 'ACTIVE' }), 200);
+    const variant = await write(admin, 'variant.create', await c.post(`${A}/products/${product.public_id}/variants`, { sku: `S-${tag()}`, name: 'V', price: '5.00' }), 201);
+    await write(admin, 'variant.update', await c.patch(`${A}/variants/${variant.public_id}`, { price: '6.00' }), 200);
+    await write(admin, 'inventory.create', await c.post(`${A}/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 5 }), 201, variant.public_id);
+    await write(admin, 'inventory.adjust', await c.patch(`${A}/inventory/${variant.public_id}`, { quantity_change: 3, reason: 'recount' }), 200, variant.public_id);
+    await write(admin, 'inventory.reserve', await c.patch(`${A}/inventory/${variant.public_id}/reservation`, { change: 2 }), 200, variant.public_id);
+    const coupon = await write(admin, 'coupon.create', await c.post(`${A}/coupons`, { code: `C${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' }), 201);
+    await write(admin, 'coupon.update', await c.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '3.00' }), 200);
+    await write(admin, 'coupon.delete', await c.delete(`${A}/coupons/${coupon.public_id}`), 204, coupon.public_id);
+    const order = await anOrder();
+    await write(admin, 'order.status_change', await c.patch(`${A}/orders/${order}`, { status: 'CONFIRMED' }), 200, order);
+    const customer = await signUp(t);
+    await write(admin, 'user.suspend', await c.post(`${A}/users/${customer.user.public_id}/suspend`), 200);
+    await write(admin, 'user.activate', await c.post(`${A}/users/${customer.user.public_id}/activate`), 200);
+    await write(superAdmin, 'user.role_change', await superAdmin.client.patch(`${A}/users/${customer.user.public_id}/role`, { role: 'ADMIN' }), 200);
+    const s = superAdmin.client;
+    const expense = await write(superAdmin, 'expense.create', await s.post(`${A}/expenses`, { description: 'Hosting', category: 'SOFTWARE', amount: '40.00', spent_at: '2026-01-15' }), 201);
+    await write(superAdmin, 'expense.update', await s.patch(`${A}/expenses/${expense.public_id}`, { amount: '45.50' }), 200);
+    await write(superAdmin, 'expense.delete', await s.delete(`${A}/expenses/${expense.public_id}`), 204, expense.public_id);
+    await write(admin, 'variant.delete', await c.delete(`${A}/variants/${variant.public_id}`), 204, variant.public_id);
+    await write(admin, 'product.delete', await c.delete(`${A}/products/${product.public_id}`), 204, product.public_id);
+    await write(admin, 'category.delete', await c.delete(`${A}/categories/${category.public_id}`), 204, category.public_id);
+
+    for (const { action, entity, response, by } of done) {
+      const rows = await rowsFor(action, entity);
+      assert.equal(rows.length, 1, `${action} ${entity}: ${rows.length} entries`);
+      const row = rows[0]!;
+      const changes = row.changes as { before?: unknown; after?: unknown } | null;
+      assert.ok(changes && 'before' in changes && 'after' in changes, `${action}: changes ${JSON.stringify(changes)}`);
+      assert.ok(changes.before !== null || changes.after !== null, `${action}: both sides null`);
+      assert.equal(row.actor_public_id, by.user.public_id, action);
+      assert.equal(row.actor_email, by.email, action);
+      assert.equal(row.actor_role, by.user.role, action);
+      assert.equal(row.request_id, response.headers.get('x-request-id'), `${action}: the entry names the request`);
+      assert.ok(row.ip, action);
+      assert.match(row.public_id, /^aud_[0-9A-Za-z]{16,}$/);
+    }
+
+    const byAction = async (action: string, entity: string) => (await rowsFor(action, entity))[0]!.changes as any;
+    assert.deepEqual(
+      [(await byAction('coupon.update', coupon.public_id)).before.discount_value, (await byAction('coupon.update', coupon.public_id)).after.discount_value],
+      ['2.00', '3.00'],
+    );
+    const adjust = await byAction('inventory.adjust', variant.public_id);
+    assert.deepEqual([adjust.before.quantity_on_hand, adjust.after.quantity_on_hand], [5, 8]);
+    assert.deepEqual(await byAction('order.status_change', order), { before: { status: 'PLACED' }, after: { status: 'CONFIRMED' } });
+    const spent = await byAction('expense.update', expense.public_id);
+    assert.deepEqual([spent.before.amount, spent.after.amount], ['40.00', '45.50']);
+    assert.equal((await byAction('expense.delete', expense.public_id)).after, null);
+  });
+
+  test('a refused write leaves no entry', async () => {
+    const { variantId } = await sellableVariant(admin.client, { stock: 2 });
+    const coupon = ok(await admin.client.post(`${A}/coupons`, { code: `R${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+    const order = await anOrder();
+    const before = await auditCount();
+    const refused: [Response, number][] = [
+      [await admin.client.post(`${A}/coupons`, { code: coupon.code, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 409],
+      [await admin.client.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '0' }), 400],
+      [await admin.client.patch(`${A}/inventory/${variantId}`, { quantity_change: -5 }), 400],
+      [await admin.client.patch(`${A}/orders/${order}`, { status: 'FULFILLED' }), 409],
+      [await admin.client.post(`${A}/users/${admin.user.public_id}/suspend`), 400],
+      [await admin.client.post(`${A}/users/${superAdmin.user.public_id}/suspend`), 403],
+      [await admin.client.post(`${A}/expenses`, { description: 'x', category: 'RENT', amount: '1.00', spent_at: '2026-01-01' }), 403],
+      [await superAdmin.client.patch(`${A}/expenses/exp_${'Z'.repeat(20)}`, { amount: '2.00' }), 404],
+      [await superAdmin.client.patch(`${A}/users/${superAdmin.user.public_id}/role`, { role: 'ADMIN' }), 400],
+      [await admin.client.patch(`${A}/variants/${variantId}`, { price: '-1' }), 400],
+    ];
+    for (const [response, status] of refused) assert.equal(response.status, status, response.text);
+    assert.equal(await auditCount(), before);
+  });
+
+  test('the entry is written in the same transaction: when it cannot be written, the change is undone', async () => {
+    await sql`CREATE TABLE test_failing_actions (action text PRIMARY KEY)`.execute(t.db);
+    await sql`CREATE FUNCTION test_fail_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN
+                IF EXISTS (SELECT 1 FROM test_failing_actions WHERE action = NEW.action) THEN RAISE EXCEPTION 'audit refused by test'; END IF;
+                RETURN NEW;
+              END $$`.execute(t.db);
+    await sql`CREATE TRIGGER test_fail_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION test_fail_audit()`.execute(t.db);
+    try {
+      const { variantId, productId } = await sellableVariant(admin.client, { stock: 4 });
+      const coupon = ok(await admin.client.post(`${A}/coupons`, { code: `T${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+      const order = await anOrder();
+      const customer = await signUp(t);
+      const description = `Never ${tag()}`;
+      await sql`INSERT INTO test_failing_actions VALUES ('product.update'), ('inventory.adjust'), ('coupon.update'), ('order.status_change'),
+                ('user.suspend'), ('expense.create')`.execute(t.db);
+
+      const attempts = [
+        await admin.client.patch(`${A}/products/${productId}`, { name: 'Renamed' }),
+        await admin.client.patch(`${A}/inventory/${variantId}`, { quantity_on_hand: 99 }),
+        await admin.client.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '9.00' }),
+        await admin.client.patch(`${A}/orders/${order}`, { status: 'CANCELLED' }),
+        await admin.client.post(`${A}/users/${customer.user.public_id}/suspend`),
+        await superAdmin.client.post(`${A}/expenses`, { description, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
+      ];
+      for (const response of attempts) assert.equal(response.status, 500, response.text);
+
+      assert.notEqual(ok(await admin.client.get(`${A}/products/${productId}`)).name, 'Renamed');
+      assert.equal(ok(await admin.client.get(`${A}/inventory/${variantId}`)).quantity_on_hand, 4);
+      assert.equal(ok(await admin.client.get(`${A}/coupons/${coupon.public_id}`)).discount_value, '1.00');
+      assert.equal(ok(await admin.client.get(`${A}/orders/${order}`)).status, 'PLACED');
+      ok(await customer.client.get('/api/v1/users/me')); // not suspended, sessions not revoked
+      assert.equal((await t.db.selectFrom('expenses').select('id').where('description', '=', description).execute()).length, 0);
+    } finally {
+      await sql`DROP TRIGGER test_fail_audit ON audit_log`.execute(t.db);
+      await sql`DROP FUNCTION test_fail_audit(); DROP TABLE test_failing_actions`.execute(t.db);
+    }
+  });
+});
+
+describe('an entry exists exactly when its change does', () => {
+  test('a change that fails at commit leaves no entry behind', async () => {
+    // Deferred checks that fail at COMMIT, after the service wrote its entry: a separate connection would keep it.
+    await sql`CREATE FUNCTION test_fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused by test'; END $$`.execute(t.db);
+    const triggers = [
+      sql`CREATE CONSTRAINT TRIGGER test_fail_expenses AFTER INSERT OR UPDATE ON expenses DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+          WHEN (NEW.description LIKE 'FAIL-AT-COMMIT%') EXECUTE FUNCTION test_fail_commit()`,
+      sql`CREATE CONSTRAINT TRIGGER test_fail_products AFTER INSERT OR UPDATE ON products DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+          WHEN (NEW.name LIKE 'FAIL-AT-COMMIT%') EXECUTE FUNCTION test_fail_commit()`,
+      sql`CREATE CONSTRAINT TRIGGER test_fail_users AFTER UPDATE ON users DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+          WHEN (NEW.last_name = 'FAIL-AT-COMMIT' AND NEW.status = 'SUSPENDED') EXECUTE FUNCTION test_fail_commit()`,
+    ];
+    for (const trigger of triggers) await trigger.execute(t.db);
+    try {
+      const customer = await signUp(t, { last_name: 'FAIL-AT-COMMIT' });
+      const product = ok(await admin.client.post(`${A}/products`, { name: `Fine ${tag()}` }), 201);
+      const before = await auditCount();
+      const attempts = [
+        await superAdmin.client.post(`${A}/expenses`, { description: `FAIL-AT-COMMIT ${tag()}`, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
+        await admin.client.post(`${A}/products`, { name: `FAIL-AT-COMMIT ${tag()}` }),
+        await admin.client.patch(`${A}/products/${product.public_id}`, { name: `FAIL-AT-COMMIT ${tag()}` }),
+        await admin.client.post(`${A}/users/${customer.user.public_id}/suspend`),
+      ];
+      for (const response of attempts) assert.equal(response.status, 500, response.text);
+      assert.equal(await auditCount(), before, 'no entry survived its failed change');
+      ok(await customer.client.get('/api/v1/users/me'));
+    } finally {
+      await sql`DROP TRIGGER test_fail_expenses ON expenses; DROP TRIGGER test_fail_products ON products; DROP TRIGGER test_fail_users ON users;
+                DROP FUNCTION test_fail_commit()`.execute(t.db);
+    }
+  });
+});
+
+describe('secrets never reach the log', () => {
+  test('no password, password hash, session token, CSRF token or account token in any entry', async () => {
+    const person = await signUp(t);
+    const newPassword = 'Another-Secret-77';
+    const wrong = 'Wrong-Password-11';
+    assert.equal((await t.client().post('/api/v1/auth/login', { email: person.email, password: wrong })).status, 401);
+    const other = t.client();
+    ok(await other.post('/api/v1/auth/login', { email: person.email, password: PASSWORD }));
+    const csrf = await person.client.csrf();
+    assert.equal((await person.client.patch('/api/v1/users/me/password', { current_password: PASSWORD, new_password: newPassword })).status, 204);
+    assert.equal((await person.client.post('/api/v1/users/me/email', { new_email: `moved-${tag().toLowerCase()}@example.test`, password: newPassword })).status, 202);
+    assert.equal((await t.client().post('/api/v1/auth/password-reset', { email: person.email })).status, 202);
+    const mails = await t.db.selectFrom('outbox').select('payload').execute();
+    const tokens = mails.map((m) => (m.payload as { token?: string }).token).filter((v): v is string => typeof v === 'string');
+    assert.ok(tokens.length >= 2, 'reset and email-change tokens were issued');
+    const resetMail = await t.db.selectFrom('outbox').select('payload').where('kind', '=', 'password_reset').where('recipient', '=', person.email).executeTakeFirstOrThrow();
+    const finalPassword = 'Third-Secret-99';
+    assert.equal((await t.client().post('/api/v1/auth/password-reset/verify', { token: (resetMail.payload as any).token, new_password: finalPassword })).status, 204);
+
+    const secrets = [PASSWORD, newPassword, wrong, finalPassword, csrf, ...tokens];
+    for (const client of [person.client, other, admin.client, superAdmin.client]) secrets.push(...client.cookies.values());
+    const users = await t.db.selectFrom('users').select('password_hash').execute();
+    secrets.push(...users.map((u) => u.password_hash));
+    const hashes = await sql<{ h: string }>`SELECT encode(token_hash, 'hex') AS h FROM sessions UNION ALL SELECT encode(token_hash, 'hex') FROM account_tokens`.execute(t.db);
+    secrets.push(...hashes.rows.map((r) => r.h));
+
+    const actions = (await t.db.selectFrom('audit_log').select('action').distinct().execute()).map((r) => r.action);
+    for (const expected of ['auth.login', 'auth.login_failed', 'auth.password_change', 'auth.password_reset', 'user.email_change_request']) {
+      assert.ok(actions.includes(expected), `${expected} was audited`);
+    }
+    const dump = (await sql<{ j: string }>`SELECT row_to_json(a)::text AS j FROM audit_log a`.execute(t.db)).rows.map((r) => r.j).join('\n');
+    for (const secret of secrets) assert.ok(secret.length >= 8 && !dump.includes(secret), `a secret appears in the audit log: ${secret.slice(0, 6)}...`);
+    assert.doesNotMatch(dump, /scrypt\$|password_hash|"token"/);
+  });
+});
+
+describe('append-only in the database', () => {
+  test('UPDATE, DELETE and TRUNCATE on audit_log are refused', async () => {
+    const before = await auditCount();
+    await assert.rejects(sql`UPDATE audit_log SET action = 'tampered'`.execute(t.db), /append-only/);
+    await assert.rejects(sql`DELETE FROM audit_log`.execute(t.db), /append-only/);
+    await assert.rejects(sql`TRUNCATE audit_log`.execute(t.db), /append-only/);
+    assert.equal(await auditCount(), before);
+    assert.equal((await t.db.selectFrom('audit_log').select('id').where('action', '=', 'tampered').execute()).length, 0);
+  });
+});
+
+describe('GET /admin/audit', () => {
+  /** A fresh ADMIN that signs in (auth.login) then creates three categories. */
+  async function actorWithHistory() {
+    const actor = await signInAs(t, 'ADMIN');
+    const categories: string[] = [];
+    for (let i = 0; i < 3; i++) categories.push(ok(await actor.client.post(`${A}/categories`, { name: `Audit ${tag()}` }), 201).public_id);
+    return { ...actor, categories };
+  }
+  const list = async (client: Client, query: string) => {
+    const response = await client.get(`${AUDIT}?${query}`);
+    ok(response);
+    return response;
+  };
+  const actions = (response: Response) => response.body.data.map((e: any) => `${e.action} ${e.entity_public_id}`);
+
+  test('newest first, filtered by actor (usr_ ID or email), action, entity type and ID', async () => {
+    const actor = await actorWithHistory();
+    const expected = [...actor.categories].reverse().map((c) => `category.create ${c}`).concat(`auth.login ${actor.user.public_id}`);
+    const byId = await list(superAdmin.client, `actor=${actor.user.public_id}`);
+    assert.deepEqual(actions(byId), expected);
+    assert.equal(byId.body.meta.total, 4);
+    assert.deepEqual(actions(await list(superAdmin.client, `actor=${encodeURIComponent(actor.email.toUpperCase())}`)), expected);
+
+    const entry = byId.body.data[0];
+    assert.deepEqual(entry.actor, { public_id: actor.user.public_id, email: actor.email, role: 'ADMIN' });
+    assert.deepEqual(Object.keys(entry).sort(), ['action', 'actor', 'changes', 'created_at', 'entity_public_id', 'entity_type', 'ip', 'public_id', 'reason', 'request_id', 'user_agent']);
+    assert.match(entry.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(entry.changes.before, null);
+    assert.equal(typeof entry.changes.after.name, 'string');
+
+    const creates = await list(superAdmin.client, `action=category.create&actor=${actor.user.public_id}`);
+    assert.equal(creates.body.meta.total, 3);
+    const logins = await list(superAdmin.client, `action=auth.login&entity_type=user&entity_public_id=${actor.user.public_id}`);
+    assert.deepEqual(actions(logins), [`auth.login ${actor.user.public_id}`]);
+    const one = await list(superAdmin.client, `entity_type=category&entity_public_id=${actor.categories[1]}`);
+    assert.deepEqual(actions(one), [`category.create ${actor.categories[1]}`]);
+    assert.equal((await list(superAdmin.client, `entity_type=order&entity_public_id=${actor.categories[1]}`)).body.meta.total, 0);
+    assert.equal((await list(superAdmin.client, 'actor=nobody@example.test')).body.meta.total, 0);
+
+    const all = (await list(superAdmin.client, 'limit=100')).body.data as any[];
+    const times = all.map((e) => Date.parse(e.created_at));
+    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'the whole log is newest first');
+  });
+
+  test('from is inclusive, to exclusive; pages neither repeat nor skip', async () => {
+    const actor = await actorWithHistory();
+    const entries = (await list(superAdmin.client, `actor=${actor.user.public_id}`)).body.data as any[];
+    const [third, second, first] = [entries[0], entries[1], entries[2]];
+    const window = await list(superAdmin.client, `actor=${actor.user.public_id}&from=${encodeURIComponent(first.created_at)}&to=${encodeURIComponent(third.created_at)}`);
+    assert.deepEqual(window.body.data.map((e: any) => e.public_id), [second.public_id, first.public_id]);
+    const since = await list(superAdmin.client, `actor=${actor.user.public_id}&from=${encodeURIComponent(second.created_at)}`);
+    assert.deepEqual(since.body.data.map((e: any) => e.public_id), [third.public_id, second.public_id]);
+
+    const seen: string[] = [];
+    for (const page of [1, 2]) {
+      const response = await list(superAdmin.client, `actor=${actor.user.public_id}&limit=3&page=${page}`);
+      assert.deepEqual(response.body.meta, { page, limit: 3, total: 4, totalPages: 2, hasNext: page === 1, hasPrev: page === 2 });
+      seen.push(...response.body.data.map((e: any) => e.public_id));
+    }
+    assert.deepEqual(seen, entries.map((e) => e.public_id));
+    assert.deepEqual((await list(superAdmin.client, `actor=${actor.user.public_id}&limit=3&page=3`)).body.data, []);
+
+    // Exact bounds, on entries whose times have no sub-millisecond part.
+    const action = `test.bounds_${tag().toLowerCase()}`;
+    for (const second of [0, 1, 2]) {
+      await sql`INSERT INTO audit_log (public_id, action, entity_type, created_at)
+                VALUES (${`aud_${tag()}${tag()}${tag()}`}, ${action}, 'test', ${new Date(Date.UTC(2020, 0, 1, 0, 0, second))})`.execute(t.db);
+    }
+    const bounded = await list(superAdmin.client, `action=${action}&from=2020-01-01T00:00:00.000Z&to=2020-01-01T00:00:02.000Z`);
+    assert.deepEqual(bounded.body.data.map((e: any) => e.created_at), ['2020-01-01T00:00:01.000Z', '2020-01-01T00:00:00.000Z']);
+    assert.equal(bounded.body.data[0].actor, null);
+
+    for (const query of ['from=yesterday', 'to=2026-13-01T00:00:00Z', 'limit=0', 'page=0', 'format=pdf']) {
+      const response = await superAdmin.client.get(`${AUDIT}?${query}`);
+      assert.equal(response.status, 400, `${query}: ${response.text}`);
+      assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
+    }
+  });
+
+  test('CSV export: the same filtered page as rows under a header', async () => {
+    const actor = await actorWithHistory();
+    const json = (await list(superAdmin.client, `actor=${actor.user.public_id}`)).body.data as any[];
+    for (const [query, headers] of [['&format=csv', {}], ['', { accept: 'text/csv' }]] as const) {
+      const response = await superAdmin.client.get(`${AUDIT}?actor=${actor.user.public_id}${query}`, { headers });
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(response.headers.get('content-disposition') ?? '', /attachment; filename="audit-log\.csv"/);
+      const lines = response.text.split('\r\n');
+      assert.equal(lines[0], 'public_id,created_at,actor_public_id,actor_email,actor_role,action,entity_type,entity_public_id,reason,ip,request_id,changes');
+      assert.equal(lines.at(-1), '');
+      const rows = lines.slice(1, -1);
+      assert.equal(rows.length, json.length);
+      rows.forEach((row, i) => {
+        assert.ok(row.startsWith(`${json[i].public_id},${json[i].created_at},${actor.user.public_id},${actor.email},ADMIN,${json[i].action},`), row);
+      });
+      // JSON changes are one quoted cell with doubled quotes.
+      assert.ok(rows[0]!.endsWith(`"${JSON.stringify(json[0].changes).replace(/"/g, '""')}"`), rows[0]);
+    }
+  });
+});
