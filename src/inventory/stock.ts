@@ -52,21 +52,22 @@ async function lockRows(trx: Trx, lines: StockLine[]) {
 async function apply(trx: Trx, lines: StockLine[], effect: Effect, orderId: number, actorUserId: number | null): Promise<void> {
   const ids = lines.map((l) => l.variantId);
   const quantities = lines.map((l) => l.quantity);
-  // One UPDATE for all lines, then one INSERT of all movement rows from its result.
+  // One UPDATE for all lines, then one INSERT of all movement rows from its result. Times come from
+  // clock_timestamp(), taken under the row lock, so movements sort in the order they were applied.
   await sql`
     WITH changed AS (
       UPDATE inventory i SET
         quantity_on_hand = i.quantity_on_hand + ${effect.onHand} * d.quantity,
         quantity_reserved = i.quantity_reserved + ${effect.reserved} * d.quantity,
-        last_stock_update = now()
+        last_stock_update = clock_timestamp()
       FROM unnest(${ids}::bigint[], ${quantities}::int[]) AS d(variant_id, quantity)
       WHERE i.variant_id = d.variant_id
       RETURNING i.id, i.quantity_on_hand, i.quantity_reserved, d.quantity
     )
     INSERT INTO inventory_movements
-      (inventory_id, kind, delta_on_hand, delta_reserved, on_hand_after, reserved_after, actor_user_id, order_id)
+      (inventory_id, kind, delta_on_hand, delta_reserved, on_hand_after, reserved_after, actor_user_id, order_id, created_at)
     SELECT id, ${effect.kind}, ${effect.onHand} * quantity, ${effect.reserved} * quantity,
-           quantity_on_hand, quantity_reserved, ${actorUserId}::bigint, ${orderId}::bigint
+           quantity_on_hand, quantity_reserved, ${actorUserId}::bigint, ${orderId}::bigint, clock_timestamp()
     FROM changed
   `.execute(trx);
 }
