@@ -101,8 +101,11 @@ export function assembleProducts<V>(
   return products.map((p) => ({ product: p, base: productBase(p, categoriesBy.get(p.id) ?? []), variants: variantsBy.get(p.id) ?? [] }));
 }
 
-export const toPublicProducts = (products: ProductRow[], variants: VariantWithStock[], categories: (CategoryRef & { product_id: number })[]): Product[] =>
-  assembleProducts(products, variants, categories, toPublicVariant).map(({ base, variants: vs }) => ({ ...base, variants: vs }));
+/** A storefront product whose variants and categories PostgreSQL already shaped (see listPublicProducts). */
+export const toPublicProductFromJson = (p: ProductRow & { variants: PublicVariant[]; categories: CategoryRef[] }): Product => ({
+  ...productBase(p, p.categories),
+  variants: p.variants,
+});
 
 export const toAdminProducts = (products: ProductRow[], variants: VariantWithStock[], categories: (CategoryRef & { product_id: number })[]): AdminProduct[] =>
   assembleProducts(products, variants, categories, toAdminVariant).map(({ product, base, variants: vs }) => ({

@@ -104,7 +104,7 @@ const SORT_COLUMNS = {
  * matches one exactly), and the filtered total is a scalar subquery, counted
  * once through a narrow index, instead of a window over every matching row.
  */
-export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   // Products without an active variant have no price: last in both directions.
   const order =
     sort.field === 'price' && sort.direction === 'desc'
@@ -116,18 +116,79 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
     .orderBy(order)
     .orderBy('p.public_id', sort.direction)
     .limit(page.limit)
-    .offset(offsetOf(page))
+    .offset(offsetOf(page));
+}
+
+export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+  return pageQuery(db, filters, sort, page).execute();
+}
+
+/**
+ * The storefront's variants and categories of a product, built as JSON by
+ * PostgreSQL in the response's own shape. Correlated to the outer row `p`,
+ * they are computed only for the rows of the page.
+ */
+const publicVariantsJson = sql<PublicVariantJson[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+    'public_id', v.public_id, 'sku', v.sku, 'name', v.name, 'options', v.options,
+    'price', v.price::text, 'compare_at_price', v.compare_at_price::text, 'status', v.status,
+    'in_stock', coalesce(i.quantity_on_hand - i.quantity_reserved > 0, false), 'images', v.images
+  ) ORDER BY v.position, v.id), '[]'::json)
+  FROM variants v LEFT JOIN inventory i ON i.variant_id = v.id
+  WHERE v.product_id = p.id AND v.deleted_at IS NULL AND v.status = 'ACTIVE')`;
+
+const categoriesJson = sql<CategoryRefJson[]>`(
+  SELECT coalesce(json_agg(json_build_object('public_id', c.public_id, 'name', c.name, 'slug', c.slug) ORDER BY c.name), '[]'::json)
+  FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+  WHERE pc.product_id = p.id AND c.deleted_at IS NULL)`;
+
+export interface PublicVariantJson {
+  public_id: string;
+  sku: string;
+  name: string;
+  options: Record<string, string>;
+  price: string;
+  compare_at_price: string | null;
+  status: 'ACTIVE' | 'INACTIVE';
+  in_stock: boolean;
+  images: { url: string; alt_text: string | null; position: number }[];
+}
+export interface CategoryRefJson {
+  public_id: string;
+  name: string;
+  slug: string;
+}
+
+/**
+ * A storefront page in one round trip: the page (and its total) as a CTE,
+ * then each product with its variants and categories as JSON.
+ */
+export function listPublicProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+  const order =
+    sort.field === 'price' && sort.direction === 'desc'
+      ? sql`p.price_min DESC NULLS LAST`
+      : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+  return db
+    .with('page', () => pageQuery(db, filters, sort, page))
+    .selectFrom('page as p')
+    .selectAll('p')
+    .select([publicVariantsJson.as('variants'), categoriesJson.as('categories')])
+    .orderBy(order)
+    .orderBy('p.public_id', sort.direction)
     .execute();
+}
+
+/** One storefront product with its variants and categories, in one statement. */
+export function findPublicProduct(db: Executor, by: { publicId: string } | { slug: string }) {
+  let query = filteredProducts(db, { audience: 'public' })
+    .selectAll('p')
+    .select([publicVariantsJson.as('variants'), categoriesJson.as('categories')]);
+  query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
+  return query.executeTakeFirst();
 }
 
 export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {
   return (await filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-}
-
-export function findProduct(db: Executor, filters: ProductFilters, by: { publicId: string } | { slug: string }) {
-  let query = filteredProducts(db, filters).selectAll('p');
-  query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
-  return query.executeTakeFirst();
 }
 
 /** Variants of a page of products, with their stock, in display order. */

@@ -3,13 +3,14 @@ import type { ProductRow } from '../db/schema.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
-import { toAdminProducts, toPublicProducts } from './mappers.js';
+import { toAdminProducts, toPublicProductFromJson } from './mappers.js';
 import {
   categoriesOf,
   categorySubtree,
   countProducts,
-  findProduct,
+  findPublicProduct,
   listProducts,
+  listPublicProducts,
   variantsOf,
   type ProductFilters,
 } from './repository.js';
@@ -47,21 +48,17 @@ const emptyPage = (query: { page: number; limit: number }) => ({ data: [], meta:
 /** The public catalog: only ACTIVE products with their ACTIVE variants. */
 export function createStorefrontService({ db }: { db: Db }) {
   async function one(by: { publicId: string } | { slug: string }): Promise<Product> {
-    const product = await findProduct(db, { audience: 'public' }, by);
+    const product = await findPublicProduct(db, by);
     if (!product) throw notFound('Product');
-    const { variants, categories } = await hydrate(db, [product], 'public');
-    return toPublicProducts([product], variants, categories)[0]!;
+    return toPublicProductFromJson(product);
   }
 
   return {
     async list(query: ListQuery) {
       const filters = await productFilters(db, query, 'public');
       if (!filters) return emptyPage(query);
-      const sort = parseSort<ProductSortField>(query.sort);
-      const rows = await listProducts(db, filters, sort, query);
-      const { variants, categories } = await hydrate(db, rows, 'public');
-      const page = await toPage(rows, query, () => countProducts(db, filters), (row) => row);
-      return { data: toPublicProducts(page.data, variants, categories), meta: page.meta };
+      const rows = await listPublicProducts(db, filters, parseSort<ProductSortField>(query.sort), query);
+      return toPage(rows, query, () => countProducts(db, filters), toPublicProductFromJson);
     },
 
     async get(publicId: string): Promise<Product> {
