@@ -141,7 +141,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
 
   const limiter = createRateLimiter(config.rateLimits, () => clock.now());
   const auth = createAuthService({ db, clock, limiter, config });
-  const users = createUserService({ db, clock, config });
+  const users = createUserService({ db, clock, limiter, config });
   const recovery = createRecoveryService({ db, clock, limiter, config });
   const emailChange = createEmailChangeService({ db, clock, limiter });
   const addresses = createAddressService({ db });

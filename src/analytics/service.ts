@@ -74,6 +74,10 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
         return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
       })();
       if (from > to) throw validationError('from must not be after to', [{ field: 'from', message: 'is after to' }]);
+      // A bounded report: ten years of months at most.
+      if (Number(to.slice(0, 4)) - Number(from.slice(0, 4)) > 10) {
+        throw validationError('The range is at most ten years', [{ field: 'from', message: 'is more than ten years before to' }]);
+      }
 
       const result = await sql<Omit<PnlRow, 'gross_profit' | 'net_profit'>>`
         WITH months AS (

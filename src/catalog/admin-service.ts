@@ -255,7 +255,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
           .returning('product_id')
           .executeTakeFirst();
         if (inserted) {
-          await writeAudit(trx, ctx, { action: 'category.link_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { after: { product_public_id: productPublicId } } });
+          await writeAudit(trx, ctx, { action: 'category.link_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: false }, after: { product_public_id: productPublicId, linked: true } } });
         }
       }),
 
@@ -273,7 +273,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
           .returning('product_id')
           .executeTakeFirst();
         if (deleted) {
-          await writeAudit(trx, ctx, { action: 'category.unlink_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId } } });
+          await writeAudit(trx, ctx, { action: 'category.unlink_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: true }, after: { product_public_id: productPublicId, linked: false } } });
         }
       }),
   };

@@ -14,7 +14,6 @@ import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
 import { priceOrder } from './pricing.js';
-import { findOrderRow, orderDetails, toCustomerOrder, toOrders } from './repository.js';
 import type { AddressSnapshot, Order, PlaceOrder } from './schemas.js';
 
 /** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
@@ -141,7 +140,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         payment_status: 'PAID', // the mock payment always succeeds
         notes: input.notes ?? null,
       })
-      .returning(['id', 'public_id', 'order_number'])
+      .returning(['id', 'public_id', 'order_number', 'placed_at', 'updated_at'])
       .executeTakeFirstOrThrow();
 
     await trx
@@ -195,8 +194,36 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       );
     }
 
-    const row = await findOrderRow(trx, order.public_id, userId);
-    return toCustomerOrder(toOrders([row!], await orderDetails(trx, [order.id]))[0]!);
+    // Everything the answer holds was written above: no need to read it back.
+    return {
+      public_id: order.public_id,
+      order_number: order.order_number,
+      status: 'PLACED',
+      items: lines.map((line) => ({
+        variant_public_id: line.variant_public_id,
+        product_public_id: line.product_public_id,
+        product_name: line.product_name,
+        sku: line.sku,
+        options: line.options,
+        unit_price: line.price,
+        quantity: line.quantity,
+        line_total: fromCents(toCents(line.price) * line.quantity),
+      })),
+      subtotal: fromCents(totals.subtotal),
+      discount_total: fromCents(totals.discount),
+      shipping_total: fromCents(totals.shipping),
+      tax_total: fromCents(totals.tax),
+      total: fromCents(totals.total),
+      currency: config.commerce.currency,
+      coupon_code: applied?.coupon.code ?? null,
+      shipping_address: snapshot,
+      payment: { method: input.payment_method, status: 'PAID' },
+      notes: input.notes ?? null,
+      shipment: null,
+      status_history: [{ status: 'PLACED', at: order.placed_at.toISOString(), by: { public_id: ctx.actor.publicId, role: ctx.actor.role }, note: null }],
+      placed_at: order.placed_at.toISOString(),
+      updated_at: order.updated_at.toISOString(),
+    };
   }
 
   return {

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
 import { revokeSessions } from '../auth/session-store.js';
 import type { Clock } from '../lib/clock.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { AppError, notFound, validationError } from '../lib/errors.js';
 import { hashPassword, verifyPassword } from '../lib/password.js';
@@ -12,10 +13,11 @@ import { isPasswordTooSimple, toUser, type PasswordChange, type ProfilePatch, ty
 export interface UserDeps {
   db: Db;
   clock: Clock;
+  limiter: RateLimiter;
   config: Pick<Config, 'passwordHashCost'>;
 }
 
-export function createUserService({ db, clock, config }: UserDeps) {
+export function createUserService({ db, clock, limiter, config }: UserDeps) {
   return {
     async getProfile(ctx: AuthedCtx): Promise<User> {
       const user = await findUserById(db, ctx.actor.userId);
@@ -44,6 +46,8 @@ export function createUserService({ db, clock, config }: UserDeps) {
       const user = await findUserById(db, ctx.actor.userId);
       if (!user) throw notFound('User');
       if (!(await verifyPassword(input.current_password, user.password_hash))) {
+        // A wrong guess here is a login failure by another door: it counts in the same per-account window.
+        await limiter.hit(db, 'LOGIN', user.email, { enforce: true });
         throw new AppError(400, 'INVALID_PASSWORD', 'The current password is incorrect');
       }
       if (isPasswordTooSimple(input.new_password)) {
