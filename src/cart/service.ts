@@ -38,26 +38,40 @@ export function createCartService({ db, config }: { db: Db; config: Pick<Config,
     get: (ctx: AuthedCtx) => read(db, ctx.actor.userId),
 
     /** Adds to the line in one statement; a line above 999 is refused and nothing changes. */
+    /**
+     * One upsert that only inserts a variant on sale and refuses a line above
+     * 999; nothing changes in either case. Which of the two it was is asked
+     * only when the upsert wrote nothing (the rare path).
+     */
     async add(ctx: AuthedCtx, input: CartItemAdd): Promise<Cart> {
-      const variant = isPublicId('var', input.variant_public_id) ? await sellableVariant(db, input.variant_public_id) : undefined;
-      if (!variant) throw notFound('Variant');
-      return db.transaction().execute(async (trx) => {
-        const line = await trx
-          .insertInto('cart_items')
-          .values({ user_id: ctx.actor.userId, variant_id: variant.id, quantity: input.quantity })
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'variant_id']).doUpdateSet({
-              quantity: sql`cart_items.quantity + excluded.quantity`,
-              updated_at: new Date(),
-            }).where(sql<boolean>`cart_items.quantity + excluded.quantity <= 999`),
-          )
-          .returning('quantity')
-          .executeTakeFirst();
-        if (!line) {
-          throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
-        }
-        return read(trx, ctx.actor.userId);
-      });
+      if (!isPublicId('var', input.variant_public_id)) throw notFound('Variant');
+      const line = await db
+        .insertInto('cart_items')
+        .columns(['user_id', 'variant_id', 'quantity'])
+        .expression(
+          db
+            .selectFrom('variants as v')
+            .innerJoin('products as p', 'p.id', 'v.product_id')
+            .select([sql<number>`${ctx.actor.userId}::bigint`.as('user_id'), 'v.id', sql<number>`${input.quantity}::int`.as('quantity')])
+            .where('v.public_id', '=', input.variant_public_id)
+            .where('v.status', '=', 'ACTIVE')
+            .where('v.deleted_at', 'is', null)
+            .where('p.status', '=', 'ACTIVE')
+            .where('p.deleted_at', 'is', null),
+        )
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'variant_id']).doUpdateSet({
+            quantity: sql`cart_items.quantity + excluded.quantity`,
+            updated_at: new Date(),
+          }).where(sql<boolean>`cart_items.quantity + excluded.quantity <= 999`),
+        )
+        .returning('quantity')
+        .executeTakeFirst();
+      if (!line) {
+        if (!(await sellableVariant(db, input.variant_public_id))) throw notFound('Variant');
+        throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
+      }
+      return read(db, ctx.actor.userId);
     },
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {
