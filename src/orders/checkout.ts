@@ -143,10 +143,21 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       .returning(['id', 'public_id', 'order_number', 'placed_at', 'updated_at'])
       .executeTakeFirstOrThrow();
 
+    // The items as the customer sees them; the rows add the keys and the cost at the time of sale.
+    const items = lines.map((line) => ({
+      variant_public_id: line.variant_public_id,
+      product_public_id: line.product_public_id,
+      product_name: line.product_name,
+      sku: line.sku,
+      options: line.options,
+      unit_price: line.price,
+      quantity: line.quantity,
+      line_total: fromCents(toCents(line.price) * line.quantity),
+    }));
     await trx
       .insertInto('order_items')
       .values(
-        lines.map((line) => ({
+        lines.map((line, i) => ({
           order_id: order.id,
           variant_id: line.variant_id,
           product_id: line.product_id,
@@ -156,7 +167,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
           unit_price: line.price,
           unit_cost: line.cost_price,
           quantity: line.quantity,
-          line_total: fromCents(toCents(line.price) * line.quantity),
+          line_total: items[i]!.line_total,
         })),
       )
       .execute();
@@ -199,16 +210,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       public_id: order.public_id,
       order_number: order.order_number,
       status: 'PLACED',
-      items: lines.map((line) => ({
-        variant_public_id: line.variant_public_id,
-        product_public_id: line.product_public_id,
-        product_name: line.product_name,
-        sku: line.sku,
-        options: line.options,
-        unit_price: line.price,
-        quantity: line.quantity,
-        line_total: fromCents(toCents(line.price) * line.quantity),
-      })),
+      items,
       subtotal: fromCents(totals.subtotal),
       discount_total: fromCents(totals.discount),
       shipping_total: fromCents(totals.shipping),
