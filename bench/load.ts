@@ -4,6 +4,7 @@
  * runs a warm-up and the measured rounds with autocannon, prints JSON.
  */
 import autocannon from 'autocannon';
+import type { Round } from './types.js';
 
 interface Session {
   cookie: string;
@@ -26,16 +27,6 @@ const scenario = JSON.parse(process.env.BENCH_SCENARIO!) as Scenario;
 const settings = JSON.parse(process.env.BENCH_SETTINGS!) as Settings;
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
-interface Round {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  orders?: number;
-  ordersPerSecond?: number;
-  rejected?: number;
-}
 
 async function getRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'get') throw new Error('not a get scenario');

@@ -21,6 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { hashPassword } from '../src/lib/password.js';
 import { newPublicId } from '../src/lib/ids.js';
 import { BENCH_SIZES, seedBenchStore } from './seed.js';
+import type { Round } from './types.js';
 
 const PASSWORD = 'Bench-Pass-1';
 const settings = {
@@ -84,15 +85,6 @@ async function signIn(base: string, email: string) {
   return { cookie, csrf, addressId };
 }
 
-interface Round {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  ordersPerSecond?: number;
-  rejected?: number;
-}
 
 function runLoad(scenario: object): Promise<Round[]> {
   return new Promise((resolve, reject) => {

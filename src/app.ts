@@ -126,7 +126,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     reply.header('x-request-id', request.id);
   });
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, routeTable);
   await app.register(helmet, { global: true });
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,

@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { AddressesTable, AddressRow, NewAddress } from '../db/schema.js';
-import { offsetOf, type PageRequest } from '../lib/pagination.js';
+import { offsetOf, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
 
@@ -20,7 +20,7 @@ const active = (db: Executor, userId: number) =>
 export function listActiveAddresses(db: Executor, userId: number, page: PageRequest) {
   return active(db, userId)
     .selectAll()
-    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+    .select(countOf(active(db, userId)).as('total_count'))
     .orderBy('created_at', 'desc')
     .orderBy('public_id', 'desc')
     .limit(page.limit)
@@ -28,10 +28,7 @@ export function listActiveAddresses(db: Executor, userId: number, page: PageRequ
     .execute();
 }
 
-export async function countActiveAddresses(db: Executor, userId: number): Promise<number> {
-  const row = await active(db, userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return row.n;
-}
+export const countActiveAddresses = (db: Executor, userId: number): Promise<number> => totalOf(active(db, userId))();
 
 export async function hasActiveAddress(db: Executor, userId: number): Promise<boolean> {
   return (await active(db, userId).select('id').limit(1).executeTakeFirst()) !== undefined;

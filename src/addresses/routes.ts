@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Address, AddressCreate, AddressPatch } from './schemas.js';
 import type { AddressService } from './service.js';
 
@@ -64,7 +64,7 @@ export const addressRoutes =
       },
       handler: async (request, reply) => {
         await addresses.remove(authedCtxOf(request), request.params.address_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
   };

@@ -51,18 +51,24 @@ export const AddressPatch = Type.Object(
 );
 export type AddressPatch = Static<typeof AddressPatch>;
 
+/** The postal part of an address: what an order keeps as its shipping address. */
+export const AddressSnapshot = Type.Object({
+  recipient_name: Type.String(),
+  phone_number: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  country: Type.String(),
+  state: Type.String(),
+  city: Type.String(),
+  address_1: Type.String(),
+  address_2: Type.Union([Type.String(), Type.Null()]),
+  zip_code: Type.Union([Type.String(), Type.Null()]),
+});
+export type AddressSnapshot = Static<typeof AddressSnapshot>;
+
 export const Address = Type.Object(
   {
     public_id: Type.String({ description: 'Prefixed `adr_`' }),
-    recipient_name: Type.String(),
-    phone_number: Type.String(),
-    label: Type.Union([Type.String(), Type.Null()]),
-    country: Type.String(),
-    state: Type.String(),
-    city: Type.String(),
-    address_1: Type.String(),
-    address_2: Type.Union([Type.String(), Type.Null()]),
-    zip_code: Type.Union([Type.String(), Type.Null()]),
+    ...AddressSnapshot.properties,
     is_default_shipping: Type.Boolean(),
     is_default_billing: Type.Boolean(),
     created_at: Timestamp,
@@ -72,9 +78,8 @@ export const Address = Type.Object(
 );
 export type Address = Static<typeof Address>;
 
-export function toAddress(row: AddressRow): Address {
+export function toAddressSnapshot(row: AddressRow): AddressSnapshot {
   return {
-    public_id: row.public_id,
     recipient_name: row.recipient_name,
     phone_number: row.phone_number,
     label: row.label,
@@ -84,6 +89,13 @@ export function toAddress(row: AddressRow): Address {
     address_1: row.address_1,
     address_2: row.address_2,
     zip_code: row.zip_code,
+  };
+}
+
+export function toAddress(row: AddressRow): Address {
+  return {
+    public_id: row.public_id,
+    ...toAddressSnapshot(row),
     is_default_shipping: row.is_default_shipping,
     is_default_billing: row.is_default_billing,
     created_at: row.created_at.toISOString(),

@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { offsetOf, toPage } from '../lib/pagination.js';
+import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import { toUser, type User } from '../users/schemas.js';
 import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
@@ -67,14 +67,13 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
       }
       const rows = await base
         .selectAll()
-        .select(base.select((eb) => eb.fn.countAll<number>().as('n')).as('total_count'))
+        .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
         .limit(query.limit)
         .offset(offsetOf(query))
         .execute();
-      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, query, countAll, toUser);
+      return toPage(rows, query, totalOf(base), toUser);
     },
 
     async get(publicId: string): Promise<AdminUserDetail> {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { offsetOf, toPage, type PageRequest } from '../lib/pagination.js';
+import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Reading the append-only audit log (SUPER_ADMIN), newest first. */
@@ -48,14 +48,13 @@ export function createAuditService({ db }: { db: Db }) {
       const base = filtered(query);
       const rows = await base
         .selectAll()
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(page.limit)
         .offset(offsetOf(page))
         .execute();
-      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, page, countAll, toEntry);
+      return toPage(rows, page, totalOf(base), toEntry);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { newSecretToken } from '../lib/tokens.js';
 import { User } from '../users/schemas.js';
 import { clearSessionCookie, setPresessionCookie, setSessionCookie } from './cookies.js';
@@ -75,7 +75,7 @@ export const authRoutes =
       handler: async (request, reply) => {
         await auth.logout(authedCtxOf(request));
         clearSessionCookie(reply, config);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -99,7 +99,7 @@ export const authRoutes =
       handler: async (request, reply) => {
         const { revokedCurrent } = await auth.revokeSession(authedCtxOf(request), request.params.session_public_id);
         if (revokedCurrent) clearSessionCookie(reply, config);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -107,7 +107,7 @@ export const authRoutes =
       schema: { tags, summary: 'Revoke every session except this one', response: { 204: NoContent, ...errorResponses(401, 403) } },
       handler: async (request, reply) => {
         await auth.revokeOtherSessions(authedCtxOf(request));
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -126,7 +126,7 @@ export const authRoutes =
       schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses(401, 403, 409) } },
       handler: async (request, reply) => {
         await recovery.resendVerification(authedCtxOf(request));
-        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
+        return sendEmpty(reply, 202);
       },
     });
 
@@ -140,7 +140,7 @@ export const authRoutes =
       },
       handler: async (request, reply) => {
         await recovery.requestPasswordReset(ctxOf(request), request.body.email);
-        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
+        return sendEmpty(reply, 202);
       },
     });
 
@@ -154,7 +154,7 @@ export const authRoutes =
       },
       handler: async (request, reply) => {
         await recovery.resetPassword(ctxOf(request), request.body.token, request.body.new_password);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
   };

@@ -7,7 +7,7 @@ import type { AuthedCtx, Ctx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, type PageRequest } from '../lib/pagination.js';
+import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { findUserByEmail, insertUser } from '../users/repository.js';
@@ -139,15 +139,13 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         .where('last_seen_at', '>', new Date(now.getTime() - policy.idleDays * 86_400_000));
       const rows = await live
         .select(['id', 'public_id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(live).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
         .limit(page.limit)
         .offset(offsetOf(page))
         .execute();
-      const countAll = async () =>
-        (await live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, page, countAll, (row): SessionSummary => ({
+      return toPage(rows, page, totalOf(live), (row): SessionSummary => ({
         public_id: row.public_id,
         created_at: row.created_at.toISOString(),
         last_seen_at: row.last_seen_at.toISOString(),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { IdParam, NoContent, Ok, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import type { CartService } from './service.js';
 
@@ -43,7 +43,7 @@ export const cartRoutes =
       schema: { tags, summary: 'Empty the cart', response: { 204: NoContent, ...errorResponses(401, 403) } },
       handler: async (request, reply) => {
         await cart.clear(authedCtxOf(request));
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
   };

@@ -12,7 +12,8 @@ export type CartItemAdd = Static<typeof CartItemAdd>;
 export const CartItemSet = Type.Object({ quantity: Quantity }, { additionalProperties: false });
 export type CartItemSet = Static<typeof CartItemSet>;
 
-export const CartLine = Type.Object({
+/** A line as a cart shows it at live prices, and as an order keeps it at checkout prices. */
+export const LineItem = Type.Object({
   variant_public_id: Type.String(),
   product_public_id: Type.String(),
   product_name: Type.String(),
@@ -21,6 +22,11 @@ export const CartLine = Type.Object({
   unit_price: Money,
   quantity: Type.Integer(),
   line_total: Money,
+});
+export type LineItem = Static<typeof LineItem>;
+
+export const CartLine = Type.Object({
+  ...LineItem.properties,
   available: Type.Boolean({ description: 'The variant is on sale and enough stock is available for this quantity now' }),
 });
 export type CartLine = Static<typeof CartLine>;

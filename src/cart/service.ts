@@ -6,27 +6,26 @@ import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
 import { cartLines, sellableVariant, type CartLineRow } from './repository.js';
-import type { Cart, CartItemAdd, CartItemSet } from './schemas.js';
+import type { Cart, CartItemAdd, CartItemSet, LineItem } from './schemas.js';
+
+/** A cart row as a line item at its current price (the cart shows it; checkout keeps it). */
+export function toLineItem(row: CartLineRow): LineItem {
+  return {
+    variant_public_id: row.variant_public_id,
+    product_public_id: row.product_public_id,
+    product_name: row.product_name,
+    sku: row.sku,
+    options: row.options,
+    unit_price: row.price,
+    quantity: row.quantity,
+    line_total: fromCents(toCents(row.price) * row.quantity),
+  };
+}
 
 export function toCart(rows: CartLineRow[], currency: string): Cart {
-  let subtotal = 0;
-  let count = 0;
-  const items = rows.map((row) => {
-    const lineTotal = toCents(row.price) * row.quantity;
-    subtotal += lineTotal;
-    count += row.quantity;
-    return {
-      variant_public_id: row.variant_public_id,
-      product_public_id: row.product_public_id,
-      product_name: row.product_name,
-      sku: row.sku,
-      options: row.options,
-      unit_price: row.price,
-      quantity: row.quantity,
-      line_total: fromCents(lineTotal),
-      available: row.on_sale && row.stock_available >= row.quantity,
-    };
-  });
+  const items = rows.map((row) => ({ ...toLineItem(row), available: row.on_sale && row.stock_available >= row.quantity }));
+  const subtotal = items.reduce((sum, item) => sum + toCents(item.line_total), 0);
+  const count = items.reduce((sum, item) => sum + item.quantity, 0);
   return { items, subtotal: fromCents(subtotal), currency, item_count: count };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
 import {
@@ -60,7 +60,7 @@ export const catalogAdminRoutes =
       schema: { tags, summary: 'Delete a product and its variants (soft)', params: product, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -82,7 +82,7 @@ export const catalogAdminRoutes =
       schema: { tags, summary: 'Delete a variant (soft)', params: variant, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await catalog.deleteVariant(authedCtxOf(request), request.params.variant_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -103,7 +103,7 @@ export const catalogAdminRoutes =
       schema: { tags, summary: 'Delete a category (soft); its children move up to its parent', params: category, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await categories.remove(authedCtxOf(request), request.params.category_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -112,7 +112,7 @@ export const catalogAdminRoutes =
       schema: { tags, summary: 'Put a product in a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await catalog.linkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -121,7 +121,7 @@ export const catalogAdminRoutes =
       schema: { tags, summary: 'Take a product out of a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await catalog.unlinkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
   };

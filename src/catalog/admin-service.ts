@@ -10,7 +10,7 @@ import { isAllowedImageUrl } from '../lib/media.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
 import { refreshPriceRange, variantsOf } from './repository.js';
 import type { AdminProduct, AdminVariant, ImageInput, ProductCreate, ProductPatch, VariantCreate, VariantPatch } from './schemas.js';
-import { slugify } from './slug.js';
+import { chooseSlug } from './slug.js';
 import { hydrate } from './storefront-service.js';
 
 const slugTaken = () => conflict('SLUG_TAKEN', 'Another product already uses this slug');
@@ -81,15 +81,6 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
     if (ids.length > 0) await trx.insertInto('product_categories').values(ids.map((category_id) => ({ product_id: productId, category_id }))).execute();
   }
 
-  /** An explicit slug must be free (409); a generated one gets a random suffix when its base is taken. */
-  async function chooseSlug(trx: Executor, explicit: string | undefined, name: string, exceptId?: number): Promise<string> {
-    const candidate = explicit ?? slugify(name);
-    let query = trx.selectFrom('products').select('id').where('slug', '=', candidate).where('deleted_at', 'is', null);
-    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-    if (!(await query.executeTakeFirst())) return candidate;
-    if (explicit) throw slugTaken();
-    return `${candidate.slice(0, 100)}-${newPublicId('prd').slice(4, 10).toLowerCase()}`;
-  }
 
   async function readProduct(trx: Executor, productId: number): Promise<AdminProduct> {
     const product = await trx.selectFrom('products').selectAll().where('id', '=', productId).executeTakeFirstOrThrow();
@@ -98,8 +89,8 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
   }
 
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
-    const rows = await variantsOf(trx, [variant.product_id], 'admin', true);
-    return toAdminVariant(rows.find((row) => row.id === variant.id)!);
+    const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
+    return toAdminVariant(row!);
   }
 
   /** Runs a write, translating the catalog's unique constraints into 409s. */
@@ -129,7 +120,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
           .values({
             public_id: newPublicId('prd'),
             name: input.name,
-            slug: await chooseSlug(trx, input.slug, input.name),
+            slug: await chooseSlug(trx, 'products', input.slug, input.name, slugTaken),
             description: input.description ?? '',
             brand: input.brand ?? null,
             status: input.status ?? 'DRAFT',
@@ -155,7 +146,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
           .updateTable('products')
           .set({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: await chooseSlug(trx, patch.slug, before.name, before.id) } : {}),
+            ...(patch.slug !== undefined ? { slug: await chooseSlug(trx, 'products', patch.slug, before.name, slugTaken, before.id) } : {}),
             ...(patch.description !== undefined ? { description: patch.description } : {}),
             ...(patch.brand !== undefined ? { brand: patch.brand } : {}),
             ...(patch.status !== undefined ? { status: patch.status } : {}),

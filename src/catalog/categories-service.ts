@@ -6,9 +6,9 @@ import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage } from '../lib/pagination.js';
+import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Category, CategoryCreate, CategoryListQuery, CategoryPatch } from './schemas.js';
-import { slugify } from './slug.js';
+import { chooseSlug } from './slug.js';
 
 type CategoryWithParent = CategoryRow & { parent_public_id: string | null };
 
@@ -79,14 +79,6 @@ export function createCategoryService({ db }: { db: Db }) {
     return parent.id;
   }
 
-  async function chooseSlug(executor: Executor, explicit: string | undefined, name: string, exceptId?: number): Promise<string> {
-    const candidate = explicit ?? slugify(name);
-    let query = executor.selectFrom('categories').select('id').where('slug', '=', candidate).where('deleted_at', 'is', null);
-    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-    if (!(await query.executeTakeFirst())) return candidate;
-    if (explicit) throw slugTaken();
-    return `${candidate.slice(0, 100)}-${newPublicId('cat').slice(4, 10).toLowerCase()}`;
-  }
 
   async function write<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     try {
@@ -106,15 +98,14 @@ export function createCategoryService({ db }: { db: Db }) {
         base = base.where('parent.public_id', '=', query.parent);
       }
       const rows = await base
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(base.clearSelect()).as('total_count'))
         .orderBy('c.position')
         .orderBy('c.name')
         .orderBy('c.public_id')
         .limit(query.limit)
         .offset(offsetOf(query))
         .execute();
-      const countAll = async () => (await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, query, countAll, toCategory);
+      return toPage(rows, query, totalOf(base.clearSelect()), toCategory);
     },
 
     get: async (publicId: string) => toCategory(await find(db, publicId)),
@@ -126,7 +117,7 @@ export function createCategoryService({ db }: { db: Db }) {
           .values({
             public_id: newPublicId('cat'),
             name: input.name,
-            slug: await chooseSlug(trx, input.slug, input.name),
+            slug: await chooseSlug(trx, 'categories', input.slug, input.name, slugTaken),
             description: input.description ?? null,
             parent_id: (await parentId(trx, input.parent_public_id)) ?? null,
             position: input.position ?? 0,
@@ -147,7 +138,7 @@ export function createCategoryService({ db }: { db: Db }) {
           .updateTable('categories')
           .set({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: await chooseSlug(trx, patch.slug, before.name, before.id) } : {}),
+            ...(patch.slug !== undefined ? { slug: await chooseSlug(trx, 'categories', patch.slug, before.name, slugTaken, before.id) } : {}),
             ...(patch.description !== undefined ? { description: patch.description } : {}),
             ...(patch.position !== undefined ? { position: patch.position } : {}),
             ...(parent !== undefined ? { parent_id: parent } : {}),

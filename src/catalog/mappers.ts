@@ -5,8 +5,6 @@ import type { VariantWithStock } from './repository.js';
 
 type CategoryRef = { public_id: string; name: string; slug: string };
 
-// numeric(12,2) arrives from PostgreSQL as an exact two-place string; it never passes through a float.
-const money = (value: string | null) => value;
 const images = (list: ImageJson[]) => list.map((image) => ({ url: image.url, alt_text: image.alt_text ?? null, position: image.position }));
 
 export function toPublicVariant(v: VariantWithStock): PublicVariant {
@@ -16,8 +14,8 @@ export function toPublicVariant(v: VariantWithStock): PublicVariant {
     sku: v.sku,
     name: v.name,
     options: v.options,
-    price: money(v.price)!,
-    compare_at_price: money(v.compare_at_price),
+    price: v.price,
+    compare_at_price: v.compare_at_price,
     status: v.status,
     in_stock: v.quantity_on_hand !== null && available > 0,
     images: images(v.images),
@@ -28,7 +26,7 @@ export function toAdminVariant(v: VariantWithStock): AdminVariant {
   return {
     ...toPublicVariant(v),
     product_public_id: v.product_public_id,
-    cost_price: money(v.cost_price),
+    cost_price: v.cost_price,
     position: v.position,
     inventory:
       v.quantity_on_hand === null || v.quantity_reserved === null || !v.inventory_created_at || !v.last_stock_update
@@ -71,8 +69,8 @@ function productBase(p: ProductRow, categories: CategoryRef[]) {
     status: p.status,
     categories,
     images: images(p.images),
-    price_min: money(p.price_min),
-    price_max: money(p.price_max),
+    price_min: p.price_min,
+    price_max: p.price_max,
     rating: { average: Number(p.rating_average), count: p.rating_count },
     created_at: p.created_at.toISOString(),
     updated_at: p.updated_at.toISOString(),

@@ -192,7 +192,7 @@ export async function countProducts(db: Executor, filters: ProductFilters): Prom
 }
 
 /** Variants of a page of products, with their stock, in display order. */
-export function variantsOf(db: Executor, productIds: number[], audience: ProductFilters['audience'], includeDeleted = false) {
+export function variantsOf(db: Executor, productIds: number[], audience: ProductFilters['audience'], includeDeleted = false, onlyVariantId?: number) {
   if (productIds.length === 0) return Promise.resolve([]);
   let query = db
     .selectFrom('variants as v')
@@ -213,6 +213,7 @@ export function variantsOf(db: Executor, productIds: number[], audience: Product
     .orderBy('v.position')
     .orderBy('v.id');
   if (!includeDeleted) query = query.where('v.deleted_at', 'is', null);
+  if (onlyVariantId !== undefined) query = query.where('v.id', '=', onlyVariantId);
   if (audience === 'public') query = query.where('v.status', '=', 'ACTIVE');
   return query.execute();
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Coupon, CouponCreate, CouponListQuery, CouponPatch, CouponUsage } from './schemas.js';
 import type { CouponService } from './service.js';
 
@@ -43,7 +43,7 @@ export const couponRoutes =
       schema: { tags, summary: 'Delete a coupon (soft; its usage history stays)', params, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await coupons.remove(authedCtxOf(request), request.params.coupon_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 

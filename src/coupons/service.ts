@@ -6,7 +6,7 @@ import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, type PageRequest } from '../lib/pagination.js';
+import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import { couponStatus } from './rules.js';
 import type { Coupon, CouponCreate, CouponListQuery, CouponPatch } from './schemas.js';
@@ -87,15 +87,14 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
       if (query.search) base = base.where('code', 'ilike', containsPattern(query.search));
       const rows = await base
         .selectAll()
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
         .limit(query.limit)
         .offset(offsetOf(query))
         .execute();
-      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
       const now = clock.now();
-      return toPage(rows, query, countAll, (row) => toCoupon(row, now));
+      return toPage(rows, query, totalOf(base), (row) => toCoupon(row, now));
     },
 
     get: async (publicId: string) => toCoupon(await find(db, publicId), clock.now()),
@@ -172,14 +171,13 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
         .where('cu.coupon_id', '=', coupon.id);
       const rows = await base
         .select(['o.public_id as order_public_id', 'o.order_number', 'u.public_id as user_public_id', 'u.email', 'cu.discount_amount', 'cu.released_at', 'cu.created_at'])
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(base).as('total_count'))
         .orderBy('cu.created_at', 'desc')
         .orderBy('cu.id', 'desc')
         .limit(page.limit)
         .offset(offsetOf(page))
         .execute();
-      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, page, countAll, (row) => ({
+      return toPage(rows, page, totalOf(base), (row) => ({
         order_public_id: row.order_public_id,
         order_number: row.order_number,
         user: { public_id: row.user_public_id, email: row.email },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
 import type { ExpenseService } from './service.js';
 
@@ -35,7 +35,7 @@ export const expenseRoutes =
       schema: { tags, summary: 'Delete an expense (soft)', params, response: { 204: NoContent, ...errorResponses(401, 403, 404) } },
       handler: async (request, reply) => {
         await expenses.remove(authedCtxOf(request), request.params.expense_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
   };

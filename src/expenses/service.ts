@@ -5,7 +5,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage } from '../lib/pagination.js';
+import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
 
 type ExpenseRow = Selectable<ExpensesTable>;
@@ -43,14 +43,13 @@ export function createExpenseService({ db }: { db: Db }) {
       if (query.to) base = base.where('spent_at', '<=', query.to);
       const rows = await base
         .selectAll()
-        .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+        .select(countOf(base).as('total_count'))
         .orderBy('spent_at', 'desc')
         .orderBy('public_id', 'desc')
         .limit(query.limit)
         .offset(offsetOf(query))
         .execute();
-      const countAll = async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      return toPage(rows, query, countAll, toExpense);
+      return toPage(rows, query, totalOf(base), toExpense);
     },
 
     async create(ctx: AuthedCtx, input: ExpenseCreate): Promise<Expense> {

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { countOf, offsetOf, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
@@ -130,6 +130,8 @@ export async function insertMovement(db: Executor, m: MovementInput): Promise<vo
     .execute();
 }
 
+const movementsOf = (db: Executor, inventoryId: number) => db.selectFrom('inventory_movements as m').where('m.inventory_id', '=', inventoryId);
+
 export function listMovements(db: Executor, inventoryId: number, page: PageRequest) {
   return db
     .selectFrom('inventory_movements as m')
@@ -147,7 +149,7 @@ export function listMovements(db: Executor, inventoryId: number, page: PageReque
       'u.public_id as actor_public_id',
       'u.email as actor_email',
     ])
-    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+    .select(countOf(movementsOf(db, inventoryId)).as('total_count'))
     .where('m.inventory_id', '=', inventoryId)
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
@@ -156,11 +158,4 @@ export function listMovements(db: Executor, inventoryId: number, page: PageReque
     .execute();
 }
 
-export async function countMovements(db: Executor, inventoryId: number): Promise<number> {
-  const row = await db
-    .selectFrom('inventory_movements')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('inventory_id', '=', inventoryId)
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
+export const countMovements = (db: Executor, inventoryId: number): Promise<number> => totalOf(movementsOf(db, inventoryId))();

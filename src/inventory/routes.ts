@@ -1,15 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import { InventoryAdjust, InventoryCreate, InventoryListQuery, InventoryRecord, Movement, ReservationChange } from './schemas.js';
 import type { InventoryService } from './service.js';
 
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Replays the first response of a retried write (24 h)' })),
-});
 
 export const inventoryRoutes =
   (deps: { inventory: InventoryService }): FastifyPluginAsyncTypebox =>

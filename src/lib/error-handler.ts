@@ -46,7 +46,7 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
   return { field, message: issue.message ?? 'is invalid' };
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, routes: readonly { method: string; url: string }[]): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
@@ -71,21 +71,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, 500, 'INTERNAL_ERROR', 'Something went wrong on our side; quote the request_id if you report it');
   });
 
-  // Unknown paths are 404; a known path with another method is 405 with Allow.
-  const routes: { pattern: RegExp; method: string }[] = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp(
-      '^' + route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$',
-    );
-    // OPTIONS is CORS preflight (including a catch-all); it says nothing about a path's methods.
-    for (const method of methods) if (method !== 'OPTIONS') routes.push({ pattern, method: String(method) });
-  });
+  // Unknown paths are 404; a known path with another method is 405 with Allow. The app's route
+  // table (HEAD and OPTIONS already left out) is read once every route is registered.
+  let patterns: { pattern: RegExp; method: string }[] | null = null;
+  const routesFor = (path: string) => {
+    patterns ??= routes.map((r) => ({
+      method: r.method,
+      pattern: new RegExp('^' + r.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$'),
+    }));
+    return [...new Set(patterns.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  };
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].filter(
-      (m) => m !== 'HEAD',
-    );
+    const allowed = routesFor(path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`);

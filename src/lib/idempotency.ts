@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
 import { conflict, validationError } from './errors.js';
@@ -13,6 +14,13 @@ import { conflict, validationError } from './errors.js';
  * replays) or rolls back (then runs itself). Failures are never stored: a
  * failed request changed nothing, so running it again is safe.
  */
+/** The optional header, declared once for every route that honours it (validation and OpenAPI). */
+export const IdempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Replays the first response of a retried write for 24 hours' }),
+  ),
+});
+
 export interface IdempotencyRequest {
   key: string;
   fingerprint: string;

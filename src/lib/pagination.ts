@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { Type, type TString } from 'typebox';
 
 /** Query parameters and `meta` shared by every list endpoint. */
@@ -66,3 +67,16 @@ export async function toPage<T extends { total_count: number | string | null }, 
   const total = first ? Number(first.total_count) : request.page === 1 ? 0 : await countAll();
   return { data: rows.map(map), meta: pageMeta(request, total) };
 }
+
+/**
+ * The filtered total of a list: the list's own FROM and WHERE counted once.
+ * Use it as a scalar subquery in the page (`.select(countOf(base).as('total_count'))`)
+ * and alone for the rare page past the end (`() => countOf(base).executeTakeFirstOrThrow().then(r => r.n)`).
+ * A window count (`count(*) OVER ()`) would materialise every matching row instead.
+ */
+export function countOf<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) {
+  return base.select(sql<number>`count(*)::int`.as('n'));
+}
+
+export const totalOf = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) => async (): Promise<number> =>
+  ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type, type TSchema, type TString } from 'typebox';
 
 /** Shared response shapes: the success and error envelopes of contract section 1. */
@@ -35,8 +36,15 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', description: 'Every error response' },
 );
 
-/** 204 responses have no body. */
+/** 202 and 204 responses have no body. */
 export const NoContent = Type.Null({ description: 'No content' });
+
+/**
+ * Answers with no body at all. `send(null)` would serialise `null` for a 202
+ * (Fastify strips bodies only for 204), and the typed reply only admits the
+ * schema's `null`: this is the one place that knows both.
+ */
+export const sendEmpty = (reply: FastifyReply, status: 202 | 204) => reply.code(status).send();
 
 /** Path parameter carrying a public ID; a wrong prefix or shape is a 404, never a 400. */
 export const IdParam = <N extends string>(name: N, prefix: string) =>

@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import type { Db, Trx } from '../db/database.js';
 import type { CouponRow } from '../db/schema.js';
 import { cartLines, type CartLineRow } from '../cart/repository.js';
+import { toLineItem } from '../cart/service.js';
+import { toAddressSnapshot } from '../addresses/schemas.js';
 import { couponStatus, discountFor } from '../coupons/rules.js';
 import { reserveStock } from '../inventory/stock.js';
 import type { Clock } from '../lib/clock.js';
@@ -14,7 +16,7 @@ import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
 import { priceOrder } from './pricing.js';
-import type { AddressSnapshot, Order, PlaceOrder } from './schemas.js';
+import type { Order, PlaceOrder } from './schemas.js';
 
 /** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
 const MAX_ORDER_AMOUNT = 999_999_999_999;
@@ -109,16 +111,14 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [{ field: 'items', message: 'the order total is too large; lower the quantities' }]);
     }
 
-    const snapshot: AddressSnapshot = {
-      recipient_name: address.recipient_name,
-      phone_number: address.phone_number,
-      label: address.label,
-      country: address.country,
-      state: address.state,
-      city: address.city,
-      address_1: address.address_1,
-      address_2: address.address_2,
-      zip_code: address.zip_code,
+    const snapshot = toAddressSnapshot(address);
+    // The order's money fields as stored and as answered.
+    const amounts = {
+      subtotal: fromCents(totals.subtotal),
+      discount_total: fromCents(totals.discount),
+      shipping_total: fromCents(totals.shipping),
+      tax_total: fromCents(totals.tax),
+      total: fromCents(totals.total),
     };
     const order = await trx
       .insertInto('orders')
@@ -127,11 +127,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         order_number: sql<string>`'ORD-' || lpad(nextval('order_number_seq')::text, 6, '0')`,
         user_id: userId,
         status: 'PLACED',
-        subtotal: fromCents(totals.subtotal),
-        discount_total: fromCents(totals.discount),
-        shipping_total: fromCents(totals.shipping),
-        tax_total: fromCents(totals.tax),
-        total: fromCents(totals.total),
+        ...amounts,
         currency: config.commerce.currency,
         coupon_id: applied?.coupon.id ?? null,
         coupon_code: applied?.coupon.code ?? null,
@@ -144,16 +140,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       .executeTakeFirstOrThrow();
 
     // The items as the customer sees them; the rows add the keys and the cost at the time of sale.
-    const items = lines.map((line) => ({
-      variant_public_id: line.variant_public_id,
-      product_public_id: line.product_public_id,
-      product_name: line.product_name,
-      sku: line.sku,
-      options: line.options,
-      unit_price: line.price,
-      quantity: line.quantity,
-      line_total: fromCents(toCents(line.price) * line.quantity),
-    }));
+    const items = lines.map(toLineItem);
     await trx
       .insertInto('order_items')
       .values(
@@ -184,7 +171,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
       order_public_id: order.public_id,
       order_number: order.order_number,
-      total: fromCents(totals.total),
+      total: amounts.total,
       currency: config.commerce.currency,
     });
 
@@ -211,11 +198,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       order_number: order.order_number,
       status: 'PLACED',
       items,
-      subtotal: fromCents(totals.subtotal),
-      discount_total: fromCents(totals.discount),
-      shipping_total: fromCents(totals.shipping),
-      tax_total: fromCents(totals.tax),
-      total: fromCents(totals.total),
+      ...amounts,
       currency: config.commerce.currency,
       coupon_code: applied?.coupon.code ?? null,
       shipping_address: snapshot,

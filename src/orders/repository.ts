@@ -3,7 +3,8 @@ import type { Executor } from '../db/database.js';
 import type { Database, OrderRow, OrdersTable } from '../db/schema.js';
 import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
-import type { AddressSnapshot, AdminOrder, Order, OrderSortField, OrderStatus } from './schemas.js';
+import type { AddressSnapshot } from '../addresses/schemas.js';
+import type { AdminOrder, Order, OrderSortField, OrderStatus } from './schemas.js';
 
 /** Order reads: a page of orders, then the items and history of exactly those orders. */
 

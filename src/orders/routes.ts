@@ -1,15 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { Checkout } from './checkout.js';
 import { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';
 import type { OrderService } from './service.js';
 
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A retried checkout returns the first order (24 h)' })),
-});
 
 export const orderRoutes =
   (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>

@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { Money, Timestamp } from '../lib/schemas.js';
+import { AddressSnapshot } from '../addresses/schemas.js';
+import { LineItem } from '../cart/schemas.js';
 
 export const OrderStatus = Type.Union([
   Type.Literal('PLACED'),
@@ -22,29 +24,8 @@ export const PlaceOrder = Type.Object(
 );
 export type PlaceOrder = Static<typeof PlaceOrder>;
 
-export const OrderItem = Type.Object({
-  variant_public_id: Type.String(),
-  product_public_id: Type.String(),
-  product_name: Type.String(),
-  sku: Type.String(),
-  options: Type.Record(Type.String(), Type.String()),
-  unit_price: Money,
-  quantity: Type.Integer(),
-  line_total: Money,
-});
-
-export const AddressSnapshot = Type.Object({
-  recipient_name: Type.String(),
-  phone_number: Type.String(),
-  label: Type.Union([Type.String(), Type.Null()]),
-  country: Type.String(),
-  state: Type.String(),
-  city: Type.String(),
-  address_1: Type.String(),
-  address_2: Type.Union([Type.String(), Type.Null()]),
-  zip_code: Type.Union([Type.String(), Type.Null()]),
-});
-export type AddressSnapshot = Static<typeof AddressSnapshot>;
+/** An order keeps its lines as they were at checkout. */
+export const OrderItem = LineItem;
 
 export const Order = Type.Object(
   {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ReviewStatus, ReviewsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
-import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { offsetOf, type PageRequest, type Sort, countOf, totalOf } from '../lib/pagination.js';
 import type { ReviewSortField } from './schemas.js';
 
 /**
@@ -75,7 +75,7 @@ const SORT_COLUMNS = { created_at: sql`r.created_at`, rating: sql`r.rating` } as
 
 export function listReviews(db: Executor, filters: ReviewFilters, sort: Sort<ReviewSortField>, page: PageRequest) {
   let query = reviewRows(db, filters)
-    .select((eb) => eb.fn.countAll<number>().over().as('total_count'))
+    .select(countOf(filtered(db, filters)).as('total_count'))
     .orderBy(sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`);
   // Equal ratings show newest first; the public ID makes every order total.
   if (sort.field === 'rating') query = query.orderBy('r.created_at', 'desc');
@@ -83,7 +83,7 @@ export function listReviews(db: Executor, filters: ReviewFilters, sort: Sort<Rev
 }
 
 export async function countReviews(db: Executor, filters: ReviewFilters): Promise<number> {
-  return (await filtered(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  return totalOf(filtered(db, filters))();
 }
 
 export function findReview(db: Executor, publicId: string, userId?: number): Promise<ReviewRow | undefined> {

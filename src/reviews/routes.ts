@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
-import { IdParam, NoContent, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { ProductReviewsPage, ProductReviewsQuery, Review, ReviewCreate, ReviewPatch } from './schemas.js';
 import type { ReviewService } from './service.js';
 
@@ -41,7 +41,7 @@ export const reviewRoutes =
       schema: { tags, summary: 'Delete your review (soft); you may then review the product again', params, response: { 204: NoContent, ...writeErrors } },
       handler: async (request, reply) => {
         await reviews.remove(authedCtxOf(request), request.params.review_public_id);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 

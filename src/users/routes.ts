@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { NoContent, Ok, errorResponses } from '../lib/schemas.js';
+import { NoContent, Ok, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { EmailChangeStart, EmailChangeVerify, PasswordChange, ProfilePatch, User } from './schemas.js';
 import type { UserService } from './service.js';
 import type { EmailChangeService } from './email-change.js';
@@ -38,7 +38,7 @@ export const userRoutes =
       },
       handler: async (request, reply) => {
         await users.changePassword(authedCtxOf(request), request.body);
-        return reply.code(204).send(null);
+        return sendEmpty(reply, 204);
       },
     });
 
@@ -52,7 +52,7 @@ export const userRoutes =
       },
       handler: async (request, reply) => {
         await emailChange.start(authedCtxOf(request), request.body);
-        return reply.code(202).send(undefined as never); // 202 has no body (not JSON `null`)
+        return sendEmpty(reply, 202);
       },
     });
 
