@@ -3,17 +3,14 @@
  * decision with the service. Reads one scenario (JSON in BENCH_SCENARIO),
  * runs a warm-up and the measured rounds with autocannon, prints JSON.
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { Shopper as Session } from './shoppers.js';
 import type { Round } from './types.js';
-
-interface Session {
-  cookie: string;
-  csrf: string;
-  addressId: string;
-}
 
 type Scenario =
   | { kind: 'get'; url: string; path: string; headers?: Record<string, string> }
+  | { kind: 'orders'; url: string; shoppersFile: string }
   | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] };
 
 interface Settings {
@@ -39,8 +36,55 @@ async function getRound(seconds: number): Promise<Round> {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
+const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' });
+
 /**
- * Each connection is one customer: two POST /cart/items (a fresh cart of two
+ * `POST /orders` alone: every request is another customer whose cart of two
+ * lines was prepared before the run (bench/shoppers.ts), so each request
+ * checks out a fresh cart. Shoppers are used once, in order, across the
+ * warm-up and the rounds; running out shows as rejected requests.
+ */
+const shoppers = scenario.kind === 'orders' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
+let nextShopper = 0;
+
+async function ordersRound(seconds: number): Promise<Round> {
+  if (scenario.kind !== 'orders') throw new Error('not an orders scenario');
+  let orders = 0;
+  let rejected = 0;
+  const result = await autocannon({
+    url: scenario.url,
+    connections: settings.connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/orders',
+        setupRequest: (req: any) => {
+          const s = shoppers[nextShopper++ % shoppers.length]!;
+          return { ...req, headers: headersOf(s), body: JSON.stringify({ address_public_id: s.addressId, payment_method: 'mock' }) };
+        },
+        onResponse: (status: number) => {
+          if (status === 201) orders++;
+          else rejected++;
+        },
+      },
+    ],
+  } as any);
+  const elapsed = result.duration || seconds;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    orders,
+    ordersPerSecond: orders / elapsed,
+    rejected,
+  };
+}
+
+/**
+ * The whole flow, for comparison: each connection is one customer: two POST /cart/items (a fresh cart of two
  * lines), then POST /orders, with its own cookie and CSRF token.
  */
 async function checkoutRound(seconds: number): Promise<Round> {
@@ -49,7 +93,6 @@ async function checkoutRound(seconds: number): Promise<Round> {
   let orders = 0;
   let rejected = 0;
   let next = 0;
-  const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' });
   const line = (variant: string) => JSON.stringify({ variant_public_id: variant, quantity: 1 });
 
   const result = await autocannon({
@@ -108,8 +151,9 @@ async function checkoutRound(seconds: number): Promise<Round> {
   };
 }
 
-const round = scenario.kind === 'get' ? getRound : checkoutRound;
+const round = { get: getRound, orders: ordersRound, checkout: checkoutRound }[scenario.kind];
 if (settings.warmupSeconds > 0) await round(settings.warmupSeconds);
 const rounds: Round[] = [];
 for (let i = 0; i < settings.rounds; i++) rounds.push(await round(settings.roundSeconds));
+if (scenario.kind === 'orders' && nextShopper > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${nextShopper} requests for ${shoppers.length}\n`);
 process.stdout.write(JSON.stringify(rounds));

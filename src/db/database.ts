@@ -13,11 +13,42 @@ export type Trx = Transaction<Database>;
 /** Data functions accept either the pool or an open transaction as their first argument. */
 export type Executor = Db | Trx;
 
+/**
+ * Statements are prepared once per connection and reused. Planning a
+ * statement costs PostgreSQL as much as running it for the short queries an
+ * API makes (measured in bench/NOTES.md); a named statement is parsed once and,
+ * after five runs, runs on a cached plan when that plan is no worse than a
+ * fresh one (plan_cache_mode = auto). Only parameterised statements are named
+ * (scripts without parameters may hold several commands, which a prepared
+ * statement cannot), and at most MAX_NAMED texts, so the statements each
+ * server connection keeps stay bounded whatever SQL the service builds.
+ */
+const MAX_NAMED = 1000;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED) {
+    name = `s${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+function prepareStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+    const name = typeof config === 'string' && Array.isArray(values) && values.length > 0 ? statementName(config) : undefined;
+    return name ? query({ name, text: config, values }, callback) : query(config, values, callback);
+  }) as typeof client.query;
+}
+
 /** `onQuery` sees every executed statement (tests count them to catch N+1 queries). */
 export function createDb(connectionString: string, poolSize: number, onQuery?: (sql: string, parameters: readonly unknown[]) => void): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  pool.on('connect', prepareStatements);
   return new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     ...(onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {}),

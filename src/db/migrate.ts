@@ -6,6 +6,7 @@ import * as orders from './migrations/0003-orders.js';
 import * as accountsMediaReviews from './migrations/0004-accounts-media-reviews.js';
 import * as administration from './migrations/0005-administration.js';
 import * as listIndexes from './migrations/0006-list-indexes.js';
+import * as stockWritePath from './migrations/0007-stock-write-path.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0004-accounts-media-reviews': accountsMediaReviews,
   '0005-administration': administration,
   '0006-list-indexes': listIndexes,
+  '0007-stock-write-path': stockWritePath,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

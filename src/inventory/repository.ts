@@ -53,8 +53,21 @@ function matches(filters: InventoryFilters) {
     if (!filters.includeDeleted) parts.push(eb('i.variant_deleted', '=', false));
     if (filters.stockStatus) parts.push(eb(stockStatus, '=', filters.stockStatus));
     if (filters.search) {
+      // The catalog's trigram indexes find the variants; inventory is reached by its variant key. Inventory
+      // keeps no trigram index of its own: every stock change would have to write into it.
       const pattern = containsPattern(filters.search);
-      parts.push(eb.or([eb('i.product_name', 'ilike', pattern), eb('i.sku', 'ilike', pattern)]));
+      const variantIds = eb
+        .selectFrom('variants as bysku')
+        .select('bysku.id')
+        .where('bysku.sku', 'ilike', pattern)
+        .unionAll(
+          eb
+            .selectFrom('variants as byname')
+            .innerJoin('products as named', 'named.id', 'byname.product_id')
+            .select('byname.id')
+            .where('named.name', 'ilike', pattern),
+        );
+      parts.push(sql<SqlBool>`i.variant_id = ANY(ARRAY(${variantIds}))`);
     }
     return eb.and(parts);
   };

@@ -39,73 +39,83 @@ export function mergeLines(lines: readonly StockLine[]): StockLine[] {
   return [...merged].sort((a, b) => a[0] - b[0]).map(([variantId, quantity]) => ({ variantId, quantity }));
 }
 
-async function lockRows(trx: Trx, lines: StockLine[]) {
-  return trx
-    .selectFrom('inventory')
-    .select(['variant_id', 'quantity_on_hand', 'quantity_reserved'])
-    .where('variant_id', 'in', lines.map((l) => l.variantId))
-    .orderBy('variant_id')
-    .forUpdate()
-    .execute();
-}
+/** What an effect needs in stock before it applies: available units, units on hand, or nothing. */
+type Check = 'available' | 'on_hand' | null;
 
-async function apply(trx: Trx, lines: StockLine[], effect: Effect, orderId: number, actorUserId: number | null): Promise<void> {
+const CHECKED = {
+  available: sql`l.quantity_on_hand - l.quantity_reserved`,
+  on_hand: sql`l.quantity_on_hand`,
+} as const;
+
+/**
+ * One statement per effect. `locked` takes the row locks in ascending variant
+ * order (LockRows sits above the sort), `short` lists the lines the stock
+ * cannot cover, and the UPDATE with its movement rows applies only when there
+ * is none: all lines or nothing. The UPDATE reads the locked rows' latest
+ * versions (READ COMMITTED re-checks a row updated since the snapshot), and
+ * times come from clock_timestamp(), taken under the lock, so movements sort
+ * in the order they were applied. Holding the locks for one statement instead
+ * of two round trips is what bounds checkout on a hot variant.
+ */
+async function apply(trx: Trx, lines: StockLine[], effect: Effect, check: Check, orderId: number, actorUserId: number | null): Promise<Shortage[]> {
   const ids = lines.map((l) => l.variantId);
   const quantities = lines.map((l) => l.quantity);
-  // One UPDATE for all lines, then one INSERT of all movement rows from its result. Times come from
-  // clock_timestamp(), taken under the row lock, so movements sort in the order they were applied.
-  await sql`
-    WITH changed AS (
+  const result = await sql<{ variant_id: number; requested: number; available: number }>`
+    WITH wanted AS (
+      SELECT * FROM unnest(${ids}::bigint[], ${quantities}::int[]) AS d(variant_id, quantity)
+    ),
+    locked AS MATERIALIZED (
+      SELECT i.id, i.variant_id, i.quantity_on_hand, i.quantity_reserved FROM inventory i
+      WHERE i.variant_id = ANY(${ids}::bigint[])
+      ORDER BY i.variant_id
+      FOR UPDATE
+    ),
+    checked AS MATERIALIZED (
+      SELECT w.variant_id, w.quantity, l.id AS inventory_id, ${check ? CHECKED[check] : sql`NULL::int`} AS covered
+      FROM wanted w LEFT JOIN locked l ON l.variant_id = w.variant_id
+    ),
+    short AS (
+      SELECT variant_id, quantity, coalesce(covered, 0) AS covered FROM checked
+      WHERE ${check ? sql`inventory_id IS NULL OR covered < quantity` : sql`false`}
+    ),
+    changed AS (
       UPDATE inventory i SET
-        quantity_on_hand = i.quantity_on_hand + ${effect.onHand} * d.quantity,
-        quantity_reserved = i.quantity_reserved + ${effect.reserved} * d.quantity,
+        quantity_on_hand = i.quantity_on_hand + ${effect.onHand} * c.quantity,
+        quantity_reserved = i.quantity_reserved + ${effect.reserved} * c.quantity,
         last_stock_update = clock_timestamp()
-      FROM unnest(${ids}::bigint[], ${quantities}::int[]) AS d(variant_id, quantity)
-      WHERE i.variant_id = d.variant_id
-      RETURNING i.id, i.quantity_on_hand, i.quantity_reserved, d.quantity
+      FROM checked c
+      WHERE i.id = c.inventory_id AND NOT EXISTS (SELECT 1 FROM short)
+      RETURNING i.id, i.quantity_on_hand, i.quantity_reserved, c.quantity
+    ),
+    moved AS (
+      INSERT INTO inventory_movements
+        (inventory_id, kind, delta_on_hand, delta_reserved, on_hand_after, reserved_after, actor_user_id, order_id, created_at)
+      SELECT id, ${effect.kind}, ${effect.onHand} * quantity, ${effect.reserved} * quantity,
+             quantity_on_hand, quantity_reserved, ${actorUserId}::bigint, ${orderId}::bigint, clock_timestamp()
+      FROM changed
     )
-    INSERT INTO inventory_movements
-      (inventory_id, kind, delta_on_hand, delta_reserved, on_hand_after, reserved_after, actor_user_id, order_id, created_at)
-    SELECT id, ${effect.kind}, ${effect.onHand} * quantity, ${effect.reserved} * quantity,
-           quantity_on_hand, quantity_reserved, ${actorUserId}::bigint, ${orderId}::bigint, clock_timestamp()
-    FROM changed
+    SELECT variant_id, quantity AS requested, greatest(covered, 0) AS available FROM short ORDER BY variant_id
   `.execute(trx);
+  return result.rows.map((r) => ({ variantId: r.variant_id, requested: r.requested, available: r.available }));
 }
 
 /**
  * Reserves every line or nothing. Returns the shortages (each short variant
  * with what is available) without changing anything when stock is missing.
  */
-export async function reserveStock(trx: Trx, lines: readonly StockLine[], orderId: number, actorUserId: number): Promise<Shortage[]> {
-  const merged = mergeLines(lines);
-  const rows = new Map((await lockRows(trx, merged)).map((r) => [r.variant_id, r]));
-  const shortages = merged.flatMap((line) => {
-    const row = rows.get(line.variantId);
-    const available = row ? row.quantity_on_hand - row.quantity_reserved : 0;
-    return available >= line.quantity ? [] : [{ variantId: line.variantId, requested: line.quantity, available: Math.max(0, available) }];
-  });
-  if (shortages.length === 0) await apply(trx, merged, EFFECTS.reserve, orderId, actorUserId);
-  return shortages;
+export function reserveStock(trx: Trx, lines: readonly StockLine[], orderId: number, actorUserId: number): Promise<Shortage[]> {
+  return apply(trx, mergeLines(lines), EFFECTS.reserve, 'available', orderId, actorUserId);
 }
 
 /** Gives back what an order reserved (cancellation). */
 export async function releaseStock(trx: Trx, lines: readonly StockLine[], orderId: number, actorUserId: number | null): Promise<void> {
-  const merged = mergeLines(lines);
-  await lockRows(trx, merged);
-  await apply(trx, merged, EFFECTS.release, orderId, actorUserId);
+  await apply(trx, mergeLines(lines), EFFECTS.release, null, orderId, actorUserId);
 }
 
 /**
  * Takes shipped units out of on-hand and reserved. Returns the variants whose
  * on-hand count is below the order's quantity (an admin lowered it meanwhile).
  */
-export async function shipStock(trx: Trx, lines: readonly StockLine[], orderId: number, actorUserId: number | null): Promise<Shortage[]> {
-  const merged = mergeLines(lines);
-  const rows = new Map((await lockRows(trx, merged)).map((r) => [r.variant_id, r]));
-  const shortages = merged.flatMap((line) => {
-    const onHand = rows.get(line.variantId)?.quantity_on_hand ?? 0;
-    return onHand >= line.quantity ? [] : [{ variantId: line.variantId, requested: line.quantity, available: onHand }];
-  });
-  if (shortages.length === 0) await apply(trx, merged, EFFECTS.ship, orderId, actorUserId);
-  return shortages;
+export function shipStock(trx: Trx, lines: readonly StockLine[], orderId: number, actorUserId: number | null): Promise<Shortage[]> {
+  return apply(trx, mergeLines(lines), EFFECTS.ship, 'on_hand', orderId, actorUserId);
 }

@@ -4,7 +4,7 @@ import type { Db, Trx } from '../db/database.js';
 import type { CouponRow } from '../db/schema.js';
 import { cartLines, type CartLineRow } from '../cart/repository.js';
 import { toLineItem } from '../cart/service.js';
-import { toAddressSnapshot } from '../addresses/schemas.js';
+import { toAddressSnapshot, type AddressSnapshot } from '../addresses/schemas.js';
 import { couponStatus, discountFor } from '../coupons/rules.js';
 import { reserveStock } from '../inventory/stock.js';
 import type { Clock } from '../lib/clock.js';
@@ -14,7 +14,7 @@ import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '.
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
-import { enqueueEmail } from '../outbox/outbox.js';
+import { insertPlacedOrder } from './placement.js';
 import { priceOrder } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
 
@@ -35,7 +35,7 @@ export interface CheckoutDeps {
  * POST /orders (contract section 8). One transaction: the cart, the coupon
  * (row-locked), the order with its snapshots, the coupon use, the email in
  * the outbox, and last the stock reservation, so the inventory rows, the
- * hottest locks, are held only for the final statements and the commit.
+ * hottest locks, are held only for the final statement and the commit.
  * Any failure rolls everything back: no reservation, no coupon use, cart intact.
  */
 export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
@@ -81,19 +81,34 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     }
   }
 
-  async function place(trx: Trx, ctx: AuthedCtx, input: PlaceOrder): Promise<Order> {
-    const userId = ctx.actor.userId;
-    const address = isPublicId('adr', input.address_public_id)
-      ? await trx
+  /**
+   * The address to ship to, if it is the customer's and live. Read before the
+   * transaction, which need not wait on it; a missing one is refused inside,
+   * after an idempotent retry has had the chance to replay.
+   */
+  async function shippingAddress(ctx: AuthedCtx, addressPublicId: string): Promise<AddressSnapshot | null> {
+    const address = isPublicId('adr', addressPublicId)
+      ? await db
           .selectFrom('addresses')
           .selectAll()
-          .where('public_id', '=', input.address_public_id)
-          .where('user_id', '=', userId)
+          .where('public_id', '=', addressPublicId)
+          .where('user_id', '=', ctx.actor.userId)
           .where('deleted_at', 'is', null)
           .executeTakeFirst()
       : undefined;
-    if (!address) throw notFound('Address');
+    return address ? toAddressSnapshot(address) : null;
+  }
 
+  /**
+   * The transaction, in four round trips whatever the cart holds: the cart
+   * (locked), the coupon when there is one, the order with its items,
+   * history, email and emptied cart in one statement, and last the stock
+   * reservation in one statement, so the inventory rows, the hottest locks,
+   * are held only for that statement and the commit.
+   */
+  async function place(trx: Trx, ctx: AuthedCtx, input: PlaceOrder, snapshot: AddressSnapshot | null): Promise<Order> {
+    if (!snapshot) throw notFound('Address');
+    const userId = ctx.actor.userId;
     // Locking the cart rows makes a double submit wait, then find the cart already emptied.
     const lines = await cartLines(trx, userId).forUpdate('ci').execute();
     if (lines.length === 0) throw conflict('CART_EMPTY', 'The cart is empty');
@@ -111,7 +126,6 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [{ field: 'items', message: 'the order total is too large; lower the quantities' }]);
     }
 
-    const snapshot = toAddressSnapshot(address);
     // The order's money fields as stored and as answered.
     const amounts = {
       subtotal: fromCents(totals.subtotal),
@@ -120,45 +134,20 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       tax_total: fromCents(totals.tax),
       total: fromCents(totals.total),
     };
-    const order = await trx
-      .insertInto('orders')
-      .values({
-        public_id: newPublicId('ord'),
-        order_number: sql<string>`'ORD-' || lpad(nextval('order_number_seq')::text, 6, '0')`,
-        user_id: userId,
-        status: 'PLACED',
-        ...amounts,
-        currency: config.commerce.currency,
-        coupon_id: applied?.coupon.id ?? null,
-        coupon_code: applied?.coupon.code ?? null,
-        shipping_address: JSON.stringify(snapshot),
-        payment_method: input.payment_method,
-        payment_status: 'PAID', // the mock payment always succeeds
-        notes: input.notes ?? null,
-      })
-      .returning(['id', 'public_id', 'order_number', 'placed_at', 'updated_at'])
-      .executeTakeFirstOrThrow();
-
     // The items as the customer sees them; the rows add the keys and the cost at the time of sale.
     const items = lines.map(toLineItem);
-    await trx
-      .insertInto('order_items')
-      .values(
-        lines.map((line, i) => ({
-          order_id: order.id,
-          variant_id: line.variant_id,
-          product_id: line.product_id,
-          product_name: line.product_name,
-          sku: line.sku,
-          options: JSON.stringify(line.options),
-          unit_price: line.price,
-          unit_cost: line.cost_price,
-          quantity: line.quantity,
-          line_total: items[i]!.line_total,
-        })),
-      )
-      .execute();
-    await trx.insertInto('order_status_history').values({ order_id: order.id, status: 'PLACED', actor_user_id: userId }).execute();
+    const order = await insertPlacedOrder(trx, {
+      publicId: newPublicId('ord'),
+      userId,
+      amounts,
+      currency: config.commerce.currency,
+      coupon: applied ? { id: applied.coupon.id, code: applied.coupon.code } : null,
+      shippingAddress: snapshot,
+      paymentMethod: input.payment_method,
+      notes: input.notes ?? null,
+      lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
+      email: ctx.actor.email,
+    });
 
     if (applied) {
       await trx.updateTable('coupons').set({ times_used: sql`times_used + 1` }).where('id', '=', applied.coupon.id).execute();
@@ -167,13 +156,6 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         .values({ coupon_id: applied.coupon.id, user_id: userId, order_id: order.id, discount_amount: fromCents(totals.discount) })
         .execute();
     }
-    await trx.deleteFrom('cart_items').where('user_id', '=', userId).execute();
-    await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
-      order_public_id: order.public_id,
-      order_number: order.order_number,
-      total: amounts.total,
-      currency: config.commerce.currency,
-    });
 
     const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, userId);
     if (shortages.length > 0) {
@@ -214,7 +196,8 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
   return {
     async placeOrder(ctx: AuthedCtx, input: PlaceOrder, idempotency: IdempotencyRequest | null): Promise<IdempotentResult<Order>> {
       await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
-      return runIdempotent(db, ctx.actor.userId, idempotency, 201, (trx) => place(trx, ctx, input));
+      const snapshot = await shippingAddress(ctx, input.address_public_id);
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, (trx) => place(trx, ctx, input, snapshot));
     },
   };
 }
