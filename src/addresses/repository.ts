@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { AddressesTable, AddressRow, NewAddress } from '../db/schema.js';
-import { offsetOf, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { paged, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
 
@@ -23,8 +23,7 @@ export function listActiveAddresses(db: Executor, userId: number, page: PageRequ
     .select(countOf(active(db, userId)).as('total_count'))
     .orderBy('created_at', 'desc')
     .orderBy('public_id', 'desc')
-    .limit(page.limit)
-    .offset(offsetOf(page))
+    .$call(paged(page))
     .execute();
 }
 

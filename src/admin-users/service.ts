@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import { toUser, type User } from '../users/schemas.js';
 import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
@@ -70,8 +70,7 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
         .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
-        .limit(query.limit)
-        .offset(offsetOf(query))
+        .$call(paged(query))
         .execute();
       return toPage(rows, query, totalOf(base), toUser);
     },

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Reading the append-only audit log (SUPER_ADMIN), newest first. */
@@ -51,8 +51,7 @@ export function createAuditService({ db }: { db: Db }) {
         .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset(offsetOf(page))
+        .$call(paged(page))
         .execute();
       return toPage(rows, page, totalOf(base), toEntry);
     },

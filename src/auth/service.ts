@@ -7,7 +7,7 @@ import type { AuthedCtx, Ctx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { findUserByEmail, insertUser } from '../users/repository.js';
@@ -142,8 +142,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         .select(countOf(live).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
-        .limit(page.limit)
-        .offset(offsetOf(page))
+        .$call(paged(page))
         .execute();
       return toPage(rows, page, totalOf(live), (row): SessionSummary => ({
         public_id: row.public_id,

@@ -6,7 +6,7 @@ import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Category, CategoryCreate, CategoryListQuery, CategoryPatch } from './schemas.js';
 import { chooseSlug } from './slug.js';
 
@@ -102,8 +102,7 @@ export function createCategoryService({ db }: { db: Db }) {
         .orderBy('c.position')
         .orderBy('c.name')
         .orderBy('c.public_id')
-        .limit(query.limit)
-        .offset(offsetOf(query))
+        .$call(paged(query))
         .execute();
       return toPage(rows, query, totalOf(base.clearSelect()), toCategory);
     },

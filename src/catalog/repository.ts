@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, ProductStatus, ProductsTable } from '../db/schema.js';
-import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { paged, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import type { ProductSortField } from './schemas.js';
 
@@ -92,6 +92,16 @@ function filteredProducts(db: Executor, f: ProductFilters) {
   return query;
 }
 
+/** The whole storefront, unfiltered: its total is the counter migration 0008 keeps, not a count. */
+const isWholeStorefront = (f: ProductFilters) =>
+  f.audience === 'public' && !f.search && !f.categoryIds && f.minPrice === undefined && f.maxPrice === undefined && !f.inStock;
+
+function totalQuery(db: Executor, filters: ProductFilters) {
+  return isWholeStorefront(filters)
+    ? db.selectFrom('storefront_totals').select('products as n')
+    : filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
 const SORT_COLUMNS = {
   name: sql`p.name`,
   price: sql`p.price_min`,
@@ -102,7 +112,8 @@ const SORT_COLUMNS = {
 /**
  * One statement: the page walks the index of its sort (each ORDER BY below
  * matches one exactly), and the filtered total is a scalar subquery, counted
- * once through a narrow index, instead of a window over every matching row.
+ * once through a narrow index (or read from the storefront's counter when
+ * nothing filters), instead of a window over every matching row.
  */
 function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   // Products without an active variant have no price: last in both directions.
@@ -112,11 +123,10 @@ function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSort
       : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
   return filteredProducts(db, filters)
     .selectAll('p')
-    .select(filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).as('total_count'))
+    .select(totalQuery(db, filters).as('total_count'))
     .orderBy(order)
     .orderBy('p.public_id', sort.direction)
-    .limit(page.limit)
-    .offset(offsetOf(page));
+    .$call(paged(page));
 }
 
 export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
@@ -188,7 +198,7 @@ export function findPublicProduct(db: Executor, by: { publicId: string } | { slu
 }
 
 export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {
-  return (await filteredProducts(db, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  return (await totalQuery(db, filters).executeTakeFirstOrThrow()).n;
 }
 
 /** Variants of a page of products, with their stock, in display order. */

@@ -6,7 +6,7 @@ import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { conflict, notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import { couponStatus } from './rules.js';
 import type { Coupon, CouponCreate, CouponListQuery, CouponPatch } from './schemas.js';
@@ -90,8 +90,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
         .select(countOf(base).as('total_count'))
         .orderBy('created_at', 'desc')
         .orderBy('public_id', 'desc')
-        .limit(query.limit)
-        .offset(offsetOf(query))
+        .$call(paged(query))
         .execute();
       const now = clock.now();
       return toPage(rows, query, totalOf(base), (row) => toCoupon(row, now));
@@ -174,8 +173,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
         .select(countOf(base).as('total_count'))
         .orderBy('cu.created_at', 'desc')
         .orderBy('cu.id', 'desc')
-        .limit(page.limit)
-        .offset(offsetOf(page))
+        .$call(paged(page))
         .execute();
       return toPage(rows, page, totalOf(base), (row) => ({
         order_public_id: row.order_public_id,

@@ -7,6 +7,7 @@ import * as accountsMediaReviews from './migrations/0004-accounts-media-reviews.
 import * as administration from './migrations/0005-administration.js';
 import * as listIndexes from './migrations/0006-list-indexes.js';
 import * as stockWritePath from './migrations/0007-stock-write-path.js';
+import * as storefrontTotal from './migrations/0008-storefront-total.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-administration': administration,
   '0006-list-indexes': listIndexes,
   '0007-stock-write-path': stockWritePath,
+  '0008-storefront-total': storefrontTotal,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -346,6 +346,12 @@ export interface ExpensesTable {
   deleted_at: Timestamp | null;
 }
 
+/** One row: how many products the storefront shows, kept by triggers (migration 0008). */
+export interface StorefrontTotalsTable {
+  singleton: Generated<boolean>;
+  products: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -354,6 +360,7 @@ export interface Database {
   audit_log: AuditLogTable;
   categories: CategoriesTable;
   products: ProductsTable;
+  storefront_totals: StorefrontTotalsTable;
   product_categories: ProductCategoriesTable;
   variants: VariantsTable;
   inventory: InventoryTable;

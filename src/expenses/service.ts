@@ -5,7 +5,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { offsetOf, toPage, countOf, totalOf } from '../lib/pagination.js';
+import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
 
 type ExpenseRow = Selectable<ExpensesTable>;
@@ -46,8 +46,7 @@ export function createExpenseService({ db }: { db: Db }) {
         .select(countOf(base).as('total_count'))
         .orderBy('spent_at', 'desc')
         .orderBy('public_id', 'desc')
-        .limit(query.limit)
-        .offset(offsetOf(query))
+        .$call(paged(query))
         .execute();
       return toPage(rows, query, totalOf(base), toExpense);
     },

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { countOf, offsetOf, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { countOf, paged, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
@@ -91,8 +91,7 @@ export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<
     .select(countQuery(db).where(matches(filters)).as('total_count'))
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
     .orderBy('i.variant_public_id', sort.direction)
-    .limit(page.limit)
-    .offset(offsetOf(page))
+    .$call(paged(page))
     .execute();
 }
 
@@ -166,8 +165,7 @@ export function listMovements(db: Executor, inventoryId: number, page: PageReque
     .where('m.inventory_id', '=', inventoryId)
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
-    .limit(page.limit)
-    .offset(offsetOf(page))
+    .$call(paged(page))
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { Type, type TString } from 'typebox';
 
 /** Query parameters and `meta` shared by every list endpoint. */
@@ -26,6 +26,28 @@ export interface PageMeta {
 }
 
 export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;
+
+/**
+ * Applies a page: LIMIT as a literal, OFFSET only past the first page.
+ * Statements are prepared and their plans cached (src/db/database.ts), but
+ * with LIMIT and OFFSET as parameters the cached plan has to assume a tenth
+ * of the table and PostgreSQL re-planned the product list on every call
+ * (0.5 ms, as long as running it). A literal limit (1-100, validated) and no
+ * offset on first pages give plans as cheap as a fresh one, so they are kept.
+ * Use with `.$call(paged(page))`.
+ */
+interface Pageable {
+  limit(limit: RawBuilder<number>): Pageable;
+  offset(offset: number): Pageable;
+}
+
+export const paged =
+  (page: PageRequest) =>
+  <QB extends Pageable>(query: QB): QB => {
+    const limited = query.limit(sql.lit(page.limit));
+    const offset = offsetOf(page);
+    return (offset > 0 ? limited.offset(offset) : limited) as QB;
+  };
 
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
   const totalPages = Math.ceil(total / limit);

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, OrderRow, OrdersTable } from '../db/schema.js';
-import { offsetOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { paged, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
 import type { AddressSnapshot } from '../addresses/schemas.js';
 import type { AdminOrder, Order, OrderSortField, OrderStatus } from './schemas.js';
@@ -58,8 +58,7 @@ export function listOrderRows(db: Executor, filters: OrderFilters, sort: Sort<Or
     .where(matches(filters))
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
     .orderBy('o.public_id', sort.direction)
-    .limit(page.limit)
-    .offset(offsetOf(page))
+    .$call(paged(page))
     .execute();
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ReviewStatus, ReviewsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
-import { offsetOf, type PageRequest, type Sort, countOf, totalOf } from '../lib/pagination.js';
+import { paged, type PageRequest, type Sort, countOf, totalOf } from '../lib/pagination.js';
 import type { ReviewSortField } from './schemas.js';
 
 /**
@@ -79,7 +79,7 @@ export function listReviews(db: Executor, filters: ReviewFilters, sort: Sort<Rev
     .orderBy(sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`);
   // Equal ratings show newest first; the public ID makes every order total.
   if (sort.field === 'rating') query = query.orderBy('r.created_at', 'desc');
-  return query.orderBy('r.public_id', sort.direction).limit(page.limit).offset(offsetOf(page)).execute();
+  return query.orderBy('r.public_id', sort.direction).$call(paged(page)).execute();
 }
 
 export async function countReviews(db: Executor, filters: ReviewFilters): Promise<number> {

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { API, expectStatus, makeProduct } from './helpers/catalog.js';
+import { signInAs, type Client } from './helpers/factories.js';
+
+/**
+ * The unfiltered storefront list reads its total from a counter kept by
+ * triggers (migration 0008). Whatever the catalog goes through, the total
+ * `GET /products` reports must equal a real count of ACTIVE, live products.
+ */
+
+let t: TestApp;
+let admin: Client;
+
+before(async () => {
+  t = await startTestApp();
+  admin = (await signInAs(t, 'ADMIN')).client;
+});
+after(() => t.close());
+
+async function counted(): Promise<number> {
+  const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM products WHERE status = 'ACTIVE' AND deleted_at IS NULL`.execute(t.db);
+  return row.rows[0]!.n;
+}
+
+async function reported(): Promise<number> {
+  const response = await t.client().get(`${API}/products?limit=1`);
+  assert.equal(response.status, 200, response.text);
+  return response.body.meta.total as number;
+}
+
+async function expectInStep(step: string) {
+  assert.equal(await reported(), await counted(), step);
+}
+
+describe('storefront total', () => {
+  test('follows products into and out of the storefront', async () => {
+    const before = await reported();
+    const active = await makeProduct(admin, { status: 'ACTIVE' });
+    const draft = await makeProduct(admin, { status: 'DRAFT' });
+    await expectInStep('after creating one ACTIVE and one DRAFT product');
+    assert.equal(await reported(), before + 1);
+
+    expectStatus(await admin.patch(`${API}/admin/products/${draft.id}`, { status: 'ACTIVE' }), 200);
+    await expectInStep('after activating the draft');
+    assert.equal(await reported(), before + 2);
+
+    expectStatus(await admin.patch(`${API}/admin/products/${active.id}`, { status: 'ARCHIVED' }), 200);
+    await expectInStep('after archiving');
+
+    expectStatus(await admin.patch(`${API}/admin/products/${active.id}`, { name: 'Renamed while archived' }), 200);
+    await expectInStep('after an edit that does not change visibility');
+
+    expectStatus(await admin.delete(`${API}/admin/products/${draft.id}`), 204);
+    await expectInStep('after deleting an ACTIVE product');
+    assert.equal(await reported(), before);
+  });
+
+  test('a refused write leaves the total alone', async () => {
+    const product = await makeProduct(admin, { status: 'ACTIVE' });
+    const total = await reported();
+    const response = await admin.patch(`${API}/admin/products/${product.id}`, { status: 'SOLD_OUT' });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(await reported(), total);
+    await expectInStep('after a refused status');
+  });
+
+  test('stays exact when many products change at once', async () => {
+    const products = await Promise.all(Array.from({ length: 12 }, () => makeProduct(admin, { status: 'DRAFT' })));
+    // Racing activations, archivals and deletions of different products.
+    const responses = await Promise.all(
+      products.map((p, i) =>
+        i % 3 === 0
+          ? admin.patch(`${API}/admin/products/${p.id}`, { status: 'ACTIVE' })
+          : i % 3 === 1
+            ? admin.patch(`${API}/admin/products/${p.id}`, { status: 'ARCHIVED' })
+            : admin.delete(`${API}/admin/products/${p.id}`),
+      ),
+    );
+    for (const response of responses) assert.ok(response.status === 200 || response.status === 204, response.text);
+    await expectInStep('after concurrent changes');
+  });
+
+  test('a set-based write is counted once per statement', async () => {
+    await sql`UPDATE products SET status = 'ARCHIVED' WHERE status = 'ACTIVE' AND deleted_at IS NULL`.execute(t.db);
+    assert.equal(await reported(), 0);
+    await sql`UPDATE products SET status = 'ACTIVE' WHERE status = 'ARCHIVED' AND deleted_at IS NULL`.execute(t.db);
+    await expectInStep('after archiving and restoring everything in two statements');
+    assert.ok((await reported()) > 0);
+  });
+});
