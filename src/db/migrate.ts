@@ -8,6 +8,7 @@ import * as administration from './migrations/0005-administration.js';
 import * as listIndexes from './migrations/0006-list-indexes.js';
 import * as stockWritePath from './migrations/0007-stock-write-path.js';
 import * as storefrontTotal from './migrations/0008-storefront-total.js';
+import * as inventoryTotal from './migrations/0009-inventory-total.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006-list-indexes': listIndexes,
   '0007-stock-write-path': stockWritePath,
   '0008-storefront-total': storefrontTotal,
+  '0009-inventory-total': inventoryTotal,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

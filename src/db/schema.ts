@@ -352,6 +352,12 @@ export interface StorefrontTotalsTable {
   products: number;
 }
 
+/** One row: how many inventory records are live (variant not deleted), kept by triggers (migration 0009). */
+export interface InventoryTotalsTable {
+  singleton: Generated<boolean>;
+  live_records: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -364,6 +370,7 @@ export interface Database {
   product_categories: ProductCategoriesTable;
   variants: VariantsTable;
   inventory: InventoryTable;
+  inventory_totals: InventoryTotalsTable;
   inventory_movements: InventoryMovementsTable;
   idempotency_keys: IdempotencyKeysTable;
   cart_items: CartItemsTable;

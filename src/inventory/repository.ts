@@ -73,7 +73,14 @@ function matches(filters: InventoryFilters) {
   };
 }
 
-const countQuery = (db: Executor) => db.selectFrom('inventory as i').select((eb) => eb.fn.countAll<number>().as('n'));
+/** The default view (live records, nothing filtered) reads the counter migration 0009 keeps instead of counting. */
+const totalQuery = (db: Executor, filters: InventoryFilters) =>
+  !filters.search && !filters.stockStatus && !filters.includeDeleted
+    ? db.selectFrom('inventory_totals').select('live_records as n')
+    : db
+        .selectFrom('inventory as i')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(matches(filters));
 
 const SORT_COLUMNS = {
   product_name: sql`i.product_name`,
@@ -88,7 +95,7 @@ export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<
   // The tiebreak follows the sort's direction, so "-x" is exactly "x" reversed.
   return selectRecord(db)
     .where(matches(filters))
-    .select(countQuery(db).where(matches(filters)).as('total_count'))
+    .select(totalQuery(db, filters).as('total_count'))
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
     .orderBy('i.variant_public_id', sort.direction)
     .$call(paged(page))
@@ -96,7 +103,7 @@ export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<
 }
 
 export async function countRecords(db: Executor, filters: InventoryFilters): Promise<number> {
-  return (await countQuery(db).where(matches(filters)).executeTakeFirstOrThrow()).n;
+  return (await totalQuery(db, filters).executeTakeFirstOrThrow()).n;
 }
 
 /** Locks one record for a read-modify-write; concurrent writers queue behind the row lock. */

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { API, expectStatus, makeProduct } from './helpers/catalog.js';
+import { API, createInventory, createVariant, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
 import { signInAs, type Client } from './helpers/factories.js';
 
 /**
- * The unfiltered storefront list reads its total from a counter kept by
- * triggers (migration 0008). Whatever the catalog goes through, the total
- * `GET /products` reports must equal a real count of ACTIVE, live products.
+ * The unfiltered storefront list and the admin inventory's default view read
+ * their totals from counters kept by triggers (migrations 0008 and 0009).
+ * Whatever the catalog goes through, the totals the lists report must equal
+ * real counts.
  */
 
 let t: TestApp;
@@ -89,5 +90,41 @@ describe('storefront total', () => {
     await sql`UPDATE products SET status = 'ACTIVE' WHERE status = 'ARCHIVED' AND deleted_at IS NULL`.execute(t.db);
     await expectInStep('after archiving and restoring everything in two statements');
     assert.ok((await reported()) > 0);
+  });
+});
+
+describe('inventory total', () => {
+  async function countedRecords(): Promise<number> {
+    const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE NOT variant_deleted`.execute(t.db);
+    return row.rows[0]!.n;
+  }
+  async function reportedRecords(): Promise<number> {
+    const response = await admin.get(`${API}/admin/inventory?limit=1`);
+    assert.equal(response.status, 200, response.text);
+    return response.body.meta.total as number;
+  }
+
+  test('follows records as variants come and go, not as stock moves', async () => {
+    const start = await reportedRecords();
+    assert.equal(start, await countedRecords());
+    const { id, variants } = await makeProduct(admin, { variants: [{ stock: 5 }, { stock: 7 }] });
+    assert.equal(await reportedRecords(), start + 2);
+
+    const extra = await createVariant(admin, id, { sku: uniqueSku(), name: 'Extra', price: '3.00' });
+    await createInventory(admin, extra.public_id, 1);
+    assert.equal(await reportedRecords(), start + 3);
+
+    // Stock changes write inventory rows but never the count.
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[0].public_id}`, { quantity_change: 4, reason: 'recount' }), 200);
+    assert.equal(await reportedRecords(), start + 3);
+
+    expectStatus(await admin.delete(`${API}/admin/variants/${extra.public_id}`), 204);
+    assert.equal(await reportedRecords(), start + 2);
+    assert.equal(await reportedRecords(), await countedRecords());
+
+    // Deleted records are still listed on request, counted the slow way.
+    const all = await admin.get(`${API}/admin/inventory?limit=1&include_deleted=true`);
+    const everything = await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory`.execute(t.db);
+    assert.equal(all.body.meta.total, everything.rows[0]!.n);
   });
 });
