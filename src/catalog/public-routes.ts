@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendJsonPage } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
 import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery } from './schemas.js';
@@ -20,7 +21,7 @@ export const catalogPublicRoutes =
         querystring: ProductListQuery,
         response: { 200: Page(Product), ...errorResponses(400) },
       },
-      handler: async (request) => ({ success: true as const, ...(await storefront.list(request.query)) }),
+      handler: async (request, reply) => sendJsonPage(reply, await storefront.list(request.query)),
     });
 
     app.get('/products/:product_public_id', {
@@ -71,9 +72,9 @@ export const catalogPublicRoutes =
         querystring: CategoryProductsQuery,
         response: { 200: Page(Product), ...errorResponses(400, 404) },
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         await categories.get(request.params.category_public_id); // 404 for an unknown category
-        return { success: true as const, ...(await storefront.list({ ...request.query, category: request.params.category_public_id })) };
+        return sendJsonPage(reply, await storefront.list({ ...request.query, category: request.params.category_public_id }));
       },
     });
   };

@@ -115,18 +115,23 @@ const SORT_COLUMNS = {
  * once through a narrow index (or read from the storefront's counter when
  * nothing filters), instead of a window over every matching row.
  */
-function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+function orderOf(sort: Sort<ProductSortField>) {
   // Products without an active variant have no price: last in both directions.
-  const order =
-    sort.field === 'price' && sort.direction === 'desc'
-      ? sql`p.price_min DESC NULLS LAST`
-      : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+  return sort.field === 'price' && sort.direction === 'desc'
+    ? sql`p.price_min DESC NULLS LAST`
+    : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+}
+
+function pageRows(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   return filteredProducts(db, filters)
     .selectAll('p')
-    .select(totalQuery(db, filters).as('total_count'))
-    .orderBy(order)
+    .orderBy(orderOf(sort))
     .orderBy('p.public_id', sort.direction)
     .$call(paged(page));
+}
+
+function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+  return pageRows(db, filters, sort, page).select(totalQuery(db, filters).as('total_count'));
 }
 
 export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
@@ -169,23 +174,42 @@ export interface CategoryRefJson {
   slug: string;
 }
 
+/** Timestamps as `Date.prototype.toISOString()` writes them (UTC, milliseconds, "Z"). */
+const isoTimestamp = (column: string) => sql`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * A storefront page in one round trip: the page (and its total) as a CTE,
- * then each product with its variants and categories as JSON.
+ * A storefront product exactly as the API shows it (the `Product` schema),
+ * built by PostgreSQL. Images are stored in their public shape.
  */
-export function listPublicProducts(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
-  const order =
-    sort.field === 'price' && sort.direction === 'desc'
-      ? sql`p.price_min DESC NULLS LAST`
-      : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
-  return db
-    .with('page', () => pageQuery(db, filters, sort, page))
-    .selectFrom('page as p')
-    .selectAll('p')
-    .select([publicVariantsJson.as('variants'), categoriesJson.as('categories')])
-    .orderBy(order)
-    .orderBy('p.public_id', sort.direction)
-    .execute();
+const publicProductJson = sql`json_build_object(
+  'public_id', p.public_id, 'name', p.name, 'slug', p.slug, 'description', p.description, 'brand', p.brand,
+  'status', p.status, 'categories', ${categoriesJson}, 'images', p.images,
+  'price_min', p.price_min::text, 'price_max', p.price_max::text,
+  'rating', json_build_object('average', p.rating_average::float8, 'count', p.rating_count),
+  'created_at', ${isoTimestamp('p.created_at')}, 'updated_at', ${isoTimestamp('p.updated_at')},
+  'variants', ${publicVariantsJson})`;
+
+/**
+ * A storefront page in one round trip, as the JSON text of its `data`
+ * array, and its total. PostgreSQL writes the whole page; the service passes
+ * it on without parsing and re-serialising 25 KB per request (bench/NOTES.md,
+ * finding 18). The per-product variants and categories are computed for the
+ * page's rows only.
+ */
+export async function listPublicProductsJson(
+  db: Executor,
+  filters: ProductFilters,
+  sort: Sort<ProductSortField>,
+  page: PageRequest,
+): Promise<{ data: string; total: number }> {
+  const row = await db
+    .with('page', () => pageRows(db, filters, sort, page))
+    .selectNoFrom([
+      sql<string>`(SELECT coalesce(json_agg(${publicProductJson} ORDER BY ${orderOf(sort)}, p.public_id ${sql.raw(sort.direction)}), '[]')::text FROM page p)`.as('data'),
+      totalQuery(db, filters).as('total'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { data: row.data, total: Number(row.total) };
 }
 
 /** One storefront product with its variants and categories, in one statement. */

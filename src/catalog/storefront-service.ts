@@ -2,7 +2,7 @@ import type { Db, Executor } from '../db/database.js';
 import type { ProductRow } from '../db/schema.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
+import { pageMeta, parseSort, toPage, type JsonPage } from '../lib/pagination.js';
 import { toAdminProducts, toPublicProductFromJson } from './mappers.js';
 import {
   categoriesOf,
@@ -10,7 +10,7 @@ import {
   countProducts,
   findPublicProduct,
   listProducts,
-  listPublicProducts,
+  listPublicProductsJson,
   variantsOf,
   type ProductFilters,
 } from './repository.js';
@@ -54,11 +54,12 @@ export function createStorefrontService({ db }: { db: Db }) {
   }
 
   return {
-    async list(query: ListQuery) {
+    /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage). */
+    async list(query: ListQuery): Promise<JsonPage> {
       const filters = await productFilters(db, query, 'public');
-      if (!filters) return emptyPage(query);
-      const rows = await listPublicProducts(db, filters, parseSort<ProductSortField>(query.sort), query);
-      return toPage(rows, query, () => countProducts(db, filters), toPublicProductFromJson);
+      if (!filters) return { data: '[]', meta: pageMeta(query, 0) };
+      const { data, total } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
+      return { data, meta: pageMeta(query, total) };
     },
 
     async get(publicId: string): Promise<Product> {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { FastifyReply } from 'fastify';
 import { Type, type TString } from 'typebox';
 
 /** Query parameters and `meta` shared by every list endpoint. */
@@ -48,6 +49,22 @@ export const paged =
     const offset = offsetOf(page);
     return (offset > 0 ? limited.offset(offset) : limited) as QB;
   };
+
+/** A page whose `data` is already JSON text (built by PostgreSQL), sent with sendJsonPage. */
+export interface JsonPage {
+  data: string;
+  meta: PageMeta;
+}
+
+/**
+ * Sends a page whose items PostgreSQL already wrote as JSON: the envelope is
+ * put around the text as is. Fastify sends a string with a JSON content type
+ * unchanged, so the route's response schema documents the shape (OpenAPI)
+ * and the tests check it (test/catalog-json.test.ts) instead of a serializer.
+ */
+export function sendJsonPage(reply: FastifyReply, page: JsonPage) {
+  return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${page.data},"meta":${JSON.stringify(page.meta)}}`);
+}
 
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
   const totalPages = Math.ceil(total / limit);

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { API, createCategory, createVariant, expectStatus, idsOf, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
+import { signInAs, type Client } from './helpers/factories.js';
+
+/**
+ * The storefront list is written as JSON by PostgreSQL and sent as is, while
+ * a single product goes through the service's mapper and the response
+ * serializer. Both must produce the same document for the same product, in
+ * every corner of the shape: images with and without alt text, a compare-at
+ * price, a variant that is not on sale, no brand, no active variant (no
+ * price), several categories, timestamps to the millisecond.
+ */
+
+let t: TestApp;
+let admin: Client;
+let category: string;
+const ids: string[] = [];
+
+before(async () => {
+  t = await startTestApp();
+  admin = (await signInAs(t, 'ADMIN')).client;
+  category = (await createCategory(admin, { name: `Json ${uniqueSku()}` })).public_id;
+  const other = (await createCategory(admin, { name: `Also ${uniqueSku()}` })).public_id;
+
+  const full = await makeProduct(admin, {
+    name: 'Lamp "Aurora" \\ 100%',
+    brand: 'Lumen',
+    description: 'Line one\nline two, with ünïcödé',
+    categories: [category, other],
+    variants: [
+      { sku: uniqueSku(), price: '40.00', options: { size: 'S', colour: 'red' }, stock: 3 },
+      { sku: uniqueSku(), price: '55.50', stock: 0 },
+      { sku: uniqueSku(), price: '9.99', status: 'INACTIVE', stock: 9 },
+    ],
+  });
+  expectStatus(
+    await admin.patch(`${API}/admin/products/${full.id}`, {
+      images: [{ url: productImage(t, 'lamp.jpg'), alt_text: 'Lit' }, { url: productImage(t, 'lamp-2.jpg') }],
+    }),
+    200,
+  );
+  expectStatus(
+    await admin.patch(`${API}/admin/variants/${full.variants[0].public_id}`, {
+      compare_at_price: '49.99',
+      images: [{ url: productImage(t, 'lamp-s.jpg'), alt_text: null }],
+    }),
+    200,
+  );
+  ids.push(full.id);
+
+  // No active variant: no price range, no variants shown.
+  const unpriced = await makeProduct(admin, { categories: [category], variants: [{ status: 'INACTIVE' }] });
+  ids.push(unpriced.id);
+  // A variant without any inventory record.
+  const bare = await makeProduct(admin, { categories: [category], variants: [] });
+  await createVariant(admin, bare.id, { sku: uniqueSku(), name: 'Only', price: '1.00' });
+  ids.push(bare.id);
+});
+after(() => t.close());
+
+describe('storefront list written by PostgreSQL', () => {
+  test('each listed product equals the product read on its own', async () => {
+    for (const sort of ['', '&sort=price', '&sort=-name']) {
+      const list = await t.client().get(`${API}/products?category=${category}${sort}`);
+      assert.equal(list.status, 200, list.text);
+      assert.match(String(list.headers.get('content-type')), /^application\/json/);
+      assert.deepEqual([...idsOf(list)].sort(), [...ids].sort(), sort);
+      for (const item of list.body.data) {
+        const one = await t.client().get(`${API}/products/${item.public_id}`);
+        assert.equal(one.status, 200, one.text);
+        assert.deepEqual(item, one.body.data, `${item.public_id}${sort}`);
+      }
+      assert.deepEqual(list.body.meta, { page: 1, limit: 20, total: 3, totalPages: 1, hasNext: false, hasPrev: false });
+      assert.equal(list.body.success, true);
+    }
+  });
+
+  test('the shape holds its corners', async () => {
+    const list = await t.client().get(`${API}/products?category=${category}&sort=-name`);
+    const full = list.body.data.find((p: any) => p.public_id === ids[0]);
+    assert.equal(full.name, 'Lamp "Aurora" \\ 100%');
+    assert.deepEqual(full.images.map((i: any) => i.alt_text), ['Lit', null]);
+    assert.deepEqual(full.variants.map((v: any) => [v.price, v.compare_at_price, v.in_stock]), [
+      ['40.00', '49.99', true],
+      ['55.50', null, false],
+    ]);
+    assert.equal(full.price_min, '40.00');
+    assert.equal(full.price_max, '55.50');
+    assert.deepEqual(full.rating, { average: 0, count: 0 });
+    assert.equal(full.categories.length, 2);
+    const unpriced = list.body.data.find((p: any) => p.public_id === ids[1]);
+    assert.deepEqual([unpriced.price_min, unpriced.price_max, unpriced.variants, unpriced.brand], [null, null, [], null]);
+  });
+
+  test('an empty page and a page past the end are well-formed', async () => {
+    const unknown = await t.client().get(`${API}/products?category=cat_${'0'.repeat(20)}`);
+    assert.equal(unknown.status, 200, unknown.text);
+    assert.deepEqual(unknown.body, { success: true, data: [], meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false } });
+    const past = await t.client().get(`${API}/products?category=${category}&page=5&limit=2`);
+    assert.equal(past.status, 200, past.text);
+    assert.deepEqual(past.body.data, []);
+    assert.equal(past.body.meta.total, 3);
+    assert.equal(past.body.meta.hasPrev, true);
+  });
+});
