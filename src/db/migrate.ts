@@ -9,6 +9,7 @@ import * as listIndexes from './migrations/0006-list-indexes.js';
 import * as stockWritePath from './migrations/0007-stock-write-path.js';
 import * as storefrontTotal from './migrations/0008-storefront-total.js';
 import * as inventoryTotal from './migrations/0009-inventory-total.js';
+import * as productSortIds from './migrations/0010-product-sort-ids.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007-stock-write-path': stockWritePath,
   '0008-storefront-total': storefrontTotal,
   '0009-inventory-total': inventoryTotal,
+  '0010-product-sort-ids': productSortIds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
