@@ -18,9 +18,9 @@ export type Executor = Db | Trx;
  * statement costs PostgreSQL as much as running it for the short queries an
  * API makes (measured in bench/NOTES.md); a named statement is parsed once and,
  * after five runs, runs on a cached plan when that plan is no worse than a
- * fresh one (plan_cache_mode = auto). Only parameterised statements are named
- * (scripts without parameters may hold several commands, which a prepared
- * statement cannot), and at most MAX_NAMED texts, so the statements each
+ * fresh one (plan_cache_mode = auto). Scripts are never named (they may hold
+ * several commands, which a prepared statement cannot; see preparable), and
+ * at most MAX_NAMED texts are, so the statements each
  * server connection keeps stay bounded whatever SQL the service builds.
  */
 const MAX_NAMED = 1000;
@@ -35,10 +35,18 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/**
+ * A statement with parameters, or a single query (SELECT or WITH, no `;`)
+ * without them: a page whose limit, offset and filters are all literals still
+ * deserves its cached plan. Scripts (migrations, seeds) are left alone.
+ */
+const SINGLE_QUERY = /^\s*(select|with)\b[^;]*$/i;
+const preparable = (text: string, values: unknown) => (Array.isArray(values) && values.length > 0) || SINGLE_QUERY.test(text);
+
 function prepareStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-    const name = typeof config === 'string' && Array.isArray(values) && values.length > 0 ? statementName(config) : undefined;
+    const name = typeof config === 'string' && preparable(config, values) ? statementName(config) : undefined;
     return name ? query({ name, text: config, values }, callback) : query(config, values, callback);
   }) as typeof client.query;
 }
