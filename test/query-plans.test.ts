@@ -133,3 +133,39 @@ describe('list endpoints use indexes on a large store', () => {
     assert.deepEqual(findings, []);
   });
 });
+
+/**
+ * Statements are prepared once per connection (src/db/database.ts); a list's
+ * statement must then settle on a cached plan. When it cannot (a parameter
+ * hiding a partial index, LIMIT and OFFSET as parameters), PostgreSQL plans
+ * it afresh on every call, which cost as much as running it (bench/NOTES.md,
+ * findings 16, 19, 21).
+ */
+describe('list statements run on cached plans', () => {
+  async function replanned(client: Client, paths: string[]) {
+    const texts = new Map<string, readonly unknown[]>();
+    for (const path of paths) {
+      t.statements.length = 0;
+      assert.equal((await client.get(path)).status, 200, path);
+      for (const s of t.statements) if (/^\s*(select|with)\b/i.test(s.sql)) texts.set(s.sql, s.parameters);
+    }
+    return t.db.connection().execute(async (connection) => {
+      for (const [text, parameters] of texts) {
+        for (let i = 0; i < 7; i++) await connection.executeQuery(CompiledQuery.raw(text, [...parameters]));
+      }
+      const prepared = await connection.executeQuery<{ statement: string; generic_plans: number }>(
+        CompiledQuery.raw('SELECT statement, generic_plans::int AS generic_plans FROM pg_prepared_statements'),
+      );
+      const cached = new Set(prepared.rows.filter((r) => r.generic_plans > 0).map((r) => r.statement));
+      return [...texts.keys()].filter((text) => !cached.has(text)).map((text) => text.replace(/^select .*? from /s, "... from ").slice(0, 300));
+    });
+  }
+
+  test('storefront lists and product pages', async () => {
+    assert.deepEqual(await replanned(customer, storefront()), []);
+  });
+
+  test('admin inventory lists', async () => {
+    assert.deepEqual(await replanned(admin, adminLists.filter((path) => path.includes('/inventory'))), []);
+  });
+});

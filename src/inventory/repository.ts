@@ -50,8 +50,10 @@ export interface InventoryFilters {
 function matches(filters: InventoryFilters) {
   return (eb: ExpressionBuilder<Database & { i: InventoryTable }, 'i'>) => {
     const parts: Expression<SqlBool>[] = [];
-    if (!filters.includeDeleted) parts.push(eb('i.variant_deleted', '=', false));
-    if (filters.stockStatus) parts.push(eb(stockStatus, '=', filters.stockStatus));
+    // Literals, not parameters: a cached plan can only use the partial index (WHERE NOT variant_deleted)
+    // when the statement says so, and the statuses are skewed enough that each deserves its own plan.
+    if (!filters.includeDeleted) parts.push(sql<SqlBool>`NOT i.variant_deleted`);
+    if (filters.stockStatus) parts.push(eb(stockStatus, '=', sql.lit(filters.stockStatus)));
     if (filters.search) {
       // The catalog's trigram indexes find the variants; inventory is reached by its variant key. Inventory
       // keeps no trigram index of its own: every stock change would have to write into it.
