@@ -1,6 +1,6 @@
 // autocannon ships no types; the bench uses a small part of its API.
 declare module 'autocannon' {
-  interface Result {
+  export interface Result {
     requests: { average: number };
     latency: { p50: number; p99: number };
     errors: number;

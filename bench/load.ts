@@ -4,7 +4,7 @@
  * runs a warm-up and the measured rounds with autocannon, prints JSON.
  */
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 import type { Shopper as Session } from './shoppers.js';
 import type { Round } from './types.js';
 
@@ -33,7 +33,23 @@ async function getRound(seconds: number): Promise<Round> {
     duration: seconds,
     headers: scenario.headers ?? {},
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return roundOf(result);
+}
+
+/** What every round reports from autocannon's result. */
+const roundOf = (result: Result): Round => ({
+  rps: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  errors: result.errors + result.timeouts,
+  non2xx: result.non2xx,
+});
+
+/** Counts each order: 201 placed, anything else rejected. */
+function orderCounter() {
+  const counts = { orders: 0, rejected: 0 };
+  const onResponse = (status: number) => (status === 201 ? counts.orders++ : counts.rejected++);
+  return { counts, onResponse };
 }
 
 const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' });
@@ -49,8 +65,7 @@ let nextShopper = 0;
 
 async function ordersRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'orders') throw new Error('not an orders scenario');
-  let orders = 0;
-  let rejected = 0;
+  const { counts, onResponse } = orderCounter();
   const result = await autocannon({
     url: scenario.url,
     connections: settings.connections,
@@ -63,24 +78,11 @@ async function ordersRound(seconds: number): Promise<Round> {
           const s = shoppers[nextShopper++ % shoppers.length]!;
           return { ...req, headers: headersOf(s), body: JSON.stringify({ address_public_id: s.addressId, payment_method: 'mock' }) };
         },
-        onResponse: (status: number) => {
-          if (status === 201) orders++;
-          else rejected++;
-        },
+        onResponse,
       },
     ],
   } as any);
-  const elapsed = result.duration || seconds;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    orders,
-    ordersPerSecond: orders / elapsed,
-    rejected,
-  };
+  return { ...roundOf(result), ...counts, ordersPerSecond: counts.orders / (result.duration || seconds) };
 }
 
 /**
@@ -90,8 +92,7 @@ async function ordersRound(seconds: number): Promise<Round> {
 async function checkoutRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'checkout') throw new Error('not a checkout scenario');
   const { sessions, hot, variants } = scenario;
-  let orders = 0;
-  let rejected = 0;
+  const { counts, onResponse } = orderCounter();
   let next = 0;
   const line = (variant: string) => JSON.stringify({ variant_public_id: variant, quantity: 1 });
 
@@ -131,24 +132,11 @@ async function checkoutRound(seconds: number): Promise<Round> {
           const s: Session = context.session ?? sessions[0];
           return { ...req, headers: headersOf(s), body: JSON.stringify({ address_public_id: s.addressId, payment_method: 'mock' }) };
         },
-        onResponse: (status: number) => {
-          if (status === 201) orders++;
-          else rejected++;
-        },
+        onResponse,
       },
     ],
   } as any);
-  const elapsed = result.duration || seconds;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    orders,
-    ordersPerSecond: orders / elapsed,
-    rejected,
-  };
+  return { ...roundOf(result), ...counts, ordersPerSecond: counts.orders / (result.duration || seconds) };
 }
 
 const round = { get: getRound, orders: ordersRound, checkout: checkoutRound }[scenario.kind];

@@ -8,7 +8,7 @@ import type { AuthedCtx } from '../lib/context.js';
 import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
-import { containsPattern } from '../lib/sql.js';
+import { containsPattern, keyIn } from '../lib/sql.js';
 import { toUser, type User } from '../users/schemas.js';
 import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
 
@@ -56,14 +56,14 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
       if (query.role) base = base.where('role', '=', query.role);
       if (query.status) base = base.where('status', '=', query.status);
       if (query.search) {
-        // Two trigram-index lookups gathered into an array, then fetched by key.
+        // Two trigram-index lookups: email and full name.
         const pattern = containsPattern(query.search);
         const ids = db
           .selectFrom('users as byemail')
           .select('byemail.id')
           .where('byemail.email', 'ilike', pattern)
           .unionAll(db.selectFrom('users as byname').select('byname.id').where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern));
-        base = base.where(sql<boolean>`id = ANY(ARRAY(${ids}))`);
+        base = base.where(keyIn('id', ids));
       }
       const rows = await base
         .selectAll()

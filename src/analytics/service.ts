@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { validationError } from '../lib/errors.js';
 import { fromCents, toCents } from '../lib/money.js';
-import { offsetOf, toPage, type PageRequest } from '../lib/pagination.js';
+import { pageClause, toPage, type PageRequest } from '../lib/pagination.js';
 import type { Pnl, PnlQuery, PnlRow, Stats, StatsQuery } from './schemas.js';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
@@ -143,7 +143,7 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
         WHERE c.deleted_at IS NULL
         GROUP BY c.id
         ORDER BY uses DESC, c.public_id
-        LIMIT ${page.limit} OFFSET ${offsetOf(page)}`.execute(db);
+        ${pageClause(page)}`.execute(db);
       const countAll = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM coupons WHERE deleted_at IS NULL`.execute(db)).rows[0]!.n;
       return toPage(rows.rows, page, countAll, ({ total_count: _t, ...row }) => row);
     },

@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, ProductStatus, ProductsTable } from '../db/schema.js';
-import { offsetOf, paged, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern } from '../lib/sql.js';
+import { offsetOf, pageClause, paged, type PageRequest, type Sort } from '../lib/pagination.js';
+import { containsPattern, keyIn } from '../lib/sql.js';
 import type { ProductSortField } from './schemas.js';
 
 /**
@@ -55,8 +55,7 @@ function filteredProducts(db: Executor, f: ProductFilters) {
     if (f.status) query = query.where('p.status', '=', f.status);
   }
   if (f.search) {
-    // Three trigram-index lookups gathered into an array, then fetched by primary key. An OR across
-    // the tables would test every row; IN (subquery) lets the planner hash-join a full scan.
+    // Three trigram-index lookups: name, description and SKU.
     const pattern = containsPattern(f.search);
     let skus = db.selectFrom('variants as v').select('v.product_id as id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
     if (f.audience === 'public') skus = skus.where('v.status', '=', ACTIVE);
@@ -66,7 +65,7 @@ function filteredProducts(db: Executor, f: ProductFilters) {
       .where('byname.name', 'ilike', pattern)
       .unionAll(db.selectFrom('products as bytext').select('bytext.id').where('bytext.description', 'ilike', pattern))
       .unionAll(skus);
-    query = query.where(sql<boolean>`p.id = ANY(ARRAY(${matches}))`);
+    query = query.where(keyIn('p.id', matches));
   }
   if (f.categoryIds) {
     const ids = f.categoryIds;
@@ -118,17 +117,12 @@ const SORT_COLUMNS = {
   rating: sql`p.rating_average`,
 } as const;
 
-/**
- * One statement: the page walks the index of its sort (each ORDER BY below
- * matches one exactly), and the filtered total is a scalar subquery, counted
- * once through a narrow index (or read from the storefront's counter when
- * nothing filters), instead of a window over every matching row.
- */
+/** The sort's ORDER BY, each matching one index exactly, with the public ID as the tiebreak in the same direction. */
 function orderOf(sort: Sort<ProductSortField>) {
   // Products without an active variant have no price: last in both directions.
-  return sort.field === 'price' && sort.direction === 'desc'
-    ? sql`p.price_min DESC NULLS LAST`
-    : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+  const key =
+    sort.field === 'price' && sort.direction === 'desc' ? sql`p.price_min DESC NULLS LAST` : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+  return sql`${key}, p.public_id ${sql.raw(sort.direction)}`;
 }
 
 /**
@@ -140,18 +134,17 @@ function orderOf(sort: Sort<ProductSortField>) {
  * lets the planner stop at the twentieth match of a filter.
  */
 function pageRows(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
-  if (offsetOf(page) === 0) {
-    return filteredProducts(db, filters).selectAll('p').orderBy(orderOf(sort)).orderBy('p.public_id', sort.direction).$call(paged(page));
-  }
-  const ids = filteredProducts(db, filters).select('p.id').orderBy(orderOf(sort)).orderBy('p.public_id', sort.direction).$call(paged(page));
-  return db
-    .selectFrom('products as p')
-    .selectAll('p')
-    .where(sql<boolean>`p.id = ANY(ARRAY(${ids}))`)
-    .orderBy(orderOf(sort))
-    .orderBy('p.public_id', sort.direction);
+  const matching = filteredProducts(db, filters);
+  if (offsetOf(page) === 0) return matching.selectAll('p').orderBy(orderOf(sort)).$call(paged(page));
+  const ids = matching.select('p.id').orderBy(orderOf(sort)).$call(paged(page));
+  return db.selectFrom('products as p').selectAll('p').where(keyIn('p.id', ids)).orderBy(orderOf(sort));
 }
 
+/**
+ * One statement: the page and the filtered total as a scalar subquery,
+ * counted once through a narrow index (or read from the storefront's counter
+ * when nothing filters), instead of a window over every matching row.
+ */
 function pageQuery(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   return pageRows(db, filters, sort, page).select(totalQuery(db, filters).as('total_count'));
 }
@@ -211,6 +204,10 @@ const publicProductJson = sql`json_build_object(
   'created_at', ${isoTimestamp('p.created_at')}, 'updated_at', ${isoTimestamp('p.updated_at')},
   'variants', ${publicVariantsJson})`;
 
+/** The rows of the CTE `page` as the JSON text of a `data` array, in the sort's order. */
+const pageJson = (sort: Sort<ProductSortField>) =>
+  sql<string>`(SELECT coalesce(json_agg(${publicProductJson} ORDER BY ${orderOf(sort)}), '[]')::text FROM page p)`;
+
 /**
  * A storefront page in one round trip, as the JSON text of its `data`
  * array, and its total. PostgreSQL writes the whole page; the service passes
@@ -229,7 +226,7 @@ export async function listPublicProductsJson(
   const row = await db
     .with('page', () => pageRows(db, filters, sort, page))
     .selectNoFrom([
-      sql<string>`(SELECT coalesce(json_agg(${publicProductJson} ORDER BY ${orderOf(sort)}, p.public_id ${sql.raw(sort.direction)}), '[]')::text FROM page p)`.as('data'),
+      pageJson(sort).as('data'),
       totalQuery(db, filters).as('total'),
     ])
     .executeTakeFirstOrThrow();
@@ -244,17 +241,13 @@ export async function listPublicProductsJson(
  */
 async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   const matched = filteredProducts(db, filters).select(['p.id', 'p.public_id', 'p.created_at', 'p.name', 'p.price_min', 'p.rating_average']);
-  const direction = sql.raw(sort.direction);
   const result = await sql<{ data: string; total: number }>`
     WITH matched AS MATERIALIZED (${matched}),
     page AS (
       SELECT p.* FROM products p
-      WHERE p.id = ANY(ARRAY(
-        SELECT p.id FROM matched p ORDER BY ${orderOf(sort)}, p.public_id ${direction}
-        LIMIT ${sql.lit(page.limit)} OFFSET ${sql.lit(offsetOf(page))}))
+      WHERE ${keyIn('p.id', sql`SELECT p.id FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)}`)}
     )
-    SELECT (SELECT coalesce(json_agg(${publicProductJson} ORDER BY ${orderOf(sort)}, p.public_id ${direction}), '[]')::text FROM page p) AS data,
-           (SELECT count(*) FROM matched) AS total
+    SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total
   `.execute(db);
   const row = result.rows[0]!;
   return { data: row.data, total: Number(row.total) };

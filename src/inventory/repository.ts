@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
 import { countOf, paged, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern } from '../lib/sql.js';
+import { containsPattern, keyIn } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
 /**
@@ -69,7 +69,7 @@ function matches(filters: InventoryFilters) {
             .select('byname.id')
             .where('named.name', 'ilike', pattern),
         );
-      parts.push(sql<SqlBool>`i.variant_id = ANY(ARRAY(${variantIds}))`);
+      parts.push(keyIn('i.variant_id', variantIds));
     }
     return eb.and(parts);
   };

@@ -50,6 +50,9 @@ export const paged =
     return (offset > 0 ? limited.offset(sql.lit(offset)) : limited) as QB;
   };
 
+/** The same page as a clause, for statements written as SQL text. */
+export const pageClause = (page: PageRequest) => sql`LIMIT ${sql.lit(page.limit)} OFFSET ${sql.lit(offsetOf(page))}`;
+
 /** A page whose `data` is already JSON text (built by PostgreSQL), sent with sendJsonPage. */
 export interface JsonPage {
   data: string;
