@@ -55,17 +55,13 @@ function filteredProducts(db: Executor, f: ProductFilters) {
     if (f.status) query = query.where('p.status', '=', f.status);
   }
   if (f.search) {
-    // Three trigram-index lookups: name, description and SKU.
+    // One bitmap scan of products: the name and description trigram indexes and the ids of the SKU matches,
+    // OR-ed together as bitmaps, so each matching product is read once, with its sort keys. Gathering ids
+    // first and fetching the products by id read every match twice (bench/NOTES.md, finding 24).
     const pattern = containsPattern(f.search);
-    let skus = db.selectFrom('variants as v').select('v.product_id as id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
+    let skus = db.selectFrom('variants as v').select('v.product_id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
     if (f.audience === 'public') skus = skus.where('v.status', '=', ACTIVE);
-    const matches = db
-      .selectFrom('products as byname')
-      .select('byname.id')
-      .where('byname.name', 'ilike', pattern)
-      .unionAll(db.selectFrom('products as bytext').select('bytext.id').where('bytext.description', 'ilike', pattern))
-      .unionAll(skus);
-    query = query.where(keyIn('p.id', matches));
+    query = query.where((eb) => eb.or([eb('p.name', 'ilike', pattern), eb('p.description', 'ilike', pattern), keyIn('p.id', skus)]));
   }
   if (f.categoryIds) {
     const ids = f.categoryIds;
@@ -189,31 +185,21 @@ export interface CategoryRefJson {
   slug: string;
 }
 
-/** Timestamps as `Date.prototype.toISOString()` writes them (UTC, milliseconds, "Z"). */
-const isoTimestamp = (column: string) => sql`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
- * A storefront product exactly as the API shows it (the `Product` schema),
- * built by PostgreSQL. Images are stored in their public shape.
+ * The rows of the CTE `page` as the JSON text of a `data` array, in the
+ * sort's order: the products' stored documents (migration 0011), joined
+ * with commas. Building them per request was most of a page's work in
+ * PostgreSQL (bench/NOTES.md, finding 23).
  */
-const publicProductJson = sql`json_build_object(
-  'public_id', p.public_id, 'name', p.name, 'slug', p.slug, 'description', p.description, 'brand', p.brand,
-  'status', p.status, 'categories', ${categoriesJson}, 'images', p.images,
-  'price_min', p.price_min::text, 'price_max', p.price_max::text,
-  'rating', json_build_object('average', p.rating_average::float8, 'count', p.rating_count),
-  'created_at', ${isoTimestamp('p.created_at')}, 'updated_at', ${isoTimestamp('p.updated_at')},
-  'variants', ${publicVariantsJson})`;
-
-/** The rows of the CTE `page` as the JSON text of a `data` array, in the sort's order. */
 const pageJson = (sort: Sort<ProductSortField>) =>
-  sql<string>`(SELECT coalesce(json_agg(${publicProductJson} ORDER BY ${orderOf(sort)}), '[]')::text FROM page p)`;
+  sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ',' ORDER BY ${orderOf(sort)}) || ']', '[]')
+    FROM page p JOIN product_documents d ON d.product_id = p.id)`;
 
 /**
  * A storefront page in one round trip, as the JSON text of its `data`
  * array, and its total. PostgreSQL writes the whole page; the service passes
  * it on without parsing and re-serialising 25 KB per request (bench/NOTES.md,
- * finding 18). The per-product variants and categories are computed for the
- * page's rows only.
+ * finding 18), and each product's part is its stored document (finding 23).
  */
 export async function listPublicProductsJson(
   db: Executor,
@@ -243,10 +229,7 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
   const matched = filteredProducts(db, filters).select(['p.id', 'p.public_id', 'p.created_at', 'p.name', 'p.price_min', 'p.rating_average']);
   const result = await sql<{ data: string; total: number }>`
     WITH matched AS MATERIALIZED (${matched}),
-    page AS (
-      SELECT p.* FROM products p
-      WHERE ${keyIn('p.id', sql`SELECT p.id FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)}`)}
-    )
+    page AS (SELECT * FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)})
     SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total
   `.execute(db);
   const row = result.rows[0]!;

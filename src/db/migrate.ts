@@ -10,6 +10,7 @@ import * as stockWritePath from './migrations/0007-stock-write-path.js';
 import * as storefrontTotal from './migrations/0008-storefront-total.js';
 import * as inventoryTotal from './migrations/0009-inventory-total.js';
 import * as productSortIds from './migrations/0010-product-sort-ids.js';
+import * as productDocuments from './migrations/0011-product-documents.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008-storefront-total': storefrontTotal,
   '0009-inventory-total': inventoryTotal,
   '0010-product-sort-ids': productSortIds,
+  '0011-product-documents': productDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
+import { checkout, shopper } from './helpers/commerce.js';
+import { signInAs, signUp, type Client } from './helpers/factories.js';
+
+/**
+ * Storefront lists read each product's stored document (migration 0011),
+ * kept by triggers. Every kind of write that shows in a product must leave
+ * the stored document equal to a fresh one: after each step below, (1) no
+ * product's document differs from `product_document()` computed now, and
+ * (2) the listed product equals the product detail endpoint, which builds
+ * its answer without the stored documents.
+ */
+
+let t: TestApp;
+let admin: Client;
+let category: string;
+let product: string;
+let variants: string[];
+
+/** Public IDs of products whose stored document is missing or stale. */
+async function staleDocuments(): Promise<string[]> {
+  const rows = await sql<{ public_id: string }>`
+    SELECT p.public_id FROM products p LEFT JOIN product_documents d ON d.product_id = p.id
+    WHERE d.document IS NULL OR d.document::text <> product_document(p)::text`.execute(t.db);
+  return rows.rows.map((r) => r.public_id);
+}
+
+/** The product as the category's storefront list shows it (undefined when not listed), checked against the detail endpoint. */
+async function listed(): Promise<any> {
+  assert.deepEqual(await staleDocuments(), []);
+  const list = expectStatus(await t.client().get(`${API}/products?category=${category}`), 200);
+  const item = list.find((p: any) => p.public_id === product);
+  if (item) assert.deepEqual(item, expectStatus(await t.client().get(`${API}/products/${product}`), 200));
+  return item;
+}
+
+before(async () => {
+  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
+  admin = (await signInAs(t, 'ADMIN')).client;
+  category = (await createCategory(admin, { name: `Docs ${uniqueSku()}` })).public_id;
+  const made = await makeProduct(admin, {
+    categories: [category],
+    variants: [
+      { price: '20.00', stock: 1 },
+      { price: '30.00', stock: 5 },
+    ],
+  });
+  product = made.id;
+  variants = made.variants.map((v: any) => v.public_id);
+});
+after(() => t.close());
+
+describe('stored product documents follow every write', () => {
+  test('a new product is listed with its variants and stock', async () => {
+    const item = await listed();
+    assert.deepEqual(item.variants.map((v: any) => [v.price, v.in_stock]), [
+      ['20.00', true],
+      ['30.00', true],
+    ]);
+  });
+
+  test('product fields', async () => {
+    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { name: 'Renamed lamp', brand: 'Lumen' }), 200);
+    const item = await listed();
+    assert.deepEqual([item.name, item.brand], ['Renamed lamp', 'Lumen']);
+  });
+
+  test('variant price, status and deletion', async () => {
+    expectStatus(await admin.patch(`${API}/admin/variants/${variants[0]}`, { price: '25.00' }), 200);
+    assert.deepEqual([(await listed()).price_min, (await listed()).variants[0].price], ['25.00', '25.00']);
+    expectStatus(await admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'INACTIVE' }), 200);
+    assert.deepEqual((await listed()).variants.map((v: any) => v.public_id), [variants[0]]);
+    expectStatus(await admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE' }), 200);
+    assert.equal((await listed()).variants.length, 2);
+  });
+
+  test('stock crossing zero, by adjustment and by reservation', async () => {
+    const inStock = async () => (await listed()).variants.map((v: any) => v.in_stock);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 0 }), 200);
+    assert.deepEqual(await inStock(), [true, false]);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 4 }), 200);
+    assert.deepEqual(await inStock(), [true, true]);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: 4 }), 200);
+    assert.deepEqual(await inStock(), [true, false]);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: -1 }), 200);
+    assert.deepEqual(await inStock(), [true, true]);
+  });
+
+  test('stock crossing zero at checkout', async () => {
+    const buyer = await shopper(t, [{ variantId: variants[0]!, quantity: 1 }]);
+    expectStatus(await checkout(buyer.client, buyer.addressId), 201);
+    assert.deepEqual((await listed()).variants.map((v: any) => v.in_stock), [false, true]);
+  });
+
+  test('categories: assignment, rename, deletion', async () => {
+    const other = await createCategory(admin, { name: `Zeta ${uniqueSku()}` });
+    expectStatus(await admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category, other.public_id]);
+    expectStatus(await admin.patch(`${API}/admin/categories/${other.public_id}`, { name: 'Aaa first now' }), 200);
+    assert.deepEqual((await listed()).categories.map((c: any) => c.name)[0], 'Aaa first now');
+    expectStatus(await admin.delete(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
+    expectStatus(await admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    expectStatus(await admin.delete(`${API}/admin/categories/${other.public_id}`), 204);
+    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
+  });
+
+  test('an approved review moves the rating', async () => {
+    const { client } = await signUp(t);
+    const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: product, rating: 2, title: 'Meh', comment: 'It is fine.' }), 201);
+    assert.deepEqual((await listed()).rating, { average: 0, count: 0 });
+    expectStatus(await admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
+    assert.deepEqual((await listed()).rating, { average: 2, count: 1 });
+  });
+
+  test('status and deletion take the product off the list; its document stays fresh', async () => {
+    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { status: 'DRAFT' }), 200);
+    assert.equal(await listed(), undefined);
+    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { status: 'ACTIVE', description: 'Back again' }), 200);
+    assert.equal((await listed()).description, 'Back again');
+    expectStatus(await admin.delete(`${API}/admin/variants/${variants[1]}`), 204);
+    assert.equal((await listed()).variants.length, 1);
+    expectStatus(await admin.delete(`${API}/admin/products/${product}`), 204);
+    assert.equal(await listed(), undefined);
+  });
+});
