@@ -128,3 +128,40 @@ describe('inventory total', () => {
     assert.equal(all.body.meta.total, everything.rows[0]!.n);
   });
 });
+
+describe("products' live inventory counts", () => {
+  /** Products whose kept count differs from a real count of their live records. */
+  async function driftedProducts(): Promise<string[]> {
+    const rows = await sql<{ public_id: string }>`
+      SELECT p.public_id FROM products p
+      WHERE p.live_inventory_records <> (SELECT count(*) FROM inventory i JOIN variants v ON v.id = i.variant_id
+                                         WHERE v.product_id = p.id AND NOT i.variant_deleted)`.execute(t.db);
+    return rows.rows.map((r) => r.public_id);
+  }
+  const kept = async (publicId: string) =>
+    (await t.db.selectFrom('products').select('live_inventory_records').where('public_id', '=', publicId).executeTakeFirstOrThrow()).live_inventory_records;
+
+  test('follow records and variant deletions, not stock moves', async () => {
+    const { id, variants } = await makeProduct(admin, { variants: [{ stock: 5 }, { stock: 7 }, {}] });
+    assert.equal(await kept(id), 2);
+    await createInventory(admin, variants[2].public_id, 1);
+    assert.equal(await kept(id), 3);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[0].public_id}`, { quantity_change: -5, reason: 'sold out' }), 200);
+    assert.equal(await kept(id), 3);
+    expectStatus(await admin.delete(`${API}/admin/variants/${variants[1].public_id}`), 204);
+    assert.equal(await kept(id), 2);
+    expectStatus(await admin.delete(`${API}/admin/products/${id}`), 204);
+    assert.equal(await kept(id), 0);
+    assert.deepEqual(await driftedProducts(), []);
+  });
+
+  test('a set-based write is counted per product', async () => {
+    const a = await makeProduct(admin, { variants: [{ stock: 1 }, { stock: 1 }] });
+    const b = await makeProduct(admin, { variants: [{ stock: 1 }] });
+    await sql`UPDATE variants SET deleted_at = now() WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(t.db);
+    assert.deepEqual([await kept(a.id), await kept(b.id)], [0, 0]);
+    await sql`UPDATE variants SET deleted_at = NULL WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(t.db);
+    assert.deepEqual([await kept(a.id), await kept(b.id)], [2, 1]);
+    assert.deepEqual(await driftedProducts(), []);
+  });
+});

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { countOf, paged, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
+import { countOf, offsetOf, pageClause, paged, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern, keyIn } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
@@ -54,25 +54,24 @@ function matches(filters: InventoryFilters) {
     // when the statement says so, and the statuses are skewed enough that each deserves its own plan.
     if (!filters.includeDeleted) parts.push(sql<SqlBool>`NOT i.variant_deleted`);
     if (filters.stockStatus) parts.push(eb(stockStatus, '=', sql.lit(filters.stockStatus)));
-    if (filters.search) {
-      // The catalog's trigram indexes find the variants; inventory is reached by its variant key. Inventory
-      // keeps no trigram index of its own: every stock change would have to write into it.
-      const pattern = containsPattern(filters.search);
-      const variantIds = eb
-        .selectFrom('variants as bysku')
-        .select('bysku.id')
-        .where('bysku.sku', 'ilike', pattern)
-        .unionAll(
-          eb
-            .selectFrom('variants as byname')
-            .innerJoin('products as named', 'named.id', 'byname.product_id')
-            .select('byname.id')
-            .where('named.name', 'ilike', pattern),
-        );
-      parts.push(keyIn('i.variant_id', variantIds));
-    }
+    if (filters.search) parts.push(searchMatch(filters.search));
     return eb.and(parts);
   };
+}
+
+/**
+ * Records whose product name or SKU contains the term. The catalog's trigram
+ * indexes find the matching names and SKUs; inventory is reached through its
+ * own btree indexes on the copied product name (exact, kept by migration
+ * 0006's triggers) and on the variant key, OR-ed as bitmaps. Inventory keeps
+ * no trigram index of its own: every stock change would have to write into
+ * it (finding 13), and reaching records one variant id at a time cost one
+ * probe per match (finding 25).
+ */
+function searchMatch(search: string) {
+  const pattern = containsPattern(search);
+  return sql<SqlBool>`(i.product_name = ANY(ARRAY(SELECT p.name FROM products p WHERE p.name ILIKE ${pattern}))
+    OR i.variant_id = ANY(ARRAY(SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern})))`;
 }
 
 /** The default view (live records, nothing filtered) reads the counter migration 0009 keeps instead of counting. */
@@ -93,15 +92,76 @@ const SORT_COLUMNS = {
 } as const;
 
 export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<InventorySortField>, page: PageRequest) {
+  if (filters.search) {
+    return sort.field === 'product_name' && !filters.stockStatus && !filters.includeDeleted
+      ? listByNameSearch(db, filters.search, sort.direction, page)
+      : listSearched(db, filters, sort, page);
+  }
   // The total comes from one scalar subquery (an index-only count), not a window over every row.
-  // The tiebreak follows the sort's direction, so "-x" is exactly "x" reversed.
   return selectRecord(db)
     .where(matches(filters))
     .select(totalQuery(db, filters).as('total_count'))
-    .orderBy(SORT_COLUMNS[sort.field], sort.direction)
-    .orderBy('i.variant_public_id', sort.direction)
+    .orderBy(orderOf(sort))
     .$call(paged(page))
     .execute();
+}
+
+/** The sort's ORDER BY; the tiebreak follows the sort's direction, so "-x" is exactly "x" reversed. */
+const orderOf = (sort: Sort<InventorySortField>) => sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}, i.variant_public_id ${sql.raw(sort.direction)}`;
+
+/**
+ * A search with any other sort or filter: the matching records are found
+ * once, kept with their sort keys, and both the page and the total are
+ * taken from them (finding 25).
+ */
+async function listSearched(db: Executor, filters: InventoryFilters, sort: Sort<InventorySortField>, page: PageRequest) {
+  const matched = db.selectFrom('inventory as i').select(['i.id', 'i.product_name', 'i.sku', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.last_stock_update', 'i.variant_public_id']).where(matches(filters));
+  const pageIds = sql`SELECT i.id FROM matched i ORDER BY ${orderOf(sort)} ${pageClause(page)}`;
+  const result = await sql<InventoryRecordRow & { total_count: number }>`
+    WITH matched AS MATERIALIZED (${matched})
+    ${selectRecord(db).select(sql<number>`(SELECT count(*) FROM matched)::int`.as('total_count')).where(keyIn('i.id', pageIds)).orderBy(orderOf(sort))}
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * The default sort of a search (product name), for live records: the page
+ * is read in order from the product-name index for the matching names
+ * (PostgreSQL walks an index in order across a list of keys, so it stops
+ * after the page), merged with the few SKU matches; the total adds up the
+ * matching products' live record counts (migration 0012) and the SKU
+ * matches whose product name does not match. No matching record is visited
+ * beyond the page (finding 25).
+ */
+async function listByNameSearch(db: Executor, search: string, direction: Sort<InventorySortField>['direction'], page: PageRequest) {
+  const pattern = containsPattern(search);
+  const order = orderOf({ field: 'product_name', direction });
+  const dir = sql.raw(direction);
+  const first = sql.lit(offsetOf(page) + page.limit);
+  // by_sku probes inventory by an array of variant ids rather than joining: the join's generic estimate
+  // (200 SKU matches, one probe each) kept PostgreSQL re-planning this statement on every call.
+  const result = await sql<InventoryRecordRow & { total_count: number }>`
+    WITH named AS MATERIALIZED (SELECT p.name, p.live_inventory_records FROM products p WHERE p.name ILIKE ${pattern}),
+    by_sku AS MATERIALIZED (
+      SELECT i.id, i.product_name, i.variant_public_id, i.product_name ILIKE ${pattern} AS name_matches FROM inventory i
+      WHERE i.variant_id = ANY(ARRAY(SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern})) AND NOT i.variant_deleted),
+    page AS (
+      (SELECT i.id, i.product_name, i.variant_public_id FROM inventory i
+       WHERE i.product_name = ANY(ARRAY(SELECT name FROM named)) AND NOT i.variant_deleted
+       ORDER BY ${order} LIMIT ${first})
+      UNION
+      (SELECT i.id, i.product_name, i.variant_public_id FROM by_sku i)
+      ORDER BY product_name ${dir}, variant_public_id ${dir} ${pageClause(page)})
+    ${selectRecord(db)
+      .select(
+        sql<number>`((SELECT coalesce(sum(live_inventory_records), 0) FROM named) + (SELECT count(*) FROM by_sku WHERE NOT name_matches))::int`.as(
+          'total_count',
+        ),
+      )
+      .where(keyIn('i.id', sql`SELECT id FROM page`))
+      .orderBy(order)}
+  `.execute(db);
+  return result.rows;
 }
 
 export async function countRecords(db: Executor, filters: InventoryFilters): Promise<number> {
