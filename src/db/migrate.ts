@@ -11,7 +11,7 @@ import * as storefrontTotal from './migrations/0008-storefront-total.js';
 import * as inventoryTotal from './migrations/0009-inventory-total.js';
 import * as productSortIds from './migrations/0010-product-sort-ids.js';
 import * as productDocuments from './migrations/0011-product-documents.js';
-import * as productInventoryCount from './migrations/0012-product-inventory-count.js';
+import * as inventoryProducts from './migrations/0012-inventory-products.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -29,7 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009-inventory-total': inventoryTotal,
   '0010-product-sort-ids': productSortIds,
   '0011-product-documents': productDocuments,
-  '0012-product-inventory-count': productInventoryCount,
+  '0012-inventory-products': inventoryProducts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

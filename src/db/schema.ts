@@ -118,8 +118,6 @@ export interface ProductsTable {
   price_max: string | null;
   rating_average: ColumnType<string, string | undefined, string>;
   rating_count: ColumnType<number, number | undefined, number>;
-  /** Live inventory records of its variants, kept by triggers (migration 0012); never written by the service. */
-  live_inventory_records: ColumnType<number, never, never>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   deleted_at: Timestamp | null;

@@ -141,7 +141,7 @@ async function listByNameSearch(db: Executor, search: string, direction: Sort<In
   // by_sku probes inventory by an array of variant ids rather than joining: the join's generic estimate
   // (200 SKU matches, one probe each) kept PostgreSQL re-planning this statement on every call.
   const result = await sql<InventoryRecordRow & { total_count: number }>`
-    WITH named AS MATERIALIZED (SELECT p.name, p.live_inventory_records FROM products p WHERE p.name ILIKE ${pattern}),
+    WITH named AS MATERIALIZED (SELECT ip.name, ip.live_records FROM inventory_products ip WHERE ip.name ILIKE ${pattern}),
     by_sku AS MATERIALIZED (
       SELECT i.id, i.product_name, i.variant_public_id, i.product_name ILIKE ${pattern} AS name_matches FROM inventory i
       WHERE i.variant_id = ANY(ARRAY(SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern})) AND NOT i.variant_deleted),
@@ -154,7 +154,7 @@ async function listByNameSearch(db: Executor, search: string, direction: Sort<In
       ORDER BY product_name ${dir}, variant_public_id ${dir} ${pageClause(page)})
     ${selectRecord(db)
       .select(
-        sql<number>`((SELECT coalesce(sum(live_inventory_records), 0) FROM named) + (SELECT count(*) FROM by_sku WHERE NOT name_matches))::int`.as(
+        sql<number>`((SELECT coalesce(sum(live_records), 0) FROM named) + (SELECT count(*) FROM by_sku WHERE NOT name_matches))::int`.as(
           'total_count',
         ),
       )
