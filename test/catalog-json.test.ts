@@ -5,13 +5,36 @@ import { API, createCategory, createVariant, expectStatus, idsOf, makeProduct, p
 import { signInAs, type Client } from './helpers/factories.js';
 
 /**
- * The storefront list is written as JSON by PostgreSQL and sent as is, while
- * a single product goes through the service's mapper and the response
- * serializer. Both must produce the same document for the same product, in
- * every corner of the shape: images with and without alt text, a compare-at
- * price, a variant that is not on sale, no brand, no active variant (no
- * price), several categories, timestamps to the millisecond.
+ * Storefront products are written as JSON by PostgreSQL: lists send each
+ * product's stored document, a single product is built fresh by the same SQL
+ * function (migration 0011). Two checks, in every corner of the shape
+ * (images with and without alt text, a compare-at price, a variant that is
+ * not on sale, no brand, no active variant (no price), several categories,
+ * timestamps to the millisecond):
+ * - each listed product equals the product read on its own (stored == fresh);
+ * - the product read on its own equals the admin view of it, built by the
+ *   service's mappers, cut down to the public fields (SQL == the mappers).
  */
+
+/** The storefront's view of an admin product: its public fields and its ACTIVE variants' public fields. */
+function publicView(admin: any) {
+  const { deleted_at: _deleted, variants, ...product } = admin;
+  const shown = (variants as any[]).filter((v) => v.status === 'ACTIVE' && v.deleted_at === null);
+  return {
+    ...product,
+    variants: shown.map(({ public_id, sku, name, options, price, compare_at_price, status, in_stock, images }) => ({
+      public_id,
+      sku,
+      name,
+      options,
+      price,
+      compare_at_price,
+      status,
+      in_stock,
+      images,
+    })),
+  };
+}
 
 let t: TestApp;
 let admin: Client;
@@ -74,6 +97,17 @@ describe('storefront list written by PostgreSQL', () => {
       }
       assert.deepEqual(list.body.meta, { page: 1, limit: 20, total: 3, totalPages: 1, hasNext: false, hasPrev: false });
       assert.equal(list.body.success, true);
+    }
+  });
+
+  test('each product equals the admin view of it, cut down to the public fields', async () => {
+    for (const id of ids) {
+      const one = await t.client().get(`${API}/products/${id}`);
+      assert.equal(one.status, 200, one.text);
+      assert.match(String(one.headers.get('content-type')), /^application\/json/);
+      const adminView = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+      assert.deepEqual(one.body.data, publicView(adminView), id);
+      assert.deepEqual(Object.keys(one.body), ['success', 'data']);
     }
   });
 

@@ -1,6 +1,6 @@
 import type { ImageJson, ProductRow } from '../db/schema.js';
 import { toInventoryRecord } from '../inventory/service.js';
-import type { AdminProduct, AdminVariant, Product, PublicVariant } from './schemas.js';
+import type { AdminProduct, AdminVariant, PublicVariant } from './schemas.js';
 import type { VariantWithStock } from './repository.js';
 
 type CategoryRef = { public_id: string; name: string; slug: string };
@@ -98,12 +98,6 @@ export function assembleProducts<V>(
   }
   return products.map((p) => ({ product: p, base: productBase(p, categoriesBy.get(p.id) ?? []), variants: variantsBy.get(p.id) ?? [] }));
 }
-
-/** A storefront product whose variants and categories PostgreSQL already shaped (see listPublicProducts). */
-export const toPublicProductFromJson = (p: ProductRow & { variants: PublicVariant[]; categories: CategoryRef[] }): Product => ({
-  ...productBase(p, p.categories),
-  variants: p.variants,
-});
 
 export const toAdminProducts = (products: ProductRow[], variants: VariantWithStock[], categories: (CategoryRef & { product_id: number })[]): AdminProduct[] =>
   assembleProducts(products, variants, categories, toAdminVariant).map(({ product, base, variants: vs }) => ({

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { sendJsonPage } from '../lib/pagination.js';
+import { sendJsonData, sendJsonPage } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
 import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery } from './schemas.js';
@@ -32,7 +32,7 @@ export const catalogPublicRoutes =
         params: IdParam('product_public_id', 'prd'),
         response: { 200: Ok(Product), ...errorResponses(404) },
       },
-      handler: async (request) => ({ success: true as const, data: await storefront.get(request.params.product_public_id) }),
+      handler: async (request, reply) => sendJsonData(reply, await storefront.get(request.params.product_public_id)),
     });
 
     app.get('/products/by-slug/:slug', {
@@ -43,7 +43,7 @@ export const catalogPublicRoutes =
         params: Type.Object({ slug: Type.String() }),
         response: { 200: Ok(Product), ...errorResponses(404) },
       },
-      handler: async (request) => ({ success: true as const, data: await storefront.bySlug(request.params.slug) }),
+      handler: async (request, reply) => sendJsonData(reply, await storefront.bySlug(request.params.slug)),
     });
 
     app.get('/categories', {

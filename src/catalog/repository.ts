@@ -150,42 +150,6 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
 }
 
 /**
- * The storefront's variants and categories of a product, built as JSON by
- * PostgreSQL in the response's own shape. Correlated to the outer row `p`,
- * they are computed only for the rows of the page.
- */
-const publicVariantsJson = sql<PublicVariantJson[]>`(
-  SELECT coalesce(json_agg(json_build_object(
-    'public_id', v.public_id, 'sku', v.sku, 'name', v.name, 'options', v.options,
-    'price', v.price::text, 'compare_at_price', v.compare_at_price::text, 'status', v.status,
-    'in_stock', coalesce(i.quantity_on_hand - i.quantity_reserved > 0, false), 'images', v.images
-  ) ORDER BY v.position, v.id), '[]'::json)
-  FROM variants v LEFT JOIN inventory i ON i.variant_id = v.id
-  WHERE v.product_id = p.id AND v.deleted_at IS NULL AND v.status = 'ACTIVE')`;
-
-const categoriesJson = sql<CategoryRefJson[]>`(
-  SELECT coalesce(json_agg(json_build_object('public_id', c.public_id, 'name', c.name, 'slug', c.slug) ORDER BY c.name), '[]'::json)
-  FROM product_categories pc JOIN categories c ON c.id = pc.category_id
-  WHERE pc.product_id = p.id AND c.deleted_at IS NULL)`;
-
-export interface PublicVariantJson {
-  public_id: string;
-  sku: string;
-  name: string;
-  options: Record<string, string>;
-  price: string;
-  compare_at_price: string | null;
-  status: 'ACTIVE' | 'INACTIVE';
-  in_stock: boolean;
-  images: { url: string; alt_text: string | null; position: number }[];
-}
-export interface CategoryRefJson {
-  public_id: string;
-  name: string;
-  slug: string;
-}
-
-/**
  * The rows of the CTE `page` as the JSON text of a `data` array, in the
  * sort's order: the products' stored documents (migration 0011), joined
  * with commas. Building them per request was most of a page's work in
@@ -236,13 +200,17 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
   return { data: row.data, total: Number(row.total) };
 }
 
-/** One storefront product with its variants and categories, in one statement. */
-export function findPublicProduct(db: Executor, by: { publicId: string } | { slug: string }) {
-  let query = filteredProducts(db, { audience: 'public' })
-    .selectAll('p')
-    .select([publicVariantsJson.as('variants'), categoriesJson.as('categories')]);
+/**
+ * One storefront product as the JSON text of its `Product` document, built
+ * now by `product_document()` (migration 0011), the same function that
+ * writes the stored documents lists read. Building it fresh keeps a detail
+ * read independent of the stored copy (test/catalog-json.test.ts compares
+ * the two).
+ */
+export async function findPublicProductJson(db: Executor, by: { publicId: string } | { slug: string }): Promise<string | undefined> {
+  let query = filteredProducts(db, { audience: 'public' }).select(sql<string>`product_document(p)::text`.as('document'));
   query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
-  return query.executeTakeFirst();
+  return (await query.executeTakeFirst())?.document;
 }
 
 export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {

@@ -3,18 +3,18 @@ import type { ProductRow } from '../db/schema.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage, type JsonPage } from '../lib/pagination.js';
-import { toAdminProducts, toPublicProductFromJson } from './mappers.js';
+import { toAdminProducts } from './mappers.js';
 import {
   categoriesOf,
   categorySubtree,
   countProducts,
-  findPublicProduct,
+  findPublicProductJson,
   listProducts,
   listPublicProductsJson,
   variantsOf,
   type ProductFilters,
 } from './repository.js';
-import type { AdminProductListQuery, Product, ProductListQuery, ProductSortField } from './schemas.js';
+import type { AdminProductListQuery, ProductListQuery, ProductSortField } from './schemas.js';
 
 /** Loads the variants and categories of a set of products: two statements, whatever the count. */
 export async function hydrate(db: Executor, products: ProductRow[], audience: ProductFilters['audience'], includeDeletedVariants = false) {
@@ -47,10 +47,11 @@ const emptyPage = (query: { page: number; limit: number }) => ({ data: [], meta:
 
 /** The public catalog: only ACTIVE products with their ACTIVE variants. */
 export function createStorefrontService({ db }: { db: Db }) {
-  async function one(by: { publicId: string } | { slug: string }): Promise<Product> {
-    const product = await findPublicProduct(db, by);
-    if (!product) throw notFound('Product');
-    return toPublicProductFromJson(product);
+  /** A storefront product as the JSON text of its `Product` document (see sendJsonData). */
+  async function one(by: { publicId: string } | { slug: string }): Promise<string> {
+    const product = await findPublicProductJson(db, by);
+    if (product === undefined) throw notFound('Product');
+    return product;
   }
 
   return {
@@ -62,7 +63,7 @@ export function createStorefrontService({ db }: { db: Db }) {
       return { data, meta: pageMeta(query, total) };
     },
 
-    async get(publicId: string): Promise<Product> {
+    async get(publicId: string): Promise<string> {
       if (!isPublicId('prd', publicId)) throw notFound('Product');
       return one({ publicId });
     },

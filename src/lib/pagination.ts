@@ -69,6 +69,11 @@ export function sendJsonPage(reply: FastifyReply, page: JsonPage) {
   return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${page.data},"meta":${JSON.stringify(page.meta)}}`);
 }
 
+/** Sends one resource that PostgreSQL already wrote as JSON text, in the `{success, data}` envelope (see sendJsonPage). */
+export function sendJsonData(reply: FastifyReply, data: string) {
+  return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${data}}`);
+}
+
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
   const totalPages = Math.ceil(total / limit);
   return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 };
