@@ -128,3 +128,28 @@ describe('stored product documents follow every write', () => {
     assert.equal(await listed(), undefined);
   });
 });
+
+describe('stored product documents under concurrent writes', () => {
+  test('checkouts racing to sell the last unit of different variants of one product leave a fresh document', async () => {
+    const count = 8;
+    const made = await makeProduct(admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 1 })) });
+    const buyers = await Promise.all(made.variants.map((v: any) => shopper(t, [{ variantId: v.public_id, quantity: 1 }])));
+    const placed = await Promise.all(buyers.map((b) => checkout(b.client, b.addressId)));
+    assert.deepEqual(placed.map((r) => r.status), Array(count).fill(201));
+    assert.deepEqual(await staleDocuments(), []);
+    const list = expectStatus(await t.client().get(`${API}/products?category=${category}`), 200);
+    const item = list.find((p: any) => p.public_id === made.id);
+    assert.deepEqual(item.variants.map((v: any) => v.in_stock), Array(count).fill(false));
+  });
+
+  test('stock adjustments racing on different variants of one product leave a fresh document', async () => {
+    const count = 8;
+    const made = await makeProduct(admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 0 })) });
+    for (let round = 0; round < 3; round++) {
+      const quantity = round % 2 === 0 ? 3 : 0;
+      const adjusted = await Promise.all(made.variants.map((v: any) => admin.patch(`${API}/admin/inventory/${v.public_id}`, { quantity_on_hand: quantity })));
+      assert.deepEqual(adjusted.map((r) => r.status), Array(count).fill(200));
+      assert.deepEqual(await staleDocuments(), [], `round ${round}`);
+    }
+  });
+});

@@ -170,8 +170,11 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
         const now = new Date();
-        await trx.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', product.id).execute();
+        // Variants first: their triggers lock the inventory records, then the product's document (migrations
+        // 0006, 0011, 0012), the order checkout takes them in. Updating the product first locked the document
+        // before the records, and a checkout crossing zero on one of them at that moment deadlocked with it.
         await trx.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('product_id', '=', product.id).where('deleted_at', 'is', null).execute();
+        await trx.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', product.id).execute();
         await writeAudit(trx, ctx, { action: 'product.delete', entityType: 'product', entityPublicId: publicId, changes: { before: productAudit(product), after: null } });
       }),
 

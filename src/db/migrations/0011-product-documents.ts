@@ -15,6 +15,10 @@ import { sql, type Kysely } from 'kysely';
  * - inventory: inserts and deletes, and updates only where a variant's
  *   `in_stock` flips, the one stock fact a document shows. Checkout's stock
  *   updates otherwise find nothing to rebuild.
+ * Lock order, which every writer keeps so none deadlocks with checkout:
+ * inventory records, then `inventory_products` (migration 0012), then
+ * documents. Row triggers fire before statement triggers, and a product is
+ * deleted variants first (src/catalog/admin-service.ts).
  * Documents exist for every product; only the storefront reads them, through
  * its own status filter. The product detail endpoint still builds its answer
  * fresh, and test/catalog-json.test.ts holds the two equal.
@@ -53,12 +57,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           WHERE v.product_id = p.id AND v.deleted_at IS NULL AND v.status = 'ACTIVE'))
     $$;
 
-    CREATE FUNCTION refresh_product_documents(ids bigint[]) RETURNS void LANGUAGE sql AS $$
+    -- Locks the documents first (in product order), then builds them in a second statement, which under
+    -- READ COMMITTED sees every change committed by the writer it waited for. Built in the same statement
+    -- as the lock, a document would be computed from the snapshot taken before the wait and could
+    -- overwrite a concurrent writer's newer document with a stale one (two checkouts selling the last
+    -- unit of two variants of one product).
+    CREATE FUNCTION refresh_product_documents(ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM 1 FROM product_documents WHERE product_id = ANY (ids) ORDER BY product_id FOR UPDATE;
       INSERT INTO product_documents AS d (product_id, document)
       SELECT p.id, product_document(p) FROM products p WHERE p.id = ANY (ids) ORDER BY p.id
       ON CONFLICT (product_id) DO UPDATE SET document = EXCLUDED.document
-      WHERE d.document::text IS DISTINCT FROM EXCLUDED.document::text
-    $$;
+      WHERE d.document::text IS DISTINCT FROM EXCLUDED.document::text;
+    END $$;
 
     SELECT refresh_product_documents(ARRAY(SELECT id FROM products));
 
