@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { createEmailWorker } from '../src/email/worker.js';
-import { createMailTransport } from '../src/email/transport.js';
+import { createMailTransport, type MailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
@@ -125,6 +126,40 @@ describe('over SMTP', () => {
     } finally {
       await second.stop();
       secondTransport.close();
+      t.app.emailWorker.start();
+    }
+  });
+
+  test('no transaction stays open while sending; a worker that dies mid-batch has its messages sent again after the lease', async () => {
+    await t.app.emailWorker.stop();
+    let release: () => void = () => {};
+    const stuck = createEmailWorker({
+      db: t.db,
+      // A transport that never answers, like a worker that died after claiming its batch.
+      transport: { send: () => new Promise<{ file?: string }>((resolve) => (release = () => resolve({}))), close: () => {} } satisfies MailTransport,
+      clock: t.clock,
+      log: t.app.log,
+      mailFrom: t.config.mailFrom,
+      publicBaseUrl: t.config.publicBaseUrl,
+      pollIntervalMs: 10,
+    });
+    try {
+      const { email } = await signUp(t);
+      const claimed = stuck.runOnce();
+      await waitFor(async () => ((await outboxRows(t, email))[0]!.next_attempt_at.getTime() > t.clock.now().getTime() ? true : undefined));
+      const open = await t.db.selectFrom(sql`pg_stat_activity`.as('a')).select(sql<number>`count(*)::int`.as('n')).where(sql`state`, 'like', 'idle in transaction%').where(sql`datname`, '=', sql`current_database()`).executeTakeFirstOrThrow();
+      assert.equal(open.n, 0, 'no transaction is held while the send is in flight');
+
+      assert.equal(await t.app.emailWorker.runOnce(), 0, 'the claimed message is not taken by another worker');
+      assert.equal(mail.to(email).length, 0);
+      t.clock.advance(31 * 60_000);
+      assert.ok((await t.app.emailWorker.runOnce()) >= 1);
+      assert.equal(mail.to(email).length, 1, 'sent again once the lease is over');
+      assert.ok((await deliveredRow(t, email)).delivered_at);
+      release();
+      await claimed;
+    } finally {
+      release();
       t.app.emailWorker.start();
     }
   });
