@@ -24,6 +24,18 @@ async function deliveredRow(t: TestApp, recipient: string) {
   });
 }
 
+/** A second worker over the app's outbox, with a transport of its own. */
+const anotherWorker = (t: TestApp, transport: MailTransport) =>
+  createEmailWorker({
+    db: t.db,
+    transport,
+    clock: t.clock,
+    log: t.app.log,
+    mailFrom: t.config.mailFrom,
+    publicBaseUrl: t.config.publicBaseUrl,
+    pollIntervalMs: 10,
+  });
+
 describe('over SMTP', () => {
   let mail: MailCatcher;
   let t: TestApp;
@@ -98,15 +110,7 @@ describe('over SMTP', () => {
   test('two workers over the same outbox deliver each message exactly once', async () => {
     await t.app.emailWorker.stop();
     const secondTransport = createMailTransport(t.config);
-    const second = createEmailWorker({
-      db: t.db,
-      transport: secondTransport,
-      clock: t.clock,
-      log: t.app.log,
-      mailFrom: t.config.mailFrom,
-      publicBaseUrl: t.config.publicBaseUrl,
-      pollIntervalMs: 10,
-    });
+    const second = anotherWorker(t, secondTransport);
     try {
       // More than one batch (20) is waiting when both start at the same moment.
       const emails: string[] = [];
@@ -133,16 +137,8 @@ describe('over SMTP', () => {
   test('no transaction stays open while sending; a worker that dies mid-batch has its messages sent again after the lease', async () => {
     await t.app.emailWorker.stop();
     let release: () => void = () => {};
-    const stuck = createEmailWorker({
-      db: t.db,
-      // A transport that never answers, like a worker that died after claiming its batch.
-      transport: { send: () => new Promise<{ file?: string }>((resolve) => (release = () => resolve({}))), close: () => {} } satisfies MailTransport,
-      clock: t.clock,
-      log: t.app.log,
-      mailFrom: t.config.mailFrom,
-      publicBaseUrl: t.config.publicBaseUrl,
-      pollIntervalMs: 10,
-    });
+    // A transport that never answers, like a worker that died after claiming its batch.
+    const stuck = anotherWorker(t, { send: () => new Promise<{ file?: string }>((resolve) => (release = () => resolve({}))), close: () => {} });
     try {
       const { email } = await signUp(t);
       const claimed = stuck.runOnce();

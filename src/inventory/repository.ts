@@ -59,19 +59,25 @@ function matches(filters: InventoryFilters) {
   };
 }
 
+/** Product names containing the pattern, each product's with its live record count (the narrow table of migration 0012). */
+const namesLike = (pattern: string) => sql`SELECT ip.name, ip.live_records FROM inventory_products ip WHERE ip.name ILIKE ${pattern}`;
+
+/** Ids of the variants whose SKU contains the pattern (the catalog's trigram index). */
+const variantsWithSkuLike = (pattern: string) => sql`SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern}`;
+
 /**
- * Records whose product name or SKU contains the term. The catalog's trigram
- * indexes find the matching names and SKUs; inventory is reached through its
- * own btree indexes on the copied product name (exact, kept by migration
- * 0006's triggers) and on the variant key, OR-ed as bitmaps. Inventory keeps
- * no trigram index of its own: every stock change would have to write into
- * it (finding 13), and reaching records one variant id at a time cost one
- * probe per match (finding 25).
+ * Records whose product name or SKU contains the term. Trigram indexes find
+ * the matching names and SKUs; inventory is reached through its own btree
+ * indexes on the copied product name (exact, kept by migration 0006's
+ * triggers) and on the variant key, OR-ed as bitmaps. Inventory keeps no
+ * trigram index of its own: every stock change would have to write into it
+ * (finding 13), and reaching records one variant id at a time cost one probe
+ * per match (finding 25).
  */
 function searchMatch(search: string) {
   const pattern = containsPattern(search);
-  return sql<SqlBool>`(i.product_name = ANY(ARRAY(SELECT p.name FROM products p WHERE p.name ILIKE ${pattern}))
-    OR i.variant_id = ANY(ARRAY(SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern})))`;
+  return sql<SqlBool>`(i.product_name = ANY(ARRAY(SELECT n.name FROM (${namesLike(pattern)}) n))
+    OR i.variant_id = ANY(ARRAY(${variantsWithSkuLike(pattern)})))`;
 }
 
 /** The default view (live records, nothing filtered) reads the counter migration 0009 keeps instead of counting. */
@@ -141,10 +147,10 @@ async function listByNameSearch(db: Executor, search: string, direction: Sort<In
   // by_sku probes inventory by an array of variant ids rather than joining: the join's generic estimate
   // (200 SKU matches, one probe each) kept PostgreSQL re-planning this statement on every call.
   const result = await sql<InventoryRecordRow & { total_count: number }>`
-    WITH named AS MATERIALIZED (SELECT ip.name, ip.live_records FROM inventory_products ip WHERE ip.name ILIKE ${pattern}),
+    WITH named AS MATERIALIZED (${namesLike(pattern)}),
     by_sku AS MATERIALIZED (
       SELECT i.id, i.product_name, i.variant_public_id, i.product_name ILIKE ${pattern} AS name_matches FROM inventory i
-      WHERE i.variant_id = ANY(ARRAY(SELECT v.id FROM variants v WHERE v.sku ILIKE ${pattern})) AND NOT i.variant_deleted),
+      WHERE i.variant_id = ANY(ARRAY(${variantsWithSkuLike(pattern)})) AND NOT i.variant_deleted),
     page AS (
       (SELECT i.id, i.product_name, i.variant_public_id FROM inventory i
        WHERE i.product_name = ANY(ARRAY(SELECT name FROM named)) AND NOT i.variant_deleted

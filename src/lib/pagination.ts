@@ -53,6 +53,8 @@ export const paged =
 /** The same page as a clause, for statements written as SQL text. */
 export const pageClause = (page: PageRequest) => sql`LIMIT ${sql.lit(page.limit)} OFFSET ${sql.lit(offsetOf(page))}`;
 
+const sendJsonText = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+
 /** A page whose `data` is already JSON text (built by PostgreSQL), sent with sendJsonPage. */
 export interface JsonPage {
   data: string;
@@ -66,12 +68,12 @@ export interface JsonPage {
  * and the tests check it (test/catalog-json.test.ts) instead of a serializer.
  */
 export function sendJsonPage(reply: FastifyReply, page: JsonPage) {
-  return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${page.data},"meta":${JSON.stringify(page.meta)}}`);
+  return sendJsonText(reply, `{"success":true,"data":${page.data},"meta":${JSON.stringify(page.meta)}}`);
 }
 
 /** Sends one resource that PostgreSQL already wrote as JSON text, in the `{success, data}` envelope (see sendJsonPage). */
 export function sendJsonData(reply: FastifyReply, data: string) {
-  return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${data}}`);
+  return sendJsonText(reply, `{"success":true,"data":${data}}`);
 }
 
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
