@@ -15,7 +15,7 @@ import { createAuthService } from './auth/service.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { registerErrorHandling } from './lib/error-handler.js';
+import { registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -54,10 +54,12 @@ import { createEmailChangeService } from './users/email-change.js';
 import { createRecoveryService } from './auth/recovery-service.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
+import { createPruner, type Pruner } from './housekeeping/pruner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     emailWorker: EmailWorker;
+    pruner: Pruner;
     /** Every route with its declared access, recorded as it registers (the role-matrix test walks it). */
     routeTable: RouteEntry[];
   }
@@ -75,7 +77,8 @@ export interface AppDeps {
   clock?: Clock;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** A caller's `x-request-id`, logged when it is sane. */
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
 export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
@@ -90,11 +93,11 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     routerOptions: { maxParamLength: 2048 },
     trustProxy: config.env === 'production',
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
-    // Honour a caller's request ID when it is sane, so traces join up across services.
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
+    // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
+    genReqId: () => randomUUID(),
+    // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
+    frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -124,6 +127,8 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    const correlation = request.headers['x-request-id'];
+    if (typeof correlation === 'string' && CORRELATION_ID.test(correlation)) request.log = request.log.child({ correlation_id: correlation });
   });
 
   registerErrorHandling(app, routeTable);
@@ -147,10 +152,11 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const users = createUserService({ db, clock, limiter, config });
   const recovery = createRecoveryService({ db, clock, limiter, config });
   const emailChange = createEmailChangeService({ db, clock, limiter });
-  const addresses = createAddressService({ db });
+  const addresses = createAddressService({ db, maxAddresses: config.maxAddressesPerAccount });
+  const media = createMediaService({ db, config, clock, limiter });
   const storefront = createStorefrontService({ db });
+  const catalog = createCatalogAdminService({ db, media });
   const categories = createCategoryService({ db });
-  const catalog = createCatalogAdminService({ db, config });
   const inventory = createInventoryService({ db });
   const cart = createCartService({ db, config });
   const coupons = createCouponService({ db, clock });
@@ -160,8 +166,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   const analytics = createAnalyticsService({ db, clock, config });
   const audit = createAuditService({ db });
   const expenses = createExpenseService({ db });
-  const media = createMediaService({ db, config, clock });
-  const reviews = createReviewService({ db, config });
+  const reviews = createReviewService({ db, media });
   const moderation = createReviewModeration({ db });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
@@ -176,6 +181,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     pollIntervalMs: config.emailPollIntervalMs,
   });
   app.decorate('emailWorker', emailWorker);
+  const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
+  app.decorate('pruner', pruner);
+  app.addHook('onReady', async () => pruner.start());
+  app.addHook('onClose', async () => pruner.stop());
   app.addHook('onReady', async () => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
@@ -184,7 +193,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
 
   await app.register(healthRoutes({ db }));
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
-  if (!config.imagekit) await app.register(mediaHostRoutes({ media, dataDir: config.dataDir }));
+  if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
   await app.register(
     async (api) => {
       await api.register(authRoutes({ auth, recovery, config }));

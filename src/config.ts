@@ -6,7 +6,7 @@ import path from 'node:path';
  * variable. The result is frozen and handed to whoever needs it.
  */
 
-export type RateLimitName = 'LOGIN' | 'LOGIN_IP' | 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_CHANGE' | 'CHECKOUT';
+export type RateLimitName = 'LOGIN' | 'LOGIN_IP' | 'REGISTER' | 'PASSWORD_RESET' | 'EMAIL_CHANGE' | 'CHECKOUT' | 'VERIFY_RESEND' | 'UPLOAD';
 
 /** `count` events per `windowSeconds`; `null` means the limit is switched off. */
 export type RateLimitRule = { count: number; windowSeconds: number } | null;
@@ -25,6 +25,8 @@ export interface Config {
   readonly sessionTtlDays: number;
   readonly sessionIdleDays: number;
   readonly imagekit: { readonly publicKey: string; readonly privateKey: string; readonly urlEndpoint: string } | null;
+  /** The built-in image host's signing key; when absent, one is generated once and kept in the database. */
+  readonly mediaSigningKey: string | null;
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly logLevel: string;
@@ -33,6 +35,20 @@ export interface Config {
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+  /** Most active addresses one account may keep. */
+  readonly maxAddressesPerAccount: number;
+  /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
+  readonly retention: {
+    /** An upload no review or product points at is deleted once it is this old. */
+    readonly unreferencedUploads: number | null;
+    /** Upload tokens are deleted this long after they expire. */
+    readonly expiredUploadTokens: number | null;
+    /** Delivered outbox messages are deleted this long after delivery. */
+    readonly deliveredEmails: number | null;
+    /** How often the pruner runs, in milliseconds (`null`: never), and how many rows it deletes per statement. */
+    readonly intervalMs: number | null;
+    readonly batchSize: number;
+  };
   readonly commerce: {
     readonly currency: string;
     /** Flat shipping charge and the subtotal from which shipping is free, as decimal strings. */
@@ -59,6 +75,8 @@ const RATE_LIMIT_DEFAULTS: Record<RateLimitName, string> = {
   PASSWORD_RESET: '5/15m',
   EMAIL_CHANGE: '5/15m',
   CHECKOUT: '30/1m',
+  VERIFY_RESEND: '3/15m',
+  UPLOAD: '60/1h',
 };
 
 export function loadConfig(env: Env = process.env): Config {
@@ -103,6 +121,15 @@ export function loadConfig(env: Env = process.env): Config {
     const raw = read(name) ?? fallback;
     if (!/^\d{1,10}(\.\d{1,2})?$/.test(raw)) throw new ConfigError(name, `must be a decimal amount like 10.00, got "${raw}"`);
     return raw;
+  };
+
+  /** `30s`, `15m`, `24h`, `30d`, or `0` for never; in seconds. */
+  const duration = (name: string, fallback: string): number | null => {
+    const raw = read(name) ?? fallback;
+    if (raw === '0') return null;
+    const match = /^(\d+)([smhd])$/.exec(raw);
+    if (!match || Number(match[1]) < 1) throw new ConfigError(name, `must look like "30s", "15m", "24h" or "30d", or be 0, got "${raw}"`);
+    return Number(match[1]) * WINDOW_UNITS[match[2]!]!;
   };
 
   const nodeEnv = read('NODE_ENV') ?? 'development';
@@ -153,12 +180,25 @@ export function loadConfig(env: Env = process.env): Config {
       imagekitSet === 3
         ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! }
         : null,
+    mediaSigningKey: (() => {
+      const key = read('MEDIA_SIGNING_KEY');
+      if (key !== undefined && key.length < 32) throw new ConfigError('MEDIA_SIGNING_KEY', 'must be at least 32 characters');
+      return key ?? null;
+    })(),
     smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     rateLimits,
+    maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    retention: {
+      unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
+      expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),
+      deliveredEmails: duration('RETAIN_DELIVERED_EMAILS', '30d'),
+      intervalMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('PRUNE_INTERVAL', '10m')),
+      batchSize: int('PRUNE_BATCH_SIZE', 500, 1, 100_000),
+    },
     commerce: {
       currency: (() => {
         const currency = read('CURRENCY') ?? 'USD';

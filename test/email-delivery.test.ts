@@ -41,7 +41,7 @@ describe('over SMTP', () => {
   let t: TestApp;
   before(async () => {
     mail = await startMailServer();
-    t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0' });
+    t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
   });
   after(async () => {
     await t.close();
@@ -200,7 +200,7 @@ describe('when SMTP is down', () => {
   let late: MailCatcher | null = null;
   before(async () => {
     port = await closedPort();
-    t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0' });
+    t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
   });
   after(async () => {
     await t.close();
@@ -246,7 +246,7 @@ describe('when SMTP is down', () => {
 describe('without SMTP_URL', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0' });
+    t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
   });
   after(() => t.close());
 

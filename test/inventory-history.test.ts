@@ -119,7 +119,7 @@ describe('audit log', () => {
     );
   });
 
-  test('the audit entry has the request id, ip and user agent of the write', async () => {
+  test("the audit entry has the service's request id (not the caller's), the ip and user agent of the write", async () => {
     const { variantPublicId: v } = await stockedVariant(admin, 5);
     const response = await admin.patch(`${INVENTORY}/${v}`, { quantity_change: 1 }, { headers: { 'x-request-id': 'inv-audit-1', 'user-agent': 'inventory-test/1.0' } });
     assert.equal(response.status, 200, response.text);
@@ -129,7 +129,8 @@ describe('audit log', () => {
       .where('entity_public_id', '=', v)
       .where('action', '=', 'inventory.adjust')
       .executeTakeFirstOrThrow();
-    assert.equal(row.request_id, 'inv-audit-1');
+    assert.equal(row.request_id, response.headers.get('x-request-id'));
+    assert.notEqual(row.request_id, 'inv-audit-1');
     assert.equal(row.user_agent, 'inventory-test/1.0');
     assert.ok(row.ip);
     assert.equal(row.entity_type, 'inventory');

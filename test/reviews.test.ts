@@ -65,6 +65,7 @@ describe('POST /reviews', () => {
     const productId = await product();
     const { client } = await signUp(t);
     const base = `${t.config.publicBaseUrl}/media`;
+    const ok = await uploadedReviewImage(t, client);
     const bad = [
       'https://evil.example/media/ecommerce/reviews/a.png',
       `${base}/ecommerce/products/a.png`,
@@ -72,7 +73,7 @@ describe('POST /reviews', () => {
       `${base}/elsewhere/a.png`,
     ];
     for (const url of bad) {
-      const response = await client.post(`${API}/reviews`, review(productId, { images: [{ image_url: `${base}/ecommerce/reviews/ok.png` }, { image_url: url }] }));
+      const response = await client.post(`${API}/reviews`, review(productId, { images: [{ image_url: ok }, { image_url: url }] }));
       assert.equal(response.status, 400, url);
       const error = errorOf(response);
       assert.equal(error.code, 'INVALID_IMAGE_URL');
@@ -84,7 +85,7 @@ describe('POST /reviews', () => {
   test('validation: rating 1-5 as a number, title and comment bounds, at most 5 images, no unknown fields', async () => {
     const productId = await product();
     const { client } = await signUp(t);
-    const image = { image_url: `${t.config.publicBaseUrl}/media/ecommerce/reviews/a.png` };
+    const image = { image_url: await uploadedReviewImage(t, client) };
     const invalid: Record<string, unknown>[] = [
       { rating: 0 },
       { rating: 6 },

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
-import { credentials, local, tinyPng, upload } from './helpers/media.js';
+import { credentials, local, mediaKey, tinyPng, upload } from './helpers/media.js';
 
 /** Upload credentials (contract section 5) and the local image host that honours them. */
 
@@ -44,9 +42,9 @@ describe('GET /uploads/media-auth', () => {
     assert.equal(data.urlEndpoint, `${t.config.publicBaseUrl}/media`);
     assert.equal(data.uploadEndpoint, `${t.config.publicBaseUrl}/media/api/v1/files/upload`);
 
-    const keyFile = path.join(t.config.dataDir, 'media.key');
-    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
-    const privateKey = readFileSync(keyFile, 'utf8').trim();
+    // The key is generated once into the database, so every instance signs and checks with it.
+    const privateKey = await mediaKey(t);
+    assert.ok(privateKey.length >= 32);
     const expected = createHmac('sha1', privateKey).update(`${data.token}${data.expire}`).digest('hex');
     assert.equal(data.signature, expected);
 
@@ -125,7 +123,9 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     const response = await upload(t, creds, tinyPng(), { signature: forged });
     assert.equal(response.status, 403);
     assert.match(response.body.message, /signature/);
-    assert.deepEqual(Object.keys(response.body), ['message']);
+    // ImageKit's top-level message, beside the error envelope with the request ID.
+    assert.equal(errorOf({ ...response, text: JSON.stringify(response.body) }).code, 'FORBIDDEN');
+    assert.equal(response.body.error.message, response.body.message);
     assert.equal((await upload(t, creds, tinyPng())).status, 200);
   });
 
@@ -165,7 +165,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 
   test('a token the service never issued is 403 even when signed with its key', async () => {
     const creds = await credentials(customer);
-    const privateKey = readFileSync(path.join(t.config.dataDir, 'media.key'), 'utf8').trim();
+    const privateKey = await mediaKey(t);
     const token = '3f0c3a52-6a8e-4f6b-9a55-0d6d2f1b7c11';
     const signature = createHmac('sha1', privateKey).update(`${token}${creds.expire}`).digest('hex');
     const response = await upload(t, creds, tinyPng(), { token, signature });
@@ -193,27 +193,31 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.equal(ok.body.size, FIVE_MB);
   });
 
-  test('missing fields are 400 with an ImageKit-style message', async () => {
+  test('missing fields are 400 with an ImageKit-style message in the envelope', async () => {
     const creds = await credentials(customer);
     for (const field of ['token', 'signature', 'expire', 'publicKey', 'folder', 'fileName']) {
       const response = await upload(t, creds, tinyPng(), { [field]: null });
       assert.equal(response.status, 400, field);
-      assert.deepEqual(response.body, { message: `Missing ${field} parameter` });
+      assert.equal(response.body.message, `Missing ${field} parameter`);
+      assert.equal(response.body.error.code, 'VALIDATION_ERROR');
+      assert.equal(response.headers.get('x-request-id'), response.body.request_id);
     }
     const noFile = await upload(t, creds, null);
     assert.equal(noFile.status, 400);
     assert.match(noFile.body.message, /Missing file/);
   });
 
-  test('a JSON body is 400 with an ImageKit-style message', async () => {
+  test('a JSON body is 415 with an ImageKit-style message in the envelope', async () => {
     const creds = await credentials(customer);
     const response = await fetch(local(t, creds.uploadEndpoint), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ file: 'aGVsbG8=', ...creds }),
     });
-    assert.equal(response.status, 400);
-    assert.ok(typeof ((await response.json()) as { message: unknown }).message === 'string');
+    assert.equal(response.status, 415);
+    const body = (await response.json()) as { message: unknown; error: { code: string } };
+    assert.ok(typeof body.message === 'string');
+    assert.equal(body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   test('an expired token is 403 (the handler uses the injected clock)', async () => {
@@ -226,11 +230,12 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.equal((await upload(t, await credentials(customer), tinyPng())).status, 200);
   });
 
-  test('the media folder serves nothing outside it and no unknown file', async () => {
-    for (const probe of ['/media/%2e%2e/media.key', '/media/..%2fmedia.key', '/media/ecommerce/reviews/missing.png']) {
+  test('the media host serves nothing but stored files', async () => {
+    const key = await mediaKey(t);
+    for (const probe of ['/media/%2e%2e/media.key', '/media/..%2fmedia.key', '/media/ecommerce/reviews/missing.png', '/media/ecommerce/reviews/']) {
       const response = await fetch(t.baseUrl + probe);
-      assert.notEqual(response.status, 200, probe);
-      assert.ok(!(await response.text()).includes(readFileSync(path.join(t.config.dataDir, 'media.key'), 'utf8').trim()), probe);
+      assert.equal(response.status, 404, probe);
+      assert.ok(!(await response.text()).includes(key), probe);
     }
   });
 });

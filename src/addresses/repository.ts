@@ -29,10 +29,6 @@ export function listActiveAddresses(db: Executor, userId: number, page: PageRequ
 
 export const countActiveAddresses = (db: Executor, userId: number): Promise<number> => totalOf(active(db, userId))();
 
-export async function hasActiveAddress(db: Executor, userId: number): Promise<boolean> {
-  return (await active(db, userId).select('id').limit(1).executeTakeFirst()) !== undefined;
-}
-
 export function findActiveAddress(db: Executor, userId: number, publicId: string): Promise<AddressRow | undefined> {
   return active(db, userId).selectAll().where('public_id', '=', publicId).executeTakeFirst();
 }

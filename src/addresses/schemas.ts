@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { VISIBLE } from '../lib/text.js';
 import { Timestamp } from '../lib/schemas.js';
 import type { AddressRow } from '../db/schema.js';
 
 /** Field bounds exactly as the spec's Address table; address lines are also capped at 255. */
 const text = (min: number, max: number, description?: string) =>
-  Type.String({ minLength: min, maxLength: max, ...(min > 0 ? { pattern: '\\S' } : {}), ...(description ? { description } : {}) });
+  Type.String({ minLength: min, maxLength: max, ...(min > 0 ? { pattern: VISIBLE } : {}), ...(description ? { description } : {}) });
 const nullable = <T extends ReturnType<typeof text>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const fields = {

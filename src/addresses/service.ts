@@ -8,7 +8,6 @@ import {
   clearDefault,
   countActiveAddresses,
   findActiveAddress,
-  hasActiveAddress,
   insertAddress,
   listActiveAddresses,
   lockAddressBook,
@@ -26,7 +25,7 @@ const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billin
  * account's book first, so the rules below see a stable book; partial unique
  * indexes back them up in the database.
  */
-export function createAddressService({ db }: { db: Db }) {
+export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresses: number }) {
   async function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
     try {
       return await db.transaction().execute(async (trx) => {
@@ -59,7 +58,14 @@ export function createAddressService({ db }: { db: Db }) {
 
     async create(ctx: AuthedCtx, input: AddressCreate): Promise<Address> {
       return inBook(ctx, async (trx) => {
-        const first = !(await hasActiveAddress(trx, ctx.actor.userId));
+        // Counted under the book's lock, so racing creates cannot overshoot the cap.
+        const count = await countActiveAddresses(trx, ctx.actor.userId);
+        if (count >= maxAddresses) {
+          throw conflict('ADDRESS_BOOK_FULL', `An address book holds at most ${maxAddresses} addresses; delete one to add another`, [
+            { field: 'address_book', message: `holds ${count} of at most ${maxAddresses} addresses`, limit: maxAddresses },
+          ]);
+        }
+        const first = count === 0;
         const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
         for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag);
         const row = await insertAddress(trx, {

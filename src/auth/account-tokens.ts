@@ -19,13 +19,7 @@ export async function issueAccountToken(
   input: { userId: number; purpose: TokenPurpose; now: Date; newEmail?: string; sessionId?: number },
 ): Promise<string> {
   // A new token supersedes any the account still holds for the same purpose.
-  await db
-    .updateTable('account_tokens')
-    .set({ used_at: input.now })
-    .where('user_id', '=', input.userId)
-    .where('purpose', '=', input.purpose)
-    .where('used_at', 'is', null)
-    .execute();
+  await revokeAccountTokens(db, input.userId, [input.purpose], input.now);
   const token = newSecretToken();
   await db
     .insertInto('account_tokens')
@@ -41,7 +35,34 @@ export async function issueAccountToken(
   return token;
 }
 
+/** Ends every unused token of these purposes: links already mailed stop working. */
+export async function revokeAccountTokens(db: Executor, userId: number, purposes: readonly TokenPurpose[], now: Date): Promise<void> {
+  await db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 export const tokenExpired = () => new AppError(410, 'TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
+
+/**
+ * Checks a token without taking it, for a caller that has costly work to do
+ * (hashing a new password) only for a token that can still be used. The
+ * consume in the acting transaction remains the real check.
+ */
+export async function assertUsableAccountToken(db: Executor, token: string, purpose: TokenPurpose, now: Date): Promise<void> {
+  const row = await db
+    .selectFrom('account_tokens')
+    .select(['used_at', 'expires_at'])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  if (!row) throw notFound('Token');
+  if (row.used_at !== null || row.expires_at <= now) throw tokenExpired();
+}
 
 /**
  * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)

@@ -10,7 +10,7 @@ import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { isPasswordTooSimple, normalizeEmail, toUser, type User } from '../users/schemas.js';
-import { consumeAccountToken, issueAccountToken } from './account-tokens.js';
+import { assertUsableAccountToken, consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.js';
 import { revokeSessions } from './session-store.js';
 
 /** Queues a verification email for an account; used on register and on resend. */
@@ -34,6 +34,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
     },
 
     async resendVerification(ctx: AuthedCtx): Promise<void> {
+      await limiter.hit(db, 'VERIFY_RESEND', ctx.actor.publicId, { enforce: true });
       await db.transaction().execute(async (trx) => {
         const user = await findUserById(trx, ctx.actor.userId);
         if (!user) throw notFound('User');
@@ -61,9 +62,12 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       if (isPasswordTooSimple(newPassword)) {
         throw validationError('The new password is too simple', [{ field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' }]);
       }
+      // Only a token that can still be used is worth a hash: unknown and spent ones cost the caller nothing here.
+      await assertUsableAccountToken(db, token, 'PASSWORD_RESET', clock.now());
       const passwordHash = await hashPassword(newPassword, config.passwordHashCost);
       await db.transaction().execute(async (trx) => {
         const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', clock.now());
+        await revokeAccountTokens(trx, row.user_id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], clock.now());
         const user = await updateUser(trx, row.user_id, { password_hash: passwordHash });
         // The reset link reached the inbox, so the address is proven.
         if (!user.email_verified_at) await trx.updateTable('users').set({ email_verified_at: clock.now() }).where('id', '=', user.id).execute();

@@ -1,12 +1,11 @@
-import type { Config } from '../config.js';
 import type { Db, Executor, Trx } from '../db/database.js';
 import type { ImageJson, ProductRow, VariantRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, notFound } from '../lib/errors.js';
+import { conflict, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { isAllowedImageUrl } from '../lib/media.js';
+import type { MediaService } from '../media/service.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
 import { refreshPriceRange, variantsOf } from './repository.js';
 import type { AdminProduct, AdminVariant, ImageInput, ProductCreate, ProductPatch, VariantCreate, VariantPatch } from './schemas.js';
@@ -33,16 +32,12 @@ const variantAudit = (v: VariantRow) => ({
  * Admin catalog writes (contract section 6). Deletes are soft; a deleted
  * product takes its variants with it. Every write is audited in its transaction.
  */
-export function createCatalogAdminService({ db, config }: { db: Db; config: Pick<Config, 'imagekit' | 'publicBaseUrl'> }) {
-  function checkImages(images: ImageInput[] | undefined, field: string): string | undefined {
+export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<MediaService, 'resolveImageUrls'> }) {
+  /** The images as stored: URLs checked and normalised by the media module, positions from the order given. */
+  async function storedImages(trx: Executor, images: ImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
-    const bad = images.findIndex((image) => !isAllowedImageUrl(config, 'products', image.url));
-    if (bad >= 0) {
-      throw new AppError(400, 'INVALID_IMAGE_URL', 'Image URLs must come from the store\'s media endpoint, products folder', [
-        { field: `${field}.${bad}.url`, message: 'is not in the products media folder' },
-      ]);
-    }
-    const stored: ImageJson[] = images.map((image, position) => ({ url: image.url, alt_text: image.alt_text ?? null, position }));
+    const urls = await media.resolveImageUrls(trx, 'products', images.map((image) => image.url), (i) => `images.${i}.url`);
+    const stored: ImageJson[] = images.map((image, position) => ({ url: urls[position]!, alt_text: image.alt_text ?? null, position }));
     return JSON.stringify(stored);
   }
 
@@ -114,7 +109,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
 
     createProduct: (ctx: AuthedCtx, input: ProductCreate) =>
       write(async (trx) => {
-        const images = checkImages(input.images, 'images');
+        const images = await storedImages(trx, input.images);
         const product = await trx
           .insertInto('products')
           .values({
@@ -141,7 +136,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
       write(async (trx) => {
         const before = await liveProduct(trx, publicId, true);
-        const images = checkImages(patch.images, 'images');
+        const images = await storedImages(trx, patch.images);
         const after = await trx
           .updateTable('products')
           .set({
@@ -181,7 +176,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
       write(async (trx) => {
         const product = await liveProduct(trx, productPublicId, true);
-        const images = checkImages(input.images, 'images');
+        const images = await storedImages(trx, input.images);
         const variant = await trx
           .insertInto('variants')
           .values({
@@ -207,7 +202,7 @@ export function createCatalogAdminService({ db, config }: { db: Db; config: Pick
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
       write(async (trx) => {
         const before = await liveVariant(trx, publicId);
-        const images = checkImages(patch.images, 'images');
+        const images = await storedImages(trx, patch.images);
         const { options, images: _images, ...fields } = patch;
         const after = await trx
           .updateTable('variants')

@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { InventoryRecord } from '../inventory/schemas.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { Money, Timestamp } from '../lib/schemas.js';
+import { LongText, Money, RequiredText, Timestamp } from '../lib/schemas.js';
 
 /** Catalog shapes (contract section 6): inputs, public outputs, admin outputs. */
 
 export const Slug = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 1, maxLength: 120, description: 'Generated from the name when omitted' });
 export const MoneyInput = Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$', description: 'Decimal string, up to two places', examples: ['19.99'] });
-const NonBlank = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+const NonBlank = (max: number) => RequiredText(max);
 
 export const ImageInput = Type.Object(
   {
@@ -27,7 +27,7 @@ export const CategoryCreate = Type.Object(
   {
     name: NonBlank(100),
     slug: Type.Optional(Slug),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    description: Type.Optional(Type.Union([LongText(2000), Type.Null()])),
     parent_public_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' })),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   },
@@ -62,7 +62,7 @@ export const ProductCreate = Type.Object(
   {
     name: NonBlank(200),
     slug: Type.Optional(Slug),
-    description: Type.Optional(Type.String({ maxLength: 20000 })),
+    description: Type.Optional(LongText(20000)),
     brand: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     status: Type.Optional({ ...ProductStatus, description: 'Default DRAFT; only ACTIVE products are public' }),
     category_public_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 20, uniqueItems: true, description: 'Replaces the set' })),
@@ -75,9 +75,11 @@ export type ProductCreate = Static<typeof ProductCreate>;
 export const ProductPatch = Type.Partial(ProductCreate, { additionalProperties: false, minProperties: 1 });
 export type ProductPatch = Static<typeof ProductPatch>;
 
-const Options = Type.Record(Type.String({ minLength: 1, maxLength: 50 }), Type.String({ minLength: 1, maxLength: 100 }), {
+// TypeBox's Record keeps only the value schema, so the name's bounds are stated as propertyNames.
+const Options = Type.Record(Type.String(), RequiredText(100), {
   maxProperties: 10,
-  description: 'Option name to value, e.g. {"size": "M", "colour": "Blue"}',
+  propertyNames: RequiredText(50),
+  description: 'Option name (1-50 characters) to value (1-100), e.g. {"size": "M", "colour": "Blue"}',
 });
 
 export const VariantCreate = Type.Object(

@@ -12,6 +12,7 @@ import * as inventoryTotal from './migrations/0009-inventory-total.js';
 import * as productSortIds from './migrations/0010-product-sort-ids.js';
 import * as productDocuments from './migrations/0011-product-documents.js';
 import * as inventoryProducts from './migrations/0012-inventory-products.js';
+import * as mediaStore from './migrations/0013-media-store.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010-product-sort-ids': productSortIds,
   '0011-product-documents': productDocuments,
   '0012-inventory-products': inventoryProducts,
+  '0013-media-store': mediaStore,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -310,6 +310,29 @@ export interface UploadTokensTable {
   created_at: CreatedAt;
 }
 
+/** An image stored by the built-in image host (migration 0013). */
+export interface MediaFilesTable {
+  id: Generated<number>;
+  /** Under the URL endpoint, folder first: `/ecommerce/reviews/<id>.png`. */
+  path: string;
+  /** The URL handed to the uploader; reviews and products store exactly this string. */
+  url: string;
+  folder: string;
+  user_id: number;
+  mime_type: string;
+  size: number;
+  content: Buffer;
+  created_at: CreatedAt;
+  /** When the pruner last found something pointing at it. */
+  checked_at: Timestamp | null;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
 export type ReviewStatus = 'PENDING' | 'APPROVED' | 'REJECTED';
 
 export interface ReviewsTable {
@@ -382,6 +405,8 @@ export interface Database {
   outbox: OutboxTable;
   account_tokens: AccountTokensTable;
   upload_tokens: UploadTokensTable;
+  media_files: MediaFilesTable;
+  service_secrets: ServiceSecretsTable;
   reviews: ReviewsTable;
   expenses: ExpensesTable;
 }

@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { MoneyInput } from '../catalog/schemas.js';
 import { PageQuery } from '../lib/pagination.js';
-import { Money, Timestamp } from '../lib/schemas.js';
+import { Money, RequiredText, Timestamp } from '../lib/schemas.js';
+import { multiline } from '../lib/text.js';
 
 const Day = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' });
 
 export const ExpenseCreate = Type.Object(
   {
-    description: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
+    description: RequiredText(500, multiline),
     category: Type.Union(['RENT', 'SALARIES', 'MARKETING', 'SOFTWARE', 'SHIPPING', 'UTILITIES', 'OTHER'].map((c) => Type.Literal(c))),
     amount: { ...MoneyInput, description: 'Above zero' },
     spent_at: Day,

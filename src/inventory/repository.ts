@@ -184,6 +184,21 @@ export function lockRecord(db: Executor, variantPublicId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Units of a record that orders still hold: what their placements reserved,
+ * less what their cancellations and shipments gave back. Read from the
+ * record's own movements, under its row lock (checkouts take the same lock).
+ */
+export async function heldByOrders(db: Executor, inventoryId: number): Promise<number> {
+  const row = await db
+    .selectFrom('inventory_movements')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('delta_reserved'), eb.lit(0)).as('held'))
+    .where('inventory_id', '=', inventoryId)
+    .where('order_id', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.held);
+}
+
 export interface MovementInput {
   inventoryId: number;
   kind: MovementKind;

@@ -10,6 +10,7 @@ import {
   countMovements,
   countRecords,
   findRecord,
+  heldByOrders,
   insertMovement,
   listMovements,
   listRecords,
@@ -27,6 +28,9 @@ import type {
 } from './schemas.js';
 
 const stockRule = (message: string) => new AppError(400, 'STOCK_RULE_VIOLATION', message);
+
+/** The quantity columns are PostgreSQL integers. */
+const MAX_QUANTITY = 2_147_483_647;
 
 export function toInventoryRecord(row: InventoryRecordRow): InventoryRecord {
   return {
@@ -142,6 +146,7 @@ export function createInventoryService({ db }: { db: Db }) {
         const before = await lockLive(trx, variantPublicId);
         const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
         if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
+        if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
         const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
         const stockChanged = onHand !== before.quantity_on_hand;
 
@@ -179,7 +184,19 @@ export function createInventoryService({ db }: { db: Db }) {
         const before = await lockLive(trx, variantPublicId);
         const reserved = before.quantity_reserved + input.change;
         if (reserved < 0) throw stockRule(`Cannot release ${-input.change}: only ${before.quantity_reserved} reserved`);
-        if (before.quantity_on_hand - reserved < 0) {
+        if (input.change < 0) {
+          // Units placed orders hold stay reserved until those orders ship or are cancelled; releasing them
+          // by hand would leave the orders unable to do either.
+          const held = await heldByOrders(trx, before.id);
+          if (reserved < held) {
+            throw conflict('RESERVATION_HELD', `Open orders hold ${held} of the ${before.quantity_reserved} reserved units; at most ${before.quantity_reserved - held} can be released`, [
+              { field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, before.quantity_reserved - held) },
+            ]);
+          }
+        }
+        // A hold may not make stock unavailable; a release only adds availability, so it stands even when
+        // an oversold record stays below zero (contract section 7).
+        if (input.change > 0 && before.quantity_on_hand - reserved < 0) {
           throw stockRule(
             `Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`,
           );

@@ -1,10 +1,12 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from './errors.js';
+import { VISIBLE } from './text.js';
 
 /**
  * Every error leaves the service in the one envelope of contract section 1.
- * Expected failures are AppErrors; framework errors are mapped by code;
- * anything else is a 500 whose detail goes to the log only.
+ * Expected failures are AppErrors; validation and framework errors (Fastify's
+ * own, the router's, the body parsers', multipart's) are mapped here; anything
+ * else is a 500 whose detail goes to the log only.
  */
 interface ErrorBody {
   success: false;
@@ -12,21 +14,58 @@ interface ErrorBody {
   request_id: string;
 }
 
-export function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: readonly ErrorDetail[]) {
+/** `extra` adds top-level fields beside the envelope's (the upload endpoint's ImageKit-style `message`). */
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  details?: readonly ErrorDetail[],
+  extra: Record<string, unknown> = {},
+) {
   const body: ErrorBody = {
+    ...extra,
     success: false,
     error: { code, message, ...(details && details.length > 0 ? { details: [...details] } : {}) },
     request_id: String(reply.request.id),
   };
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+  // Set here too: errors raised before the request hooks run (a malformed URL) still carry it.
+  return reply.code(status).header('x-request-id', body.request_id).type('application/json; charset=utf-8').send(body);
 }
 
+/** Framework errors by code: the status we answer, our code and a sentence a client developer can act on. */
 const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The request body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The request body is empty'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'VALIDATION_ERROR', 'The body does not match its Content-Length'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The request body is too large'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json'],
+  FST_ERR_CTP_INVALID_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'The Content-Type header is not valid'],
+  FST_ERR_BAD_URL: [400, 'VALIDATION_ERROR', 'The URL is not valid (malformed percent-encoding)'],
+  // A path segment longer than any ID the service issues names nothing: not found, like any unknown ID.
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'NOT_FOUND', 'Resource not found'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB'],
+  FST_PARTS_LIMIT: [413, 'PAYLOAD_TOO_LARGE', 'The form has too many parts'],
+  FST_FILES_LIMIT: [413, 'PAYLOAD_TOO_LARGE', 'Send one file per upload'],
+  FST_FIELDS_LIMIT: [413, 'PAYLOAD_TOO_LARGE', 'The form has too many fields'],
+  FST_PROTO_VIOLATION: [400, 'VALIDATION_ERROR', 'A form field has a forbidden name'],
+  FST_INVALID_JSON_FIELD_ERROR: [400, 'VALIDATION_ERROR', 'A form field is not the JSON its Content-Type declares'],
+};
+
+/** The multipart parser (busboy) reports a malformed or truncated form with plain errors and these messages. */
+const MALFORMED_FORM = /Boundary (not found|required)|unexpected end of multipart data/i;
+
+/** What a 4xx without a code of its own is called. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'UNSUPPORTED_MEDIA_TYPE',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'NOT_FOUND',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
 };
 
 type Validation = NonNullable<FastifyError['validation']>[number];
@@ -39,37 +78,56 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
   if (params.additionalProperty) return { field, message: 'is not a known field' };
   if (params.missingProperty) return { field, message: 'is required' };
   if (issue.keyword === 'not') return { field, message: 'must not be zero' };
-  if (issue.keyword === 'pattern' && params.pattern === '\\S') return { field, message: 'must not be blank' };
+  if (issue.keyword === 'pattern' && params.pattern === VISIBLE) return { field, message: 'must not be blank' };
   if (issue.keyword === 'enum') {
     return { field, message: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
   }
   return { field, message: issue.message ?? 'is invalid' };
 }
 
+export interface MappedError {
+  status: number;
+  code: string;
+  message: string;
+  details?: readonly ErrorDetail[];
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** The answer for any error; `null` means unexpected (a 500, logged). */
+export function mapError(error: FastifyError | AppError | Error): MappedError | null {
+  if (error instanceof AppError) {
+    return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    // Report each field once, with the most helpful message first.
+    const seen = new Set<string>();
+    const details = fastifyError.validation
+      .map((issue) => detailOf(issue, fastifyError.validationContext))
+      .filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
+    const where = fastifyError.validationContext === 'body' ? 'request body' : (fastifyError.validationContext ?? 'request');
+    return { status: 400, code: 'VALIDATION_ERROR', message: `The ${where} is invalid`, details };
+  }
+  const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (mapped) return { status: mapped[0], code: mapped[1], message: mapped[2] };
+  if (MALFORMED_FORM.test(error.message)) return { status: 400, code: 'VALIDATION_ERROR', message: 'The multipart form is malformed or truncated' };
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR', message: error.message };
+  return null;
+}
+
+const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id if you report it';
+
+/** Sends any error in the envelope; with `imageKitShape`, the message is also at the top level, where ImageKit clients read it. */
+export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
+  const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
+  if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+  if (mapped.headers) reply.headers(mapped.headers);
+  return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
+}
+
 export function registerErrorHandling(app: FastifyInstance, routes: readonly { method: string; url: string }[]): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.headers) reply.headers(error.headers);
-      return sendError(reply, error.status, error.code, error.message, error.details);
-    }
-    if (error.validation) {
-      // Report each field once, with the most helpful message first.
-      const seen = new Set<string>();
-      const details = error.validation
-        .map((issue) => detailOf(issue, error.validationContext))
-        .filter((detail) => !seen.has(detail.field) && seen.add(detail.field));
-      const where = error.validationContext === 'body' ? 'request body' : (error.validationContext ?? 'request');
-      return sendError(reply, 400, 'VALIDATION_ERROR', `The ${where} is invalid`, details);
-    }
-    const mapped = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (mapped) return sendError(reply, mapped[0], mapped[1], mapped[2]);
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return sendError(reply, status, status === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST', error.message);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, 500, 'INTERNAL_ERROR', 'Something went wrong on our side; quote the request_id if you report it');
-  });
+  app.setErrorHandler((error: Error, request, reply) => replyWithError(error, request, reply));
 
   // Unknown paths are 404; a known path with another method is 405 with Allow. The app's route
   // table (HEAD and OPTIONS already left out) is read once every route is registered.
@@ -84,11 +142,12 @@ export function registerErrorHandling(app: FastifyInstance, routes: readonly { m
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = routesFor(path);
-    if (allowed.length > 0) {
+    // A route that takes this method and found nothing (a missing file under a wildcard) is a plain 404.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !allowed.includes(method)) {
       reply.header('allow', allowed.join(', '));
       return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`);
     }
     return sendError(reply, 404, 'NOT_FOUND', `No route for ${request.method} ${path}`);
   });
 }
-

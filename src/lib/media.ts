@@ -12,18 +12,23 @@ export const MEDIA_FOLDERS: Record<MediaContext, string> = {
 export const mediaUrlEndpoint = (config: Pick<Config, 'imagekit' | 'publicBaseUrl'>): string =>
   config.imagekit?.urlEndpoint ?? `${config.publicBaseUrl}/media`;
 
-/** True when `url` lies under the media endpoint, inside the context's folder, with no path tricks. */
-export function isAllowedImageUrl(config: Pick<Config, 'imagekit' | 'publicBaseUrl'>, context: MediaContext, url: string): boolean {
+/**
+ * The path of `url` under the media endpoint (`/ecommerce/reviews/x.png`)
+ * when it lies inside the context's folder with no path tricks, else null.
+ */
+export function mediaPathOf(config: Pick<Config, 'imagekit' | 'publicBaseUrl'>, context: MediaContext, url: string): string | null {
   let parsed: URL;
   let endpoint: URL;
   try {
     parsed = new URL(url);
     endpoint = new URL(mediaUrlEndpoint(config));
   } catch {
-    return false;
+    return null;
   }
-  if (parsed.origin !== endpoint.origin || parsed.username || parsed.password) return false;
-  if (/%2e|%2f|%5c/i.test(parsed.pathname) || url.includes('..')) return false;
-  const prefix = endpoint.pathname.replace(/\/$/, '') + MEDIA_FOLDERS[context];
-  return parsed.pathname.startsWith(prefix) && parsed.pathname.length > prefix.length;
+  if (parsed.origin !== endpoint.origin || parsed.username || parsed.password) return null;
+  if (/%2e|%2f|%5c/i.test(parsed.pathname) || url.includes('..')) return null;
+  const base = endpoint.pathname.replace(/\/$/, '');
+  const prefix = base + MEDIA_FOLDERS[context];
+  if (!parsed.pathname.startsWith(prefix) || parsed.pathname.length === prefix.length) return null;
+  return parsed.pathname.slice(base.length);
 }

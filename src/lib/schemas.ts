@@ -1,7 +1,14 @@
 import type { FastifyReply } from 'fastify';
-import { Type, type TSchema, type TString } from 'typebox';
+import { Type, type TSchema, type TString, type TStringOptions } from 'typebox';
+import { multiline, VISIBLE } from './text.js';
 
 /** Shared response shapes: the success and error envelopes of contract section 1. */
+
+/** A required text field: 1..max characters, at least one of them visible (not only spaces or invisible marks). */
+export const RequiredText = (max: number, options: TStringOptions = {}) => Type.String({ minLength: 1, maxLength: max, pattern: VISIBLE, ...options });
+
+/** Free text that may span lines (tabs and line breaks allowed): comments, notes, descriptions. */
+export const LongText = (max: number, options: TStringOptions = {}) => Type.String({ maxLength: max, ...multiline, ...options });
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC' });
 export const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal string with two places', examples: ['19.99'] });

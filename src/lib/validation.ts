@@ -1,16 +1,65 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isPlainText, MULTILINE, type TextKind } from './text.js';
 
 /**
  * Two validators. Bodies are checked strictly: no type coercion ("5" is not 5)
- * and unknown fields are an error rather than silently dropped. Query strings
- * and path parameters arrive as text, so they are coerced to the declared types.
+ * and unknown fields are an error rather than silently dropped. Query strings,
+ * path parameters and headers arrive as text, so they are coerced to the
+ * declared types.
+ *
+ * Every string of every request schema (object keys of open maps included)
+ * also passes the `plainText` check, added here rather than per field so a
+ * field added later is covered without anyone remembering it: no NUL or other
+ * control characters (PostgreSQL refuses NUL, and control characters have no
+ * business in names, codes or search terms) and no broken UTF-16. Fields
+ * declared with `MULTILINE` may hold tabs and line breaks.
  */
 const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
 
-const strict = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
-const coercing = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }));
+function withPlainText(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: 'plainText',
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    validate: function check(kind: TextKind, value: string) {
+      const problem = isPlainText(value, kind);
+      if (problem === null) return true;
+      (check as { errors?: unknown[] }).errors = [{ keyword: 'plainText', message: problem, params: {} }];
+      return false;
+    },
+  });
+  return ajv;
+}
+
+const strict = withPlainText(addFormats.default(new Ajv({ ...shared, coerceTypes: false })));
+const coercing = withPlainText(addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' })));
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const;
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
+
+/** A copy of `schema` with `plainText` on every string and on the keys of every open map. */
+export function withTextRules(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withTextRules);
+  if (!isNode(schema)) return schema;
+  const out: Node = { ...schema };
+  for (const key of SUBSCHEMA_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(withTextRules);
+  for (const key of SUBSCHEMAS) if (isNode(out[key])) out[key] = withTextRules(out[key]);
+  for (const key of SUBSCHEMA_MAPS) {
+    if (isNode(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Node).map(([k, v]) => [k, withTextRules(v)]));
+  }
+  const types = [out.type].flat();
+  if (types.includes('string')) out.plainText = out[MULTILINE] === true ? 'multiline' : 'line';
+  const openMap = isNode(out.patternProperties) || isNode(out.additionalProperties);
+  if (types.includes('object') && openMap && !isNode(out.propertyNames)) out.propertyNames = { type: 'string', plainText: 'line' };
+  return out;
+}
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  (httpPart === 'body' ? strict : coercing).compile(withTextRules(schema) as object);

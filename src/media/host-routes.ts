@@ -1,20 +1,21 @@
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { mkdir } from 'node:fs/promises';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { replyWithError, sendError } from '../lib/error-handler.js';
 import { AppError } from '../lib/errors.js';
-import { mediaRoot } from './file-store.js';
+import { NoContent } from '../lib/schemas.js';
 import { UploadError, UploadedFile, type UploadForm } from './schemas.js';
 import { MAX_UPLOAD_BYTES, type MediaService } from './service.js';
 
 /**
- * The local image host, used when no ImageKit account is configured: an
+ * The built-in image host, used when no ImageKit account is configured: an
  * upload endpoint speaking ImageKit's upload API, and the stored files at
- * `/media/...`. Registered outside /api/v1, like the health probes.
+ * `/media/...`, read from PostgreSQL so any instance serves any upload.
+ * Registered outside /api/v1, like the health probes.
  */
 export const mediaHostRoutes =
-  (deps: { media: MediaService; dataDir: string }): FastifyPluginAsyncTypebox =>
+  (deps: { media: MediaService }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { media } = deps;
     await app.register(multipart, {
@@ -24,47 +25,55 @@ export const mediaHostRoutes =
     app.post('/media/api/v1/files/upload', {
       // Authenticated by the signed, single-use token instead of a session.
       config: { access: 'public', csrf: false },
-      errorHandler: sendUploadError,
+      // ImageKit clients read `message` at the top level; the envelope's fields sit beside it.
+      errorHandler: (error, request, reply) => replyWithError(error, request, reply, true),
       schema: {
         tags: ['Media'],
-        summary: 'Upload an image (local image host, ImageKit upload API)',
+        summary: 'Upload an image (built-in image host, ImageKit upload API)',
         description:
           'multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, ' +
           'and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. ' +
-          'Errors are ImageKit-shaped `{ message }`: 400 missing or bad fields or not an image, 403 bad public key or signature, ' +
-          'expired, used or foreign token, 413 file too large.',
-        response: { 200: UploadedFile, 400: UploadError, 403: UploadError, 413: UploadError, 415: UploadError },
+          'Errors carry ImageKit\'s top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, ' +
+          '403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.',
+        response: { 200: UploadedFile, 400: UploadError, 403: UploadError, 413: UploadError, 415: UploadError, 429: UploadError },
       },
       handler: async (request) => media.acceptUpload(await readUploadForm(request)),
     });
 
-    const root = mediaRoot(deps.dataDir);
-    await mkdir(root, { recursive: true });
-    await app.register(async (files) => {
-      files.addHook('onRoute', (route) => {
-        route.config = { ...(route.config ?? {}), access: 'public' };
-      });
-      await files.register(fastifyStatic, {
-        root,
-        prefix: '/media/',
-        decorateReply: false,
-        index: false,
-        dotfiles: 'ignore',
-        // File names are random and never reused, so the files never change.
-        maxAge: '365d',
-        immutable: true,
-        setHeaders: (reply) => {
-          reply.header('x-content-type-options', 'nosniff');
-          // Storefronts on other origins embed these images.
-          reply.header('cross-origin-resource-policy', 'cross-origin');
+    app.get('/media/*', {
+      config: { access: 'public' },
+      schema: {
+        tags: ['Media'],
+        summary: 'An uploaded image (built-in image host)',
+        params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
+        response: {
+          200: Type.Unknown({ description: 'The image bytes, with its type (image/png, image/jpeg, image/gif or image/webp)' }),
+          304: { ...NoContent, description: 'Not modified (If-None-Match)' },
+          404: Type.Ref('ErrorEnvelope'),
         },
-      });
+      },
+      handler: async (request, reply) => {
+        const path = `/${request.params['*']}`;
+        const file = await media.file(path);
+        if (!file) return sendError(reply, 404, 'NOT_FOUND', 'No such file');
+        // File names are random and never reused, so a file never changes: cache it for good.
+        const etag = `"${path.slice(path.lastIndexOf('/') + 1)}"`;
+        reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('etag', etag)
+          .header('last-modified', file.created_at.toUTCString())
+          .header('x-content-type-options', 'nosniff')
+          // Storefronts on other origins embed these images.
+          .header('cross-origin-resource-policy', 'cross-origin');
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+        return reply.type(file.mime_type).send(file.content);
+      },
     });
   };
 
 /** Reads every part; the file is buffered (the 5 MB limit bounds it). A repeated field is an error. */
 async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
-  if (!request.isMultipart()) throw new AppError(400, 'VALIDATION_ERROR', 'Send the upload as multipart/form-data');
+  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data');
   const fields: Record<string, string> = {};
   let file: Buffer | null = null;
   for await (const part of request.parts()) {
@@ -81,15 +90,4 @@ async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
     }
   }
   return { fields, file };
-}
-
-/** ImageKit answers errors with a status and `{ message }`, not the API's envelope. */
-function sendUploadError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-  if (status >= 500) {
-    request.log.error({ err: error }, 'upload failed');
-    return reply.code(500).send({ message: 'The upload failed on our side; try again' });
-  }
-  const message = error.code === 'FST_REQ_FILE_TOO_LARGE' ? 'The file is larger than 5 MB' : error.message;
-  return reply.code(status).send({ message });
 }

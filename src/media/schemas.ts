@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ErrorEnvelope } from '../lib/schemas.js';
 
 /** Upload credentials (contract section 5) and the local image host's ImageKit-shaped answers. */
 
@@ -32,8 +33,8 @@ export const UploadedFile = Type.Object({
 });
 export type UploadedFile = Static<typeof UploadedFile>;
 
-/** ImageKit's error body: a status code and a message, no envelope. */
-export const UploadError = Type.Object({ message: Type.String() });
+/** An upload error: the error envelope, with ImageKit's top-level `message` beside it for ImageKit clients. */
+export const UploadError = Type.Object({ message: Type.String(), ...ErrorEnvelope.properties });
 
 /** The multipart fields of an upload, as read off the wire. */
 export interface UploadForm {

@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { hasRole, type AuthedCtx } from '../lib/context.js';
 import { AppError, forbidden } from '../lib/errors.js';
-import { MEDIA_FOLDERS, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
+import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
 import { safeEqual } from '../lib/tokens.js';
-import { storeImage } from './file-store.js';
-import { consumeUploadToken, findUploadToken, insertUploadToken } from './repository.js';
+import { consumeUploadToken, findMediaFile, findUploadToken, insertMediaFile, insertUploadToken, lockMediaFiles } from './repository.js';
 import type { MediaAuth, UploadedFile, UploadForm } from './schemas.js';
 import { IMAGEKIT_UPLOAD_ENDPOINT, signUpload, signingKeys } from './signing.js';
 import { sniffImage } from './sniff.js';
@@ -20,13 +20,24 @@ const KNOWN_FOLDERS = new Set(Object.values(MEDIA_FOLDERS));
 
 const badRequest = (message: string) => new AppError(400, 'VALIDATION_ERROR', message);
 const denied = (message: string) => new AppError(403, 'FORBIDDEN', message);
+const invalidImage = (field: string, message: string) =>
+  new AppError(400, 'INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for your uploads", [{ field, message }]);
+
+export interface MediaDeps {
+  db: Db;
+  config: Pick<Config, 'imagekit' | 'publicBaseUrl' | 'mediaSigningKey'>;
+  clock: Clock;
+  limiter: RateLimiter;
+}
 
 /**
- * Signed, single-use upload credentials in ImageKit's scheme, and the local
- * image host that honours them when no ImageKit account is configured.
+ * Signed, single-use upload credentials in ImageKit's scheme; the built-in
+ * image host that honours them when no ImageKit account is configured,
+ * keeping files in PostgreSQL (every instance serves every file); and the
+ * check that an image URL a review or product names is one it may name.
  */
-export function createMediaService({ db, config, clock }: { db: Db; config: Pick<Config, 'imagekit' | 'publicBaseUrl' | 'dataDir'>; clock: Clock }) {
-  const keys = signingKeys(config);
+export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
+  const keys = signingKeys(db, config);
   const urlEndpoint = mediaUrlEndpoint(config);
   const uploadEndpoint = config.imagekit ? IMAGEKIT_UPLOAD_ENDPOINT : `${urlEndpoint}/api/v1/files/upload`;
 
@@ -45,6 +56,7 @@ export function createMediaService({ db, config, clock }: { db: Db; config: Pick
     async issueCredentials(ctx: AuthedCtx, requested: string): Promise<MediaAuth> {
       const context: MediaContext = requested === 'products' ? 'products' : 'reviews';
       if (context === 'products' && !hasRole(ctx.actor.role, 'ADMIN')) throw forbidden('Only admins may upload product images');
+      await limiter.hit(db, 'UPLOAD', `credentials:${ctx.actor.publicId}`, { enforce: true });
       const { publicKey, privateKey } = await keys();
       const token = randomUUID();
       const expire = Math.floor(clock.now().getTime() / 1000) + TOKEN_TTL_SECONDS;
@@ -53,7 +65,7 @@ export function createMediaService({ db, config, clock }: { db: Db; config: Pick
       return { token, expire, signature: signUpload(privateKey, token, expire), publicKey, urlEndpoint, folder, uploadEndpoint };
     },
 
-    /** The local host's `POST /media/api/v1/files/upload`: ImageKit's checks, then the file is stored. */
+    /** The built-in host's `POST /media/api/v1/files/upload`: ImageKit's checks, then the file is stored. */
     async acceptUpload(form: UploadForm): Promise<UploadedFile> {
       if (!form.file) throw badRequest('Missing file parameter: send the image as a binary file part named "file"');
       const missing = REQUIRED_FIELDS.find((name) => !form.fields[name]);
@@ -72,11 +84,55 @@ export function createMediaService({ db, config, clock }: { db: Db; config: Pick
       const type = sniffImage(form.file);
       if (!type) throw badRequest('The file is not a JPEG, PNG, GIF or WebP image');
 
-      if (!(await consumeUploadToken(db, token, folder, now))) throw await refusal(token, folder, now);
-      const stored = await storeImage(config.dataDir, folder, form.file, type);
-      return { ...stored, url: `${urlEndpoint}${stored.filePath}`, size: form.file.length, fileType: 'image' };
+      const userId = await consumeUploadToken(db, token, folder, now);
+      if (userId === null) throw await refusal(token, folder, now);
+      // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
+      await limiter.hit(db, 'UPLOAD', `files:${userId}`, { enforce: true });
+      const fileId = randomBytes(16).toString('hex');
+      const name = `${fileId}.${type.ext}`;
+      const path = `${folder}${name}`;
+      const url = `${urlEndpoint}${path}`;
+      await insertMediaFile(db, { path, url, folder, userId, mimeType: type.mime, content: form.file });
+      return { fileId, name, url, filePath: path, size: form.file.length, fileType: 'image' };
+    },
+
+    /** A stored file of the built-in host, by its path under the URL endpoint. */
+    file: (path: string) => findMediaFile(db, path),
+
+    /**
+     * The URLs to store for images a review or product names, each checked and
+     * normalised, inside the caller's transaction. With the built-in host a
+     * review may name only its author's own uploads (`ownerId`), and a product
+     * an upload in the products folder when there is one; the stored URL is
+     * the one the upload returned. With ImageKit, a URL in the context's
+     * folder, normalised. `field(i)` names the i-th URL in an error.
+     */
+    async resolveImageUrls(
+      trx: Executor,
+      context: MediaContext,
+      urls: readonly string[],
+      field: (index: number) => string,
+      ownerId?: number,
+    ): Promise<string[]> {
+      const paths = urls.map((url) => mediaPathOf(config, context, url));
+      const bad = paths.findIndex((path) => path === null);
+      if (bad >= 0) throw invalidImage(field(bad), `is not in the ${context} media folder`);
+      if (config.imagekit) return urls.map((url) => normalisedUrl(url));
+      const found = new Map((await lockMediaFiles(trx, paths as string[], MEDIA_FOLDERS[context], ownerId)).map((f) => [f.path, f.url]));
+      return paths.map((path, index) => {
+        const stored = found.get(path!);
+        if (stored) return stored;
+        if (ownerId !== undefined) throw invalidImage(field(index), 'is not one of your uploads');
+        return `${urlEndpoint}${path}`;
+      });
     },
   };
 }
+
+const normalisedUrl = (url: string): string => {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+};
 
 export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,15 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { readOrCreateSecret } from './repository.js';
 
-/** The keys upload credentials are signed with: ImageKit's when configured, else the local host's own. */
+/** The keys upload credentials are signed with: ImageKit's when configured, else the built-in host's own. */
 export interface SigningKeys {
   publicKey: string;
   privateKey: string;
 }
 
-/** The local image host has no account; its public key is a fixed name clients echo back. */
+/** The built-in image host has no account; its public key is a fixed name clients echo back. */
 export const LOCAL_PUBLIC_KEY = 'public_local';
 export const IMAGEKIT_UPLOAD_ENDPOINT = 'https://upload.imagekit.io/api/v1/files/upload';
 
@@ -17,55 +17,33 @@ export const IMAGEKIT_UPLOAD_ENDPOINT = 'https://upload.imagekit.io/api/v1/files
 export const signUpload = (privateKey: string, token: string, expire: number | string): string =>
   createHmac('sha1', privateKey).update(`${token}${expire}`).digest('hex');
 
+const SECRET_NAME = 'media_signing_key';
+
 /**
- * Returns a loader of the signing keys. The local private key lives in
- * `{dataDir}/media.key` (mode 0600) so that it survives restarts and is shared
- * by every instance on the same data directory; it is created on first use.
+ * Returns a loader of the signing keys. The built-in host's private key comes
+ * from MEDIA_SIGNING_KEY, or else is generated once into the database, so
+ * that every instance signs and checks with the same key and it survives
+ * restarts. It is read once per process.
  */
-export function signingKeys(config: Pick<Config, 'imagekit' | 'dataDir'>): () => Promise<SigningKeys> {
-  const { imagekit } = config;
+export function signingKeys(db: Db, config: Pick<Config, 'imagekit' | 'mediaSigningKey'>): () => Promise<SigningKeys> {
+  const { imagekit, mediaSigningKey } = config;
   if (imagekit) {
     const keys = { publicKey: imagekit.publicKey, privateKey: imagekit.privateKey };
     return async () => keys;
   }
+  if (mediaSigningKey) {
+    const keys = { publicKey: LOCAL_PUBLIC_KEY, privateKey: mediaSigningKey };
+    return async () => keys;
+  }
   let loading: Promise<SigningKeys> | null = null;
   return () => {
-    loading ??= loadOrCreateKey(path.join(config.dataDir, 'media.key')).then(
+    loading ??= readOrCreateSecret(db, SECRET_NAME, randomBytes(32).toString('base64url')).then(
       (privateKey) => ({ publicKey: LOCAL_PUBLIC_KEY, privateKey }),
       (error: unknown) => {
-        loading = null; // a transient failure (disk full) must not stick
+        loading = null; // a lost connection must not stick
         throw error;
       },
     );
     return loading;
   };
-}
-
-const isCode = (error: unknown, code: string) => (error as NodeJS.ErrnoException)?.code === code;
-
-async function readKey(file: string): Promise<string> {
-  const key = (await readFile(file, 'utf8')).trim();
-  if (key.length < 32) throw new Error(`${file} holds no usable media signing key; delete it to have a new one made`);
-  return key;
-}
-
-async function loadOrCreateKey(file: string): Promise<string> {
-  try {
-    return await readKey(file);
-  } catch (error) {
-    if (!isCode(error, 'ENOENT')) throw error;
-  }
-  await mkdir(path.dirname(file), { recursive: true });
-  // Written whole under a temporary name, then linked into place: link() fails when the
-  // file exists, so concurrent first uses (even across processes) all end up with one key.
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    if (!isCode(error, 'EEXIST')) throw error;
-  } finally {
-    await unlink(temporary);
-  }
-  return readKey(file);
 }

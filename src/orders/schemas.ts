@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { Money, Timestamp } from '../lib/schemas.js';
+import { LongText, Money, Timestamp } from '../lib/schemas.js';
 import { AddressSnapshot } from '../addresses/schemas.js';
 import { LineItem } from '../cart/schemas.js';
 
@@ -18,7 +18,7 @@ export const PlaceOrder = Type.Object(
     address_public_id: Type.String({ description: 'adr_ ID of one of your active addresses' }),
     payment_method: Type.Literal('mock', { description: 'The only payment method' }),
     coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Case-insensitive' })),
-    notes: Type.Optional(Type.String({ maxLength: 1000 })),
+    notes: Type.Optional(LongText(1000)),
   },
   { additionalProperties: false },
 );
@@ -90,7 +90,7 @@ export const OrderStatusChange = Type.Object(
     status: OrderStatus,
     carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Required when shipping' })),
     tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    note: Type.Optional(Type.String({ maxLength: 1000 })),
+    note: Type.Optional(LongText(1000)),
   },
   { additionalProperties: false },
 );

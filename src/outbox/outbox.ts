@@ -16,3 +16,14 @@ export type EmailKind =
 export async function enqueueEmail(db: Executor, kind: EmailKind, recipient: string, payload: Record<string, unknown>): Promise<void> {
   await db.insertInto('outbox').values({ kind, recipient, payload: JSON.stringify(payload) }).execute();
 }
+
+/** Delivered messages are kept for support a while, then deleted in batches. */
+export async function deleteDeliveredEmails(db: Executor, deliveredBefore: Date, batchSize: number): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('outbox').select('id').where('delivered_at', 'is not', null).where('delivered_at', '<', deliveredBefore).limit(batchSize),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

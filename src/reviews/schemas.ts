@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { PageMeta, Timestamp } from '../lib/schemas.js';
+import { multiline } from '../lib/text.js';
+import { LongText, PageMeta, RequiredText, Timestamp } from '../lib/schemas.js';
 
 /** Review shapes (contract section 10). */
-
-const NonBlank = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
 
 export const ReviewStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('APPROVED'), Type.Literal('REJECTED')]);
 
@@ -19,8 +18,8 @@ export type ReviewImageInput = Static<typeof ReviewImageInput>;
 
 const reviewFields = {
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
-  title: NonBlank(200),
-  comment: NonBlank(5000),
+  title: RequiredText(200),
+  comment: RequiredText(5000, multiline),
   images: Type.Optional(Type.Array(ReviewImageInput, { maxItems: 5, description: 'At most 5; on update, replaces the whole set' })),
 };
 
@@ -36,7 +35,7 @@ export type ReviewPatch = Static<typeof ReviewPatch>;
 export const ReviewModeration = Type.Object(
   {
     status: Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')]),
-    moderation_note: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'Internal; replaces the previous note' })),
+    moderation_note: Type.Optional(Type.Union([LongText(1000), Type.Null()], { description: 'Internal; replaces the previous note' })),
   },
   { additionalProperties: false },
 );

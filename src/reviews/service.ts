@@ -1,11 +1,10 @@
-import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, notFound } from '../lib/errors.js';
+import { conflict, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { isAllowedImageUrl } from '../lib/media.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
+import type { MediaService } from '../media/service.js';
 import { normaliseImages, toReview } from './mappers.js';
 import {
   countReviews,
@@ -29,17 +28,12 @@ const alreadyReviewed = () => conflict('ALREADY_REVIEWED', 'You have already rev
  * live reviews only and are recomputed in the transaction of every change that
  * can move them.
  */
-export function createReviewService({ db, config }: { db: Db; config: Pick<Config, 'imagekit' | 'publicBaseUrl'> }) {
-  /** Image URLs must come from our media endpoint's reviews folder (contract section 5). */
-  function checkedImages(images: ReviewImageInput[] | undefined): string | undefined {
+export function createReviewService({ db, media }: { db: Db; media: Pick<MediaService, 'resolveImageUrls'> }) {
+  /** Image URLs must be the author's own uploads to the reviews folder (contract section 5); stored as the upload returned them. */
+  async function storedImages(trx: Executor, ctx: AuthedCtx, images: ReviewImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
-    const bad = images.findIndex((image) => !isAllowedImageUrl(config, 'reviews', image.image_url));
-    if (bad >= 0) {
-      throw new AppError(400, 'INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for review uploads", [
-        { field: `images.${bad}.image_url`, message: 'is not in the reviews media folder' },
-      ]);
-    }
-    return JSON.stringify(normaliseImages(images));
+    const urls = await media.resolveImageUrls(trx, 'reviews', images.map((image) => image.image_url), (i) => `images.${i}.image_url`, ctx.actor.userId);
+    return JSON.stringify(normaliseImages(images.map((image, i) => ({ ...image, image_url: urls[i]! }))));
   }
 
   async function read(executor: Executor, publicId: string): Promise<Review> {
@@ -56,9 +50,9 @@ export function createReviewService({ db, config }: { db: Db; config: Pick<Confi
 
   return {
     async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
-      const images = checkedImages(input.images) ?? '[]';
       try {
         return await db.transaction().execute(async (trx) => {
+          const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
           const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
           if (productId === undefined) throw notFound('Product');
           const publicId = newPublicId('rev');
@@ -73,8 +67,8 @@ export function createReviewService({ db, config }: { db: Db; config: Pick<Confi
 
     /** An edit that changes anything goes back to moderation; one that changes nothing is a no-op. */
     async update(ctx: AuthedCtx, publicId: string, patch: ReviewPatch): Promise<Review> {
-      const images = checkedImages(patch.images);
       return db.transaction().execute(async (trx) => {
+        const images = await storedImages(trx, ctx, patch.images);
         const before = await ownLockedReview(trx, ctx, publicId);
         const changes = {
           ...(patch.rating !== undefined && patch.rating !== before.rating ? { rating: patch.rating } : {}),

@@ -1,13 +1,13 @@
 import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { consumeAccountToken, issueAccountToken } from '../auth/account-tokens.js';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../auth/account-tokens.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
-import { verifyPassword } from '../lib/password.js';
+import { conflict, notFound, validationError } from '../lib/errors.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
+import { recheckPassword } from './password-check.js';
 import { findUserByEmail, findUserById } from './repository.js';
 import { normalizeEmail, toUser, type User } from './schemas.js';
 
@@ -24,9 +24,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       await limiter.hit(db, 'EMAIL_CHANGE', ctx.actor.publicId, { enforce: true });
       const user = await findUserById(db, ctx.actor.userId);
       if (!user) throw notFound('User');
-      if (!(await verifyPassword(input.password, user.password_hash))) {
-        throw new AppError(400, 'INVALID_PASSWORD', 'The password is incorrect');
-      }
+      await recheckPassword({ db, limiter }, ctx, user, input.password, 'password');
       const newEmail = normalizeEmail(input.new_email);
       if (newEmail === user.email) {
         throw validationError('This is already your email address', [{ field: 'new_email', message: 'is the current email address' }]);
@@ -57,13 +55,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
             .returningAll()
             .executeTakeFirstOrThrow();
           // Links already mailed to the old address (password reset, verification) must not outlive it.
-          await trx
-            .updateTable('account_tokens')
-            .set({ used_at: clock.now() })
-            .where('user_id', '=', before.id)
-            .where('purpose', 'in', ['PASSWORD_RESET', 'VERIFY_EMAIL'])
-            .where('used_at', 'is', null)
-            .execute();
+          await revokeAccountTokens(trx, before.id, ['PASSWORD_RESET', 'VERIFY_EMAIL'], clock.now());
           await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
           await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
           return toUser(after);

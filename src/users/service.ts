@@ -1,12 +1,14 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
+import { revokeAccountTokens } from '../auth/account-tokens.js';
 import { revokeSessions } from '../auth/session-store.js';
 import type { Clock } from '../lib/clock.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, notFound, validationError } from '../lib/errors.js';
-import { hashPassword, verifyPassword } from '../lib/password.js';
+import { notFound, validationError } from '../lib/errors.js';
+import { hashPassword } from '../lib/password.js';
+import { recheckPassword } from './password-check.js';
 import { findUserById, updateUser } from './repository.js';
 import { isPasswordTooSimple, toUser, type PasswordChange, type ProfilePatch, type User } from './schemas.js';
 
@@ -45,11 +47,7 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
     async changePassword(ctx: AuthedCtx, input: PasswordChange): Promise<void> {
       const user = await findUserById(db, ctx.actor.userId);
       if (!user) throw notFound('User');
-      if (!(await verifyPassword(input.current_password, user.password_hash))) {
-        // A wrong guess here is a login failure by another door: it counts in the same per-account window.
-        await limiter.hit(db, 'LOGIN', user.email, { enforce: true });
-        throw new AppError(400, 'INVALID_PASSWORD', 'The current password is incorrect');
-      }
+      await recheckPassword({ db, limiter }, ctx, user, input.current_password, 'current_password');
       if (isPasswordTooSimple(input.new_password)) {
         throw validationError('The new password is too simple', [
           { field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' },
@@ -59,6 +57,8 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, user.id, { password_hash: passwordHash });
         const revoked = await revokeSessions(trx, user.id, clock.now(), { except: ctx.actor.sessionId });
+        // Reset and email-change links mailed before the change must not undo it.
+        await revokeAccountTokens(trx, user.id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], clock.now());
         await writeAudit(trx, ctx, {
           action: 'auth.password_change',
           entityType: 'user',

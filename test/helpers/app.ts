@@ -64,6 +64,8 @@ export async function startTestApp(
     PASSWORD_HASH_COST: '10',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DB_POOL_SIZE: '30',
+    // Tests run the pruner themselves (app.pruner.runOnce()), so a moved clock never prunes behind their back.
+    PRUNE_INTERVAL: '0',
     ...env,
   });
   const queries: string[] = [];

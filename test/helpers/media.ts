@@ -71,6 +71,12 @@ export async function upload(
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
+/** The built-in image host's signing key, generated into the database on first use. */
+export async function mediaKey(t: TestApp): Promise<string> {
+  const row = await t.db.selectFrom('service_secrets').select('value').where('name', '=', 'media_signing_key').executeTakeFirstOrThrow();
+  return row.value;
+}
+
 /** Uploads a tiny PNG as `client` and returns the URL to put in a review. */
 export async function uploadedReviewImage(t: TestApp, client: Client): Promise<string> {
   const response = await upload(t, await credentials(client), tinyPng());

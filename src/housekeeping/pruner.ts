@@ -1,0 +1,101 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.js';
+import { deleteDeliveredEmails } from '../outbox/outbox.js';
+
+/**
+ * Deletes what accounts and traffic leave behind, so no one can fill the
+ * database by using the service: uploads nothing points at, expired upload
+ * tokens and delivered mail, each after its retention period (config
+ * `retention`). Work goes in batches of `batchSize` rows per statement, at
+ * most MAX_BATCHES per kind per run, so a backlog is worked off over several
+ * runs without long statements; several instances may run it at once.
+ */
+export interface PruneResult {
+  uploadsDeleted: number;
+  uploadsKept: number;
+  uploadTokensDeleted: number;
+  emailsDeleted: number;
+}
+
+const MAX_BATCHES = 20;
+
+export interface PrunerDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  retention: Config['retention'];
+}
+
+export function createPruner({ db, clock, log, retention }: PrunerDeps) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  let stopped = true;
+  const ago = (seconds: number) => new Date(clock.now().getTime() - seconds * 1000);
+
+  /** Runs `batch` until it comes back short of a full batch (or MAX_BATCHES); returns the total. */
+  async function drain(batch: () => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const count = await batch();
+      total += count;
+      if (count < retention.batchSize) break;
+    }
+    return total;
+  }
+
+  async function runOnce(): Promise<PruneResult> {
+    const result: PruneResult = { uploadsDeleted: 0, uploadsKept: 0, uploadTokensDeleted: 0, emailsDeleted: 0 };
+    const { unreferencedUploads, expiredUploadTokens, deliveredEmails, batchSize } = retention;
+    if (unreferencedUploads !== null) {
+      await drain(async () => {
+        const pass = await pruneMediaFiles(db, ago(unreferencedUploads), clock.now(), batchSize);
+        result.uploadsDeleted += pass.deleted;
+        result.uploadsKept += pass.kept;
+        return pass.deleted + pass.kept;
+      });
+    }
+    if (expiredUploadTokens !== null) {
+      result.uploadTokensDeleted = await drain(() => deleteExpiredUploadTokens(db, ago(expiredUploadTokens), batchSize));
+    }
+    if (deliveredEmails !== null) {
+      result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
+    }
+    if (result.uploadsDeleted + result.uploadTokensDeleted + result.emailsDeleted > 0) log.info({ pruned: result }, 'pruned old data');
+    return result;
+  }
+
+  function schedule(delay: number) {
+    if (stopped || retention.intervalMs === null) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error: unknown) => log.error({ err: error }, 'pruning failed; will try again'))
+        .finally(() => {
+          running = null;
+          schedule(retention.intervalMs!);
+        });
+    }, delay);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    /** First run soon after start, then every `intervalMs`. */
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(Math.min(retention.intervalMs ?? 0, 60_000));
+    },
+    /** Stops scheduling and waits for a run in flight. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}
+
+export type Pruner = ReturnType<typeof createPruner>;

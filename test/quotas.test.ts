@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { sellableVariant } from './helpers/commerce.js';
+import { addressInput, errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { credentials, local, tinyPng, upload, uploadedReviewImage } from './helpers/media.js';
+
+/** Issue 12, part 3: what a free account can make the server store is bounded, and what nothing needs is pruned. */
+let t: TestApp;
+let admin: Client;
+before(async () => {
+  t = await startTestApp({ RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' });
+  admin = (await signInAs(t, 'ADMIN')).client;
+});
+after(() => t.close());
+
+const API = '/api/v1';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const review = (productId: string, images: { image_url: string }[]) => ({ product_public_id: productId, rating: 5, title: 'Nice', comment: 'Good.', images });
+const status = async (url: string) => (await fetch(local(t, url))).status;
+
+describe('upload quotas', () => {
+  test('upload credentials are limited per account (RATE_LIMIT_UPLOAD)', async () => {
+    const { client } = await signUp(t);
+    for (let i = 0; i < 3; i++) assert.equal((await client.get(`${API}/uploads/media-auth`)).status, 200);
+    const refused = await client.get(`${API}/uploads/media-auth`);
+    assert.equal(refused.status, 429);
+    assert.equal(errorOf(refused).code, 'RATE_LIMITED');
+    // Another account has its own allowance.
+    assert.equal((await (await signUp(t)).client.get(`${API}/uploads/media-auth`)).status, 200);
+    t.clock.advance(5 * 60_000 + 1000);
+  });
+
+  test('stored files are limited per account too: tokens from two windows cannot double the allowance', async () => {
+    const { client } = await signUp(t);
+    const early = [await credentials(client), await credentials(client), await credentials(client)];
+    t.clock.advance(5 * 60_000 + 1000); // a new window for credentials; the early tokens are still valid
+    const late = [await credentials(client), await credentials(client), await credentials(client)];
+    const statuses: number[] = [];
+    for (const creds of [...early, ...late]) statuses.push((await upload(t, creds, tinyPng())).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429, 429]);
+    t.clock.advance(5 * 60_000 + 1000);
+  });
+});
+
+describe('review images are the author\'s own uploads', () => {
+  test("another account's upload, or a file that does not exist, is 400 INVALID_IMAGE_URL", async () => {
+    const { productId } = await sellableVariant(admin);
+    const owner = await signUp(t);
+    const url = await uploadedReviewImage(t, owner.client);
+    const other = await signUp(t);
+    const stolen = await other.client.post(`${API}/reviews`, review(productId, [{ image_url: url }]));
+    assert.equal(stolen.status, 400);
+    assert.equal(errorOf(stolen).code, 'INVALID_IMAGE_URL');
+    assert.equal(errorOf(stolen).details?.[0]?.field, 'images.0.image_url');
+    const missing = url.replace(/[0-9a-f]{32}/, '0'.repeat(32));
+    assert.equal(errorOf(await owner.client.post(`${API}/reviews`, review(productId, [{ image_url: missing }]))).code, 'INVALID_IMAGE_URL');
+    t.clock.advance(5 * 60_000 + 1000);
+  });
+
+  test('the stored URL is the one the upload returned, not the raw input', async () => {
+    const { productId } = await sellableVariant(admin);
+    const { client } = await signUp(t);
+    const url = await uploadedReviewImage(t, client);
+    const dressed = url.replace('http://localhost', 'HTTP://LOCALHOST') + '?utm=1#top';
+    const created = await client.post(`${API}/reviews`, review(productId, [{ image_url: dressed }]));
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.data.images[0].image_url, url);
+    t.clock.advance(5 * 60_000 + 1000);
+  });
+});
+
+describe('pruning', () => {
+  test('uploads nothing points at are deleted after the grace period; referenced ones stay and are checked again later', async () => {
+    const { productId, variantId } = await sellableVariant(admin);
+    const author = await signUp(t);
+    const [kept, orphan, dropped] = [await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client)];
+    t.clock.advance(5 * 60_000 + 1000);
+    const productImage = (await upload(t, await credentials(admin, 'products'), tinyPng())).body.url as string;
+    const reviewed = await author.client.post(`${API}/reviews`, review(productId, [{ image_url: kept }, { image_url: dropped }]));
+    assert.equal(reviewed.status, 201, reviewed.text);
+    assert.equal((await author.client.patch(`${API}/reviews/${reviewed.body.data.public_id}`, { images: [{ image_url: kept }] })).status, 200);
+    assert.equal((await admin.patch(`${API}/admin/variants/${variantId}`, { images: [{ url: productImage }] })).status, 200);
+
+    // Within the grace period nothing goes, referenced or not.
+    let result = await t.app.pruner.runOnce();
+    assert.equal(result.uploadsDeleted, 0);
+
+    t.clock.advance(DAY + HOUR);
+    result = await t.app.pruner.runOnce();
+    assert.ok(result.uploadsDeleted >= 2, JSON.stringify(result));
+    assert.deepEqual([await status(kept), await status(orphan), await status(dropped), await status(productImage)], [200, 404, 404, 200]);
+
+    // Checked files are not looked at again until another grace period has passed; then a file
+    // whose review is gone is deleted.
+    assert.equal((await author.client.delete(`${API}/reviews/${reviewed.body.data.public_id}`)).status, 204);
+    result = await t.app.pruner.runOnce();
+    assert.equal(await status(kept), 200);
+    t.clock.advance(DAY + HOUR);
+    result = await t.app.pruner.runOnce();
+    assert.deepEqual([await status(kept), await status(productImage)], [404, 200]);
+  });
+
+  test('expired upload tokens and delivered mail past their retention are deleted in batches; pending mail stays', async () => {
+    const { client, email } = await signUp(t);
+    const creds = await credentials(client);
+    await t.db.updateTable('outbox').set({ delivered_at: t.clock.now() }).where('recipient', '=', email).execute();
+    await t.db.insertInto('outbox').values({ kind: 'verify_email', recipient: email, payload: JSON.stringify({ token: 'x', first_name: 'A' }) }).execute();
+
+    t.clock.advance(DAY + 11 * 60_000);
+    const result = await t.app.pruner.runOnce();
+    assert.ok(result.uploadTokensDeleted >= 1);
+    assert.equal(await t.db.selectFrom('upload_tokens').select('token').where('token', '=', creds.token).executeTakeFirst(), undefined);
+    assert.equal((await t.db.selectFrom('outbox').select('id').where('recipient', '=', email).where('delivered_at', 'is not', null).execute()).length, 1);
+
+    t.clock.advance(30 * DAY);
+    await t.app.pruner.runOnce();
+    const left = await t.db.selectFrom('outbox').select(['delivered_at']).where('recipient', '=', email).execute();
+    assert.deepEqual(left.map((row) => row.delivered_at), [null]);
+  });
+});
+
+describe('address book cap', () => {
+  test('racing creates stop at the cap with 409 ADDRESS_BOOK_FULL; deleting one makes room', async () => {
+    const { client } = await signUp(t);
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => client.post(`${API}/users/me/addresses`, addressInput({ label: `A${i}` }))));
+    const created = responses.filter((r) => r.status === 201);
+    assert.equal(created.length, 5);
+    for (const response of responses.filter((r) => r.status !== 201)) {
+      assert.equal(response.status, 409, response.text);
+      assert.equal(errorOf(response).code, 'ADDRESS_BOOK_FULL');
+    }
+    assert.equal((await client.get(`${API}/users/me/addresses`)).body.meta.total, 5);
+    assert.equal((await client.delete(`${API}/users/me/addresses/${created[0]!.body.data.public_id}`)).status, 204);
+    assert.equal((await client.post(`${API}/users/me/addresses`, addressInput())).status, 201);
+  });
+});
