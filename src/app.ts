@@ -15,7 +15,7 @@ import { createAuthService } from './auth/service.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { registerErrorHandling, replyWithError } from './lib/error-handler.js';
+import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -98,6 +98,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     genReqId: () => randomUUID(),
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

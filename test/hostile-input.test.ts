@@ -95,6 +95,25 @@ describe('framework errors wear the envelope', () => {
     assert.equal(response.body.request_id, response.headers.get('x-request-id'));
   });
 
+  test("headers past Node's limit and malformed HTTP get the envelope too, written before any route runs", async () => {
+    const huge = await fetch(`${t.baseUrl}${API}/products?search=${'x'.repeat(20_000)}`);
+    assert.equal(huge.status, 431);
+    const body = (await huge.json()) as any;
+    assert.equal(body.error.code, 'PAYLOAD_TOO_LARGE');
+    assert.equal(body.request_id, huge.headers.get('x-request-id'));
+
+    const { connect } = await import('node:net');
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 400 /);
+    assert.match(raw, /"code":"VALIDATION_ERROR"/);
+  });
+
   test('an over-long path parameter is a plain 404 in the envelope', async () => {
     const response = await t.client().get(`${API}/products/prd_${'a'.repeat(5000)}`);
     assert.equal(response.status, 404);

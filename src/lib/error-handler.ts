@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
@@ -124,6 +127,30 @@ export function replyWithError(error: Error, request: FastifyRequest, reply: Fas
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
   if (mapped.headers) reply.headers(mapped.headers);
   return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or a
+ * request line over the size limit, malformed HTTP, a client that never
+ * finished sending) still get the envelope, written straight to the socket.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message]: [number, string, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'PAYLOAD_TOO_LARGE', 'The request line or headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive']
+        : [400, 'VALIDATION_ERROR', 'The request is not valid HTTP'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ success: false, error: { code, message }, request_id: requestId });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function registerErrorHandling(app: FastifyInstance, routes: readonly { method: string; url: string }[]): void {
