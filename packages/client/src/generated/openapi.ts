@@ -9194,6 +9194,26 @@ export interface paths {
                                      */
                                     revenue: string;
                                 }[];
+                                /** @description Each UTC day of the period, oldest first, for a revenue chart */
+                                series: {
+                                    /**
+                                     * Format: date
+                                     * @description A UTC day
+                                     */
+                                    date: string;
+                                    /** @description Orders placed that day, cancelled ones included */
+                                    orders: number;
+                                    /**
+                                     * @description Subtotals of the orders placed that day
+                                     * @example 19.99
+                                     */
+                                    gross: string;
+                                    /**
+                                     * @description gross - discounts - cancellations, as in revenue
+                                     * @example 19.99
+                                     */
+                                    net: string;
+                                }[];
                                 inventory: {
                                     low_stock: number;
                                     out_of_stock: number;
