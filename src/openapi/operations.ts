@@ -85,7 +85,8 @@ export function documentOperation(schema: Schema, facts: RouteFacts): Schema {
       throw new Error(`${facts.url}: declare the ${status} response with errorResponses(...codes), so its codes are documented`);
     }
   }
-  out.response = response;
+  // A route with no response schema keeps swagger's undocumented 200.
+  if (isObject(schema.response)) out.response = response;
 
   if (facts.documentedBody) {
     out.body = facts.documentedBody.schema;

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { Client } from './client.js';
+import { checkResponsesAgainstDocument } from './openapi-responses.js';
 
 /** A clock tests can move forward to reach expiries. */
 export class TestClock implements Clock {
@@ -76,6 +77,8 @@ export async function startTestApp(
   });
   const clock = new TestClock();
   const app = await buildApp({ config, db, clock });
+  // Every response the test receives must be what the OpenAPI document says it is (see the helper).
+  const responses = checkResponsesAgainstDocument(app);
   options.setup?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -98,6 +101,8 @@ export async function startTestApp(
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
       rmSync(dataDir, { recursive: true, force: true });
+      const drift = [...new Set(responses.problems)];
+      if (drift.length > 0) throw new Error(`${drift.length} responses did not match the OpenAPI document:\n${drift.join('\n')}`);
     },
   };
 }

@@ -4362,13 +4362,14 @@ export interface paths {
                 /**
                  * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
                  *     - `INVALID_JSON`: The body is not valid JSON
+                 *     - `INVALID_IMAGE_URL`: An image URL is not one the store's image host returned
                  */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"] | components["schemas"]["Error_INVALID_IMAGE_URL"];
                     };
                 };
                 /** @description - `UNAUTHENTICATED`: No valid session */
@@ -4652,13 +4653,14 @@ export interface paths {
                 /**
                  * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
                  *     - `INVALID_JSON`: The body is not valid JSON
+                 *     - `INVALID_IMAGE_URL`: An image URL is not one the store's image host returned
                  */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"] | components["schemas"]["Error_INVALID_IMAGE_URL"];
                     };
                 };
                 /** @description - `UNAUTHENTICATED`: No valid session */
