@@ -182,6 +182,26 @@ describe('GET /admin/stats', () => {
     assert.deepEqual(plain.revenue, { gross: '205.97', discounts: '7.55', cancellations: '23.97', net: '174.45' });
   });
 
+  test('series: every UTC day of the period, empty days as zeros, summing to the revenue', async () => {
+    const month = ok(await admin.get(`${STATS}?period=30d`));
+    assert.equal(month.series.length, 31, 'from the day 30 days ago through today');
+    assert.equal(month.series[0].date, day(new Date(Date.parse(month.from))));
+    assert.deepEqual(month.series.at(-1), { date: today, orders: 3, gross: '205.97', net: '174.45' });
+    assert.ok(month.series.slice(0, -1).every((d: any) => d.orders === 0 && d.gross === '0.00' && d.net === '0.00'));
+    const dates = month.series.map((d: any) => d.date);
+    assert.deepEqual(dates, [...dates].sort(), 'oldest first');
+    assert.equal(new Set(dates).size, dates.length);
+
+    const wide = ok(await admin.get(`${STATS}?period=90d`));
+    assert.equal(wide.series.length, 91);
+    assert.deepEqual(wide.series.find((d: any) => d.date === oldDay), { date: oldDay, orders: 1, gross: '20.00', net: '20.00' });
+    const cents = (sum: number, d: any) => sum + Math.round(Number(d.net) * 100);
+    assert.equal(wide.series.reduce(cents, 0), Math.round(Number(wide.revenue.net) * 100));
+
+    const todays = ok(await admin.get(`${STATS}?period=today`));
+    assert.deepEqual(todays.series, [{ date: today, orders: 3, gross: '205.97', net: '174.45' }]);
+  });
+
   test('period is validated', async () => {
     for (const period of ['1y', '30', '', 'TODAY']) {
       const response = await admin.get(`${STATS}?period=${period}`);

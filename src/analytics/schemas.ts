@@ -7,6 +7,14 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
+export const StatsDay = Type.Object({
+  date: Type.String({ format: 'date', description: 'A UTC day' }),
+  orders: Type.Integer({ description: 'Orders placed that day, cancelled ones included' }),
+  gross: { ...Money, description: 'Subtotals of the orders placed that day' },
+  net: { ...Money, description: 'gross - discounts - cancellations, as in revenue' },
+});
+export type StatsDay = Static<typeof StatsDay>;
+
 export const Stats = Type.Object({
   period: Type.String(),
   from: Timestamp,
@@ -24,6 +32,7 @@ export const Stats = Type.Object({
   }),
   average_order_value: { ...Money, description: 'net / orders not cancelled' },
   top_products: Type.Array(Type.Object({ product_public_id: Type.String(), name: Type.String(), units: Type.Integer(), revenue: Money })),
+  series: Type.Array(StatsDay, { description: 'Each UTC day of the period, oldest first, for a revenue chart' }),
   inventory: Type.Object({ low_stock: Type.Integer(), out_of_stock: Type.Integer() }),
   pending_reviews: Type.Integer(),
   new_customers: Type.Integer(),

@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.js';
 import { validationError } from '../lib/errors.js';
 import { fromCents, toCents } from '../lib/money.js';
 import { pageClause, toPage, type PageRequest } from '../lib/pagination.js';
-import type { Pnl, PnlQuery, PnlRow, Stats, StatsQuery } from './schemas.js';
+import type { Pnl, PnlQuery, PnlRow, Stats, StatsDay, StatsQuery } from './schemas.js';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 const money = (column: string) => sql<string>`coalesce(${sql.raw(column)}, 0)::numeric(14,2)::text`;
@@ -20,10 +20,23 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
           ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
           : new Date(now.getTime() - PERIOD_DAYS[query.period] * 86_400_000);
 
-      const [orders, top, stock, reviews, customers] = await Promise.all([
+      const [orders, daily, top, stock, reviews, customers] = await Promise.all([
         sql<{ status: string; n: number; gross: string; discounts: string }>`
           SELECT status, count(*)::int AS n, sum(subtotal)::text AS gross, sum(discount_total)::text AS discounts
           FROM orders WHERE placed_at >= ${from} AND placed_at <= ${now} GROUP BY status`.execute(db),
+        // One row per UTC day of the period, empty days included, so a chart needs no gap filling.
+        sql<StatsDay>`
+          WITH days AS (
+            SELECT generate_series((${from}::timestamptz AT TIME ZONE 'UTC')::date, (${now}::timestamptz AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
+          ),
+          placed AS (
+            SELECT (placed_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS n, sum(subtotal) AS gross,
+                   sum(CASE WHEN status = 'CANCELLED' THEN subtotal ELSE discount_total END) AS deducted
+            FROM orders WHERE placed_at >= ${from} AND placed_at <= ${now} GROUP BY 1
+          )
+          SELECT to_char(d.day, 'YYYY-MM-DD') AS date, coalesce(p.n, 0) AS orders,
+                 ${money('p.gross')} AS gross, ${money('p.gross - p.deducted')} AS net
+          FROM days d LEFT JOIN placed p ON p.day = d.day ORDER BY d.day`.execute(db),
         sql<{ product_public_id: string; name: string; units: number; revenue: string }>`
           SELECT p.public_id AS product_public_id, p.name, sum(oi.quantity)::int AS units, sum(oi.line_total)::numeric(14,2)::text AS revenue
           FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN products p ON p.id = oi.product_id
@@ -60,6 +73,7 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
         orders: { total: kept + byStatus.CANCELLED, by_status: byStatus },
         average_order_value: fromCents(average),
         top_products: top.rows,
+        series: daily.rows,
         inventory: { low_stock: stock.rows[0]?.low ?? 0, out_of_stock: stock.rows[0]?.out ?? 0 },
         pending_reviews: reviews.rows[0]?.n ?? 0,
         new_customers: customers.rows[0]?.n ?? 0,
