@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,12 +14,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**'],
+    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/*/test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
     // Tests read JSON response bodies whose shape is what they assert; the bench drives autocannon internals.
-    files: ['test/**', 'bench/**'],
+    files: ['test/**', 'bench/**', 'packages/*/test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

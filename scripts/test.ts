@@ -49,7 +49,8 @@ async function main(): Promise<number> {
     await migrateToLatest(db);
     await db.destroy();
 
-    const files = testFiles(path.resolve('test'), filter);
+    // The service's tests, then the client package's (run against the same real server).
+    const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-concurrency=4', ...files],

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from './db-errors.js';
+import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
 
@@ -13,7 +15,7 @@ import { VISIBLE } from './text.js';
  */
 interface ErrorBody {
   success: false;
-  error: { code: string; message: string; details?: ErrorDetail[] };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
   request_id: string;
 }
 
@@ -21,7 +23,7 @@ interface ErrorBody {
 export function sendError(
   reply: FastifyReply,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: readonly ErrorDetail[],
   extra: Record<string, unknown> = {},
@@ -37,7 +39,7 @@ export function sendError(
 }
 
 /** Framework errors by code: the status we answer, our code and a sentence a client developer can act on. */
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The request body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The request body is empty'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'VALIDATION_ERROR', 'The body does not match its Content-Length'],
@@ -60,7 +62,7 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 const MALFORMED_FORM = /Boundary (not found|required)|unexpected end of multipart data/i;
 
 /** What a 4xx without a code of its own is called. */
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
@@ -90,16 +92,22 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
 
 export interface MappedError {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: readonly ErrorDetail[];
   headers?: Readonly<Record<string, string>>;
 }
 
+/** How long a client should wait before retrying a request that lost its database connection. */
+const RETRY_AFTER_SECONDS = 2;
+
 /** The answer for any error; `null` means unexpected (a 500, logged). */
 export function mapError(error: FastifyError | AppError | Error): MappedError | null {
   if (error instanceof AppError) {
     return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -125,6 +133,7 @@ const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id
 export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+  else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
   if (mapped.headers) reply.headers(mapped.headers);
   return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
 }
@@ -136,7 +145,7 @@ export function replyWithError(error: Error, request: FastifyRequest, reply: Fas
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message]: [number, string, string] =
+  const [status, code, message]: [number, ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'PAYLOAD_TOO_LARGE', 'The request line or headers are too large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
