@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'packages/*/dist/', 'test-results/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,12 +21,12 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
-    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts'],
+    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts', 'packages/*/test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
     // Tests read JSON response bodies whose shape is what they assert; the bench drives autocannon internals.
-    files: ['test/**', 'bench/**'],
+    files: ['test/**', 'bench/**', 'packages/*/test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

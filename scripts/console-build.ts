@@ -3,9 +3,10 @@
  * serves at /admin. `--if-stale` (what `npm start` runs first) skips the build when the output is
  * newer than every source it comes from, so a restart costs nothing.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const consoleRoot = path.join(root, 'packages/console');
@@ -32,6 +33,18 @@ export function consoleIsStale(): boolean {
 export async function buildConsole(): Promise<void> {
   const { build } = await import('vite');
   await build({ root: consoleRoot, configFile: path.join(consoleRoot, 'vite.config.ts'), logLevel: 'warn' });
+  precompress(path.join(consoleRoot, 'dist/assets'));
+}
+
+/** Brotli and gzip copies beside each asset, compressed once at build time and served as they are. */
+function precompress(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    const content = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+  }
 }
 
 async function main(): Promise<void> {

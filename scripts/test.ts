@@ -50,7 +50,8 @@ async function main(): Promise<number> {
     await migrateToLatest(db);
     await db.destroy();
 
-    const files = testFiles(path.resolve('test'), filter);
+    // The service's tests, then the client package's (run against the same real server).
+    const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
     const browserEnv: Record<string, string> = {};
     if (files.some((file) => file.includes(`${path.sep}console${path.sep}`))) {
       // Browser tests drive the production build; Chromium is unpacked once here, not by each test file at the same time.

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from './auth/guard.js';
+import { documentOperation, finishDocument } from './openapi/operations.js';
 
 const ACCESS_NOTE: Record<Access, string> = {
   public: 'Public.',
@@ -41,11 +42,12 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url, route }) => {
       const access: Access = route.config?.access ?? 'user';
       const write = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
+      const csrf = write && route.config?.csrf !== false;
       const security = [
         ...(access === 'public' || access === 'optional' ? [] : [{ session: [] as string[] }]),
-        ...(write && route.config?.csrf !== false ? [{ csrf: [] as string[] }] : []),
+        ...(csrf ? [{ csrf: [] as string[] }] : []),
       ];
-      const base = (schema ?? {}) as Record<string, unknown>;
+      const base = documentOperation((schema ?? {}) as Record<string, unknown>, { url, access, write, csrf, documentedBody: route.config?.documentedBody });
       const transformed = {
         ...base,
         description: [base.description, ACCESS_NOTE[access]].filter(Boolean).join('\n\n'),
@@ -53,6 +55,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       };
       return { schema: transformed as typeof schema, url };
     },
+    transformObject: (generated) =>
+      'openapiObject' in generated ? (finishDocument(generated.openapiObject as Record<string, unknown>) as typeof generated.openapiObject) : generated.swaggerObject,
   });
   await app.register(async (scope) => {
     // The reference UI and its assets are public, like the document itself.

@@ -17,7 +17,7 @@ export const addressRoutes =
         tags,
         summary: 'List your addresses, newest first',
         querystring: PageOnlyQuery,
-        response: { 200: Page(Address), ...errorResponses(400, 401) },
+        response: { 200: Page(Address), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await addresses.list(authedCtxOf(request), request.query)) }),
     });
@@ -27,14 +27,14 @@ export const addressRoutes =
         tags,
         summary: 'Add an address (the first one becomes both defaults)',
         body: AddressCreate,
-        response: { 201: Ok(Address), ...errorResponses(400, 401, 403, 409) },
+        response: { 201: Ok(Address), ...errorResponses('ADDRESS_BOOK_FULL', 'CONFLICT') },
       },
       handler: async (request, reply) =>
         reply.code(201).send({ success: true as const, data: await addresses.create(authedCtxOf(request), request.body) }),
     });
 
     app.get('/users/me/addresses/:address_public_id', {
-      schema: { tags, summary: 'Get one of your addresses', params, response: { 200: Ok(Address), ...errorResponses(401, 404) } },
+      schema: { tags, summary: 'Get one of your addresses', params, response: { 200: Ok(Address), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({
         success: true as const,
         data: await addresses.get(authedCtxOf(request), request.params.address_public_id),
@@ -47,7 +47,7 @@ export const addressRoutes =
         summary: 'Update an address',
         params,
         body: AddressPatch,
-        response: { 200: Ok(Address), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Ok(Address), ...errorResponses('NOT_FOUND', 'DEFAULT_ADDRESS_REQUIRED', 'CONFLICT') },
       },
       handler: async (request) => ({
         success: true as const,
@@ -60,7 +60,7 @@ export const addressRoutes =
         tags,
         summary: 'Delete an address (soft); a default it held moves to the oldest remaining address',
         params,
-        response: { 204: NoContent, ...errorResponses(401, 403, 404) },
+        response: { 204: NoContent, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
         await addresses.remove(authedCtxOf(request), request.params.address_public_id);

@@ -15,13 +15,13 @@ export const adminUserRoutes =
 
     app.get('/admin/users', {
       config: admin,
-      schema: { tags, summary: 'List accounts', querystring: AdminUserListQuery, response: { 200: Page(User), ...errorResponses(400, 401, 403) } },
+      schema: { tags, summary: 'List accounts', querystring: AdminUserListQuery, response: { 200: Page(User), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, ...(await adminUsers.list(request.query)) }),
     });
 
     app.get('/admin/users/:user_public_id', {
       config: admin,
-      schema: { tags, summary: 'An account with its order count and lifetime spend', params, response: { 200: Ok(AdminUserDetail), ...errorResponses(401, 403, 404) } },
+      schema: { tags, summary: 'An account with its order count and lifetime spend', params, response: { 200: Ok(AdminUserDetail), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await adminUsers.get(request.params.user_public_id) }),
     });
 
@@ -32,14 +32,14 @@ export const adminUserRoutes =
         summary: 'Suspend an account: its sessions end at once and it cannot log in',
         description: 'An ADMIN may act on customers only; a SUPER_ADMIN also on admins. Not on yourself (400).',
         params,
-        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Ok(User), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({ success: true as const, data: await adminUsers.suspend(authedCtxOf(request), request.params.user_public_id) }),
     });
 
     app.post('/admin/users/:user_public_id/activate', {
       config: admin,
-      schema: { tags, summary: 'Reactivate a suspended account', params, response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404) } },
+      schema: { tags, summary: 'Reactivate a suspended account', params, response: { 200: Ok(User), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await adminUsers.activate(authedCtxOf(request), request.params.user_public_id) }),
     });
 
@@ -51,7 +51,7 @@ export const adminUserRoutes =
         description: 'Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN).',
         params,
         body: RoleChange,
-        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Ok(User), ...errorResponses('NOT_FOUND', 'LAST_SUPER_ADMIN') },
       },
       handler: async (request) => ({
         success: true as const,

@@ -14,7 +14,7 @@ export const auditRoutes =
         summary: 'The audit log, newest first (append-only: no endpoint edits or deletes entries)',
         description: 'CSV with ?format=csv or Accept: text/csv (the requested page, same filters).',
         querystring: AuditQuery,
-        response: { 200: Page(AuditEntry), ...errorResponses(400, 401, 403) },
+        response: { 200: Page(AuditEntry), ...errorResponses() },
       },
       handler: async (request, reply) => {
         const page = await deps.audit.list(request.query, request.query);

@@ -23,6 +23,8 @@ declare module 'fastify' {
     access?: Access;
     /** Set false only for endpoints authenticated another way (signed uploads). */
     csrf?: boolean;
+    /** A body the route reads itself (a multipart form), described for the OpenAPI document only. */
+    documentedBody?: { contentType: string; schema: unknown };
   }
   interface FastifyRequest {
     session: ActiveSession | null;

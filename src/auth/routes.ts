@@ -40,7 +40,7 @@ export const authRoutes =
         tags,
         summary: 'Create a customer account and sign in',
         body: RegisterBody,
-        response: { 201: Ok(User), ...errorResponses(400, 403, 409, 429) },
+        response: { 201: Ok(User), ...errorResponses('EMAIL_TAKEN', 'RATE_LIMITED') },
       },
       handler: async (request, reply) => {
         const { user, session } = await auth.register(ctxOf(request), request.body);
@@ -55,7 +55,7 @@ export const authRoutes =
         tags,
         summary: 'Sign in with email and password',
         body: LoginBody,
-        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 429) },
+        response: { 200: Ok(User), ...errorResponses('INVALID_CREDENTIALS', 'FORBIDDEN', 'RATE_LIMITED') },
       },
       handler: async (request, reply) => {
         const { user, session } = await auth.login(ctxOf(request), request.body);
@@ -71,7 +71,7 @@ export const authRoutes =
     });
 
     app.delete('/auth/session', {
-      schema: { tags, summary: 'Sign out: revoke this session and clear the cookie', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      schema: { tags, summary: 'Sign out: revoke this session and clear the cookie', response: { 204: NoContent, ...errorResponses() } },
       handler: async (request, reply) => {
         await auth.logout(authedCtxOf(request));
         clearSessionCookie(reply, config);
@@ -84,7 +84,7 @@ export const authRoutes =
         tags,
         summary: 'List your live sessions, newest first',
         querystring: PageOnlyQuery,
-        response: { 200: Page(SessionSummary), ...errorResponses(400, 401) },
+        response: { 200: Page(SessionSummary), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await auth.listSessions(authedCtxOf(request), request.query)) }),
     });
@@ -94,7 +94,7 @@ export const authRoutes =
         tags,
         summary: 'Revoke one of your sessions',
         params: IdParam('session_public_id', 'ses'),
-        response: { 204: NoContent, ...errorResponses(401, 403, 404) },
+        response: { 204: NoContent, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
         const { revokedCurrent } = await auth.revokeSession(authedCtxOf(request), request.params.session_public_id);
@@ -104,7 +104,7 @@ export const authRoutes =
     });
 
     app.delete('/auth/sessions', {
-      schema: { tags, summary: 'Revoke every session except this one', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      schema: { tags, summary: 'Revoke every session except this one', response: { 204: NoContent, ...errorResponses() } },
       handler: async (request, reply) => {
         await auth.revokeOtherSessions(authedCtxOf(request));
         return sendEmpty(reply, 204);
@@ -117,13 +117,13 @@ export const authRoutes =
         tags,
         summary: 'Verify your email with the token from the verification email',
         body: TokenBody,
-        response: { 200: Ok(User), ...errorResponses(400, 403, 404, 410) },
+        response: { 200: Ok(User), ...errorResponses('NOT_FOUND', 'TOKEN_EXPIRED') },
       },
       handler: async (request) => ({ success: true as const, data: await recovery.verifyEmail(ctxOf(request), request.body.token) }),
     });
 
     app.post('/auth/email-verification/resend', {
-      schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses(401, 403, 409) } },
+      schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses('ALREADY_VERIFIED', 'RATE_LIMITED') } },
       handler: async (request, reply) => {
         await recovery.resendVerification(authedCtxOf(request));
         return sendEmpty(reply, 202);
@@ -136,7 +136,7 @@ export const authRoutes =
         tags,
         summary: 'Ask for a password reset email (always 202: accounts are never revealed)',
         body: PasswordResetRequest,
-        response: { 202: NoContent, ...errorResponses(400, 403, 429) },
+        response: { 202: NoContent, ...errorResponses('RATE_LIMITED') },
       },
       handler: async (request, reply) => {
         await recovery.requestPasswordReset(ctxOf(request), request.body.email);
@@ -150,7 +150,7 @@ export const authRoutes =
         tags,
         summary: 'Set a new password with the reset token; every session of the account is signed out',
         body: PasswordReset,
-        response: { 204: NoContent, ...errorResponses(400, 403, 404, 410) },
+        response: { 204: NoContent, ...errorResponses('NOT_FOUND', 'TOKEN_EXPIRED') },
       },
       handler: async (request, reply) => {
         await recovery.resetPassword(ctxOf(request), request.body.token, request.body.new_password);

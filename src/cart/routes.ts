@@ -12,7 +12,7 @@ export const cartRoutes =
     const params = IdParam('variant_public_id', 'var');
 
     app.get('/cart', {
-      schema: { tags, summary: 'Your cart (empty rather than 404)', response: { 200: Ok(Cart), ...errorResponses(401) } },
+      schema: { tags, summary: 'Your cart (empty rather than 404)', response: { 200: Ok(Cart), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, data: await cart.get(authedCtxOf(request)) }),
     });
 
@@ -21,13 +21,13 @@ export const cartRoutes =
         tags,
         summary: 'Add a variant (adds to its line if present); answers with the whole cart',
         body: CartItemAdd,
-        response: { 200: Ok(Cart), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({ success: true as const, data: await cart.add(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/cart/items/:variant_public_id', {
-      schema: { tags, summary: "Set a line's quantity", params, body: CartItemSet, response: { 200: Ok(Cart), ...errorResponses(400, 401, 403, 404) } },
+      schema: { tags, summary: "Set a line's quantity", params, body: CartItemSet, response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({
         success: true as const,
         data: await cart.setQuantity(authedCtxOf(request), request.params.variant_public_id, request.body),
@@ -35,12 +35,12 @@ export const cartRoutes =
     });
 
     app.delete('/cart/items/:variant_public_id', {
-      schema: { tags, summary: 'Remove a line', params, response: { 200: Ok(Cart), ...errorResponses(401, 403, 404) } },
+      schema: { tags, summary: 'Remove a line', params, response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await cart.removeLine(authedCtxOf(request), request.params.variant_public_id) }),
     });
 
     app.delete('/cart', {
-      schema: { tags, summary: 'Empty the cart', response: { 204: NoContent, ...errorResponses(401, 403) } },
+      schema: { tags, summary: 'Empty the cart', response: { 204: NoContent, ...errorResponses() } },
       handler: async (request, reply) => {
         await cart.clear(authedCtxOf(request));
         return sendEmpty(reply, 204);

@@ -29,35 +29,38 @@ export const catalogAdminRoutes =
     const variant = IdParam('variant_public_id', 'var');
     const category = IdParam('category_public_id', 'cat');
     const link = Type.Object({ category_public_id: Type.String(), product_public_id: Type.String() });
-    const writeErrors = errorResponses(400, 401, 403, 404, 409);
+    const productWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'INVALID_IMAGE_URL');
+    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN');
+    const categoryWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN');
+    const removal = errorResponses('NOT_FOUND');
 
     app.get('/admin/products', {
       config,
-      schema: { tags, summary: 'All products, any status', querystring: AdminProductListQuery, response: { 200: Page(AdminProduct), ...errorResponses(400, 401, 403) } },
+      schema: { tags, summary: 'All products, any status', querystring: AdminProductListQuery, response: { 200: Page(AdminProduct), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, ...(await storefront.adminList(request.query)) }),
     });
 
     app.get('/admin/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'A product with costs and inventory (deleted ones too)', params: product, response: { 200: Ok(AdminProduct), ...errorResponses(401, 403, 404) } },
+      schema: { tags, summary: 'A product with costs and inventory (deleted ones too)', params: product, response: { 200: Ok(AdminProduct), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await catalog.getProduct(request.params.product_public_id) }),
     });
 
     app.post('/admin/products', {
       config,
-      schema: { tags, summary: 'Create a product', body: ProductCreate, response: { 201: Ok(AdminProduct), ...writeErrors } },
+      schema: { tags, summary: 'Create a product', body: ProductCreate, response: { 201: Ok(AdminProduct), ...productWrite } },
       handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await catalog.createProduct(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'Edit a product', params: product, body: ProductPatch, response: { 200: Ok(AdminProduct), ...writeErrors } },
+      schema: { tags, summary: 'Edit a product', params: product, body: ProductPatch, response: { 200: Ok(AdminProduct), ...productWrite } },
       handler: async (request) => ({ success: true as const, data: await catalog.updateProduct(authedCtxOf(request), request.params.product_public_id, request.body) }),
     });
 
     app.delete('/admin/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'Delete a product and its variants (soft)', params: product, response: { 204: NoContent, ...writeErrors } },
+      schema: { tags, summary: 'Delete a product and its variants (soft)', params: product, response: { 204: NoContent, ...removal } },
       handler: async (request, reply) => {
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
         return sendEmpty(reply, 204);
@@ -66,20 +69,20 @@ export const catalogAdminRoutes =
 
     app.post('/admin/products/:product_public_id/variants', {
       config,
-      schema: { tags, summary: 'Add a variant', params: product, body: VariantCreate, response: { 201: Ok(AdminVariant), ...writeErrors } },
+      schema: { tags, summary: 'Add a variant', params: product, body: VariantCreate, response: { 201: Ok(AdminVariant), ...variantWrite } },
       handler: async (request, reply) =>
         reply.code(201).send({ success: true as const, data: await catalog.createVariant(authedCtxOf(request), request.params.product_public_id, request.body) }),
     });
 
     app.patch('/admin/variants/:variant_public_id', {
       config,
-      schema: { tags, summary: 'Edit a variant', params: variant, body: VariantPatch, response: { 200: Ok(AdminVariant), ...writeErrors } },
+      schema: { tags, summary: 'Edit a variant', params: variant, body: VariantPatch, response: { 200: Ok(AdminVariant), ...variantWrite } },
       handler: async (request) => ({ success: true as const, data: await catalog.updateVariant(authedCtxOf(request), request.params.variant_public_id, request.body) }),
     });
 
     app.delete('/admin/variants/:variant_public_id', {
       config,
-      schema: { tags, summary: 'Delete a variant (soft)', params: variant, response: { 204: NoContent, ...writeErrors } },
+      schema: { tags, summary: 'Delete a variant (soft)', params: variant, response: { 204: NoContent, ...removal } },
       handler: async (request, reply) => {
         await catalog.deleteVariant(authedCtxOf(request), request.params.variant_public_id);
         return sendEmpty(reply, 204);
@@ -88,19 +91,19 @@ export const catalogAdminRoutes =
 
     app.post('/admin/categories', {
       config,
-      schema: { tags, summary: 'Create a category', body: CategoryCreate, response: { 201: Ok(Category), ...writeErrors } },
+      schema: { tags, summary: 'Create a category', body: CategoryCreate, response: { 201: Ok(Category), ...categoryWrite } },
       handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await categories.create(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/categories/:category_public_id', {
       config,
-      schema: { tags, summary: 'Edit or move a category', params: category, body: CategoryPatch, response: { 200: Ok(Category), ...writeErrors } },
+      schema: { tags, summary: 'Edit or move a category', params: category, body: CategoryPatch, response: { 200: Ok(Category), ...categoryWrite } },
       handler: async (request) => ({ success: true as const, data: await categories.update(authedCtxOf(request), request.params.category_public_id, request.body) }),
     });
 
     app.delete('/admin/categories/:category_public_id', {
       config,
-      schema: { tags, summary: 'Delete a category (soft); its children move up to its parent', params: category, response: { 204: NoContent, ...writeErrors } },
+      schema: { tags, summary: 'Delete a category (soft); its children move up to its parent', params: category, response: { 204: NoContent, ...removal } },
       handler: async (request, reply) => {
         await categories.remove(authedCtxOf(request), request.params.category_public_id);
         return sendEmpty(reply, 204);
@@ -109,7 +112,7 @@ export const catalogAdminRoutes =
 
     app.put('/admin/categories/:category_public_id/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'Put a product in a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
+      schema: { tags, summary: 'Put a product in a category (idempotent)', params: link, response: { 204: NoContent, ...removal } },
       handler: async (request, reply) => {
         await catalog.linkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
         return sendEmpty(reply, 204);
@@ -118,7 +121,7 @@ export const catalogAdminRoutes =
 
     app.delete('/admin/categories/:category_public_id/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'Take a product out of a category (idempotent)', params: link, response: { 204: NoContent, ...writeErrors } },
+      schema: { tags, summary: 'Take a product out of a category (idempotent)', params: link, response: { 204: NoContent, ...removal } },
       handler: async (request, reply) => {
         await catalog.unlinkCategory(authedCtxOf(request), request.params.category_public_id, request.params.product_public_id);
         return sendEmpty(reply, 204);

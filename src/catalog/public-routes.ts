@@ -19,7 +19,7 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'Browse products',
         querystring: ProductListQuery,
-        response: { 200: Page(Product), ...errorResponses(400) },
+        response: { 200: Page(Product), ...errorResponses() },
       },
       handler: async (request, reply) => sendJsonPage(reply, await storefront.list(request.query)),
     });
@@ -30,7 +30,7 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'A product with its variants',
         params: IdParam('product_public_id', 'prd'),
-        response: { 200: Ok(Product), ...errorResponses(404) },
+        response: { 200: Ok(Product), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => sendJsonData(reply, await storefront.get(request.params.product_public_id)),
     });
@@ -41,7 +41,7 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'A product by its slug',
         params: Type.Object({ slug: Type.String() }),
-        response: { 200: Ok(Product), ...errorResponses(404) },
+        response: { 200: Ok(Product), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => sendJsonData(reply, await storefront.bySlug(request.params.slug)),
     });
@@ -52,14 +52,14 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'Categories, flat, each with its parent_public_id (build the tree client-side)',
         querystring: CategoryListQuery,
-        response: { 200: Page(Category), ...errorResponses(400) },
+        response: { 200: Page(Category), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await categories.list(request.query)) }),
     });
 
     app.get('/categories/:category_public_id', {
       config,
-      schema: { tags: ['Catalog'], summary: 'A category', params: IdParam('category_public_id', 'cat'), response: { 200: Ok(Category), ...errorResponses(404) } },
+      schema: { tags: ['Catalog'], summary: 'A category', params: IdParam('category_public_id', 'cat'), response: { 200: Ok(Category), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await categories.get(request.params.category_public_id) }),
     });
 
@@ -70,7 +70,7 @@ export const catalogPublicRoutes =
         summary: "A category's products, its subcategories included",
         params: IdParam('category_public_id', 'cat'),
         querystring: CategoryProductsQuery,
-        response: { 200: Page(Product), ...errorResponses(400, 404) },
+        response: { 200: Page(Product), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
         await categories.get(request.params.category_public_id); // 404 for an unknown category

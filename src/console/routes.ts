@@ -59,6 +59,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
         prefix: `${CONSOLE_PREFIX}/assets/`,
         immutable: true,
         maxAge: '365d',
+        // scripts/console-build.ts writes .br and .gz beside each asset; the browser gets the smallest it accepts.
+        preCompressed: true,
         index: false,
         // A missing asset must be a 404, never the shell: a stale tab would otherwise parse HTML as JS.
         wildcard: false,

@@ -12,11 +12,11 @@ export const couponRoutes =
     const config = { access: 'admin' as const };
     const tags = ['Admin: coupons'];
     const params = IdParam('coupon_public_id', 'cpn');
-    const writeErrors = errorResponses(400, 401, 403, 404, 409);
+    const writeErrors = errorResponses('NOT_FOUND', 'CODE_TAKEN');
 
     app.get('/admin/coupons', {
       config,
-      schema: { tags, summary: 'List coupons, newest first', querystring: CouponListQuery, response: { 200: Page(Coupon), ...errorResponses(400, 401, 403) } },
+      schema: { tags, summary: 'List coupons, newest first', querystring: CouponListQuery, response: { 200: Page(Coupon), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, ...(await coupons.list(request.query)) }),
     });
 
@@ -28,7 +28,7 @@ export const couponRoutes =
 
     app.get('/admin/coupons/:coupon_public_id', {
       config,
-      schema: { tags, summary: 'A coupon with its derived status', params, response: { 200: Ok(Coupon), ...errorResponses(401, 403, 404) } },
+      schema: { tags, summary: 'A coupon with its derived status', params, response: { 200: Ok(Coupon), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await coupons.get(request.params.coupon_public_id) }),
     });
 
@@ -49,7 +49,7 @@ export const couponRoutes =
 
     app.get('/admin/coupons/:coupon_public_id/usages', {
       config,
-      schema: { tags, summary: 'Orders that used the coupon', params, querystring: PageOnlyQuery, response: { 200: Page(CouponUsage), ...errorResponses(400, 401, 403, 404) } },
+      schema: { tags, summary: 'Orders that used the coupon', params, querystring: PageOnlyQuery, response: { 200: Page(CouponUsage), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, ...(await coupons.usages(request.params.coupon_public_id, request.query)) }),
     });
   };

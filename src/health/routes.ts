@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
 import { sendError } from '../lib/error-handler.js';
-import { Ok } from '../lib/schemas.js';
+import { Ok, errorResponses } from '../lib/schemas.js';
 
 /** Liveness and readiness probes; they sit outside /api/v1. */
 export const healthRoutes =
@@ -20,7 +20,7 @@ export const healthRoutes =
 
     app.get('/health/ready', {
       config: { access: 'public' },
-      schema: { tags, summary: 'Readiness: the database answers', response: { 200: Status, 503: Type.Ref('ErrorEnvelope') } },
+      schema: { tags, summary: 'Readiness: the database answers', response: { 200: Status, ...errorResponses('NOT_READY') } },
       handler: async (request, reply) => {
         try {
           await sql`SELECT 1`.execute(deps.db);

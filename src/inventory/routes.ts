@@ -21,14 +21,14 @@ export const inventoryRoutes =
         tags,
         summary: 'List inventory records',
         querystring: InventoryListQuery,
-        response: { 200: Page(InventoryRecord), ...errorResponses(400, 401, 403) },
+        response: { 200: Page(InventoryRecord), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await inventory.list(request.query)) }),
     });
 
     app.get('/admin/inventory/:variant_public_id', {
       config,
-      schema: { tags, summary: 'Inventory record of a variant', params, response: { 200: Ok(InventoryRecord), ...errorResponses(401, 403, 404) } },
+      schema: { tags, summary: 'Inventory record of a variant', params, response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND') } },
       handler: async (request) => ({ success: true as const, data: await inventory.get(request.params.variant_public_id) }),
     });
 
@@ -39,7 +39,7 @@ export const inventoryRoutes =
         summary: 'Create the inventory record of a variant',
         headers: IdempotencyHeader,
         body: InventoryCreate,
-        response: { 201: Ok(InventoryRecord), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: Ok(InventoryRecord), ...errorResponses('NOT_FOUND', 'INVENTORY_EXISTS', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) =>
         sendIdempotent(reply, await inventory.create(authedCtxOf(request), request.body, idempotencyOf(request))),
@@ -53,7 +53,7 @@ export const inventoryRoutes =
         params,
         headers: IdempotencyHeader,
         body: InventoryAdjust,
-        response: { 200: Ok(InventoryRecord), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND', 'STOCK_RULE_VIOLATION', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) =>
         sendIdempotent(
@@ -70,7 +70,7 @@ export const inventoryRoutes =
         params,
         headers: IdempotencyHeader,
         body: ReservationChange,
-        response: { 200: Ok(InventoryRecord), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND', 'STOCK_RULE_VIOLATION', 'RESERVATION_HELD', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) =>
         sendIdempotent(
@@ -86,7 +86,7 @@ export const inventoryRoutes =
         summary: 'Stock movements of a variant, newest first',
         params,
         querystring: PageOnlyQuery,
-        response: { 200: Page(Movement), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Page(Movement), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({
         success: true as const,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
 
@@ -13,7 +14,7 @@ import { VISIBLE } from './text.js';
  */
 interface ErrorBody {
   success: false;
-  error: { code: string; message: string; details?: ErrorDetail[] };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
   request_id: string;
 }
 
@@ -21,7 +22,7 @@ interface ErrorBody {
 export function sendError(
   reply: FastifyReply,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   details?: readonly ErrorDetail[],
   extra: Record<string, unknown> = {},
@@ -37,7 +38,7 @@ export function sendError(
 }
 
 /** Framework errors by code: the status we answer, our code and a sentence a client developer can act on. */
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The request body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The request body is empty'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'VALIDATION_ERROR', 'The body does not match its Content-Length'],
@@ -60,7 +61,7 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 const MALFORMED_FORM = /Boundary (not found|required)|unexpected end of multipart data/i;
 
 /** What a 4xx without a code of its own is called. */
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
@@ -90,7 +91,7 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
 
 export interface MappedError {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: readonly ErrorDetail[];
   headers?: Readonly<Record<string, string>>;
@@ -136,7 +137,7 @@ export function replyWithError(error: Error, request: FastifyRequest, reply: Fas
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message]: [number, string, string] =
+  const [status, code, message]: [number, ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'PAYLOAD_TOO_LARGE', 'The request line or headers are too large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'

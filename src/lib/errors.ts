@@ -2,6 +2,8 @@
  * The one error type of the service. Expected failures carry a status and a
  * stable code; the error handler turns them into the error envelope.
  */
+import type { ErrorCode } from './error-codes.js';
+
 export interface ErrorDetail {
   field: string;
   message: string;
@@ -11,7 +13,7 @@ export interface ErrorDetail {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: readonly ErrorDetail[],
     /** Extra response headers, such as `Retry-After`. */
@@ -31,7 +33,7 @@ export const forbidden = (message = 'You do not have access to this resource') =
 
 export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`);
 
-export const conflict = (code: string, message: string, details?: ErrorDetail[]) =>
+export const conflict = (code: ErrorCode, message: string, details?: ErrorDetail[]) =>
   new AppError(409, code, message, details);
 
 export const rateLimited = (retryAfterSeconds: number) =>

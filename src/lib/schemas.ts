@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type TSchema, type TString, type TStringOptions } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { multiline, VISIBLE } from './text.js';
 
 /** Shared response shapes: the success and error envelopes of contract section 1. */
@@ -57,6 +58,21 @@ export const sendEmpty = (reply: FastifyReply, status: 202 | 204) => reply.code(
 export const IdParam = <N extends string>(name: N, prefix: string) =>
   Type.Object({ [name]: Type.String({ description: `Public ID (\`${prefix}_...\`)` }) } as Record<N, TString>);
 
-/** Error responses most routes can give, referenced in the OpenAPI document. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorEnvelope')]));
+/** Where a route's declared error codes travel from its schema to the OpenAPI document (src/docs.ts). */
+export const ERROR_CODES_KEY = 'x-error-codes';
+
+/**
+ * The error responses a route can give beyond the ones every route of its
+ * kind shares (validation, session, CSRF, role: src/docs.ts adds those), by
+ * code: `errorResponses('NOT_FOUND', 'SLUG_TAKEN')`. Each status answers with
+ * the envelope; the document lists the codes per status and the client's
+ * types narrow `error.code` to them.
+ */
+export const errorResponses = (...codes: ErrorCode[]) => errorResponsesShaped({ $ref: 'ErrorEnvelope' }, ...codes);
+
+/** The same, for a route whose errors carry more than the envelope (the upload endpoint's top-level `message`). */
+export function errorResponsesShaped(shape: object, ...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
+  return Object.fromEntries([...byStatus].map(([status, list]) => [status, Type.Unsafe<unknown>({ ...shape, [ERROR_CODES_KEY]: list })]));
+}

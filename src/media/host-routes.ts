@@ -4,9 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { replyWithError, sendError } from '../lib/error-handler.js';
 import { AppError } from '../lib/errors.js';
-import { NoContent } from '../lib/schemas.js';
-import { UploadError, UploadedFile, type UploadForm } from './schemas.js';
+import { NoContent, errorResponses, errorResponsesShaped } from '../lib/schemas.js';
+import { UploadError, UploadedFile, UploadFormFields, type UploadForm } from './schemas.js';
 import { MAX_UPLOAD_BYTES, type MediaService } from './service.js';
+import { IMAGE_TYPES } from './sniff.js';
 
 /**
  * The built-in image host, used when no ImageKit account is configured: an
@@ -24,7 +25,7 @@ export const mediaHostRoutes =
 
     app.post('/media/api/v1/files/upload', {
       // Authenticated by the signed, single-use token instead of a session.
-      config: { access: 'public', csrf: false },
+      config: { access: 'public', csrf: false, documentedBody: { contentType: 'multipart/form-data', schema: UploadFormFields } },
       // ImageKit clients read `message` at the top level; the envelope's fields sit beside it.
       errorHandler: (error, request, reply) => replyWithError(error, request, reply, true),
       schema: {
@@ -35,7 +36,10 @@ export const mediaHostRoutes =
           'and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. ' +
           'Errors carry ImageKit\'s top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, ' +
           '403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.',
-        response: { 200: UploadedFile, 400: UploadError, 403: UploadError, 413: UploadError, 415: UploadError, 429: UploadError },
+        response: {
+          200: UploadedFile,
+          ...errorResponsesShaped(UploadError, 'VALIDATION_ERROR', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED'),
+        },
       },
       handler: async (request) => media.acceptUpload(await readUploadForm(request)),
     });
@@ -47,9 +51,12 @@ export const mediaHostRoutes =
         summary: 'An uploaded image (built-in image host)',
         params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
         response: {
-          200: Type.Unknown({ description: 'The image bytes, with its type (image/png, image/jpeg, image/gif or image/webp)' }),
+          200: {
+            description: 'The image bytes, with its type',
+            content: Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) }])),
+          },
           304: { ...NoContent, description: 'Not modified (If-None-Match)' },
-          404: Type.Ref('ErrorEnvelope'),
+          ...errorResponses('NOT_FOUND'),
         },
       },
       handler: async (request, reply) => {

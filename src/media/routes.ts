@@ -20,7 +20,7 @@ export const uploadRoutes =
           'for 10 minutes, once, and only for `folder`. Pass the returned `url` as `image_url` in a review. ' +
           '`context=products` needs ADMIN (403 otherwise).',
         querystring: MediaAuthQuery,
-        response: { 200: Ok(MediaAuth), ...errorResponses(400, 401, 403) },
+        response: { 200: Ok(MediaAuth), ...errorResponses('FORBIDDEN', 'RATE_LIMITED') },
       },
       handler: async (request) => ({ success: true as const, data: await media.issueCredentials(authedCtxOf(request), request.query.context) }),
     });

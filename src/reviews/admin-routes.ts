@@ -18,7 +18,7 @@ export const reviewAdminRoutes =
         tags,
         summary: 'Reviews in every status, oldest first unless `sort` says otherwise (the moderation queue: `status=PENDING`)',
         querystring: AdminReviewListQuery,
-        response: { 200: Page(AdminReview), ...errorResponses(400, 401, 403) },
+        response: { 200: Page(AdminReview), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await moderation.list(request.query)) }),
     });
@@ -31,7 +31,7 @@ export const reviewAdminRoutes =
         description: 'Only APPROVED reviews are public and count in the product rating, which is recomputed in the same transaction.',
         params: IdParam('review_public_id', 'rev'),
         body: ReviewModeration,
-        response: { 200: Ok(AdminReview), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Ok(AdminReview), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({ success: true as const, data: await moderation.moderate(authedCtxOf(request), request.params.review_public_id, request.body) }),
     });

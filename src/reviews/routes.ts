@@ -12,7 +12,7 @@ export const reviewRoutes =
     const { reviews } = deps;
     const tags = ['Reviews'];
     const params = IdParam('review_public_id', 'rev');
-    const writeErrors = errorResponses(400, 401, 403, 404, 409);
+    const writeErrors = errorResponses('NOT_FOUND', 'ALREADY_REVIEWED', 'INVALID_IMAGE_URL');
 
     app.post('/reviews', {
       schema: {
@@ -46,7 +46,7 @@ export const reviewRoutes =
     });
 
     app.get('/users/me/reviews', {
-      schema: { tags, summary: 'Your reviews in every status, newest first', querystring: PageOnlyQuery, response: { 200: Page(Review), ...errorResponses(400, 401) } },
+      schema: { tags, summary: 'Your reviews in every status, newest first', querystring: PageOnlyQuery, response: { 200: Page(Review), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, ...(await reviews.listMine(authedCtxOf(request), request.query)) }),
     });
 
@@ -58,7 +58,7 @@ export const reviewRoutes =
         description: '`summary` covers every approved review of the product, whatever the `rating` filter and page.',
         params: IdParam('product_public_id', 'prd'),
         querystring: ProductReviewsQuery,
-        response: { 200: ProductReviewsPage, ...errorResponses(400, 404) },
+        response: { 200: ProductReviewsPage, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({ success: true as const, ...(await reviews.listForProduct(request.params.product_public_id, request.query)) }),
     });

@@ -12,7 +12,7 @@ export const userRoutes =
     const tags = ['Profile'];
 
     app.get('/users/me', {
-      schema: { tags, summary: 'Your profile', response: { 200: Ok(User), ...errorResponses(401) } },
+      schema: { tags, summary: 'Your profile', response: { 200: Ok(User), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, data: await users.getProfile(authedCtxOf(request)) }),
     });
 
@@ -21,7 +21,7 @@ export const userRoutes =
         tags,
         summary: 'Edit your name or phone number',
         body: ProfilePatch,
-        response: { 200: Ok(User), ...errorResponses(400, 401, 403) },
+        response: { 200: Ok(User), ...errorResponses() },
       },
       handler: async (request) => ({
         success: true as const,
@@ -34,7 +34,7 @@ export const userRoutes =
         tags,
         summary: 'Change your password; every other session is signed out',
         body: PasswordChange,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403) },
+        response: { 204: NoContent, ...errorResponses('INVALID_PASSWORD', 'RATE_LIMITED') },
       },
       handler: async (request, reply) => {
         await users.changePassword(authedCtxOf(request), request.body);
@@ -48,7 +48,7 @@ export const userRoutes =
         summary: 'Start an email change: a confirmation link goes to the new address',
         description: 'Wrong password 400 INVALID_PASSWORD; the address of another account 409 EMAIL_TAKEN; the current address 400. A new request replaces a pending one.',
         body: EmailChangeStart,
-        response: { 202: NoContent, ...errorResponses(400, 401, 403, 409, 429) },
+        response: { 202: NoContent, ...errorResponses('INVALID_PASSWORD', 'EMAIL_TAKEN', 'RATE_LIMITED') },
       },
       handler: async (request, reply) => {
         await emailChange.start(authedCtxOf(request), request.body);
@@ -62,7 +62,7 @@ export const userRoutes =
         summary: 'Finish an email change with the token, from the same session that started it',
         description: 'Another session: 404. Used or expired (24 h): 410 TOKEN_EXPIRED. Address taken meanwhile: 409 EMAIL_TAKEN.',
         body: EmailChangeVerify,
-        response: { 200: Ok(User), ...errorResponses(400, 401, 403, 404, 409, 410) },
+        response: { 200: Ok(User), ...errorResponses('NOT_FOUND', 'EMAIL_TAKEN', 'TOKEN_EXPIRED') },
       },
       handler: async (request) => ({ success: true as const, data: await emailChange.verify(authedCtxOf(request), request.body.token) }),
     });

@@ -25,7 +25,7 @@ export async function sellableVariant(admin: Client, options: { price?: string; 
 }
 
 /** A customer with an address and the given lines in the cart (added in this order). */
-export async function shopper(t: TestApp, lines: { variantId: string; quantity: number }[]) {
+export async function shopper(t: Pick<TestApp, 'client'>, lines: { variantId: string; quantity: number }[]) {
   const { client, user, email } = await signUp(t);
   const address = await client.post('/api/v1/users/me/addresses', addressInput());
   if (address.status !== 201) throw new Error(`address: ${address.status} ${address.text}`);
@@ -55,7 +55,7 @@ export async function inBatches<T>(count: number, width: number, job: (i: number
   return results;
 }
 
-export async function inventoryOf(t: TestApp, variantPublicId: string) {
+export async function inventoryOf(t: Pick<TestApp, 'db'>, variantPublicId: string) {
   return t.db
     .selectFrom('inventory as i')
     .innerJoin('variants as v', 'v.id', 'i.variant_id')

@@ -12,7 +12,7 @@ const unique = () => randomBytes(5).toString('hex');
 export const uniqueEmail = (label = 'user') => `${label}-${unique()}@example.test`;
 
 /** Registers a customer over HTTP; the returned client holds its session. */
-export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}) {
+export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<string, unknown> = {}) {
   const client = t.client();
   const body = { email: uniqueEmail(), password: PASSWORD, first_name: 'Ada', last_name: 'Lovelace', ...overrides };
   const response = await client.post('/api/v1/auth/register', body);
@@ -21,7 +21,7 @@ export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}
 }
 
 /** Creates an account of any role straight in the database (as the CLI does) and signs it in over HTTP. */
-export async function signInAs(t: TestApp, role: Role) {
+export async function signInAs(t: Pick<TestApp, 'client' | 'db'> & { config: Pick<TestApp['config'], 'passwordHashCost'> }, role: Role) {
   const email = uniqueEmail(role.toLowerCase());
   await t.db
     .insertInto('users')

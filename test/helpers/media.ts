@@ -45,11 +45,11 @@ export async function credentials(client: Client, context = 'reviews'): Promise<
 }
 
 /** The service's public URLs name PUBLIC_BASE_URL; the test server listens elsewhere. */
-export const local = (t: TestApp, url: string) => t.baseUrl + new URL(url).pathname;
+export const local = (t: Pick<TestApp, 'baseUrl'>, url: string) => t.baseUrl + new URL(url).pathname;
 
 /** POSTs the multipart form an ImageKit client sends; `fields` overrides or (with null) removes a field. */
 export async function upload(
-  t: TestApp,
+  t: Pick<TestApp, 'baseUrl'>,
   creds: Credentials,
   file: Buffer | null,
   fields: Record<string, string | null> = {},

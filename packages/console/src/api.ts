@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createCommerceClient } from '@commerce/client';
+import { createApi } from '@commerce/client';
 import { asRefusal } from './lib/errors';
 
 /** The typed client, same origin: the session cookie and CSRF token are handled inside it. */
-export const api = createCommerceClient({ baseUrl: window.location.origin });
+export const api = createApi({ baseUrl: window.location.origin });
 
 export const queryClient = new QueryClient({
   defaultOptions: {

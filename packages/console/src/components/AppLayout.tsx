@@ -35,7 +35,7 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <Text fw={700} component={Link} to="/">
+            <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
               Commerce console
             </Text>
           </Group>

@@ -1,7 +1,7 @@
-import { Anchor, Paper, Stack, Text } from '@mantine/core';
+import { Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** One figure with its label; `link` (a router Link) leads to the list behind the number. */
+/** One figure with its label; `link` (an Anchor rendering a router Link) leads to the list behind the number. */
 export function StatCard({ label, value, hint, link }: { label: string; value: ReactNode; hint?: ReactNode; link?: ReactNode }) {
   return (
     <Paper withBorder p="md" radius="md" h="100%">
@@ -17,11 +17,7 @@ export function StatCard({ label, value, hint, link }: { label: string; value: R
             {hint}
           </Text>
         ) : null}
-        {link ? (
-          <Anchor size="sm" component="span">
-            {link}
-          </Anchor>
-        ) : null}
+        {link ?? null}
       </Stack>
     </Paper>
   );

@@ -31,5 +31,5 @@ export function count(n: number): string {
 }
 
 export function titleCase(value: string): string {
-  return value.charAt(0) + value.slice(1).toLowerCase().replaceAll('_', ' ');
+  return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase().replaceAll('_', ' ');
 }

@@ -1,4 +1,4 @@
-import { Grid, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
+import { Anchor, Grid, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
@@ -10,6 +10,12 @@ import { count, money } from '../lib/format';
 import type { Period } from '../routes/dashboard';
 
 const RevenueChart = lazy(() => import('../components/RevenueChart'));
+
+/** Today in the browser's calendar, as the orders filter takes it. */
+const localDay = () => {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+};
 
 const PERIOD_LABELS: Record<Period, string> = { today: 'Today', '7d': '7 days', '30d': '30 days', '90d': '90 days' };
 
@@ -49,7 +55,11 @@ export function DashboardScreen() {
                   label="Revenue today"
                   value={today.data ? money(today.data.revenue.net, data.currency) : <Skeleton h={30} w={120} />}
                   hint={today.data ? `${count(today.data.orders.total)} orders today` : undefined}
-                  link={<Link to="/orders" search={{ from: new Date().toISOString().slice(0, 10) }}>Today’s orders</Link>}
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: localDay() }} />}>
+                      Today’s orders
+                    </Anchor>
+                  }
                 />
                 <StatCard
                   label={`Net revenue · ${PERIOD_LABELS[period]}`}
@@ -60,7 +70,11 @@ export function DashboardScreen() {
                   label="Orders"
                   value={count(data.orders.total)}
                   hint={`${count(data.orders.by_status.PLACED)} waiting for confirmation`}
-                  link={<Link to="/orders" search={{ from }}>Orders in this period</Link>}
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from }} />}>
+                      Orders in this period
+                    </Anchor>
+                  }
                 />
                 <StatCard label="Average order value" value={money(data.average_order_value, data.currency)} hint="Net revenue per order not cancelled" />
                 <StatCard label="New customers" value={count(data.new_customers)} />

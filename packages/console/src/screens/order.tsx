@@ -155,7 +155,7 @@ export function OrderScreen() {
               )
             }
           />
-          <Anchor component={Link} to="/orders" size="sm" mb="md" display="inline-block">
+          <Anchor size="sm" mb="md" display="inline-block" renderRoot={(props) => <Link {...props} to="/orders" />}>
             ← All orders
           </Anchor>
           <Grid gap="md">
@@ -194,16 +194,18 @@ export function OrderScreen() {
                   </Table.Tbody>
                   <Table.Tfoot>
                     {[
-                      ['Subtotal', data.subtotal],
-                      [data.coupon_code ? `Discount (${data.coupon_code})` : 'Discount', `-${data.discount_total}`],
-                      ['Shipping', data.shipping_total],
-                      ['Tax', data.tax_total],
+                      ['Subtotal', money(data.subtotal, data.currency)],
+                      ...(Number(data.discount_total) > 0
+                        ? [[data.coupon_code ? `Discount (${data.coupon_code})` : 'Discount', `−${money(data.discount_total, data.currency)}`]]
+                        : []),
+                      ['Shipping', money(data.shipping_total, data.currency)],
+                      ['Tax', money(data.tax_total, data.currency)],
                     ].map(([label, amount]) => (
                       <Table.Tr key={label}>
                         <Table.Td colSpan={4} ta="right">
                           {label}
                         </Table.Td>
-                        <Table.Td ta="right">{money(amount, data.currency)}</Table.Td>
+                        <Table.Td ta="right">{amount}</Table.Td>
                       </Table.Tr>
                     ))}
                     <Table.Tr>

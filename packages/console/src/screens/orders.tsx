@@ -41,7 +41,7 @@ export function OrdersScreen() {
       key: 'number',
       header: 'Order',
       render: (order) => (
-        <Anchor component={Link} to="/orders/$orderId" params={{ orderId: order.public_id }} fw={600}>
+        <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: order.public_id }} />}>
           {order.order_number}
         </Anchor>
       ),

@@ -1,0 +1,133 @@
+import type { CookieStore } from './cookies.js';
+import { NetworkError } from './errors.js';
+import { IDEMPOTENT_OPERATIONS } from './generated/operations.js';
+
+/**
+ * What every request goes through, below openapi-fetch: cookies (outside the
+ * browser), the CSRF token, Idempotency-Keys and retries. openapi-fetch
+ * builds the typed request; this sends it.
+ */
+type Credentials = 'include' | 'same-origin' | 'omit';
+
+export interface TransportOptions {
+  fetch: typeof fetch;
+  cookies: CookieStore | null;
+  credentials: Credentials;
+  /** Retries after a network failure, for reads and for writes sent with an Idempotency-Key. */
+  retries: number;
+  /** Milliseconds before the first retry; doubled for each further one. */
+  retryDelay: number;
+  csrfUrl: string;
+}
+
+const CSRF_HEADER = 'x-csrf-token';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** `/api/v1/orders/{order_public_id}` as a pattern matching `/api/v1/orders/ord_x`. */
+const IDEMPOTENT = IDEMPOTENT_OPERATIONS.map((operation) => {
+  const [method = '', path = ''] = operation.split(' ');
+  return { method, pattern: new RegExp('^' + path.replace(/\{[^}]+\}/g, '[^/]+') + '$') };
+});
+
+/** A successful write here may start, end or rotate the session: the CSRF token it was bound to is spent. */
+const SESSION_WRITES = /\/auth\/(login|register|session|sessions|password-reset)/;
+
+/** A version 4 UUID from `crypto.getRandomValues` (present in browsers, Node 20+, Bun, Deno and edge runtimes, secure context or not). */
+export function uuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createTransport(options: TransportOptions) {
+  let token: Promise<string> | null = null;
+
+  async function exchange(url: URL, init: RequestInit & { headers: Headers }): Promise<Response> {
+    if (options.cookies) {
+      const cookie = await options.cookies.get(url);
+      if (cookie) init.headers.set('cookie', cookie);
+    }
+    const response = await options.fetch(url.href, { ...init, credentials: options.credentials });
+    if (options.cookies && typeof response.headers.getSetCookie === 'function') {
+      if (await options.cookies.set(url, response.headers.getSetCookie())) token = null;
+    }
+    return response;
+  }
+
+  /** The CSRF token for the current cookies, fetched once and shared by concurrent writes. */
+  function csrfToken(): Promise<string> {
+    token ??= (async () => {
+      let response: Response;
+      try {
+        response = await exchange(new URL(options.csrfUrl, (globalThis as { location?: { href: string } }).location?.href), { method: 'GET', headers: new Headers() });
+      } catch (error) {
+        throw new NetworkError('Could not reach the service for a CSRF token', error);
+      }
+      const body = (await response.json().catch(() => null)) as { data?: { csrf_token?: string } } | null;
+      const value = body?.data?.csrf_token;
+      if (!response.ok || typeof value !== 'string') throw new NetworkError(`No CSRF token (HTTP ${response.status})`, body);
+      return value;
+    })();
+    token.catch(() => (token = null));
+    return token;
+  }
+
+  async function isStaleToken(response: Response): Promise<boolean> {
+    if (response.status !== 403) return false;
+    const body = (await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
+    return body?.error?.code === 'CSRF_TOKEN_INVALID';
+  }
+
+  /** Sends `request` with cookies, CSRF token and Idempotency-Key; retries network failures that are safe to retry. */
+  async function send(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const write = !SAFE.has(method);
+    const body = request.body ? await request.arrayBuffer() : undefined;
+    const headers = new Headers(request.headers);
+    if (IDEMPOTENT.some((op) => op.method === method && op.pattern.test(url.pathname)) && !headers.has(IDEMPOTENCY_HEADER)) {
+      headers.set(IDEMPOTENCY_HEADER, uuid());
+    }
+    const retryable = !write || headers.has(IDEMPOTENCY_HEADER);
+    let staleRetried = false;
+    for (let attempt = 0; ; attempt++) {
+      const attemptHeaders = new Headers(headers);
+      if (write && !attemptHeaders.has(CSRF_HEADER)) attemptHeaders.set(CSRF_HEADER, await csrfToken());
+      let response: Response;
+      try {
+        response = await exchange(url, { method, headers: attemptHeaders, body, signal: request.signal, redirect: request.redirect });
+      } catch (error) {
+        if (request.signal.aborted) throw error;
+        if (retryable && attempt < options.retries) {
+          await sleep(options.retryDelay * 2 ** attempt);
+          continue;
+        }
+        throw new NetworkError(`${method} ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}`, error);
+      }
+      if (write && !headers.has(CSRF_HEADER) && !staleRetried && (await isStaleToken(response))) {
+        staleRetried = true;
+        token = null;
+        attempt--;
+        continue;
+      }
+      if (write && response.ok && SESSION_WRITES.test(url.pathname)) token = null;
+      return response;
+    }
+  }
+
+  return {
+    send,
+    csrfToken,
+    /** Forgets the CSRF token: the next write fetches a new one. */
+    resetCsrf: () => {
+      token = null;
+    },
+  };
+}
+
+export type Transport = ReturnType<typeof createTransport>;
