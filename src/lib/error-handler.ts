@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
@@ -97,10 +98,16 @@ export interface MappedError {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** How long a client should wait before retrying a request that lost its database connection. */
+const RETRY_AFTER_SECONDS = 2;
+
 /** The answer for any error; `null` means unexpected (a 500, logged). */
 export function mapError(error: FastifyError | AppError | Error): MappedError | null {
   if (error instanceof AppError) {
     return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -126,6 +133,7 @@ const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id
 export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+  else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
   if (mapped.headers) reply.headers(mapped.headers);
   return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
 }
