@@ -12,6 +12,7 @@ import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
+import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -194,6 +195,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   });
 
   await app.register(healthRoutes({ db }));
+  await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
   await app.register(

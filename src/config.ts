@@ -27,6 +27,8 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
   readonly dataDir: string;
+  /** The console's production build, served at /admin. */
+  readonly consoleDir: string;
   readonly publicBaseUrl: string;
   readonly corsOrigins: readonly string[];
   readonly cookieSecure: boolean;
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
+    consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
     corsOrigins: (read('CORS_ORIGINS') ?? '')
       .split(',')
