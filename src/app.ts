@@ -92,7 +92,8 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     bodyLimit: 1024 * 1024,
     // Long path IDs must reach the handlers (and be a plain 404), not stop at the router with a bare 414.
     routerOptions: { maxParamLength: 2048 },
-    trustProxy: config.env === 'production',
+    // A hop count as proxy-addr reads one (Fastify's types take only its function form): the socket and the next n - 1 hops.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
@@ -220,3 +221,5 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   );
   return app;
 }
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
