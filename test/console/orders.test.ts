@@ -30,7 +30,7 @@ describe('console: orders', () => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
       await page.getByRole('searchbox', { name: 'Search' }).fill(buyer.email);
-      await page.getByRole('link', { name: number }).click();
+      await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
       await page.getByRole('cell', { name: /Walnut desk/ }).waitFor();
 
@@ -83,19 +83,22 @@ describe('console: orders', () => {
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'Cancelled' }).click();
       await page.waitForURL(/status=CANCELLED/);
-      await page.getByRole('link', { name: cancelled.number }).waitFor();
-      assert.equal(await page.getByRole('link', { name: buyers[1]!.number }).count(), 0);
+      // The previous page stays on screen while the filtered one loads: wait for the other orders to go.
+      await page.getByRole('link', { name: buyers[1]!.number, exact: true }).waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: cancelled.number, exact: true }).waitFor();
+      assert.equal(await page.getByRole('link', { name: buyers[2]!.number, exact: true }).count(), 0);
 
       // The same URL in a new tab shows the same filtered view.
       const url = page.url();
       const again = await page.context().newPage();
       await again.goto(url);
-      await again.getByRole('link', { name: cancelled.number }).waitFor();
+      await again.getByRole('link', { name: cancelled.number, exact: true }).waitFor();
+      assert.equal(await again.getByRole('link', { name: buyers[1]!.number, exact: true }).count(), 0);
       assert.equal(await again.getByRole('combobox', { name: 'Status' }).inputValue(), 'Cancelled');
       await again.close();
 
       await page.getByRole('button', { name: 'Clear filters' }).click();
-      await page.getByRole('link', { name: buyers[2]!.number }).waitFor();
+      await page.getByRole('link', { name: buyers[2]!.number, exact: true }).waitFor();
     });
   });
 });
