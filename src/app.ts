@@ -13,6 +13,7 @@ import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
+import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -91,7 +92,8 @@ export async function buildApp({ config, db, clock = systemClock, log }: AppDeps
     bodyLimit: 1024 * 1024,
     // Long path IDs must reach the handlers (and be a plain 404), not stop at the router with a bare 414.
     routerOptions: { maxParamLength: 2048 },
-    trustProxy: config.env === 'production',
+    // A hop count as proxy-addr reads one (Fastify's types take only its function form): the socket and the next n - 1 hops.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
@@ -193,6 +195,7 @@ export async function buildApp({ config, db, clock = systemClock, log }: AppDeps
   });
 
   await app.register(healthRoutes({ db }));
+  await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
   await app.register(
@@ -218,3 +221,5 @@ export async function buildApp({ config, db, clock = systemClock, log }: AppDeps
   );
   return app;
 }
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

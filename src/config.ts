@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -15,10 +16,19 @@ export interface Config {
   readonly env: 'production' | 'development' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Whose X-Forwarded-For to believe: a hop count, or the proxies' addresses
+   * and CIDR ranges (`loopback`, `linklocal`, `uniquelocal` name the private
+   * ones); false believes none. The client address, which per-address rate
+   * limits and the audit log use, is the first untrusted hop from the right.
+   */
+  readonly trustProxy: number | string | false;
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
   readonly dataDir: string;
+  /** The console's production build, served at /admin. */
+  readonly consoleDir: string;
   readonly publicBaseUrl: string;
   readonly corsOrigins: readonly string[];
   readonly cookieSecure: boolean;
@@ -141,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? (nodeEnv === 'production' ? PRIVATE_NETWORKS : 'false'));
 
   const imagekitKeys = ['IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY', 'IMAGEKIT_URL_ENDPOINT'].map(read);
   const imagekitSet = imagekitKeys.filter((v) => v !== undefined).length;
@@ -160,9 +171,11 @@ export function loadConfig(env: Env = process.env): Config {
     env: nodeEnv as Config['env'],
     port,
     host,
+    trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
+    consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
     corsOrigins: (read('CORS_ORIGINS') ?? '')
       .split(',')
@@ -224,6 +237,30 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Load balancers in a VPC or cluster sit on private addresses; a client cannot connect from one over the internet. */
+const PRIVATE_NETWORKS = 'loopback,linklocal,uniquelocal';
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `false`, a hop count (`1`), or a comma-separated list of addresses, CIDR ranges and named ranges. */
+function parseTrustProxy(raw: string): number | string | false {
+  if (['false', 'none', '0'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be at most 10 hops, got ${hops}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim().toLowerCase());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!NAMED_RANGES.has(entry) && (family === 0 || !validBits || rest.length > 0)) {
+      throw new ConfigError('TRUST_PROXY', `must be false, a hop count, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`);
+    }
+  }
+  return entries.join(',');
+}
 
 /** `10/15m` -> 10 per 900 s; `0` switches the limit off. */
 export function parseRateLimit(variable: string, raw: string): RateLimitRule {

@@ -12746,7 +12746,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -13366,6 +13366,23 @@ export interface components {
             error: {
                 /** @constant */
                 code: "NOT_READY";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The admin console has not been built (npm run build:console) */
+        Error_CONSOLE_NOT_BUILT: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "CONSOLE_NOT_BUILT";
                 message: string;
                 details?: ({
                     field: string;

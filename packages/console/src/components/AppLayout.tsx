@@ -1,0 +1,100 @@
+import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { api } from '../api';
+import { notifyError } from '../lib/errors';
+import { NAVIGATION } from '../navigation';
+import { useStaff } from '../session';
+import { StatusBadge } from './StatusBadge';
+
+export function AppLayout() {
+  const user = useStaff();
+  const [opened, { toggle, close }] = useDisclosure();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const signOut = async () => {
+    try {
+      await api.DELETE('/api/v1/auth/session');
+    } catch (error) {
+      notifyError(error, 'Sign-out failed');
+      return;
+    }
+    queryClient.clear();
+    await navigate({ to: '/sign-in', search: {} });
+  };
+
+  const isActive = (to: string) => (to === '/' ? pathname === '/admin' || pathname === '/admin/' : pathname.startsWith(`/admin${to}`));
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
+              Commerce console
+            </Text>
+          </Group>
+          <Menu position="bottom-end" width={220}>
+            <Menu.Target>
+              <UnstyledButton aria-label={`Account menu for ${user.email}`}>
+                <Group gap={6}>
+                  <IconUserCircle size={22} aria-hidden />
+                  <Text size="sm" visibleFrom="sm">
+                    {user.first_name} {user.last_name}
+                  </Text>
+                  <StatusBadge status={user.role} />
+                  <IconChevronDown size={14} aria-hidden />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{user.email}</Menu.Label>
+              <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
+                Sign out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <ScrollArea>
+          <Stack gap="md">
+            {NAVIGATION.map((section) => {
+              const items = section.items.filter((item) => !item.superOnly || user.isSuper);
+              if (items.length === 0) return null;
+              return (
+                <div key={section.label}>
+                  <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+                    {section.label}
+                  </Text>
+                  {items.map((item) => (
+                    <NavLink
+                      key={item.label}
+                      component={Link}
+                      to={item.to}
+                      label={item.label}
+                      leftSection={<item.icon size={18} stroke={1.6} />}
+                      active={isActive(item.to)}
+                      aria-current={isActive(item.to) ? 'page' : undefined}
+                      onClick={close}
+                    />
+                  ))}
+                </div>
+              );
+            })}
+          </Stack>
+        </ScrollArea>
+      </AppShell.Navbar>
+
+      <AppShell.Main bg="gray.0">
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,31 @@
+import { TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+
+/** A search box that updates the URL 300 ms after typing stops (Enter applies it at once). */
+export function SearchInput({ label, value, onSearch, placeholder }: { label: string; value: string | undefined; onSearch: (value: string | undefined) => void; placeholder?: string }) {
+  const [draft, setDraft] = useState(value ?? '');
+  useEffect(() => setDraft(value ?? ''), [value]);
+  const apply = useDebouncedCallback((next: string) => onSearch(next.trim() === '' ? undefined : next.trim()), 300);
+  return (
+    <TextInput
+      label={label}
+      placeholder={placeholder}
+      type="search"
+      leftSection={<IconSearch size={16} aria-hidden />}
+      value={draft}
+      maxLength={200}
+      onChange={(event) => {
+        setDraft(event.currentTarget.value);
+        apply(event.currentTarget.value);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          onSearch(draft.trim() === '' ? undefined : draft.trim());
+        }
+      }}
+      miw={240}
+    />
+  );
+}
