@@ -9,8 +9,8 @@
  * BENCH_ONLY (comma-separated scenario names), BENCH_CPU_PROF (a directory:
  * the service writes a V8 CPU profile there when it stops; open it in Chrome
  * DevTools or speedscope), BENCH_INSTANCES (e.g. 1,2,3: the scenarios against
- * one instance directly and against each count of instances behind a
- * round-robin balancer; see bench/scale-out.ts).
+ * each count of instances, behind a round-robin balancer and spread by the
+ * load driver; see bench/scale-out.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -258,13 +258,20 @@ async function main() {
     // Scenarios on the service run once per setup; those on the bare baseline server, once.
     const onService = (scenario: object) => 'url' in scenario && scenario.url === base;
     for (const { name, scenario, prepare } of scenarios) for (const setup of onService(scenario) ? setups : setups.slice(0, 1)) {
+      // The whole checkout flow gives each connection its own session; the driver does not spread it.
+      if (setup.via === 'driver' && scenario.kind === 'checkout') continue;
       await prepare?.();
       t = Date.now();
       const targets = instances.slice(0, setup.instances);
       balancer?.use(targets.map((i) => i.url));
       // The "service" whose CPU is measured is the server the scenario drives: the instances, or the bare baseline server.
       const measure = cpu.start(onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!]);
-      const rounds = await runLoad(onService(scenario) && setup.balanced && balancer ? { ...scenario, url: balancer.url } : scenario);
+      const routed = !onService(scenario)
+        ? scenario
+        : setup.via === 'balancer' && balancer
+          ? { ...scenario, url: balancer.url }
+          : { ...scenario, spread: targets.map((i) => i.url) };
+      const rounds = await runLoad(routed);
       const row = {
         name,
         setup: onService(scenario) ? setup.label : '',
