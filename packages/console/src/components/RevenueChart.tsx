@@ -24,7 +24,8 @@ export default function RevenueChart({ series, currency }: { series: RevenuePoin
               borderColor: '#3b5bdb',
               backgroundColor: 'rgba(59, 91, 219, 0.12)',
               fill: true,
-              tension: 0.25,
+              // Monotone: the curve never dips below zero or overshoots a day's figure.
+              cubicInterpolationMode: 'monotone',
               pointRadius: series.length > 31 ? 0 : 3,
             },
           ],

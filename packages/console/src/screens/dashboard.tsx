@@ -54,7 +54,7 @@ export function DashboardScreen() {
                 <StatCard
                   label="Revenue today"
                   value={today.data ? money(today.data.revenue.net, data.currency) : <Skeleton h={30} w={120} />}
-                  hint={today.data ? `${count(today.data.orders.total)} orders today` : undefined}
+                  hint={today.data ? `${count(today.data.orders.total)} ${today.data.orders.total === 1 ? 'order' : 'orders'} today` : undefined}
                   link={
                     <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: localDay() }} />}>
                       Today’s orders
