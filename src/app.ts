@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -16,6 +17,7 @@ import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger } from './lib/logger.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -76,19 +78,17 @@ export interface AppDeps {
   config: Config;
   db: Db;
   clock?: Clock;
+  /** The process's logger (src/main.ts); one is made from the config when absent. */
+  log?: Logger;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, log }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Cookies, CSRF tokens and passwords never reach the log.
-      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-    },
+    loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     // Long path IDs must reach the handlers (and be a plain 404), not stop at the router with a bare 414.
     routerOptions: { maxParamLength: 2048 },

@@ -40,6 +40,8 @@ export interface Config {
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly logLevel: string;
+  /** How long a SIGTERM/SIGINT waits for in-flight requests and the email worker before closing what is left. */
+  readonly shutdownGraceMs: number;
   /** How often the email worker looks for pending messages. */
   readonly emailPollIntervalMs: number;
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),

@@ -1,10 +1,17 @@
 import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { createDb } from './db/database.js';
-import { startEmbeddedDatabase, type RunningDatabase } from './db/embedded.js';
+import type { RunningDatabase } from './db/embedded.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createLogger } from './lib/logger.js';
+import { installShutdown } from './lib/shutdown.js';
 
-/** `npm start`: config, database (embedded unless DATABASE_URL), migrations, HTTP, graceful shutdown. */
+/**
+ * `npm start`: config, database (embedded unless DATABASE_URL), migrations,
+ * HTTP. SIGTERM and SIGINT drain: stop accepting, finish the requests in
+ * flight (within SHUTDOWN_GRACE_MS), let the email worker finish, close the
+ * pool, then stop the embedded server if this process runs it.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -16,36 +23,53 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const log = createLogger(config);
+  const shutdown = installShutdown({ graceMs: config.shutdownGraceMs, log });
 
-  const database: RunningDatabase = config.databaseUrl
-    ? { url: config.databaseUrl, stop: async () => {} }
-    : await startEmbeddedDatabase(config.dataDir);
-  const db = createDb(database.url, config.dbPoolSize);
+  let database: RunningDatabase;
+  if (config.databaseUrl) {
+    database = { url: config.databaseUrl, stop: async () => {} };
+  } else {
+    // Loaded only when used: the embedded server's package is no part of a service on an external database.
+    const { startEmbeddedDatabase } = await import('./db/embedded.js');
+    database = await startEmbeddedDatabase(config.dataDir);
+    log.info({ dataDir: config.dataDir }, 'using embedded PostgreSQL');
+  }
+  shutdown.add('database', () => database.stop());
+
+  const db = createDb(database.url, config.dbPoolSize, {
+    onConnectionError: (error) => log.warn({ err: error }, 'database connection lost; it is discarded'),
+  });
+  shutdown.add('pool', (deadline) =>
+    // Past the grace period nothing waits for a client still checked out; exiting rolls its transaction back.
+    Promise.race([db.destroy(), expiresAt(deadline, 'the pool still had connections in use at the end of the grace period')]),
+  );
   const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
 
-  const app = await buildApp({ config, db });
-  if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
-  if (!config.databaseUrl) app.log.info({ dataDir: config.dataDir }, 'using embedded PostgreSQL');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
+  const app = await buildApp({ config, db, log });
+  shutdown.add('http', async (deadline) => {
+    // Requests in flight finish. A keep-alive connection whose request finishes during the drain
+    // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+    // Past the grace period the connections still open are cut.
+    const cut = setTimeout(() => {
+      log.warn('grace period over; closing the connections still open');
+      app.server.closeAllConnections();
+    }, Math.max(0, deadline - Date.now()));
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
-      await db.destroy();
-      await database.stop();
+      await app.close(); // stops accepting, waits for in-flight requests, then stops the email worker
     } finally {
-      clearTimeout(force);
-      process.exit(0);
+      clearInterval(idle);
+      clearTimeout(cut);
     }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
+  });
   await app.listen({ port: config.port, host: config.host });
+}
+
+/** Rejects once `deadline` has passed (at least a second from now, so a late step still gets a moment). */
+function expiresAt(deadline: number, message: string): Promise<never> {
+  return new Promise((_resolve, reject) => setTimeout(() => reject(new Error(message)), Math.max(1000, deadline - Date.now())).unref());
 }
 
 main().catch((error: unknown) => {

