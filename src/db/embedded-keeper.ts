@@ -44,7 +44,6 @@ export async function spawnPostmaster(options: {
     ...ids,
     detached: options.detached,
     stdio: ['ignore', output, output],
-    env: { ...process.env, LC_MESSAGES: 'C' },
   });
   closeSync(output);
   let gone = false;
