@@ -182,13 +182,15 @@ export async function buildApp({ config, db, clock = systemClock, log }: AppDeps
     mailFrom: config.mailFrom,
     publicBaseUrl: config.publicBaseUrl,
     pollIntervalMs: config.emailPollIntervalMs,
+    leaseMs: config.emailLeaseMs,
   });
   app.decorate('emailWorker', emailWorker);
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
   app.addHook('onReady', async () => pruner.start());
   app.addHook('onClose', async () => pruner.stop());
-  app.addHook('onReady', async () => emailWorker.start());
+  // EMAIL_WORKER=off leaves delivery to `npm run worker` processes (the worker still exists for tests to drive).
+  if (config.emailWorker === 'in-process') app.addHook('onReady', async () => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
     transport.close();

@@ -44,6 +44,10 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** How often the email worker looks for pending messages. */
   readonly emailPollIntervalMs: number;
+  /** How long a claimed message stays hidden from other workers without a heartbeat (renewed every third of it). */
+  readonly emailLeaseMs: number;
+  /** `in-process`: the API process delivers the outbox; `off`: a separate `npm run worker` does. */
+  readonly emailWorker: 'in-process' | 'off';
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
@@ -206,6 +210,12 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
+    emailLeaseMs: int('EMAIL_LEASE_MS', 60_000, 1000, 3_600_000),
+    emailWorker: (() => {
+      const mode = read('EMAIL_WORKER') ?? 'in-process';
+      if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EMAIL_WORKER', `must be in-process or off, got "${mode}"`);
+      return mode;
+    })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
     retention: {

@@ -13,6 +13,7 @@ import * as productSortIds from './migrations/0010-product-sort-ids.js';
 import * as productDocuments from './migrations/0011-product-documents.js';
 import * as inventoryProducts from './migrations/0012-inventory-products.js';
 import * as mediaStore from './migrations/0013-media-store.js';
+import * as outboxClaims from './migrations/0014-outbox-claims.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0011-product-documents': productDocuments,
   '0012-inventory-products': inventoryProducts,
   '0013-media-store': mediaStore,
+  '0014-outbox-claims': outboxClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
