@@ -122,7 +122,7 @@ async function main() {
   chmodSync(scratch, 0o755);
   const server = process.env.BENCH_DATABASE_URL
     ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedDatabase(scratch, { database: 'postgres', persistent: false });
+    : await startEmbeddedDatabase(scratch, { database: 'postgres' });
   const dbName = `bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();

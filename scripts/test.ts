@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   } else {
     scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
     chmodSync(scratch, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-    server = await startEmbeddedDatabase(scratch, { database: 'postgres', persistent: false });
+    server = await startEmbeddedDatabase(scratch, { database: 'postgres' });
   }
   try {
     const admin = new pg.Client({ connectionString: server.url });

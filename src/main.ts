@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   } else {
     // Loaded only when used: the embedded server's package is no part of a service on an external database.
     const { startEmbeddedDatabase } = await import('./db/embedded.js');
-    database = await startEmbeddedDatabase(config.dataDir);
+    database = await startEmbeddedDatabase(config.dataDir, { supervise: true, log: log.child({ component: 'embedded-postgres' }) });
     log.info({ dataDir: config.dataDir }, 'using embedded PostgreSQL');
   }
   shutdown.add('database', () => database.stop());
