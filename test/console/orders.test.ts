@@ -30,6 +30,7 @@ describe('console: orders', () => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
       await page.getByRole('searchbox', { name: 'Search' }).fill(buyer.email);
+      await page.waitForURL(/[?&]q=/);
       await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
       await page.getByRole('cell', { name: /Walnut desk/ }).waitFor();
@@ -62,6 +63,28 @@ describe('console: orders', () => {
     const stock = await inventoryOf(t, variantId);
     assert.equal(stock.quantity_on_hand, 3, 'shipping took the two units out');
     assert.equal(stock.quantity_reserved, 0);
+  });
+
+  test('a search typed just before following a link does not pull the person back to the list', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { variantId } = await sellableVariant(admin.client, { stock: 5 });
+    const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+    const number: string = (await checkout(buyer.client, buyer.addressId)).body.data.order_number;
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/orders');
+      await page.getByRole('link', { name: number, exact: true }).waitFor();
+      // The order screen's code arrives slowly (a busy network): the list stays mounted meanwhile.
+      await page.route(/\/assets\/order-[^/]+\.js$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+      });
+      await page.getByRole('searchbox', { name: 'Search' }).fill('ORD');
+      await page.getByRole('link', { name: number, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.match(new URL(page.url()).pathname, /^\/admin\/orders\/ord_/, 'still on the order');
+    });
   });
 
   test('the list filters by status and search through the URL, and a bookmarked view opens as it was', async (t2) => {

@@ -74,3 +74,34 @@ export async function signInThroughUi(page: Page, email: string, password = PASS
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 }
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string; failureSummary?: string }[];
+}
+
+/**
+ * The page's accessibility problems that would stop or seriously hinder someone (axe-core's
+ * "serious" and "critical"), against WCAG 2.1 A and AA. axe is evaluated over the DevTools
+ * protocol, so the console's CSP needs no exception for it.
+ */
+export async function accessibilityProblems(page: Page): Promise<AxeViolation[]> {
+  const { createRequire } = await import('node:module');
+  const axe = createRequire(import.meta.url)('axe-core') as { source: string };
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    // Runs in the page: `globalThis` is its window (the test files are type-checked without the DOM library).
+    const page = globalThis as unknown as { document: unknown; axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } };
+    const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations;
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+export function describeViolations(violations: AxeViolation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `  ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? '').replaceAll('\n', ' ')}`).join('\n')}`)
+    .join('\n');
+}

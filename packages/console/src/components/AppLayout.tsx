@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -41,10 +41,11 @@ export function AppLayout() {
           </Group>
           <Menu position="bottom-end" width={220}>
             <Menu.Target>
-              <UnstyledButton aria-label={`Account menu for ${user.email}`}>
+              <UnstyledButton>
                 <Group gap={6}>
+                  <VisuallyHidden>Account menu:</VisuallyHidden>
                   <IconUserCircle size={22} aria-hidden />
-                  <Text size="sm" visibleFrom="sm">
+                  <Text size="sm">
                     {user.first_name} {user.last_name}
                   </Text>
                   <StatusBadge status={user.role} />

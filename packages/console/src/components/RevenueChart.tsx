@@ -13,8 +13,10 @@ export interface RevenuePoint {
 /** Net revenue per day. The figures are also in the table beside it, so the chart is decoration for screen readers. */
 export default function RevenueChart({ series, currency }: { series: RevenuePoint[]; currency: string }) {
   return (
-    <div style={{ position: 'relative', height: 260 }} role="img" aria-label={`Net revenue per day, ${series.length} days`}>
+    <div style={{ position: 'relative', height: 260 }}>
       <Line
+        role="img"
+        aria-label={`Net revenue per day, ${series.length} days`}
         data={{
           labels: series.map((point) => day(point.date)),
           datasets: [
