@@ -18,6 +18,7 @@ import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
+import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -80,13 +81,15 @@ export interface AppDeps {
   clock?: Clock;
   /** The process's logger (src/main.ts); one is made from the config when absent. */
   log?: Logger;
+  /** Prometheus metrics (src/main.ts serves them on their own listener); none when absent. */
+  metrics?: Metrics;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock, log }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, log, metrics }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
@@ -112,6 +115,7 @@ export async function buildApp({ config, db, clock = systemClock, log }: AppDeps
     }
   });
 
+  metrics?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorEnvelope);
 

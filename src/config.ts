@@ -40,6 +40,10 @@ export interface Config {
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly logLevel: string;
+  /** `pretty`: human-readable lines (pino-pretty), the default in development; `json`: one JSON object a line, the default otherwise. */
+  readonly logFormat: 'json' | 'pretty';
+  /** The Prometheus endpoint's own listener (`null` port: none) and its optional bearer token. */
+  readonly metrics: { readonly host: string; readonly port: number | null; readonly token: string | null };
   /** How long a SIGTERM/SIGINT waits for in-flight requests and the email worker before closing what is left. */
   readonly shutdownGraceMs: number;
   /** How often the email worker looks for pending messages. */
@@ -207,6 +211,20 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: (() => {
+      const format = read('LOG_FORMAT') ?? (nodeEnv === 'development' ? 'pretty' : 'json');
+      if (format !== 'json' && format !== 'pretty') throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${format}"`);
+      return format;
+    })(),
+    metrics: {
+      host: read('METRICS_HOST') ?? '127.0.0.1',
+      port: ((value) => (value === 0 ? null : value))(int('METRICS_PORT', 9464, 0, 65535)),
+      token: (() => {
+        const token = read('METRICS_TOKEN');
+        if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+        return token ?? null;
+      })(),
+    },
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),

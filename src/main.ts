@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { connectDatabase } from './db/connect.js';
 import { startProcess } from './lib/process.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
 
 /**
  * `npm start`: config, database (embedded unless DATABASE_URL), migrations,
@@ -9,8 +11,10 @@ import { startProcess } from './lib/process.js';
  * close the pool, then stop the embedded server if this process runs it.
  */
 startProcess(async ({ config, log, shutdown }) => {
-  const db = await connectDatabase(config, log, shutdown);
-  const app = await buildApp({ config, db, log });
+  let metrics: Metrics | null = null;
+  const db = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
+  metrics = createMetrics({ db });
+  const app = await buildApp({ config, db, log, metrics });
   shutdown.add('http', async (deadline) => {
     // Requests in flight finish. A keep-alive connection whose request finishes during the drain
     // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
@@ -28,4 +32,8 @@ startProcess(async ({ config, log, shutdown }) => {
     }
   });
   await app.listen({ port: config.port, host: config.host });
+  if (config.metrics.port !== null) {
+    const server = await startMetricsServer({ registry: metrics.registry, ...config.metrics, port: config.metrics.port, log });
+    if (server) shutdown.add('metrics', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  }
 });

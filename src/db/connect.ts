@@ -11,7 +11,7 @@ import { migrateToLatest } from './migrate.js';
  * pending migrations applied. Both are closed at shutdown, the pool never
  * waiting past the grace period (exiting rolls back what a cut request left open).
  */
-export async function connectDatabase(config: Config, log: Logger, shutdown: Shutdown): Promise<Db> {
+export async function connectDatabase(config: Config, log: Logger, shutdown: Shutdown, onConnectionLost: () => void = () => {}): Promise<Db> {
   let database: RunningDatabase;
   if (config.databaseUrl) {
     database = { url: config.databaseUrl, stop: async () => {} };
@@ -24,7 +24,10 @@ export async function connectDatabase(config: Config, log: Logger, shutdown: Shu
   shutdown.add('database', () => database.stop());
 
   const db = createDb(database.url, config.dbPoolSize, {
-    onConnectionError: (error) => log.warn({ err: error }, 'database connection lost; it is discarded'),
+    onConnectionError: (error) => {
+      onConnectionLost();
+      log.warn({ err: error }, 'database connection lost; it is discarded');
+    },
   });
   shutdown.add('pool', (deadline) =>
     Promise.race([db.destroy(), expiresAt(deadline, 'the pool still had connections in use at the end of the grace period')]),

@@ -19,6 +19,10 @@ interface ErrorBody {
   request_id: string;
 }
 
+/** The code of the error envelope a request was answered with (metrics count them by route). */
+const errorCodes = new WeakMap<FastifyRequest, ErrorCode>();
+export const errorCodeOf = (request: FastifyRequest): ErrorCode | undefined => errorCodes.get(request);
+
 /** `extra` adds top-level fields beside the envelope's (the upload endpoint's ImageKit-style `message`). */
 export function sendError(
   reply: FastifyReply,
@@ -34,6 +38,7 @@ export function sendError(
     error: { code, message, ...(details && details.length > 0 ? { details: [...details] } : {}) },
     request_id: String(reply.request.id),
   };
+  errorCodes.set(reply.request, code);
   // Set here too: errors raised before the request hooks run (a malformed URL) still carry it.
   return reply.code(status).header('x-request-id', body.request_id).type('application/json; charset=utf-8').send(body);
 }

@@ -87,6 +87,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     DATA_DIR: dataDir,
     PASSWORD_HASH_COST: '10',
     PRUNE_INTERVAL: '0',
+    // No metrics listener unless a test asks for one (several services share this host).
+    METRICS_PORT: '0',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
