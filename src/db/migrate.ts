@@ -1,5 +1,6 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
+import { assertSupportedServer } from './server-version.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
@@ -38,8 +39,13 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe. */
+/**
+ * Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe.
+ * Every entry point (start, worker, CLI, tests) comes through here, so an unsupported server is
+ * refused before anything is written.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  await assertSupportedServer(db);
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
