@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
+import { rawCheckout } from './raw-checkout.js';
 import type { Shopper as Session } from './shoppers.js';
 import type { Round } from './types.js';
 
@@ -12,7 +13,8 @@ import type { Round } from './types.js';
 type Scenario =
   | { kind: 'get'; url: string; spread?: string[]; path: string; headers?: Record<string, string> }
   | { kind: 'orders'; url: string; spread?: string[]; shoppersFile: string }
-  | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] };
+  | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] }
+  | { kind: 'raw-checkout'; databaseUrl: string; shoppersFile: string };
 
 interface Settings {
   connections: number;
@@ -38,6 +40,7 @@ async function getRound(seconds: number): Promise<Round> {
  * the latencies reported are the worst instance's.
  */
 async function spreadRound(run: (url: string, connections: number) => Promise<Round>): Promise<Round> {
+  if (scenario.kind === 'raw-checkout') throw new Error('the raw checkout has no URL');
   const urls = scenario.kind !== 'checkout' && scenario.spread ? scenario.spread : [scenario.url];
   const rounds = await Promise.all(urls.map((url, i) => run(url, Math.floor(settings.connections / urls.length) + (i < settings.connections % urls.length ? 1 : 0))));
   const sum = (pick: (r: Round) => number | undefined) => rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);
@@ -77,7 +80,7 @@ const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, '
  * checks out a fresh cart. Shoppers are used once, in order, across the
  * warm-up and the rounds; running out shows as rejected requests.
  */
-const shoppers = scenario.kind === 'orders' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
+const shoppers = scenario.kind === 'orders' || scenario.kind === 'raw-checkout' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
 let nextShopper = 0;
 
 function ordersRound(seconds: number): Promise<Round> {
@@ -160,9 +163,15 @@ async function checkoutRound(seconds: number): Promise<Round> {
   return { ...roundOf(result), ...counts, ordersPerSecond: counts.orders / (result.duration || seconds) };
 }
 
-const round = { get: getRound, orders: ordersRound, checkout: checkoutRound }[scenario.kind];
+/** The checkout baseline (bench/raw-checkout.ts): the transaction alone, through node-postgres, same callers, fresh carts. */
+const raw = scenario.kind === 'raw-checkout' ? await rawCheckout(scenario.databaseUrl, shoppers, settings.connections) : null;
+const rawRound = (seconds: number) => raw!.round(seconds);
+
+const round = { get: getRound, orders: ordersRound, checkout: checkoutRound, 'raw-checkout': rawRound }[scenario.kind];
 if (settings.warmupSeconds > 0) await round(settings.warmupSeconds);
 const rounds: Round[] = [];
 for (let i = 0; i < settings.rounds; i++) rounds.push(await round(settings.roundSeconds));
-if (scenario.kind === 'orders' && nextShopper > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${nextShopper} requests for ${shoppers.length}\n`);
+const usedCarts = raw ? raw.used() : nextShopper;
+if (shoppers.length > 0 && usedCarts > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${usedCarts} requests for ${shoppers.length}\n`);
+await raw?.close();
 process.stdout.write(JSON.stringify(rounds));

@@ -243,7 +243,10 @@ async function main() {
         { name: `media ${size / 1024} KB: the service`, scenario: get(`/media/bench/${file}`) },
       ]),
       { name: 'baseline (again)', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
+      // The checkout baseline (bench/raw-checkout.ts): the same transaction through node-postgres, no HTTP, on carts prepared alike.
+      { name: 'checkout baseline: raw transaction, spread', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
       { name: 'checkout: spread', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
+      { name: 'checkout baseline: raw transaction, hot variant', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout: hot variant', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout flow: 2 cart adds + order', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot: null, variants } },
     ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
@@ -303,6 +306,14 @@ async function main() {
 
     const baselines = results.filter((r) => r.name.startsWith('baseline'));
     const baselineRps = baselines.reduce((s, r) => s + r.rps, 0) / Math.max(1, baselines.length);
+    // Each checkout scenario against the raw transaction on the same kind of carts (the whole flow against the spread one).
+    const rawOrders = (kind: 'spread' | 'hot') => results.find((r) => r.name === `checkout baseline: raw transaction, ${kind === 'hot' ? 'hot variant' : 'spread'}`)?.ordersPerSecond;
+    const checkoutRatios = results
+      .filter((r) => r.ordersPerSecond !== undefined && !r.name.startsWith('checkout baseline'))
+      .map((r) => {
+        const raw = rawOrders(r.name.includes('hot') ? 'hot' : 'spread');
+        return { name: r.setup ? `${r.name} [${r.setup}]` : r.name, ordersPerSecond: r.ordersPerSecond!, rawOrdersPerSecond: raw ?? null, ratio: raw ? r.ordersPerSecond! / raw : null };
+      });
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
@@ -310,7 +321,7 @@ async function main() {
       sizes: BENCH_SIZES,
       baselineRps,
       scenarios: results.map((r) => ({ ...r, ratio: r.rps / baselineRps })),
-      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing },
+      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing, ratiosToRawTransaction: checkoutRatios },
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -324,6 +335,10 @@ async function main() {
       ),
       '',
       ...(counts ? [...scaleOutTable(report.scenarios, setups), ''] : []),
+      `| checkout scenario | orders/s | raw transaction orders/s | ratio to the raw transaction |`,
+      `|---|---:|---:|---:|`,
+      ...checkoutRatios.map((r) => `| ${r.name} | ${r.ordersPerSecond.toFixed(0)} | ${r.rawOrdersPerSecond?.toFixed(0) ?? ''} | ${r.ratio?.toFixed(2) ?? ''} |`),
+      '',
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
       `CPU "others" is work on the machine outside this bench (other sessions); the load driver and the balancer are reported apart in instance runs`,
