@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { createDb, type Db } from '../../src/db/database.js';
+import { test } from 'node:test';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
-import { adminQuery, createTestDatabase, serviceTarget, startService, type ServiceProcess, type TestDatabase } from '../helpers/service.js';
+import { adminQuery, fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
  * PostgreSQL ends the connections a running service holds (a failover, a
@@ -14,32 +13,20 @@ import { adminQuery, createTestDatabase, serviceTarget, startService, type Servi
  * Idempotency-Key, and no acknowledged order is lost or doubled.
  */
 const APP = 'commerce-fault-test';
-let database: TestDatabase;
-let service: ServiceProcess;
-let db: Db;
-
-before(async () => {
-  database = await createTestDatabase();
-  const url = new URL(database.url);
-  url.searchParams.set('application_name', APP);
-  service = await startService({ databaseUrl: url.toString(), env: { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '8' } });
-  db = createDb(database.url, 4);
-});
-
-after(async () => {
-  await service?.stop();
-  await db?.destroy();
-  await database?.drop();
-});
+const file = fileDatabase();
 
 const terminateServiceConnections = () =>
   adminQuery<{ terminated: boolean }>(
     'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
-    [database.name, APP],
+    [file.database.name, APP],
   );
 
-test('terminated connections under checkout load fail requests with 503, never the process', async () => {
-  const target = serviceTarget(service, db);
+test('terminated connections under checkout load fail requests with 503, never the process', async (t) => {
+  const url = new URL(file.database.url);
+  url.searchParams.set('application_name', APP);
+  const service = await startService({ databaseUrl: url.toString(), env: { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '8' } });
+  t.after(() => service.stop());
+  const target = serviceTarget(service, file.db);
   const { client: admin } = await signInAs(target, 'ADMIN');
   const { variantId } = await sellableVariant(admin, { stock: 1000 });
   const shoppers = await inBatches(40, 8, () => shopper(target, [{ variantId, quantity: 2 }]));
@@ -88,7 +75,7 @@ test('terminated connections under checkout load fail requests with 503, never t
   // Every acknowledged order is there, once, and the stock matches exactly.
   const acknowledged = new Set([...first, ...final].filter((r) => r.status === 201).map((r) => r.body.data.public_id as string));
   assert.equal(acknowledged.size, shoppers.length, 'one order per shopper, retries replayed');
-  const stored = await db.selectFrom('orders').select('public_id').execute();
+  const stored = await file.db.selectFrom('orders').select('public_id').execute();
   assert.deepEqual(new Set(stored.map((o) => o.public_id)), acknowledged);
   const stock = await inventoryOf(target, variantId);
   assert.equal(stock.quantity_reserved, shoppers.length * 2);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createDb, type Db } from '../../src/db/database.js';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp } from '../helpers/factories.js';
 import { headerOf, startMailServer, waitFor, type MailCatcher } from '../helpers/mail.js';
-import { createTestDatabase, serviceTarget, startService, type TestDatabase } from '../helpers/service.js';
+import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
  * Email after a crash. A service is killed (kill -9) while its worker sends a
@@ -13,19 +12,14 @@ import { createTestDatabase, serviceTarget, startService, type TestDatabase } fr
  * confirmation arrives within two minutes of the restart, and at most the one
  * message in flight at the kill arrives twice, under the same Message-ID.
  */
-let database: TestDatabase;
-let db: Db;
+const file = fileDatabase();
 let mail: MailCatcher;
 
 before(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, 4);
   mail = await startMailServer(0, { delayMs: 150 });
 });
 after(async () => {
   await mail?.close();
-  await db?.destroy();
-  await database?.drop();
 });
 
 const env = () => ({
@@ -39,8 +33,8 @@ const env = () => ({
 const messageIds = () => mail.messages.map((m) => headerOf(m.raw, 'message-id') ?? '');
 
 test('kill -9 mid-batch: after a restart every confirmation is sent within two minutes, at most one twice', async () => {
-  const first = await startService({ databaseUrl: database.url, env: env() });
-  const target = serviceTarget(first, db);
+  const first = await startService({ databaseUrl: file.database.url, env: env() });
+  const target = serviceTarget(first, file.db);
   const { client: admin } = await signInAs(target, 'ADMIN');
   const { variantId } = await sellableVariant(admin, { stock: 1000 });
   const shoppers = await inBatches(25, 5, () => shopper(target, [{ variantId, quantity: 2 }]));
@@ -51,17 +45,17 @@ test('kill -9 mid-batch: after a restart every confirmation is sent within two m
   await waitFor(() => mail.messages.length >= 20, 30_000);
   first.signal('SIGKILL');
   await first.exited;
-  const pending = await db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute();
+  const pending = await file.db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute();
   assert.ok(pending.length > 0, 'the kill left messages unsent');
 
   const restarted = Date.now();
-  const second = await startService({ databaseUrl: database.url, env: env() });
+  const second = await startService({ databaseUrl: file.database.url, env: env() });
   try {
-    await waitFor(async () => (await db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute()).length === 0, 120_000);
+    await waitFor(async () => (await file.db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute()).length === 0, 120_000);
     const took = Date.now() - restarted;
     assert.ok(took < 120_000, `everything delivered ${took} ms after the restart`);
 
-    const outbox = await db.selectFrom('outbox').select(['id', 'kind']).execute();
+    const outbox = await file.db.selectFrom('outbox').select(['id', 'kind']).execute();
     const received = messageIds();
     for (const row of outbox) assert.ok(received.some((id) => id.startsWith(`<outbox-${row.id}@`)), `outbox ${row.id} (${row.kind}) was sent`);
     const twice = received.filter((id, i) => received.indexOf(id) !== i);
@@ -69,7 +63,7 @@ test('kill -9 mid-batch: after a restart every confirmation is sent within two m
     assert.equal(mail.messages.length, outbox.length + twice.length);
 
     // Every acknowledged order is stored and holds its stock.
-    const orders = await db.selectFrom('orders').select('public_id').execute();
+    const orders = await file.db.selectFrom('orders').select('public_id').execute();
     assert.deepEqual(new Set(orders.map((o) => o.public_id)), new Set(placed.map((r) => r.body.data.public_id as string)));
     assert.equal((await inventoryOf(target, variantId)).quantity_reserved, 50);
     assert.equal(outbox.filter((row) => row.kind === 'order_placed').length, 25);
@@ -79,13 +73,13 @@ test('kill -9 mid-batch: after a restart every confirmation is sent within two m
 });
 
 test('`npm run worker` delivers for an API running with EMAIL_WORKER=off, and stops cleanly', async () => {
-  const api = await startService({ databaseUrl: database.url, env: { ...env(), EMAIL_WORKER: 'off' } });
-  const worker = await startService({ databaseUrl: database.url, entry: 'worker.ts', waitForReady: false, env: env() });
+  const api = await startService({ databaseUrl: file.database.url, env: { ...env(), EMAIL_WORKER: 'off' } });
+  const worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', waitForReady: false, env: env() });
   try {
     await worker.waitForLog((l) => l.msg === 'email worker started');
-    const { email } = await signUp(serviceTarget(api, db));
+    const { email } = await signUp(serviceTarget(api, file.db));
     const row = await waitFor(async () => {
-      const found = await db.selectFrom('outbox').select(['id', 'delivered_at']).where('recipient', '=', email).executeTakeFirstOrThrow();
+      const found = await file.db.selectFrom('outbox').select(['id', 'delivered_at']).where('recipient', '=', email).executeTakeFirstOrThrow();
       return found.delivered_at ? found : null;
     }, 15_000);
     assert.equal(mail.to(email).length, 1);

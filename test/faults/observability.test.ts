@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createDb, type Db } from '../../src/db/database.js';
+import { test } from 'node:test';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { closedPort, waitFor } from '../helpers/mail.js';
-import { createTestDatabase, serviceTarget, startService, type TestDatabase } from '../helpers/service.js';
+import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
  * /metrics on its own listener with a bearer token, reporting what the
@@ -12,16 +11,7 @@ import { createTestDatabase, serviceTarget, startService, type TestDatabase } fr
  * refusals, the pool and the outbox. Logs are JSON in production and
  * human-readable in development.
  */
-let database: TestDatabase;
-let db: Db;
-before(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, 4);
-});
-after(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const file = fileDatabase();
 
 const TOKEN = 'scrape-token-0123456789';
 
@@ -34,11 +24,11 @@ function sample(text: string, series: string): number | undefined {
 test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, on their own token-guarded port', async () => {
   const metricsPort = await closedPort();
   const service = await startService({
-    databaseUrl: database.url,
+    databaseUrl: file.database.url,
     env: { NODE_ENV: 'production', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN, RATE_LIMIT_CHECKOUT: '2/1m', RATE_LIMIT_REGISTER: '0', EMAIL_WORKER: 'off' },
   });
   try {
-    const target = serviceTarget(service, db);
+    const target = serviceTarget(service, file.db);
     const { client: admin } = await signInAs(target, 'ADMIN');
     const { variantId } = await sellableVariant(admin, { stock: 10 });
     const buyer = await shopper(target, [{ variantId, quantity: 1 }]);
@@ -75,7 +65,7 @@ test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, o
 });
 
 test('development logs are human-readable', async () => {
-  const service = await startService({ databaseUrl: database.url, env: { NODE_ENV: 'development' } });
+  const service = await startService({ databaseUrl: file.database.url, env: { NODE_ENV: 'development' } });
   try {
     await waitFor(() => service.output().includes('Server listening'));
     const lines = service.output().split('\n').filter(Boolean);

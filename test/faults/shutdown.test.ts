@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
-import { createDb, type Db } from '../../src/db/database.js';
 import { checkout, sellableVariant, shopper, inBatches } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
-import { createTestDatabase, serviceTarget, startService, type ServiceOptions, type ServiceProcess, type TestDatabase } from '../helpers/service.js';
+import { fileDatabase, type ServiceOptions, type ServiceProcess, serviceTarget, startService } from '../helpers/service.js';
 
 /**
  * SIGTERM under load: the service stops accepting, every request in flight
@@ -14,29 +13,19 @@ import { createTestDatabase, serviceTarget, startService, type ServiceOptions, t
  * flight deterministically: the test locks the variant's stock row, so every
  * checkout waits on it until the test lets go.
  */
-let database: TestDatabase;
-let db: Db;
-
-before(async () => {
-  database = await createTestDatabase();
-  db = createDb(database.url, 4);
-});
-after(async () => {
-  await db?.destroy();
-  await database?.drop();
-});
+const file = fileDatabase();
 
 const ENV = { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '6' };
 
 /** A service, a variant whose stock row the returned lock holds, and `count` shoppers checking out in flight. */
 async function checkoutsInFlight(count: number, options: ServiceOptions) {
-  const service = await startService({ databaseUrl: database.url, ...options, env: { ...ENV, ...options.env } });
-  const target = serviceTarget(service, db);
+  const service = await startService({ databaseUrl: file.database.url, ...options, env: { ...ENV, ...options.env } });
+  const target = serviceTarget(service, file.db);
   const { client: admin } = await signInAs(target, 'ADMIN');
   const { variantId } = await sellableVariant(admin, { stock: 1000 });
   const shoppers = await inBatches(count, 6, () => shopper(target, [{ variantId, quantity: 1 }]));
 
-  const lock = new pg.Client({ connectionString: database.url });
+  const lock = new pg.Client({ connectionString: file.database.url });
   lock.on('error', () => {}); // the database is dropped under it if a test fails midway
   await lock.connect();
   await lock.query('BEGIN');
@@ -77,10 +66,10 @@ async function drains(service: ServiceProcess, lock: pg.Client, responses: Promi
 
 test('SIGTERM during checkout load: every in-flight request completes, then the process exits 0', async () => {
   const { service, lock, responses, settled } = await checkoutsInFlight(30, { env: { SHUTDOWN_GRACE_MS: '20000' } });
-  const before = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await file.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   service.signal('SIGTERM');
   await drains(service, lock, responses, settled);
-  const placed = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const placed = await file.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   assert.equal(placed.n - before.n, 30, 'every acknowledged order is stored');
 });
 

@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Db } from '../../src/db/database.js';
+import { createDb, type Db } from '../../src/db/database.js';
 import type { TestTarget } from './app.js';
 import { Client } from './client.js';
 import { closedPort as freePort, sleep } from './mail.js';
@@ -214,6 +215,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), name, drop: async () => void (await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+/**
+ * For a test file: a database of its own (cloned from the template) and a
+ * small pool on it for the test's own reads and writes, made before the
+ * file's tests and dropped after them. Read the fields inside tests (not in
+ * another file-level `before`: node:test may run those alongside this one).
+ */
+export function fileDatabase(): { readonly database: TestDatabase; readonly db: Db } {
+  const state = {} as { database: TestDatabase; db: Db };
+  before(async () => {
+    state.database = await createTestDatabase();
+    state.db = createDb(state.database.url, 4);
+  });
+  after(async () => {
+    await state.db?.destroy();
+    await state.database?.drop();
+  });
+  return state;
 }
 
 /** Runs one statement as the test server's administrator (to terminate backends, say). */
