@@ -75,8 +75,12 @@ export async function spawnPostmaster(options: {
   }
 }
 
-/** A server another (dead) process started: watched by polling its PID, stopped by signal. */
-function adoptedPostmaster(pid: number): Postmaster {
+/**
+ * A server another process started: watched by polling its PID; stopped by
+ * signal when it is ours (adopted from a dead owner), left alone when its
+ * owner still lives.
+ */
+function adoptedPostmaster(pid: number, owned: boolean): Postmaster {
   const alive = () => {
     try {
       process.kill(pid, 0);
@@ -92,7 +96,7 @@ function adoptedPostmaster(pid: number): Postmaster {
     pid,
     exited,
     async stop() {
-      if (!alive()) return;
+      if (!owned || !alive()) return;
       process.kill(pid, 'SIGINT');
       const deadline = Date.now() + STOP_TIMEOUT_MS;
       while (alive() && Date.now() < deadline) await sleep(100);
@@ -107,7 +111,7 @@ function adoptedPostmaster(pid: number): Postmaster {
  * with backoff (250 ms doubling to 10 s) while it fails, for instance while
  * the backends of a killed postmaster still hold its shared memory.
  */
-export function superviseEmbedded(options: { start: () => Promise<Postmaster>; adopted?: number; log: EmbeddedLog }) {
+export function superviseEmbedded(options: { start: () => Promise<Postmaster>; adopted?: { pid: number; owned: boolean }; log: EmbeddedLog }) {
   const { start, log } = options;
   let current: Postmaster | null = null;
   let stopping = false;
@@ -136,7 +140,7 @@ export function superviseEmbedded(options: { start: () => Promise<Postmaster>; a
     }
   }
 
-  const started = options.adopted === undefined ? start().then(watch) : Promise.resolve(watch(adoptedPostmaster(options.adopted)));
+  const started = options.adopted === undefined ? start().then(watch) : Promise.resolve(watch(adoptedPostmaster(options.adopted.pid, options.adopted.owned)));
   return {
     started,
     async stop() {

@@ -58,11 +58,24 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
   if (found && password !== null) {
     await ensureDatabase(connectionUrl(password, found.port, 'postgres'), database);
     const url = connectionUrl(password, found.port, database);
-    if (!options.supervise || ownerAlive(ownerFile)) return { url, stop: async () => {} };
-    log.warn({ pid: found.pid, port: found.port }, 'adopting an orphaned embedded PostgreSQL (its owner is gone); it is stopped at shutdown');
-    writeOwner(ownerFile);
-    const keeper = superviseEmbedded({ adopted: found.pid, start: () => startServer(found.port), log });
-    return { url, stop: () => keeper.stop().finally(() => rmSync(ownerFile, { force: true })) };
+    if (!options.supervise) return { url, stop: async () => {} };
+    // The service watches a server it found either way: if it stops (another process that ran it
+    // ended, or it crashed), the service starts its own on the same port and owns that one.
+    const foreign = ownerAlive(ownerFile);
+    if (foreign) log.info({ pid: found.pid, port: found.port }, 'using the embedded PostgreSQL another live process runs; taking over if it stops');
+    else {
+      log.warn({ pid: found.pid, port: found.port }, 'adopting an orphaned embedded PostgreSQL (its owner is gone); it is stopped at shutdown');
+      writeOwner(ownerFile);
+    }
+    const keeper = superviseEmbedded({
+      adopted: { pid: found.pid, owned: !foreign },
+      start: () => {
+        writeOwner(ownerFile);
+        return startServer(found.port, password);
+      },
+      log,
+    });
+    return { url, stop: () => keeper.stop().finally(() => ownedBySelf(ownerFile) && rmSync(ownerFile, { force: true })) };
   }
   removeStalePidFile(clusterDir, log);
 
@@ -72,7 +85,7 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
   if (!initialised) await initialiseCluster(clusterDir, secret);
   const port = await freePort();
 
-  function startServer(onPort: number): Promise<Postmaster> {
+  function startServer(onPort: number, withPassword: string): Promise<Postmaster> {
     removeStalePidFile(clusterDir, log);
     return spawnPostmaster({
       binary: path.join(binaryDirectory(), 'postgres'),
@@ -80,18 +93,18 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
       logFile: path.join(dataDir, 'postgres.log'),
       detached: options.supervise === true,
       user: process.getuid?.() === 0 ? USER : null,
-      ready: () => answers(connectionUrl(secret, onPort, 'postgres')),
+      ready: () => answers(connectionUrl(withPassword, onPort, 'postgres')),
     });
   }
 
   writeOwner(ownerFile);
   if (options.supervise) {
-    const keeper = superviseEmbedded({ start: () => startServer(port), log });
+    const keeper = superviseEmbedded({ start: () => startServer(port, secret), log });
     await keeper.started;
     await ensureDatabase(connectionUrl(secret, port, 'postgres'), database);
     return { url: connectionUrl(secret, port, database), stop: () => keeper.stop().finally(() => rmSync(ownerFile, { force: true })) };
   }
-  const server = await startServer(port);
+  const server = await startServer(port, secret);
   await ensureDatabase(connectionUrl(secret, port, 'postgres'), database);
   return { url: connectionUrl(secret, port, database), stop: () => server.stop().finally(() => rmSync(ownerFile, { force: true })) };
 }
@@ -154,6 +167,14 @@ function pidFile(clusterDir: string): { pid: number; port: number } | null {
 /** The owner file holds the PID and the start time of the process running the server, so a reused PID is not mistaken for it. */
 function writeOwner(ownerFile: string): void {
   writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, started: processStart(process.pid) }));
+}
+
+function ownedBySelf(ownerFile: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(ownerFile, 'utf8')) as { pid: number }).pid === process.pid;
+  } catch {
+    return false;
+  }
 }
 
 function ownerAlive(ownerFile: string): boolean {

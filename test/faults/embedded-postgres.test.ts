@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { Client } from '../helpers/client.js';
 import { uniqueEmail, PASSWORD } from '../helpers/factories.js';
 import { sleep, waitFor } from '../helpers/mail.js';
@@ -82,10 +83,16 @@ test('after a kill -9 of the service its orphaned server is adopted, then stoppe
   await service.waitForLog((l) => String(l.msg).startsWith('adopting an orphaned embedded PostgreSQL'), 5_000);
   assert.equal(postmasterPid(), orphan, 'the orphan was reused, not replaced');
   await registers(service);
+  // The adopted server is supervised like one the service started.
+  process.kill(orphan, 'SIGKILL');
+  await service.waitForLog((l) => l.msg === 'embedded PostgreSQL restarted', 60_000);
+  await waitFor(async () => (await ready(service)) === 200, 30_000);
+  await registers(service);
+  const restarted = postmasterPid()!;
 
   service.signal('SIGTERM');
   assert.equal((await service.exited).code, 0, service.output().slice(-2000));
-  await waitFor(() => !alive(orphan), 10_000);
+  await waitFor(() => !alive(restarted), 10_000);
   assert.equal(postmasterPid(), null, 'the server shut down cleanly');
 });
 
@@ -102,4 +109,18 @@ test('a stale postmaster.pid whose PID belongs to another process does not block
     stranger.kill('SIGKILL');
   }
   await sleep(0);
+});
+
+test('a server another live process runs is used, not adopted; when that process stops it, the service starts its own', async () => {
+  const other = await startEmbeddedDatabase(dataDir); // as `npm run seed` would, before the service starts
+  const service = await start();
+  await service.waitForLog((l) => String(l.msg).startsWith('using the embedded PostgreSQL another live process runs'), 5_000);
+  await other.stop();
+  await service.waitForLog((l) => l.msg === 'embedded PostgreSQL restarted', 60_000);
+  await waitFor(async () => (await ready(service)) === 200, 30_000);
+  await registers(service);
+  const own = postmasterPid()!;
+  service.signal('SIGTERM');
+  assert.equal((await service.exited).code, 0);
+  await waitFor(() => !alive(own), 10_000);
 });
