@@ -31,8 +31,11 @@ export function consoleIsStale(): boolean {
 }
 
 export async function buildConsole(): Promise<void> {
+  // Always a production build, whatever NODE_ENV the caller runs with (`NODE_ENV=development npm start`
+  // would otherwise ship React's development build to everyone who opens /admin).
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  await build({ root: consoleRoot, configFile: path.join(consoleRoot, 'vite.config.ts'), logLevel: 'warn' });
+  await build({ root: consoleRoot, configFile: path.join(consoleRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
   precompress(path.join(consoleRoot, 'dist/assets'));
 }
 

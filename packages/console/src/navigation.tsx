@@ -1,10 +1,12 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconCash, IconGauge, IconReceipt } from '@tabler/icons-react';
+import { IconCash, IconGauge, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
   label: string;
   to: NonNullable<LinkProps['to']>;
+  /** A preset filter, for entries that are a view of another list (Staff is accounts with role ADMIN). */
+  search?: Record<string, string>;
   icon: ComponentType<{ size?: number; stroke?: number }>;
   /** Shown to SUPER_ADMIN only; the server enforces the same rule. */
   superOnly?: boolean;
@@ -21,10 +23,14 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Dashboard', to: '/', icon: IconGauge },
       { label: 'Orders', to: '/orders', icon: IconReceipt },
+      { label: 'Customers', to: '/customers', icon: IconUsers },
     ],
   },
   {
     label: 'Administration',
-    items: [{ label: 'Money', to: '/money', icon: IconCash, superOnly: true }],
+    items: [
+      { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
+      { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+    ],
   },
 ];

@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
+import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
 import { moneyRoute } from './routes/money';
 import { orderRoute, ordersRoute } from './routes/orders';
@@ -7,7 +8,7 @@ import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -5,14 +5,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { api } from '../api';
 import { notifyError } from '../lib/errors';
-import { NAVIGATION } from '../navigation';
+import { NAVIGATION, type NavItem } from '../navigation';
 import { useStaff } from '../session';
 import { StatusBadge } from './StatusBadge';
 
 export function AppLayout() {
   const user = useStaff();
   const [opened, { toggle, close }] = useDisclosure();
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const location = useRouterState({ select: (state) => state.location });
+  const pathname = location.pathname;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -27,7 +28,14 @@ export function AppLayout() {
     await navigate({ to: '/sign-in', search: {} });
   };
 
-  const isActive = (to: string) => (to === '/' ? pathname === '/admin' || pathname === '/admin/' : pathname.startsWith(`/admin${to}`));
+  const onPath = (to: string) => (to === '/' ? pathname === '/admin' || pathname === '/admin/' : pathname.startsWith(`/admin${to}`));
+  const searchMatches = (search: Record<string, string>) =>
+    Object.entries(search).every(([key, value]) => String((location.search as Record<string, unknown>)[key] ?? '') === value);
+  // One entry is current: a preset view (Staff) when its filter is on, else the plain list.
+  const items = NAVIGATION.flatMap((section) => section.items);
+  const current =
+    items.find((item) => item.search && onPath(item.to) && searchMatches(item.search)) ?? items.find((item) => !item.search && onPath(item.to));
+  const isActive = (item: NavItem) => item === current;
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
@@ -79,10 +87,12 @@ export function AppLayout() {
                       key={item.label}
                       component={Link}
                       to={item.to}
+                      // Entries are of different routes: the preset search is checked where NAVIGATION declares it.
+                      search={(item.search ?? {}) as never}
                       label={item.label}
                       leftSection={<item.icon size={18} stroke={1.6} />}
-                      active={isActive(item.to)}
-                      aria-current={isActive(item.to) ? 'page' : undefined}
+                      active={isActive(item)}
+                      aria-current={isActive(item) ? 'page' : undefined}
                       onClick={close}
                     />
                   ))}

@@ -24,8 +24,10 @@ const COLORS: Record<string, string> = {
 
 /** A status as words (colour only repeats what the text says, for people who cannot tell colours apart). */
 export function StatusBadge({ status }: { status: string }) {
+  const color = COLORS[status] ?? 'gray';
+  // The palest shade behind the darkest text: Mantine's light variant is under 4.5:1 for some colours.
   return (
-    <Badge color={COLORS[status] ?? 'gray'} variant="light" radius="sm">
+    <Badge color={color} variant="light" radius="sm" bg={`${color}.0`} c={`${color}.9`}>
       {titleCase(status)}
     </Badge>
   );
