@@ -27,6 +27,7 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/', ready: (page) => page.getByRole('img', { name: /Net revenue per day/ }).waitFor() },
   { path: () => '/admin/orders', ready: (page) => page.getByRole('table', { name: 'Orders' }).waitFor() },
   { path: () => `/admin/orders/${orderId}`, ready: (page) => page.getByRole('heading', { name: 'History' }).waitFor() },
+  { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
 ];
 
 describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {

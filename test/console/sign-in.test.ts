@@ -45,6 +45,7 @@ describe('console: signing in', () => {
       await signInThroughUi(page, email);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+      await nav.getByRole('link', { name: 'Money' }).waitFor();
       await page.getByRole('button', { name: /Account menu/ }).click();
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();

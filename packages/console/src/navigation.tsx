@@ -1,5 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconGauge, IconReceipt } from '@tabler/icons-react';
+import { IconCash, IconGauge, IconReceipt } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
@@ -22,5 +22,9 @@ export const NAVIGATION: NavSection[] = [
       { label: 'Dashboard', to: '/', icon: IconGauge },
       { label: 'Orders', to: '/orders', icon: IconReceipt },
     ],
+  },
+  {
+    label: 'Administration',
+    items: [{ label: 'Money', to: '/money', icon: IconCash, superOnly: true }],
   },
 ];

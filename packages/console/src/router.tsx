@@ -1,12 +1,13 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
 import { dashboardRoute } from './routes/dashboard';
+import { moneyRoute } from './routes/money';
 import { orderRoute, ordersRoute } from './routes/orders';
 import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -8691,6 +8691,8 @@ export interface paths {
                     status?: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
                     /** @description Order number or customer email (substring) */
                     search?: string;
+                    /** @description One customer's orders: their public ID (`usr_...`) */
+                    customer?: string;
                     /** @description Inclusive */
                     placed_from?: string;
                     /** @description Exclusive */
