@@ -28,6 +28,8 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/orders', ready: (page) => page.getByRole('table', { name: 'Orders' }).waitFor() },
   { path: () => `/admin/orders/${orderId}`, ready: (page) => page.getByRole('heading', { name: 'History' }).waitFor() },
   { path: () => '/admin/customers', ready: (page) => page.getByRole('table', { name: 'Accounts' }).waitFor() },
+  { path: () => '/admin/account', ready: (page) => page.getByRole('table', { name: 'Your sessions' }).waitFor() },
+  { path: () => '/admin/audit', ready: (page) => page.getByRole('table', { name: 'Audit entries' }).waitFor() },
   { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
 ];
 

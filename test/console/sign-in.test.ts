@@ -45,7 +45,7 @@ describe('console: signing in', () => {
       await signInThroughUi(page, email);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
-      await nav.getByRole('link', { name: 'Money' }).waitFor();
+      for (const name of ['Money', 'Staff', 'Audit log', 'Customers']) await nav.getByRole('link', { name }).waitFor();
       await page.getByRole('button', { name: /Account menu/ }).click();
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -1,5 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconCash, IconGauge, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import { IconCash, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
@@ -31,6 +31,7 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
       { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+      { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
+import { accountRoute, auditRoute } from './routes/account';
 import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
 import { moneyRoute } from './routes/money';
@@ -8,7 +9,7 @@ import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute])]);
 
 export const router = createRouter({
   routeTree,

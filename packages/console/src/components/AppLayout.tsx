@@ -63,6 +63,9 @@ export function AppLayout() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{user.email}</Menu.Label>
+              <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
+                Your account
+              </Menu.Item>
               <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
                 Sign out
               </Menu.Item>

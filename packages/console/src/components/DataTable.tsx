@@ -60,7 +60,8 @@ export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, em
 
   return (
     <div>
-      <ScrollArea type="auto">
+      {/* Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1). */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
         <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={640}>
           <VisuallyHidden component="caption">{label}</VisuallyHidden>
           <Table.Thead>
