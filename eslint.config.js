@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/'] },
+  { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,7 +15,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/*/test/**'],
+    // The console: the rules of hooks, checked (a conditional hook is a bug that only shows at run time).
+    files: ['packages/console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts', 'packages/*/test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

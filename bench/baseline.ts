@@ -5,6 +5,8 @@
  * scalar count over a narrow index.
  * Same machine, same database, same load; every scenario is a ratio to it.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -22,6 +24,20 @@ const LIST = `
 app.get('/products', async () => {
   const { rows } = await pool.query(LIST);
   return { success: true, data: rows, meta: { total: Number(rows[0]?.total ?? 0) } };
+});
+
+/**
+ * The storage question for uploaded images (bench/NOTES.md): the same bytes
+ * read from a file on local disk (what a shared directory costs at best) and
+ * from the bytea column the service keeps them in, with nothing else around.
+ */
+const mediaDir = process.env.BENCH_MEDIA_DIR ?? '';
+app.get<{ Params: { name: string } }>('/media-disk/:name', async (request, reply) =>
+  reply.type('image/png').send(await readFile(path.join(mediaDir, path.basename(request.params.name)))),
+);
+app.get<{ Params: { name: string } }>('/media-db/:name', async (request, reply) => {
+  const { rows } = await pool.query('SELECT mime_type, content FROM media_files WHERE path = $1', [`/bench/${request.params.name}`]);
+  return reply.type(rows[0].mime_type).send(rows[0].content);
 });
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

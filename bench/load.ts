@@ -5,13 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
+import { rawCheckout } from './raw-checkout.js';
 import type { Shopper as Session } from './shoppers.js';
 import type { Round } from './types.js';
 
+/** `spread`: the instances to share the connections between, as a client-side balancer would (instance runs). */
 type Scenario =
-  | { kind: 'get'; url: string; path: string; headers?: Record<string, string> }
-  | { kind: 'orders'; url: string; shoppersFile: string }
-  | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] };
+  | { kind: 'get'; url: string; spread?: string[]; path: string; headers?: Record<string, string> }
+  | { kind: 'orders'; url: string; spread?: string[]; shoppersFile: string }
+  | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] }
+  | { kind: 'raw-checkout'; databaseUrl: string; shoppersFile: string };
 
 interface Settings {
   connections: number;
@@ -27,13 +30,30 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!
 
 async function getRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'get') throw new Error('not a get scenario');
-  const result = await autocannon({
-    url: scenario.url + scenario.path,
-    connections: settings.connections,
-    duration: seconds,
-    headers: scenario.headers ?? {},
-  });
-  return roundOf(result);
+  const { path, headers } = scenario;
+  return spreadRound((url, connections) => autocannon({ url: url + path, connections, duration: seconds, headers: headers ?? {} }).then(roundOf));
+}
+
+/**
+ * One autocannon per instance when the scenario is spread, each with its
+ * share of the connections, run at once: throughput and errors add up, and
+ * the latencies reported are the worst instance's.
+ */
+async function spreadRound(run: (url: string, connections: number) => Promise<Round>): Promise<Round> {
+  if (scenario.kind === 'raw-checkout') throw new Error('the raw checkout has no URL');
+  const urls = scenario.kind !== 'checkout' && scenario.spread ? scenario.spread : [scenario.url];
+  const rounds = await Promise.all(urls.map((url, i) => run(url, Math.floor(settings.connections / urls.length) + (i < settings.connections % urls.length ? 1 : 0))));
+  const sum = (pick: (r: Round) => number | undefined) => rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);
+  return {
+    rps: sum((r) => r.rps),
+    p50: Math.max(...rounds.map((r) => r.p50)),
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    ...(rounds[0]?.orders !== undefined
+      ? { orders: sum((r) => r.orders), rejected: sum((r) => r.rejected), ordersPerSecond: sum((r) => r.ordersPerSecond) }
+      : {}),
+  };
 }
 
 /** What every round reports from autocannon's result. */
@@ -60,15 +80,19 @@ const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, '
  * checks out a fresh cart. Shoppers are used once, in order, across the
  * warm-up and the rounds; running out shows as rejected requests.
  */
-const shoppers = scenario.kind === 'orders' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
+const shoppers = scenario.kind === 'orders' || scenario.kind === 'raw-checkout' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
 let nextShopper = 0;
 
-async function ordersRound(seconds: number): Promise<Round> {
+function ordersRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'orders') throw new Error('not an orders scenario');
+  return spreadRound((url, connections) => ordersOn(url, connections, seconds));
+}
+
+async function ordersOn(url: string, connections: number, seconds: number): Promise<Round> {
   const { counts, onResponse } = orderCounter();
   const result = await autocannon({
-    url: scenario.url,
-    connections: settings.connections,
+    url,
+    connections,
     duration: seconds,
     requests: [
       {
@@ -139,9 +163,15 @@ async function checkoutRound(seconds: number): Promise<Round> {
   return { ...roundOf(result), ...counts, ordersPerSecond: counts.orders / (result.duration || seconds) };
 }
 
-const round = { get: getRound, orders: ordersRound, checkout: checkoutRound }[scenario.kind];
+/** The checkout baseline (bench/raw-checkout.ts): the transaction alone, through node-postgres, same callers, fresh carts. */
+const raw = scenario.kind === 'raw-checkout' ? await rawCheckout(scenario.databaseUrl, shoppers, settings.connections) : null;
+const rawRound = (seconds: number) => raw!.round(seconds);
+
+const round = { get: getRound, orders: ordersRound, checkout: checkoutRound, 'raw-checkout': rawRound }[scenario.kind];
 if (settings.warmupSeconds > 0) await round(settings.warmupSeconds);
 const rounds: Round[] = [];
 for (let i = 0; i < settings.rounds; i++) rounds.push(await round(settings.roundSeconds));
-if (scenario.kind === 'orders' && nextShopper > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${nextShopper} requests for ${shoppers.length}\n`);
+const usedCarts = raw ? raw.used() : nextShopper;
+if (shoppers.length > 0 && usedCarts > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${usedCarts} requests for ${shoppers.length}\n`);
+await raw?.close();
 process.stdout.write(JSON.stringify(rounds));

@@ -8,10 +8,13 @@
  * BENCH_DURATION (seconds per round, default 5), BENCH_WARMUP (default 3),
  * BENCH_ONLY (comma-separated scenario names), BENCH_CPU_PROF (a directory:
  * the service writes a V8 CPU profile there when it stops; open it in Chrome
- * DevTools or speedscope).
+ * DevTools or speedscope), BENCH_INSTANCES (e.g. 1,2,3: the scenarios against
+ * each count of instances, behind a round-robin balancer and spread by the
+ * load driver; see bench/scale-out.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -24,9 +27,13 @@ import { hashPassword } from '../src/lib/password.js';
 import { newPublicId } from '../src/lib/ids.js';
 import { BENCH_SIZES, seedBenchStore } from './seed.js';
 import { prepareShoppers } from './shoppers.js';
+import { cpuMeter, postmasterPid, type CpuShares } from './cpu.js';
+import { instanceCounts, scaleOutTable, SCALE_OUT_SCENARIOS, setupsFor } from './scale-out.js';
+import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
 
 const PASSWORD = 'Bench-Pass-1';
+const MEDIA_SIZES = [['20k.png', 20 * 1024], ['500k.png', 500 * 1024]] as const;
 const settings = {
   connections: 50,
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 3),
@@ -34,7 +41,8 @@ const settings = {
   rounds: 3,
 };
 const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
-const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const counts = instanceCounts(process.env.BENCH_INSTANCES);
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()) ?? (counts ? SCALE_OUT_SCENARIOS : undefined);
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -114,7 +122,7 @@ async function main() {
   chmodSync(scratch, 0o755);
   const server = process.env.BENCH_DATABASE_URL
     ? { url: process.env.BENCH_DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedDatabase(scratch, { database: 'postgres', persistent: false });
+    : await startEmbeddedDatabase(scratch, { database: 'postgres' });
   const dbName = `bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
@@ -125,6 +133,7 @@ async function main() {
   const databaseUrl = url.toString();
 
   const children: ChildProcess[] = [];
+  let balancer: Balancer | null = null;
   try {
     const db = createDb(databaseUrl, 4);
     await migrateToLatest(db);
@@ -132,10 +141,22 @@ async function main() {
     let t = Date.now();
     await seedBenchStore(db, hash);
     log(`seeded ${BENCH_SIZES.products} products, ${BENCH_SIZES.products * BENCH_SIZES.variantsPerProduct} variants, ${BENCH_SIZES.customers} customers, ${BENCH_SIZES.orders} orders in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-    await db
+    const { id: adminId } = await db
       .insertInto('users')
       .values({ public_id: newPublicId('usr'), email: 'admin@bench.test', password_hash: hash, first_name: 'Bench', last_name: 'Admin', phone_number: null, role: 'SUPER_ADMIN' })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Uploaded images of two sizes (a thumbnail, a product photo), stored as the service stores them and as files beside.
+    const mediaDir = path.join(scratch, 'media');
+    mkdirSync(mediaDir);
+    for (const [name, size] of MEDIA_SIZES) {
+      const content = randomBytes(size);
+      writeFileSync(path.join(mediaDir, name), content);
+      await db
+        .insertInto('media_files')
+        .values({ path: `/bench/${name}`, url: `http://bench/media/bench/${name}`, folder: '/bench/', user_id: adminId, mime_type: 'image/png', size, content })
+        .execute();
+    }
 
     // Checkout stock: plenty on 2,000 spread variants and on one hot variant, so a rejection means a bug, not a sell-out.
     const spread = await sql<{ public_id: string }>`
@@ -152,22 +173,35 @@ async function main() {
 
 
     const [port, basePort] = [await freePort(), await freePort()];
-    const service = startProcess('src/main.ts', {
+    const serviceEnv = (port: number, dataDir: string) => ({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
-      DATA_DIR: scratch,
+      DATA_DIR: dataDir,
       // The bench measures the engine; 50 accounts ordering hundreds of times a minute would be throttled by design.
       RATE_LIMIT_CHECKOUT: '0',
       RATE_LIMIT_LOGIN: '0',
       RATE_LIMIT_LOGIN_IP: '0',
-    }, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    });
+    const service = startProcess('src/main.ts', serviceEnv(port, scratch), profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     children.push(service);
-    children.push(startProcess('bench/baseline.ts', { DATABASE_URL: databaseUrl, PORT: String(basePort) }));
+    const baselineServer = startProcess('bench/baseline.ts', { DATABASE_URL: databaseUrl, PORT: String(basePort), BENCH_MEDIA_DIR: mediaDir });
+    children.push(baselineServer);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/health/ready`);
+    // Instance runs: the other instances, each with a data directory of its own, and the balancer in front.
+    const instances = [{ url: base, pid: service.pid! }];
+    for (let i = 2; i <= Math.max(1, ...(counts ?? [])); i++) {
+      const extraPort = await freePort();
+      const extra = startProcess('src/main.ts', serviceEnv(extraPort, path.join(scratch, `instance-${i}`)));
+      children.push(extra);
+      instances.push({ url: `http://127.0.0.1:${extraPort}`, pid: extra.pid! });
+      await waitFor(`http://127.0.0.1:${extraPort}/health/ready`);
+    }
+    balancer = counts ? await startBalancer(instances.map((i) => i.url)) : null;
+    const cpu = cpuMeter(process.env.BENCH_DATABASE_URL ? null : postmasterPid(path.join(scratch, 'postgres')));
     await waitFor(`http://127.0.0.1:${basePort}/products`);
 
     const adminSession = await signIn(base, 'admin@bench.test');
@@ -181,9 +215,11 @@ async function main() {
     const get = (path: string, headers?: Record<string, string>) => ({ kind: 'get', url: base, path, headers });
     const adminGet = (path: string) => get(path, { cookie: adminSession.cookie });
     // Prepared just before their scenario, as a shopper's cart adds would leave them: a session seen moments ago.
+    let prepared = 0;
     const prepare = (tag: 'spread' | 'hot') => async () => {
       const started = Date.now();
-      writeFileSync(shopperFiles[tag], JSON.stringify(await prepareShoppers(db, tag, cartsPerScenario, hash, variants, tag === 'hot' ? hot : null)));
+      const batch = `${tag}${prepared++ || ''}`; // instance runs prepare a scenario's shoppers once per setup
+      writeFileSync(shopperFiles[tag], JSON.stringify(await prepareShoppers(db, batch, cartsPerScenario, hash, variants, tag === 'hot' ? hot : null)));
       log(`prepared ${cartsPerScenario} shoppers with a cart of two lines in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     };
     const scenarios: { name: string; scenario: { kind: string }; prepare?: () => Promise<void> }[] = [
@@ -201,8 +237,16 @@ async function main() {
         name: `admin inventory: sort ${sort}`,
         scenario: adminGet(`/api/v1/admin/inventory?sort=${sort}`),
       })),
+      ...MEDIA_SIZES.flatMap(([file, size]) => [
+        { name: `media ${size / 1024} KB: from disk, bare Fastify`, scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-disk/${file}` } },
+        { name: `media ${size / 1024} KB: from PostgreSQL, bare Fastify`, scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-db/${file}` } },
+        { name: `media ${size / 1024} KB: the service`, scenario: get(`/media/bench/${file}`) },
+      ]),
       { name: 'baseline (again)', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
+      // The checkout baseline (bench/raw-checkout.ts): the same transaction through node-postgres, no HTTP, on carts prepared alike.
+      { name: 'checkout baseline: raw transaction, spread', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
       { name: 'checkout: spread', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
+      { name: 'checkout baseline: raw transaction, hot variant', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout: hot variant', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout flow: 2 cart adds + order', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot: null, variants } },
     ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
@@ -212,13 +256,29 @@ async function main() {
     await sql`VACUUM ANALYZE`.execute(db);
 
     const checkoutStart = new Date();
-    const results: { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; ordersPerSecond?: number; rejected?: number }[] = [];
-    for (const { name, scenario, prepare } of scenarios) {
+    const results: { name: string; setup: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; ordersPerSecond?: number; rejected?: number; cpu: CpuShares }[] = [];
+    const setups = setupsFor(counts);
+    // Scenarios on the service run once per setup; those on the bare baseline server, once.
+    const onService = (scenario: object) => 'url' in scenario && scenario.url === base;
+    for (const { name, scenario, prepare } of scenarios) for (const setup of onService(scenario) ? setups : setups.slice(0, 1)) {
+      // The whole checkout flow gives each connection its own session; the driver does not spread it.
+      if (setup.via === 'driver' && scenario.kind === 'checkout') continue;
       await prepare?.();
       t = Date.now();
-      const rounds = await runLoad(scenario);
+      const targets = instances.slice(0, setup.instances);
+      balancer?.use(targets.map((i) => i.url));
+      // The "service" whose CPU is measured is the server the scenario drives: the instances, or the bare baseline server.
+      const measure = cpu.start(onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!]);
+      const routed = !onService(scenario)
+        ? scenario
+        : setup.via === 'balancer' && balancer
+          ? { ...scenario, url: balancer.url }
+          : { ...scenario, spread: targets.map((i) => i.url) };
+      const rounds = await runLoad(routed);
       const row = {
         name,
+        setup: onService(scenario) ? setup.label : '',
+        cpu: measure(),
         rps: median(rounds.map((r) => r.rps)),
         p50: median(rounds.map((r) => r.p50)),
         p99: median(rounds.map((r) => r.p99)),
@@ -229,7 +289,7 @@ async function main() {
           : {}),
       };
       results.push(row);
-      log(`${name}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+      log(`${name}${row.setup ? ` [${row.setup}]` : ''}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
     }
 
     const memory = memoryOf(service.pid!);
@@ -246,6 +306,14 @@ async function main() {
 
     const baselines = results.filter((r) => r.name.startsWith('baseline'));
     const baselineRps = baselines.reduce((s, r) => s + r.rps, 0) / Math.max(1, baselines.length);
+    // Each checkout scenario against the raw transaction on the same kind of carts (the whole flow against the spread one).
+    const rawOrders = (kind: 'spread' | 'hot') => results.find((r) => r.name === `checkout baseline: raw transaction, ${kind === 'hot' ? 'hot variant' : 'spread'}`)?.ordersPerSecond;
+    const checkoutRatios = results
+      .filter((r) => r.ordersPerSecond !== undefined && !r.name.startsWith('checkout baseline'))
+      .map((r) => {
+        const raw = rawOrders(r.name.includes('hot') ? 'hot' : 'spread');
+        return { name: r.setup ? `${r.name} [${r.setup}]` : r.name, ordersPerSecond: r.ordersPerSecond!, rawOrdersPerSecond: raw ?? null, ratio: raw ? r.ordersPerSecond! / raw : null };
+      });
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
@@ -253,20 +321,27 @@ async function main() {
       sizes: BENCH_SIZES,
       baselineRps,
       scenarios: results.map((r) => ({ ...r, ratio: r.rps / baselineRps })),
-      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing },
+      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing, ratiosToRawTransaction: checkoutRatios },
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
     };
 
     const lines = [
-      `| scenario | req/s | ratio to baseline | p50 ms | p99 ms | orders/s | errors + non-2xx |`,
-      `|---|---:|---:|---:|---:|---:|---:|`,
+      `| scenario | req/s | ratio to baseline | p50 ms | p99 ms | orders/s | errors + non-2xx | CPU cores: service / PostgreSQL / others |`,
+      `|---|---:|---:|---:|---:|---:|---:|---|`,
       ...report.scenarios.map(
-        (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.ordersPerSecond !== undefined ? r.ordersPerSecond.toFixed(0) : ''} | ${r.errors + r.non2xx} |`,
+        (r) =>
+          `| ${r.name}${r.setup ? ` [${r.setup}]` : ''} | ${r.rps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.ordersPerSecond !== undefined ? r.ordersPerSecond.toFixed(0) : ''} | ${r.errors + r.non2xx} | ${r.cpu.services} / ${r.cpu.postgres} / ${r.cpu.others} |`,
       ),
+      '',
+      ...(counts ? [...scaleOutTable(report.scenarios, setups), ''] : []),
+      `| checkout scenario | orders/s | raw transaction orders/s | ratio to the raw transaction |`,
+      `|---|---:|---:|---:|`,
+      ...checkoutRatios.map((r) => `| ${r.name} | ${r.ordersPerSecond.toFixed(0)} | ${r.rawOrdersPerSecond?.toFixed(0) ?? ''} | ${r.ratio?.toFixed(2) ?? ''} |`),
       '',
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
+      `CPU "others" is work on the machine outside this bench (other sessions); the load driver and the balancer are reported apart in instance runs`,
       `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
@@ -274,6 +349,7 @@ async function main() {
     writeFileSync(file, JSON.stringify(report, null, 2));
     log(`wrote ${file} (${report.seconds} s in all)`);
   } finally {
+    await balancer?.close();
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
     const cleanup = new pg.Client({ connectionString: server.url });

@@ -4,11 +4,14 @@
  *   admin@demo.store (SUPER_ADMIN), staff@demo.store (ADMIN), and ten customers
  *   customer1@demo.store ... customer10@demo.store, each with an address or two.
  * Catalog: 9 categories, 50 products, 200 variants with inventory (some low, some out of stock).
+ * Activity (scripts/seed-activity.ts, once): orders over four weeks in every state, a WELCOME10
+ * coupon, reviews (half pending), three months of expenses.
  */
 import { newPublicId } from '../src/lib/ids.js';
 import { hashPassword } from '../src/lib/password.js';
 import type { Role } from '../src/db/schema.js';
 import { openDatabase } from './database.js';
+import { seedActivity } from './seed-activity.js';
 import { seedCatalog } from './seed-catalog.js';
 
 const PASSWORD = 'Demo-Pass-1';
@@ -78,7 +81,9 @@ try {
     });
   }
   const products = await seedCatalog(db);
-  console.log(`seeded ${created} new customers and ${products} products; sign in as admin@demo.store / ${PASSWORD}`);
+  const activity = await seedActivity(config, db, PASSWORD);
+  const orders = activity ? `, ${activity.orders} orders and ${activity.reviews} reviews` : '';
+  console.log(`seeded ${created} new customers, ${products} products${orders}; open /admin and sign in as admin@demo.store / ${PASSWORD}`);
 } finally {
   await close();
 }

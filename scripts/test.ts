@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createDb } from '../src/db/database.js';
 import { startEmbeddedDatabase, type RunningDatabase } from '../src/db/embedded.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { buildConsole, consoleIsStale } from './console-build.js';
 
 const TEMPLATE = 'commerce_test_template';
 
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
   } else {
     scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
     chmodSync(scratch, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-    server = await startEmbeddedDatabase(scratch, { database: 'postgres', persistent: false });
+    server = await startEmbeddedDatabase(scratch, { database: 'postgres' });
   }
   try {
     const admin = new pg.Client({ connectionString: server.url });
@@ -51,12 +52,19 @@ async function main(): Promise<number> {
 
     // The service's tests, then the client package's (run against the same real server).
     const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
+    const browserEnv: Record<string, string> = {};
+    if (files.some((file) => file.includes(`${path.sep}console${path.sep}`))) {
+      // Browser tests drive the production build; Chromium is unpacked once here, not by each test file at the same time.
+      if (consoleIsStale()) await buildConsole();
+      const chromium = (await import('@sparticuz/chromium')).default;
+      browserEnv.CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
+    }
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-concurrency=4', ...files],
       {
         stdio: 'inherit',
-        env: { ...process.env, TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, NODE_ENV: 'test' },
+        env: { ...process.env, ...browserEnv, TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, NODE_ENV: 'test' },
       },
     );
     return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));

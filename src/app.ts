@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -12,9 +13,12 @@ import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
+import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger } from './lib/logger.js';
+import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -75,23 +79,24 @@ export interface AppDeps {
   config: Config;
   db: Db;
   clock?: Clock;
+  /** The process's logger (src/main.ts); one is made from the config when absent. */
+  log?: Logger;
+  /** Prometheus metrics (src/main.ts serves them on their own listener); none when absent. */
+  metrics?: Metrics;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, log, metrics }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Cookies, CSRF tokens and passwords never reach the log.
-      redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-    },
+    loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     // Long path IDs must reach the handlers (and be a plain 404), not stop at the router with a bare 414.
     routerOptions: { maxParamLength: 2048 },
-    trustProxy: config.env === 'production',
+    // A hop count as proxy-addr reads one (Fastify's types take only its function form): the socket and the next n - 1 hops.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
@@ -110,6 +115,7 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     }
   });
 
+  metrics?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorEnvelope);
 
@@ -180,19 +186,22 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     mailFrom: config.mailFrom,
     publicBaseUrl: config.publicBaseUrl,
     pollIntervalMs: config.emailPollIntervalMs,
+    leaseMs: config.emailLeaseMs,
   });
   app.decorate('emailWorker', emailWorker);
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
   app.addHook('onReady', async () => pruner.start());
   app.addHook('onClose', async () => pruner.stop());
-  app.addHook('onReady', async () => emailWorker.start());
+  // EMAIL_WORKER=off leaves delivery to `npm run worker` processes (the worker still exists for tests to drive).
+  if (config.emailWorker === 'in-process') app.addHook('onReady', async () => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
     transport.close();
   });
 
   await app.register(healthRoutes({ db }));
+  await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
   await app.register(
@@ -218,3 +227,5 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
   );
   return app;
 }
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

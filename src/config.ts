@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -15,10 +16,19 @@ export interface Config {
   readonly env: 'production' | 'development' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Whose X-Forwarded-For to believe: a hop count, or the proxies' addresses
+   * and CIDR ranges (`loopback`, `linklocal`, `uniquelocal` name the private
+   * ones); false believes none. The client address, which per-address rate
+   * limits and the audit log use, is the first untrusted hop from the right.
+   */
+  readonly trustProxy: number | string | false;
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
   readonly dataDir: string;
+  /** The console's production build, served at /admin. */
+  readonly consoleDir: string;
   readonly publicBaseUrl: string;
   readonly corsOrigins: readonly string[];
   readonly cookieSecure: boolean;
@@ -30,8 +40,18 @@ export interface Config {
   readonly smtpUrl: string | null;
   readonly mailFrom: string;
   readonly logLevel: string;
+  /** `pretty`: human-readable lines (pino-pretty), the default in development; `json`: one JSON object a line, the default otherwise. */
+  readonly logFormat: 'json' | 'pretty';
+  /** The Prometheus endpoint's own listener (`null` port: none) and its optional bearer token. */
+  readonly metrics: { readonly host: string; readonly port: number | null; readonly token: string | null };
+  /** How long a SIGTERM/SIGINT waits for in-flight requests and the email worker before closing what is left. */
+  readonly shutdownGraceMs: number;
   /** How often the email worker looks for pending messages. */
   readonly emailPollIntervalMs: number;
+  /** How long a claimed message stays hidden from other workers without a heartbeat (renewed every third of it). */
+  readonly emailLeaseMs: number;
+  /** `in-process`: the API process delivers the outbox; `off`: a separate `npm run worker` does. */
+  readonly emailWorker: 'in-process' | 'off';
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
@@ -139,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? (nodeEnv === 'production' ? PRIVATE_NETWORKS : 'false'));
 
   const imagekitKeys = ['IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY', 'IMAGEKIT_URL_ENDPOINT'].map(read);
   const imagekitSet = imagekitKeys.filter((v) => v !== undefined).length;
@@ -158,9 +179,11 @@ export function loadConfig(env: Env = process.env): Config {
     env: nodeEnv as Config['env'],
     port,
     host,
+    trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
+    consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
     corsOrigins: (read('CORS_ORIGINS') ?? '')
       .split(',')
@@ -188,8 +211,29 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: (() => {
+      const format = read('LOG_FORMAT') ?? (nodeEnv === 'development' ? 'pretty' : 'json');
+      if (format !== 'json' && format !== 'pretty') throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${format}"`);
+      return format;
+    })(),
+    metrics: {
+      host: read('METRICS_HOST') ?? '127.0.0.1',
+      port: ((value) => (value === 0 ? null : value))(int('METRICS_PORT', 9464, 0, 65535)),
+      token: (() => {
+        const token = read('METRICS_TOKEN');
+        if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+        return token ?? null;
+      })(),
+    },
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
+    emailLeaseMs: int('EMAIL_LEASE_MS', 60_000, 1000, 3_600_000),
+    emailWorker: (() => {
+      const mode = read('EMAIL_WORKER') ?? 'in-process';
+      if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EMAIL_WORKER', `must be in-process or off, got "${mode}"`);
+      return mode;
+    })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
     retention: {
@@ -221,6 +265,30 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 const WINDOW_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Load balancers in a VPC or cluster sit on private addresses; a client cannot connect from one over the internet. */
+const PRIVATE_NETWORKS = 'loopback,linklocal,uniquelocal';
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `false`, a hop count (`1`), or a comma-separated list of addresses, CIDR ranges and named ranges. */
+function parseTrustProxy(raw: string): number | string | false {
+  if (['false', 'none', '0'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be at most 10 hops, got ${hops}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim().toLowerCase());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!NAMED_RANGES.has(entry) && (family === 0 || !validBits || rest.length > 0)) {
+      throw new ConfigError('TRUST_PROXY', `must be false, a hop count, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`);
+    }
+  }
+  return entries.join(',');
+}
 
 /** `10/15m` -> 10 per 900 s; `0` switches the limit off. */
 export function parseRateLimit(variable: string, raw: string): RateLimitRule {

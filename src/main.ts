@@ -1,54 +1,39 @@
-import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
-import { createDb } from './db/database.js';
-import { startEmbeddedDatabase, type RunningDatabase } from './db/embedded.js';
-import { migrateToLatest } from './db/migrate.js';
+import { connectDatabase } from './db/connect.js';
+import { startProcess } from './lib/process.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
 
-/** `npm start`: config, database (embedded unless DATABASE_URL), migrations, HTTP, graceful shutdown. */
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  const database: RunningDatabase = config.databaseUrl
-    ? { url: config.databaseUrl, stop: async () => {} }
-    : await startEmbeddedDatabase(config.dataDir);
-  const db = createDb(database.url, config.dbPoolSize);
-  const applied = await migrateToLatest(db);
-
-  const app = await buildApp({ config, db });
-  if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
-  if (!config.databaseUrl) app.log.info({ dataDir: config.dataDir }, 'using embedded PostgreSQL');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
+/**
+ * `npm start`: config, database (embedded unless DATABASE_URL), migrations,
+ * HTTP. SIGTERM and SIGINT drain: stop accepting, finish the requests in
+ * flight (within SHUTDOWN_GRACE_MS), let the email worker finish its message,
+ * close the pool, then stop the embedded server if this process runs it.
+ */
+startProcess(async ({ config, log, shutdown }) => {
+  let metrics: Metrics | null = null;
+  const db = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
+  metrics = createMetrics({ db });
+  const app = await buildApp({ config, db, log, metrics });
+  shutdown.add('http', async (deadline) => {
+    // Requests in flight finish. A keep-alive connection whose request finishes during the drain
+    // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+    // Past the grace period the connections still open are cut.
+    const cut = setTimeout(() => {
+      log.warn('grace period over; closing the connections still open');
+      app.server.closeAllConnections();
+    }, Math.max(0, deadline - Date.now()));
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
-      await db.destroy();
-      await database.stop();
+      await app.close(); // stops accepting, waits for in-flight requests, then stops the email worker
     } finally {
-      clearTimeout(force);
-      process.exit(0);
+      clearInterval(idle);
+      clearTimeout(cut);
     }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
+  });
   await app.listen({ port: config.port, host: config.host });
-}
-
-main().catch((error: unknown) => {
-  console.error('start-up failed:', error);
-  process.exit(1);
+  if (config.metrics.port !== null) {
+    const server = await startMetricsServer({ registry: metrics.registry, ...config.metrics, port: config.metrics.port, log });
+    if (server) shutdown.add('metrics', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  }
 });

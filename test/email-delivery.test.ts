@@ -25,8 +25,9 @@ async function deliveredRow(t: TestApp, recipient: string) {
 }
 
 /** A second worker over the app's outbox, with a transport of its own. */
-const anotherWorker = (t: TestApp, transport: MailTransport) =>
+const anotherWorker = (t: TestApp, transport: MailTransport, leaseMs?: number) =>
   createEmailWorker({
+    leaseMs,
     db: t.db,
     transport,
     clock: t.clock,
@@ -156,6 +157,29 @@ describe('over SMTP', () => {
       await claimed;
     } finally {
       release();
+      t.app.emailWorker.start();
+    }
+  });
+
+  test('a live worker keeps its claim past the lease (heartbeat), and marks each message delivered as it is sent', async () => {
+    await t.app.emailWorker.stop();
+    const secondTransport = createMailTransport(t.config);
+    let sends = 0;
+    // A slow relay: each send takes 800 ms, four times the 200 ms lease.
+    const slow = anotherWorker(t, { send: async (m) => (sends++, await sleep(800), secondTransport.send(m)), close: () => {} }, 200);
+    try {
+      const emails = [(await signUp(t)).email, (await signUp(t)).email];
+      const batch = slow.runOnce();
+      await waitFor(() => sends === 1);
+      await sleep(400);
+      assert.equal(await t.app.emailWorker.runOnce(), 0, 'nothing of the batch is free while its worker lives');
+      await waitFor(() => sends === 2);
+      const [firstRow] = await outboxRows(t, emails[0]!);
+      assert.ok(firstRow!.delivered_at, 'the first message is marked delivered before the second is sent');
+      assert.equal(await batch, 2);
+      for (const email of emails) assert.equal(mail.to(email).length, 1, email);
+    } finally {
+      secondTransport.close();
       t.app.emailWorker.start();
     }
   });

@@ -290,6 +290,10 @@ describe('GET /admin/orders and access', () => {
     assert.deepEqual(await list('placed_from=2021-03-02T00:00:00Z&placed_to=2021-03-04T00:00:00Z&sort=placed_at'), [b, c]);
     assert.deepEqual(await list('placed_to=2021-03-01T00:00:00Z'), []);
     assert.deepEqual(await list('status=CONFIRMED&placed_to=2022-01-01T00:00:00Z'), [b]);
+    assert.deepEqual(await list(`customer=${s.user.public_id}`), [c, b, a], "one customer's orders by public ID");
+    assert.deepEqual(await list(`customer=${s.user.public_id}&status=CONFIRMED`), [b]);
+    assert.deepEqual(await list(`customer=${other.user.public_id}`), [other.order.public_id]);
+    assert.deepEqual(await list('customer=usr_unknown'), [], 'an unknown customer has no orders');
     const all = await admin.get(`${API}/admin/orders?limit=100`);
     const mine = (ok(all) as any[]).find((o) => o.public_id === a);
     assert.deepEqual(mine.customer, { public_id: s.user.public_id, email: s.email });

@@ -51,14 +51,40 @@ function prepareStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-/** `onQuery` sees every executed statement (tests count them to catch N+1 queries). */
-export function createDb(connectionString: string, poolSize: number, onQuery?: (sql: string, parameters: readonly unknown[]) => void): Db {
-  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
-  // An idle client that loses its connection must not crash the process.
-  pool.on('error', () => {});
-  pool.on('connect', prepareStatements);
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    ...(onQuery ? { log: (event) => onQuery(event.query.sql, event.query.parameters) } : {}),
+export interface DbOptions {
+  /** Sees every executed statement (tests count them to catch N+1 queries). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Told when a pooled connection fails (the server ended it, the socket died); the connection is then discarded. */
+  onConnectionError?: (error: Error) => void;
+}
+
+const pools = new WeakMap<Db, { pool: pg.Pool; max: number }>();
+
+export function createDb(connectionString: string, poolSize: number, options: DbOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  // pg-pool listens for errors on idle clients only. A client checked out by a request whose
+  // connection the server ends (a failover, pg_terminate_backend, a restart) would emit an
+  // unhandled 'error' and take the process down; every client gets a listener for its whole life.
+  // Its pending query fails with the error, the request answers 503, and pg-pool discards the
+  // client on release because it is no longer queryable.
+  const connectionFailed = (error: Error) => options.onConnectionError?.(error);
+  pool.on('error', connectionFailed);
+  pool.on('connect', (client) => {
+    client.on('error', connectionFailed);
+    prepareStatements(client);
   });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.onQuery ? { log: (event) => options.onQuery!(event.query.sql, event.query.parameters) } : {}),
+  });
+  pools.set(db, { pool, max: poolSize });
+  return db;
+}
+
+/** The connection counts of a Db's pool, for metrics. */
+export function poolStats(db: Db): { total: number; idle: number; waiting: number; max: number } {
+  const entry = pools.get(db);
+  if (!entry) return { total: 0, idle: 0, waiting: 0, max: 0 };
+  const { pool, max } = entry;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max };
 }

@@ -1,5 +1,6 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
+import { assertSupportedServer } from './server-version.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
@@ -13,6 +14,7 @@ import * as productSortIds from './migrations/0010-product-sort-ids.js';
 import * as productDocuments from './migrations/0011-product-documents.js';
 import * as inventoryProducts from './migrations/0012-inventory-products.js';
 import * as mediaStore from './migrations/0013-media-store.js';
+import * as outboxClaims from './migrations/0014-outbox-claims.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -32,12 +34,18 @@ const migrations: Record<string, Migration> = {
   '0011-product-documents': productDocuments,
   '0012-inventory-products': inventoryProducts,
   '0013-media-store': mediaStore,
+  '0014-outbox-claims': outboxClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe. */
+/**
+ * Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe.
+ * Every entry point (start, worker, CLI, tests) comes through here, so an unsupported server is
+ * refused before anything is written.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  await assertSupportedServer(db);
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -284,6 +284,8 @@ export interface OutboxTable {
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_error: string | null;
   delivered_at: Timestamp | null;
+  /** The worker claim holding the message while it is being sent (its lease ends at next_attempt_at). */
+  claim: string | null;
   created_at: CreatedAt;
 }
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 
 /** Sends one message. SMTP in production; without SMTP_URL, each message becomes an .eml file. */
 export interface MailTransport {
-  send(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<{ file?: string }>;
+  send(message: { from: string; to: string; subject: string; text: string; html: string; messageId?: string }): Promise<{ file?: string }>;
   close(): void;
 }
 

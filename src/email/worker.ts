@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -9,12 +10,16 @@ import type { MailTransport } from './transport.js';
 
 /**
  * Delivers the outbox. A batch is claimed in one short statement (FOR UPDATE
- * SKIP LOCKED, so several instances never take the same message) that moves
- * the messages' next attempt past a lease; they are sent with no transaction
- * open, and the delivered ones are marked in one statement. A crash between
- * sending and marking leaves a message pending until its lease ends, and it
- * is sent again (at least once, never lost). Failures retry with exponential
- * backoff: 10 s, 20 s, 40 s ... capped at 1 h.
+ * SKIP LOCKED, so several workers, in any number of processes, never take the
+ * same message) that tags the messages with a claim and hides them for a
+ * short lease. While the worker is alive a heartbeat renews the lease of the
+ * messages its claim still holds, so a batch never expires under a live
+ * worker however slow SMTP is, and a dead worker's batch is taken over once
+ * its lease ends (a minute by default). Messages are sent with no
+ * transaction open and each is marked delivered as soon as it is sent, so a
+ * crash sends again at most the one in flight; its Message-ID is derived from
+ * the outbox row, so a repeat is recognisable as the same message. Failures
+ * retry with exponential backoff: 10 s, 20 s, 40 s ... capped at 1 h.
  */
 export interface EmailWorkerDeps {
   db: Db;
@@ -24,22 +29,29 @@ export interface EmailWorkerDeps {
   mailFrom: string;
   publicBaseUrl: string;
   pollIntervalMs: number;
+  leaseMs?: number;
 }
 
 const BATCH = 20;
 const MAX_ATTEMPTS = 15;
-/** How long a claimed batch stays hidden from other workers: well past the longest a batch can take (20 sends, each up to 40 s of SMTP timeouts). */
-const LEASE_MS = 30 * 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 const backoffMs = (attempts: number) => Math.min(10_000 * 2 ** (attempts - 1), 3_600_000);
+
+/** The same message always carries the same Message-ID: `<outbox-ID@host of the store>`. */
+export const messageIdOf = (outboxId: number, publicBaseUrl: string) => `<outbox-${outboxId}@${new URL(publicBaseUrl).hostname}>`;
 
 export function createEmailWorker(deps: EmailWorkerDeps) {
   const { db, transport, clock, log } = deps;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let stopped = true;
+  let releasing = false;
 
-  /** Takes up to BATCH due messages nobody else holds and hides them from other workers for the lease. */
-  function claim() {
+  const leaseEnd = () => new Date(clock.now().getTime() + leaseMs);
+
+  /** Takes up to BATCH due messages nobody else holds, under a new claim. */
+  function claimBatch(claim: string) {
     const due = db
       .selectFrom('outbox')
       .select('id')
@@ -51,42 +63,90 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
       .skipLocked();
     return db
       .updateTable('outbox')
-      .set({ next_attempt_at: new Date(clock.now().getTime() + LEASE_MS) })
+      .set({ next_attempt_at: leaseEnd(), claim })
       .where(keyIn('id', due))
       .returning(['id', 'kind', 'recipient', 'payload', 'attempts'])
       .execute();
   }
 
+  /** Renews the lease on what the claim still holds; returns the IDs it holds. */
+  async function heartbeat(claim: string): Promise<Set<number>> {
+    const held = await db
+      .updateTable('outbox')
+      .set({ next_attempt_at: leaseEnd() })
+      .where('claim', '=', claim)
+      .where('delivered_at', 'is', null)
+      .returning('id')
+      .execute();
+    return new Set(held.map((row) => row.id));
+  }
+
+  /** Hands back what the claim holds and has not sent, due at once (a stopping worker's unsent messages). */
+  function release(claim: string) {
+    return db.updateTable('outbox').set({ next_attempt_at: clock.now(), claim: null }).where('claim', '=', claim).where('delivered_at', 'is', null).execute();
+  }
+
   async function runOnce(): Promise<number> {
-    const batch = (await claim()).sort((a, b) => a.id - b.id);
-    const delivered: { id: number; attempts: number; payload: Record<string, unknown> }[] = [];
-    for (const message of batch) {
-      try {
-        const email = renderEmail(message.kind as EmailKind, message.payload, deps.publicBaseUrl);
-        const sent = await transport.send({ from: deps.mailFrom, to: message.recipient, subject: email.subject, text: email.text, html: email.html });
-        // Once sent, the token is no longer needed in the database; the rest stays for support.
-        const { token: _token, ...kept } = message.payload;
-        delivered.push({ id: message.id, attempts: message.attempts + 1, payload: kept });
-        if (sent.file) log.info({ kind: message.kind, file: sent.file, link: email.link }, 'email written to file (no SMTP_URL configured)');
-      } catch (error) {
-        const attempts = message.attempts + 1;
-        const retryAt = attempts >= MAX_ATTEMPTS ? sql<Date>`'infinity'::timestamptz` : new Date(clock.now().getTime() + backoffMs(attempts));
-        await db
-          .updateTable('outbox')
-          .set({ attempts, next_attempt_at: retryAt, last_error: String((error as Error)?.message ?? error).slice(0, 500) })
-          .where('id', '=', message.id)
-          .execute();
-        log.warn({ kind: message.kind, outbox_id: message.id, attempts, err: error }, 'email delivery failed; will retry');
+    const claim = randomUUID();
+    const batch = (await claimBatch(claim)).sort((a, b) => a.id - b.id);
+    if (batch.length === 0) return 0;
+    let held = new Set(batch.map((message) => message.id));
+    const beat = setInterval(() => {
+      heartbeat(claim).then(
+        (still) => {
+          const lost = [...held].filter((id) => !still.has(id));
+          if (lost.length > 0) log.warn({ outbox_ids: lost }, 'email lease lost (this worker was too slow); another worker sends them');
+          held = new Set([...held].filter((id) => still.has(id)));
+        },
+        (error: unknown) => log.warn({ err: error }, 'email lease heartbeat failed'),
+      );
+    }, Math.max(100, Math.floor(leaseMs / 3)));
+    beat.unref();
+    try {
+      for (const message of batch) {
+        if (releasing) break;
+        if (!held.has(message.id)) continue;
+        await deliver(message);
+        held.delete(message.id);
       }
-    }
-    if (delivered.length > 0) {
-      await sql`
-        UPDATE outbox o SET delivered_at = ${clock.now()}, attempts = d.attempts, payload = d.payload, last_error = NULL
-        FROM jsonb_to_recordset(${JSON.stringify(delivered)}::jsonb) AS d(id bigint, attempts integer, payload jsonb)
-        WHERE o.id = d.id
-      `.execute(db);
+    } finally {
+      clearInterval(beat);
+      await release(claim);
     }
     return batch.length;
+  }
+
+  async function deliver(message: { id: number; kind: string; recipient: string; payload: Record<string, unknown>; attempts: number }) {
+    const attempts = message.attempts + 1;
+    try {
+      const email = renderEmail(message.kind as EmailKind, message.payload, deps.publicBaseUrl);
+      const sent = await transport.send({
+        from: deps.mailFrom,
+        to: message.recipient,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        messageId: messageIdOf(message.id, deps.publicBaseUrl),
+      });
+      // Once sent, the token is no longer needed in the database; the rest stays for support.
+      const { token: _token, ...kept } = message.payload;
+      await db
+        .updateTable('outbox')
+        .set({ delivered_at: clock.now(), attempts, payload: JSON.stringify(kept), last_error: null, claim: null })
+        .where('id', '=', message.id)
+        .where('delivered_at', 'is', null)
+        .execute();
+      if (sent.file) log.info({ kind: message.kind, file: sent.file, link: email.link }, 'email written to file (no SMTP_URL configured)');
+    } catch (error) {
+      const retryAt = attempts >= MAX_ATTEMPTS ? sql<Date>`'infinity'::timestamptz` : new Date(clock.now().getTime() + backoffMs(attempts));
+      await db
+        .updateTable('outbox')
+        .set({ attempts, next_attempt_at: retryAt, last_error: String((error as Error)?.message ?? error).slice(0, 500), claim: null })
+        .where('id', '=', message.id)
+        .where('delivered_at', 'is', null)
+        .execute();
+      log.warn({ kind: message.kind, outbox_id: message.id, attempts, err: error }, 'email delivery failed; will retry');
+    }
   }
 
   function schedule(delay: number) {
@@ -112,12 +172,14 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
       stopped = false;
       schedule(0);
     },
-    /** Stops polling and waits for a batch in flight to finish. */
+    /** Stops polling; the message being sent finishes, the rest of the batch is handed back (due at once). */
     async stop() {
       stopped = true;
+      releasing = true;
       if (timer) clearTimeout(timer);
       timer = null;
       if (running) await running;
+      releasing = false; // a later runOnce (tests drive it by hand) sends its whole batch
     },
   };
 }

@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, description: 'Too many requests; see Retry-After' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected; quote the request_id' },
   NOT_READY: { status: 503, description: 'The database is not reachable' },
+  CONSOLE_NOT_BUILT: { status: 503, description: 'The admin console has not been built (npm run build:console)' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key)' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

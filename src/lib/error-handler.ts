@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
@@ -18,6 +19,10 @@ interface ErrorBody {
   request_id: string;
 }
 
+/** The code of the error envelope a request was answered with (metrics count them by route). */
+const errorCodes = new WeakMap<FastifyRequest, ErrorCode>();
+export const errorCodeOf = (request: FastifyRequest): ErrorCode | undefined => errorCodes.get(request);
+
 /** `extra` adds top-level fields beside the envelope's (the upload endpoint's ImageKit-style `message`). */
 export function sendError(
   reply: FastifyReply,
@@ -33,6 +38,7 @@ export function sendError(
     error: { code, message, ...(details && details.length > 0 ? { details: [...details] } : {}) },
     request_id: String(reply.request.id),
   };
+  errorCodes.set(reply.request, code);
   // Set here too: errors raised before the request hooks run (a malformed URL) still carry it.
   return reply.code(status).header('x-request-id', body.request_id).type('application/json; charset=utf-8').send(body);
 }
@@ -97,10 +103,16 @@ export interface MappedError {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** How long a client should wait before retrying a request that lost its database connection. */
+const RETRY_AFTER_SECONDS = 2;
+
 /** The answer for any error; `null` means unexpected (a 500, logged). */
 export function mapError(error: FastifyError | AppError | Error): MappedError | null {
   if (error instanceof AppError) {
     return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -126,6 +138,7 @@ const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id
 export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+  else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
   if (mapped.headers) reply.headers(mapped.headers);
   return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
 }

@@ -61,6 +61,7 @@ function sharedCodes(schema: Schema, facts: RouteFacts): [number, ErrorCode][] {
     [408, 'REQUEST_TIMEOUT'],
     [431, 'PAYLOAD_TOO_LARGE'],
     [500, 'INTERNAL_ERROR'],
+    [503, 'SERVICE_UNAVAILABLE'],
   ];
   if (/[:*]/.test(facts.url)) codes.push([404, 'NOT_FOUND']);
   if (schema.body || facts.write) codes.push([400, 'INVALID_JSON'], [413, 'PAYLOAD_TOO_LARGE'], [415, 'UNSUPPORTED_MEDIA_TYPE']);

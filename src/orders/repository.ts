@@ -14,6 +14,8 @@ export interface OrderFilters {
   search?: string | undefined;
   placedFrom?: string | undefined;
   placedTo?: string | undefined;
+  /** A customer by public ID (admin list); an unknown ID matches nothing. */
+  customerPublicId?: string | undefined;
 }
 
 /** The list's filters as one condition; the customer's email is only consulted when searching. */
@@ -21,6 +23,9 @@ function matches(f: OrderFilters) {
   return (eb: ExpressionBuilder<Database & { o: OrdersTable }, 'o'>) => {
     const parts: Expression<SqlBool>[] = [];
     if (f.userId !== undefined) parts.push(eb('o.user_id', '=', f.userId));
+    if (f.customerPublicId !== undefined) {
+      parts.push(eb('o.user_id', '=', eb.selectFrom('users as cu').select('cu.id').where('cu.public_id', '=', f.customerPublicId)));
+    }
     if (f.status) parts.push(eb('o.status', '=', f.status));
     if (f.placedFrom) parts.push(eb('o.placed_at', '>=', new Date(f.placedFrom)));
     if (f.placedTo) parts.push(eb('o.placed_at', '<', new Date(f.placedTo)));

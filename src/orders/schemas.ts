@@ -79,6 +79,7 @@ export const AdminOrderListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(OrderStatus),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or customer email (substring)' })),
+  customer: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "One customer's orders: their public ID (`usr_...`)" })),
   placed_from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
   placed_to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
   sort: SortQuery(ORDER_SORTS, '-placed_at'),

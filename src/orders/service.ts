@@ -126,7 +126,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     adminList: (query: AdminOrderListQuery) =>
-      page({ status: query.status, search: query.search, placedFrom: query.placed_from, placedTo: query.placed_to }, query),
+      page({ status: query.status, search: query.search, customerPublicId: query.customer, placedFrom: query.placed_from, placedTo: query.placed_to }, query),
 
     adminGet: (publicId: string) => one(publicId),
 

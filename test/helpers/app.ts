@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { Client } from './client.js';
 import { checkResponsesAgainstDocument } from './openapi-responses.js';
+import { createTestDatabase } from './service.js';
 
 /** A clock tests can move forward to reach expiries. */
 export class TestClock implements Clock {
@@ -37,6 +36,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What the data factories need from a running service: an in-process TestApp or a real process (helpers/service.ts). */
+export type TestTarget = Pick<TestApp, 'db' | 'config' | 'baseUrl' | 'client'>;
+
 /**
  * Boots the real application on a real port, over a database of its own
  * cloned from the migrated template that scripts/test.ts prepared.
@@ -45,22 +47,11 @@ export async function startTestApp(
   env: Record<string, string> = {},
   options: { setup?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
-  const adminUrl = process.env.TEST_PG_ADMIN_URL;
-  const template = process.env.TEST_TEMPLATE_DB;
-  if (!adminUrl || !template) throw new Error('Run tests with `npm test` (it prepares the database)');
-
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-
+  const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     PASSWORD_HASH_COST: '10',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -71,9 +62,11 @@ export async function startTestApp(
   });
   const queries: string[] = [];
   const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-  const db = createDb(url.toString(), config.dbPoolSize, (statement, parameters) => {
-    queries.push(statement);
-    statements.push({ sql: statement, parameters });
+  const db = createDb(database.url, config.dbPoolSize, {
+    onQuery: (statement, parameters) => {
+      queries.push(statement);
+      statements.push({ sql: statement, parameters });
+    },
   });
   const clock = new TestClock();
   const app = await buildApp({ config, db, clock });
@@ -96,10 +89,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await db.destroy();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
       const drift = [...new Set(responses.problems)];
       if (drift.length > 0) throw new Error(`${drift.length} responses did not match the OpenAPI document:\n${drift.join('\n')}`);

@@ -30,8 +30,12 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
-/** `port` 0 (default) picks a free one; a fixed port lets a test bring a server up where the app already points. */
-export async function startMailServer(port = 0): Promise<MailCatcher> {
+/**
+ * `port` 0 (default) picks a free one; a fixed port lets a test bring a server up where the app already points.
+ * `delayMs` holds each message's final OK that long after the message is kept (a slow relay; a sender killed
+ * in between has delivered it without knowing).
+ */
+export async function startMailServer(port = 0, options: { delayMs?: number } = {}): Promise<MailCatcher> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -42,7 +46,8 @@ export async function startMailServer(port = 0): Promise<MailCatcher> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
+        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        else callback();
       });
       stream.on('error', callback);
     },

@@ -71,6 +71,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -152,13 +161,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `NOT_READY`: The database is not reachable */
+                /**
+                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key)
+                 *     - `NOT_READY`: The database is not reachable
+                 */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_NOT_READY"];
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"] | components["schemas"]["Error_NOT_READY"];
                     };
                 };
             };
@@ -306,6 +318,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -400,6 +421,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -481,6 +511,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -632,6 +671,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -769,6 +817,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -854,6 +911,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -958,6 +1024,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -1073,6 +1148,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1175,6 +1259,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -1304,6 +1397,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -1436,6 +1538,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -1573,6 +1684,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1689,6 +1809,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -1820,6 +1949,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1904,6 +2042,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2022,6 +2169,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2152,6 +2308,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2292,6 +2457,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2447,6 +2621,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2544,6 +2727,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2683,6 +2875,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2779,6 +2980,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -2895,6 +3105,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -3048,6 +3267,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -3152,6 +3380,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3243,6 +3480,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3331,6 +3577,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -3427,6 +3682,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3516,6 +3780,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -3636,6 +3909,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -3765,6 +4047,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -3913,6 +4204,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4018,6 +4318,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -4137,6 +4446,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -4287,6 +4605,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -4456,6 +4783,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4587,6 +4923,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -4747,6 +5092,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -4894,6 +5248,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5025,6 +5388,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -5168,6 +5540,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -5295,6 +5676,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         post?: never;
@@ -5413,6 +5803,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         options?: never;
@@ -5525,6 +5924,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -5666,6 +6074,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5771,6 +6188,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -5921,6 +6347,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -6081,6 +6516,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -6215,6 +6659,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -6301,6 +6754,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -6405,6 +6867,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -6539,6 +7010,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -6677,6 +7157,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         options?: never;
@@ -6800,6 +7289,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -6904,6 +7402,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -7051,6 +7558,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7156,6 +7672,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -7284,6 +7809,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -7435,6 +7969,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -7570,6 +8113,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -7672,6 +8224,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -7832,6 +8393,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7928,6 +8498,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -8076,6 +8655,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8105,6 +8693,8 @@ export interface paths {
                     status?: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
                     /** @description Order number or customer email (substring) */
                     search?: string;
+                    /** @description One customer's orders: their public ID (`usr_...`) */
+                    customer?: string;
                     /** @description Inclusive */
                     placed_from?: string;
                     /** @description Exclusive */
@@ -8191,6 +8781,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -8300,6 +8899,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -8449,6 +9057,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -8555,6 +9172,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -8664,6 +9290,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -8808,6 +9443,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8944,6 +9588,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -9098,6 +9751,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -9278,6 +9940,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -9469,6 +10140,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -9592,6 +10272,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -9740,6 +10429,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -9874,6 +10572,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -10021,6 +10728,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -10152,6 +10868,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -10312,6 +11037,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -10429,6 +11163,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -10588,6 +11331,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -10726,6 +11478,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -10871,6 +11632,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -10964,6 +11734,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -11089,6 +11868,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
             };
         };
         put?: never;
@@ -11204,6 +11992,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -11353,6 +12150,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
                     };
                 };
             };
@@ -11944,7 +12750,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -12564,6 +13370,40 @@ export interface components {
             error: {
                 /** @constant */
                 code: "NOT_READY";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The admin console has not been built (npm run build:console) */
+        Error_CONSOLE_NOT_BUILT: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "CONSOLE_NOT_BUILT";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+        Error_SERVICE_UNAVAILABLE: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: ({
                     field: string;

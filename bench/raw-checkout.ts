@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import { cartLines } from '../src/cart/repository.js';
+import { toLineItem } from '../src/cart/service.js';
+import { toAddressSnapshot } from '../src/addresses/schemas.js';
+import { createDb } from '../src/db/database.js';
+import { reserveStock } from '../src/inventory/stock.js';
+import { newPublicId } from '../src/lib/ids.js';
+import { fromCents } from '../src/lib/money.js';
+import { insertPlacedOrder } from '../src/orders/placement.js';
+import { priceOrder } from '../src/orders/pricing.js';
+import type { Shopper } from './shoppers.js';
+import type { Round } from './types.js';
+
+/**
+ * The checkout baseline: the checkout transaction itself, as the database
+ * sees it, with nothing around it. The same statements the service runs
+ * (the cart locked and read, the order with its items, history, email and
+ * emptied cart in one statement, the stock reservation, the commit: the
+ * service's own data functions, over node-postgres with the same prepared
+ * statements and the service's pool size), from `connections` concurrent
+ * callers, each order on a fresh prepared cart. Left out: HTTP, the session
+ * and CSRF checks, the rate limiter, the address lookup (read once up front),
+ * idempotency, the response. Every checkout scenario is reported as a ratio
+ * to this, so a ratio near 1 means the service is at the database's limit.
+ */
+const RULES = { currency: 'USD', shippingFlat: '10.00', freeShippingFrom: '500.00', taxRate: '0' };
+/** The service's DB_POOL_SIZE default; BENCH_RAW_POOL tries another (bench/NOTES.md, finding 28). */
+const POOL_SIZE = Number(process.env.BENCH_RAW_POOL ?? 20);
+
+export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], connections: number) {
+  const db = createDb(databaseUrl, POOL_SIZE);
+  // Who each prepared cart belongs to, and where it ships: read once, outside the measured transactions.
+  const owners = await sql<{ address_public_id: string; user_id: number; email: string; address: Record<string, unknown> }>`
+    SELECT a.public_id AS address_public_id, a.user_id, u.email, to_jsonb(a) AS address
+    FROM addresses a JOIN users u ON u.id = a.user_id WHERE a.public_id = ANY(${shoppers.map((s) => s.addressId)})`.execute(db);
+  const byAddress = new Map(owners.rows.map((row) => [row.address_public_id, row]));
+  let next = 0;
+
+  async function placeOne(): Promise<boolean> {
+    const owner = byAddress.get(shoppers[next++ % shoppers.length]!.addressId)!;
+    try {
+      await db.transaction().execute(async (trx) => {
+        const lines = await cartLines(trx, owner.user_id).forUpdate('ci').execute();
+        if (lines.length === 0) throw new Error('empty cart');
+        const totals = priceOrder(lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })), 0, RULES);
+        const items = lines.map(toLineItem);
+        const order = await insertPlacedOrder(trx, {
+          publicId: newPublicId('ord'),
+          userId: owner.user_id,
+          amounts: { subtotal: fromCents(totals.subtotal), discount_total: '0.00', shipping_total: fromCents(totals.shipping), tax_total: fromCents(totals.tax), total: fromCents(totals.total) },
+          currency: RULES.currency,
+          coupon: null,
+          shippingAddress: toAddressSnapshot(owner.address as never),
+          paymentMethod: 'mock',
+          notes: null,
+          lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
+          email: owner.email,
+        });
+        const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, owner.user_id);
+        if (shortages.length > 0) throw new Error('insufficient stock');
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** One round: `connections` callers placing orders back to back for `seconds`. */
+  async function round(seconds: number): Promise<Round> {
+    const latencies: number[] = [];
+    let orders = 0;
+    let rejected = 0;
+    const started = Date.now();
+    const end = started + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < end) {
+          const t = performance.now();
+          if (await placeOne()) orders++;
+          else rejected++;
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
+    const elapsed = (Date.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
+    return { rps: (orders + rejected) / elapsed, p50: at(0.5), p99: at(0.99), errors: rejected, non2xx: 0, orders, rejected, ordersPerSecond: orders / elapsed };
+  }
+
+  return { round, close: () => db.destroy(), used: () => next };
+}

@@ -1,0 +1,119 @@
+import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { count } from '../lib/format';
+import classes from './DataTable.module.css';
+
+export interface Column<Row> {
+  key: string;
+  header: string;
+  render: (row: Row) => ReactNode;
+  /** The API's sort key for this column, when the server can sort by it. */
+  sort?: string;
+  align?: 'left' | 'right';
+}
+
+export interface PageMeta {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+}
+
+interface DataTableProps<Row> {
+  /** Names the table for screen readers. */
+  label: string;
+  columns: Column<Row>[];
+  rows: Row[] | undefined;
+  rowKey: (row: Row) => string;
+  meta?: PageMeta | undefined;
+  loading?: boolean;
+  empty: ReactNode;
+  /** The current sort as the API takes it: `field` ascending, `-field` descending. */
+  sort?: string | undefined;
+  onSort?: (sort: string) => void;
+  onPage?: (page: number) => void;
+}
+
+/**
+ * A server-side table: the rows are one page, sorting and paging go back to the API through the URL.
+ * While the next page loads the previous one stays visible, dimmed, so nothing jumps.
+ */
+export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, empty, sort, onSort, onPage }: DataTableProps<Row>) {
+  const active = sort?.replace(/^-/, '');
+  const descending = sort?.startsWith('-') ?? false;
+
+  const header = (column: Column<Row>) => {
+    if (!column.sort || !onSort) return column.header;
+    const isActive = active === column.sort;
+    const next = isActive && !descending ? `-${column.sort}` : column.sort;
+    const Icon = isActive ? (descending ? IconArrowDown : IconArrowUp) : IconSelector;
+    return (
+      <UnstyledButton onClick={() => onSort(next)} className={classes.sortButton}>
+        <Group gap={4} wrap="nowrap" justify={column.align === 'right' ? 'flex-end' : 'flex-start'}>
+          <span>{column.header}</span>
+          <Icon size={14} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    );
+  };
+
+  return (
+    <div>
+      {/* Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1). */}
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
+        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={640}>
+          <VisuallyHidden component="caption">{label}</VisuallyHidden>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th
+                  key={column.key}
+                  ta={column.align ?? 'left'}
+                  aria-sort={column.sort && active === column.sort ? (descending ? 'descending' : 'ascending') : undefined}
+                >
+                  {header(column)}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows?.map((row) => (
+              <Table.Tr key={rowKey(row)}>
+                {columns.map((column) => (
+                  <Table.Td key={column.key} ta={column.align ?? 'left'}>
+                    {column.render(row)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {rows && rows.length === 0 && !loading ? <div className={classes.empty}>{empty}</div> : null}
+      {!rows && loading ? (
+        <Text c="dimmed" ta="center" py="lg" aria-live="polite">
+          Loading…
+        </Text>
+      ) : null}
+      {meta && meta.total > 0 ? (
+        <Group justify="space-between" mt="sm" wrap="wrap">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {count((meta.page - 1) * meta.limit + 1)}–{count(Math.min(meta.page * meta.limit, meta.total))} of {count(meta.total)}
+          </Text>
+          {meta.totalPages > 1 && onPage ? (
+            <Pagination
+              total={meta.totalPages}
+              value={meta.page}
+              onChange={onPage}
+              size="sm"
+              siblings={1}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+            />
+          ) : null}
+        </Group>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { Badge } from '@mantine/core';
+import { titleCase } from '../lib/format';
+
+const COLORS: Record<string, string> = {
+  PLACED: 'blue',
+  CONFIRMED: 'indigo',
+  SHIPPED: 'violet',
+  FULFILLED: 'teal',
+  CANCELLED: 'gray',
+  PENDING: 'yellow',
+  APPROVED: 'teal',
+  REJECTED: 'red',
+  IN_STOCK: 'teal',
+  LOW_STOCK: 'orange',
+  OUT_OF_STOCK: 'red',
+  ACTIVE: 'teal',
+  DRAFT: 'gray',
+  ARCHIVED: 'dark',
+  SUSPENDED: 'red',
+  CUSTOMER: 'gray',
+  ADMIN: 'indigo',
+  SUPER_ADMIN: 'grape',
+};
+
+/** A status as words (colour only repeats what the text says, for people who cannot tell colours apart). */
+export function StatusBadge({ status }: { status: string }) {
+  const color = COLORS[status] ?? 'gray';
+  // The palest shade behind the darkest text: Mantine's light variant is under 4.5:1 for some colours.
+  return (
+    <Badge color={color} variant="light" radius="sm" bg={`${color}.0`} c={`${color}.9`}>
+      {titleCase(status)}
+    </Badge>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * Search-param parsers for the router: every list keeps its filters, sort and page in the URL,
+ * so a view can be bookmarked and shared. Unknown or malformed values fall back to defaults
+ * instead of breaking the screen.
+ */
+
+export function page(value: unknown): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+export function text(value: unknown, max = 200): string | undefined {
+  if (typeof value === 'number') value = String(value);
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed.slice(0, max);
+}
+
+export function oneOf<const T extends string>(value: unknown, options: readonly T[]): T | undefined {
+  return typeof value === 'string' && (options as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+export function date(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+}
+
+export function flag(value: unknown): boolean | undefined {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
+}
+
+/** Drops empty values, so URLs stay short and a cleared filter disappears from the query string. */
+export function compact<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as Partial<T>;
+}
+
+/** A calendar day (the browser's) as the inclusive start / exclusive end instant the API expects. */
+export function dayStart(day: string): string {
+  return new Date(`${day}T00:00:00`).toISOString();
+}
+export function dayAfter(day: string): string {
+  const d = new Date(`${day}T00:00:00`);
+  d.setDate(d.getDate() + 1);
+  return d.toISOString();
+}

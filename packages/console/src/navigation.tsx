@@ -1,0 +1,37 @@
+import type { LinkProps } from '@tanstack/react-router';
+import { IconCash, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+
+export interface NavItem {
+  label: string;
+  to: NonNullable<LinkProps['to']>;
+  /** A preset filter, for entries that are a view of another list (Staff is accounts with role ADMIN). */
+  search?: Record<string, string>;
+  icon: ComponentType<{ size?: number; stroke?: number }>;
+  /** Shown to SUPER_ADMIN only; the server enforces the same rule. */
+  superOnly?: boolean;
+}
+
+export interface NavSection {
+  label: string;
+  items: NavItem[];
+}
+
+export const NAVIGATION: NavSection[] = [
+  {
+    label: 'Store',
+    items: [
+      { label: 'Dashboard', to: '/', icon: IconGauge },
+      { label: 'Orders', to: '/orders', icon: IconReceipt },
+      { label: 'Customers', to: '/customers', icon: IconUsers },
+    ],
+  },
+  {
+    label: 'Administration',
+    items: [
+      { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
+      { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+      { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },
+    ],
+  },
+];

@@ -1,0 +1,28 @@
+import { createRouter } from '@tanstack/react-router';
+import { queryClient } from './api';
+import { accountRoute, auditRoute } from './routes/account';
+import { customerRoute, customersRoute } from './routes/customers';
+import { dashboardRoute } from './routes/dashboard';
+import { moneyRoute } from './routes/money';
+import { orderRoute, ordersRoute } from './routes/orders';
+import { rootRoute } from './routes/root';
+import { signInRoute } from './routes/sign-in';
+import { staffRoute } from './routes/staff';
+
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute])]);
+
+export const router = createRouter({
+  routeTree,
+  basepath: '/admin',
+  context: { queryClient },
+  defaultPreload: 'intent',
+  // Screens read through TanStack Query; the router only decides which screen, so loaders need no cache of their own.
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,27 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { date, oneOf, page } from '../lib/search';
+import { staffRoute, superOnly } from './staff';
+
+export const EXPENSE_CATEGORIES = ['RENT', 'SALARIES', 'MARKETING', 'SOFTWARE', 'SHIPPING', 'UTILITIES', 'OTHER'] as const;
+
+export interface MoneySearch {
+  /** The P&L range: calendar days, both inclusive (the API's defaults: the last twelve months). */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** The expenses list below it. */
+  page?: number | undefined;
+  category?: (typeof EXPENSE_CATEGORIES)[number] | undefined;
+}
+
+export const moneyRoute = createRoute({
+  getParentRoute: () => staffRoute,
+  path: '/money',
+  beforeLoad: superOnly,
+  validateSearch: (search: Record<string, unknown>): MoneySearch => ({
+    from: date(search.from),
+    to: date(search.to),
+    page: search.page === undefined ? undefined : page(search.page),
+    category: oneOf(search.category, EXPENSE_CATEGORIES),
+  }),
+  component: lazyRouteComponent(() => import('../screens/money'), 'MoneyScreen'),
+});

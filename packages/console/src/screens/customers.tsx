@@ -1,0 +1,87 @@
+import { Anchor, Select, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { api } from '../api';
+import { DataTable, type Column } from '../components/DataTable';
+import { FilterBar } from '../components/FilterBar';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { SearchInput } from '../components/SearchInput';
+import { StatusBadge } from '../components/StatusBadge';
+import { day, titleCase } from '../lib/format';
+import { compact } from '../lib/search';
+import { ACCOUNT_STATUSES, ROLES, type CustomersSearch } from '../routes/customers';
+
+const PAGE_SIZE = 25;
+
+export function CustomersScreen() {
+  const search = useSearch({ from: '/staff/customers' });
+  const navigate = useNavigate({ from: '/customers' });
+  const update = (changes: Partial<CustomersSearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const query = compact({ page: search.page ?? 1, limit: PAGE_SIZE, search: search.q, role: search.role, status: search.status });
+  const accounts = useQuery({
+    queryKey: ['accounts', query],
+    queryFn: async () => api.GET('/api/v1/admin/users', { params: { query: query as { page: number; limit: number } } }),
+    placeholderData: keepPreviousData,
+  });
+
+  type Row = NonNullable<typeof accounts.data>['data'][number];
+  const columns: Column<Row>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      render: (user) => (
+        <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: user.public_id }} />}>
+          {user.first_name} {user.last_name}
+        </Anchor>
+      ),
+    },
+    { key: 'email', header: 'Email', render: (user) => user.email },
+    { key: 'role', header: 'Role', render: (user) => <StatusBadge status={user.role} /> },
+    { key: 'status', header: 'Status', render: (user) => <StatusBadge status={user.status} /> },
+    { key: 'verified', header: 'Email verified', render: (user) => (user.email_verified ? 'Yes' : 'No') },
+    { key: 'joined', header: 'Joined', render: (user) => day(user.created_at) },
+  ];
+  const staffView = search.role === 'ADMIN' || search.role === 'SUPER_ADMIN';
+  const filtered = Boolean(search.q || search.role || search.status);
+  return (
+    <>
+      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store: customers and staff" />
+      <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
+        <SearchInput label="Search" placeholder="Name or email" value={search.q} onSearch={(q) => update({ q })} />
+        <Select
+          label="Role"
+          placeholder="Any role"
+          clearable
+          w={170}
+          data={ROLES.map((role) => ({ value: role, label: titleCase(role) }))}
+          value={search.role ?? null}
+          onChange={(role) => update({ role: (role ?? undefined) as CustomersSearch['role'] })}
+        />
+        <Select
+          label="Status"
+          placeholder="Any status"
+          clearable
+          w={150}
+          data={ACCOUNT_STATUSES.map((status) => ({ value: status, label: titleCase(status) }))}
+          value={search.status ?? null}
+          onChange={(status) => update({ status: (status ?? undefined) as CustomersSearch['status'] })}
+        />
+      </FilterBar>
+      <QueryState query={accounts}>
+        {(result) => (
+          <DataTable
+            label="Accounts"
+            columns={columns}
+            rows={result.data}
+            rowKey={(user) => user.public_id}
+            meta={result.meta}
+            loading={accounts.isFetching}
+            onPage={(p) => void navigate({ search: (previous) => ({ ...previous, page: p }) })}
+            empty={<Text>{filtered ? 'No accounts match these filters.' : 'No accounts yet.'}</Text>}
+          />
+        )}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { Anchor, Select, Text, TextInput } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { api } from '../api';
+import { DataTable, type Column } from '../components/DataTable';
+import { FilterBar } from '../components/FilterBar';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { SearchInput } from '../components/SearchInput';
+import { StatusBadge } from '../components/StatusBadge';
+import { money, titleCase, when } from '../lib/format';
+import { compact, dayAfter, dayStart } from '../lib/search';
+import { ORDER_STATUSES, type OrdersSearch } from '../routes/orders';
+
+const PAGE_SIZE = 25;
+
+export function OrdersScreen() {
+  const search = useSearch({ from: '/staff/orders' });
+  const navigate = useNavigate({ from: '/orders' });
+  const update = (changes: Partial<OrdersSearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+
+  const query = {
+    page: search.page ?? 1,
+    limit: PAGE_SIZE,
+    sort: search.sort ?? '-placed_at',
+    status: search.status,
+    search: search.q,
+    placed_from: search.from ? dayStart(search.from) : undefined,
+    placed_to: search.to ? dayAfter(search.to) : undefined,
+  };
+  const orders = useQuery({
+    queryKey: ['orders', query],
+    queryFn: async () => api.GET('/api/v1/admin/orders', { params: { query: compact(query) as typeof query } }),
+    placeholderData: keepPreviousData,
+  });
+
+  type Row = NonNullable<typeof orders.data>['data'][number];
+  const columns: Column<Row>[] = [
+    {
+      key: 'number',
+      header: 'Order',
+      render: (order) => (
+        <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: order.public_id }} />}>
+          {order.order_number}
+        </Anchor>
+      ),
+    },
+    { key: 'placed', header: 'Placed', sort: 'placed_at', render: (order) => when(order.placed_at) },
+    { key: 'customer', header: 'Customer', render: (order) => order.customer.email },
+    { key: 'status', header: 'Status', render: (order) => <StatusBadge status={order.status} /> },
+    { key: 'items', header: 'Items', align: 'right', render: (order) => order.items.reduce((n, item) => n + item.quantity, 0) },
+    { key: 'total', header: 'Total', sort: 'total', align: 'right', render: (order) => money(order.total, order.currency) },
+  ];
+
+  const filtered = Boolean(search.status || search.q || search.from || search.to);
+  return (
+    <>
+      <PageHeader title="Orders" subtitle="Every order placed in the store" />
+      <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
+        <SearchInput label="Search" placeholder="Order number or customer email" value={search.q} onSearch={(q) => update({ q })} />
+        <Select
+          label="Status"
+          placeholder="Any status"
+          clearable
+          data={ORDER_STATUSES.map((status) => ({ value: status, label: titleCase(status) }))}
+          value={search.status ?? null}
+          onChange={(status) => update({ status: (status ?? undefined) as OrdersSearch['status'] })}
+          w={170}
+        />
+        <TextInput label="Placed from" type="date" value={search.from ?? ''} max={search.to} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={165} />
+        <TextInput label="Placed to" type="date" value={search.to ?? ''} min={search.from} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={165} />
+      </FilterBar>
+      <QueryState query={orders}>
+        {(result) => (
+          <DataTable
+            label="Orders"
+            columns={columns}
+            rows={result.data}
+            rowKey={(order) => order.public_id}
+            meta={result.meta}
+            loading={orders.isFetching}
+            sort={query.sort}
+            onSort={(sort) => update({ sort: sort as OrdersSearch['sort'] })}
+            onPage={(page) => void navigate({ search: (previous) => ({ ...previous, page }) })}
+            empty={<Text>{filtered ? 'No orders match these filters.' : 'No orders yet.'}</Text>}
+          />
+        )}
+      </QueryState>
+    </>
+  );
+}

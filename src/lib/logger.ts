@@ -1,0 +1,20 @@
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import type { Config } from '../config.js';
+
+/**
+ * The process's one logger: JSON lines (what log collectors read) in
+ * production and tests, human-readable lines (pino-pretty, written
+ * synchronously in this thread) in development. The HTTP app logs through
+ * it, and so does everything that runs before and after the app (start-up,
+ * the embedded database's keeper, shutdown).
+ */
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
+  const options = {
+    level: config.logLevel,
+    // Cookies, CSRF tokens and passwords never reach the log.
+    redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+  };
+  if (config.logFormat === 'json') return pino(options);
+  return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }));
+}

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { createLogger } from './logger.js';
+import { installShutdown, type Shutdown } from './shutdown.js';
+
+/**
+ * The frame of a long-running process (the API, the email worker): the
+ * configuration (a bad value stops it with a message naming the variable),
+ * the logger, and the shutdown that owns SIGTERM/SIGINT. A start-up failure
+ * runs the shutdown steps registered so far (an embedded server already
+ * started is stopped again) and exits 1.
+ */
+export function startProcess(run: (context: { config: Config; log: Logger; shutdown: Shutdown }) => Promise<void>): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+  const log = createLogger(config);
+  const shutdown = installShutdown({ graceMs: config.shutdownGraceMs, log });
+  run({ config, log, shutdown }).catch((error: unknown) => {
+    log.fatal({ err: error }, 'start-up failed');
+    void shutdown.run('start-up failed', 1);
+  });
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityProblems, describeViolations, inConsole, launchBrowser, signInThroughUi, TABLET } from '../helpers/browser.js';
+import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+let orderId: string;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp({ RATE_LIMIT_REGISTER: '0' }), launchBrowser()]);
+  const admin = await signInAs(t, 'ADMIN');
+  const { variantId } = await sellableVariant(admin.client, { stock: 10 });
+  const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+  orderId = (await checkout(buyer.client, buyer.addressId)).body.data.public_id;
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Each screen, once loaded: no serious or critical WCAG 2.1 AA problem. */
+const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = [
+  { path: () => '/admin/', ready: (page) => page.getByRole('img', { name: /Net revenue per day/ }).waitFor() },
+  { path: () => '/admin/orders', ready: (page) => page.getByRole('table', { name: 'Orders' }).waitFor() },
+  { path: () => `/admin/orders/${orderId}`, ready: (page) => page.getByRole('heading', { name: 'History' }).waitFor() },
+  { path: () => '/admin/customers', ready: (page) => page.getByRole('table', { name: 'Accounts' }).waitFor() },
+  { path: () => '/admin/account', ready: (page) => page.getByRole('table', { name: 'Your sessions' }).waitFor() },
+  { path: () => '/admin/audit', ready: (page) => page.getByRole('table', { name: 'Audit entries' }).waitFor() },
+  { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
+];
+
+describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
+  test('the sign-in screen', async (t2) => {
+    await inConsole(browser, t2, t, async (page) => {
+      await page.goto('/admin/sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      const problems = await accessibilityProblems(page);
+      assert.deepEqual(problems, [], describeViolations(problems));
+    });
+  });
+
+  for (const viewport of [undefined, TABLET]) {
+    test(`every screen, ${viewport ? 'on a tablet' : 'on a laptop'}`, async (t2) => {
+      const { email } = await signInAs(t, 'SUPER_ADMIN');
+      await inConsole(
+        browser,
+        t2,
+        t,
+        async (page) => {
+          await signInThroughUi(page, email);
+          const found: string[] = [];
+          for (const screen of SCREENS) {
+            await page.goto(screen.path());
+            await screen.ready(page);
+            const problems = await accessibilityProblems(page);
+            if (problems.length > 0) found.push(`${screen.path()}:\n${describeViolations(problems)}`);
+          }
+          assert.deepEqual(found, [], found.join('\n\n'));
+        },
+        viewport,
+      );
+    });
+  }
+});

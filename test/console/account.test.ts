@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { PASSWORD, signInAs } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('console: your account and the audit log', () => {
+  test('signing out another session ends it; a wrong current password is shown next to its field; a change works', async (t2) => {
+    const staff = await signInAs(t, 'ADMIN'); // staff.client is "another device"
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, staff.email);
+      await page.getByRole('button', { name: /Account menu/ }).click();
+      await page.getByRole('menuitem', { name: 'Your account' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      const sessions = page.getByRole('table', { name: 'Your sessions' });
+      await sessions.getByText('This session').waitFor();
+      await sessions.getByRole('button', { name: /^Sign out the session/ }).click();
+      await page.getByText('Session signed out').waitFor();
+      assert.equal((await staff.client.get('/api/v1/users/me')).status, 401, 'the other device is signed out');
+      assert.equal(await sessions.getByRole('button', { name: /^Sign out the session/ }).count(), 0);
+
+      await page.getByLabel('Current password').fill('not-my-password');
+      await page.getByLabel(/^New password/).fill('Better-Horse-10');
+      await page.getByLabel('Repeat the new password').fill('Better-Horse-10');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('This is not your current password').waitFor();
+
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Password changed').waitFor();
+    });
+    const login = await t.client().post('/api/v1/auth/login', { email: staff.email, password: 'Better-Horse-10' });
+    assert.equal(login.status, 200, login.text);
+  });
+
+  test('a SUPER_ADMIN filters the audit log by action and date; an ADMIN has no link to it', async (t2) => {
+    const owner = await signInAs(t, 'SUPER_ADMIN');
+    const created = await owner.client.post('/api/v1/admin/expenses', { description: 'Audit me', category: 'OTHER', amount: '9.99', spent_at: '2026-01-05' });
+    assert.equal(created.status, 201, created.text);
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).count(), 0);
+      await page.getByRole('button', { name: /Account menu/ }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+      await signInThroughUi(page, owner.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+      const table = page.getByRole('table', { name: 'Audit entries' });
+      await table.getByText('auth.login', { exact: true }).first().waitFor();
+      await page.getByRole('searchbox', { name: 'Action' }).fill('expense.create');
+      await page.waitForURL(/action=expense\.create/);
+      await table.getByText('auth.login', { exact: true }).first().waitFor({ state: 'detached' });
+      await table.getByText(created.body.data.public_id, { exact: false }).waitFor();
+      assert.equal(await table.getByRole('row').count(), 2, 'the header and the one entry');
+    });
+  });
+});

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { signInAs } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+
+describe('console: money', () => {
+  test('a SUPER_ADMIN records an expense and sees it in the P&L; a wrong amount is refused next to the field', async (t2) => {
+    const { email, client } = await signInAs(t, 'SUPER_ADMIN');
+    const month = thisMonth();
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Money' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Money' }).waitFor();
+      const pnl = page.getByRole('table', { name: 'Profit and loss by month' });
+      const row = pnl.getByRole('row').filter({ hasText: month });
+      await row.waitFor();
+      assert.match(await row.innerText(), /\$0\.00\s*\$0\.00\s*$/, 'no expenses, no profit yet');
+
+      await page.getByRole('button', { name: 'Record expense' }).first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Description' }).fill('Packing tape');
+      await dialog.getByRole('textbox', { name: 'Amount' }).fill('12.345');
+      await dialog.getByRole('button', { name: 'Record expense' }).click();
+      await dialog.getByText('An amount above zero, like 49.90').waitFor();
+      await dialog.getByRole('textbox', { name: 'Amount' }).fill('123.45');
+      await dialog.getByRole('button', { name: 'Record expense' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      await page.getByRole('table', { name: 'Operating expenses' }).getByRole('cell', { name: 'Packing tape', exact: true }).waitFor();
+      await row.filter({ hasText: '-$123.45' }).waitFor();
+      assert.match(await row.innerText(), /\$123\.45\s*-\$123\.45\s*$/, 'expenses and net profit of the month');
+    });
+
+    const pnl = await client.get(`/api/v1/admin/analytics/pnl?from=${month}-01&to=${new Date().toISOString().slice(0, 10)}`);
+    assert.equal(pnl.body.data.total.operating_expenses, '123.45');
+    const expenses = await client.get('/api/v1/admin/expenses');
+    assert.deepEqual(
+      expenses.body.data.map((e: any) => [e.description, e.category, e.amount]),
+      [['Packing tape', 'OTHER', '123.45']],
+    );
+  });
+
+  test('an ADMIN has no Money link and is sent to the dashboard from its URL', async (t2) => {
+    const { email } = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, email);
+      assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Money' }).count(), 0);
+      await page.goto('/admin/money');
+      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/admin/');
+    });
+  });
+});

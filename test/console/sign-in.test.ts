@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi, TABLET } from '../helpers/browser.js';
+import { signInAs, signUp } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('console: signing in', () => {
+  test('an ADMIN lands on the dashboard and sees no SUPER_ADMIN navigation', async (t2) => {
+    const { email } = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await page.goto('/admin/orders?status=PLACED');
+      // Not signed in: sent to sign-in, and back to where they were going afterwards.
+      await page.getByRole('heading', { name: 'Commerce console' }).waitFor();
+      assert.match(page.url(), /\/admin\/sign-in\?redirect=/);
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Password' }).fill('Correct-Horse-9');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      assert.match(page.url(), /\/admin\/orders\?status=PLACED$/);
+
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      assert.equal(await nav.getByRole('link', { name: 'Money' }).count(), 0);
+      assert.equal(await nav.getByRole('link', { name: 'Audit log' }).count(), 0);
+      assert.equal(await nav.getByRole('link', { name: 'Staff' }).count(), 0);
+    });
+  });
+
+  test('a SUPER_ADMIN sees the administration section', async (t2) => {
+    const { email } = await signInAs(t, 'SUPER_ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, email);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+      for (const name of ['Money', 'Staff', 'Audit log', 'Customers']) await nav.getByRole('link', { name }).waitFor();
+      await page.getByRole('button', { name: /Account menu/ }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      // The session is gone on the server too: the console sends them back to sign-in.
+      await page.goto('/admin/');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    });
+  });
+
+  test('a wrong password and a customer account are refused with a message', async (t2) => {
+    const customer = await signUp(t);
+    const { email } = await signInAs(t, 'ADMIN');
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await page.goto('/admin/sign-in');
+        await page.getByRole('textbox', { name: 'Email' }).fill(email);
+        await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('alert').filter({ hasText: /Email or password is incorrect/ }).waitFor();
+
+        await page.getByRole('textbox', { name: 'Email' }).fill(customer.email);
+        await page.getByRole('textbox', { name: 'Password' }).fill(customer.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('alert').filter({ hasText: 'no access to the console' }).waitFor();
+        // The customer's session was ended, not kept.
+        await page.goto('/admin/');
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      },
+      TABLET,
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs } from '../helpers/factories.js';
+import { closedPort, waitFor } from '../helpers/mail.js';
+import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
+
+/**
+ * /metrics on its own listener with a bearer token, reporting what the
+ * service did: requests and errors by route, checkout outcomes, rate-limit
+ * refusals, the pool and the outbox. Logs are JSON in production and
+ * human-readable in development.
+ */
+const file = fileDatabase();
+
+const TOKEN = 'scrape-token-0123456789';
+
+/** The value of one sample line, e.g. sample(text, 'checkouts_total{outcome="placed"}'). */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, on their own token-guarded port', async () => {
+  const metricsPort = await closedPort();
+  const service = await startService({
+    databaseUrl: file.database.url,
+    env: { NODE_ENV: 'production', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN, RATE_LIMIT_CHECKOUT: '2/1m', RATE_LIMIT_REGISTER: '0', EMAIL_WORKER: 'off' },
+  });
+  try {
+    const target = serviceTarget(service, file.db);
+    const { client: admin } = await signInAs(target, 'ADMIN');
+    const { variantId } = await sellableVariant(admin, { stock: 10 });
+    const buyer = await shopper(target, [{ variantId, quantity: 1 }]);
+    assert.equal((await checkout(buyer.client, buyer.addressId)).status, 201);
+    assert.equal((await checkout(buyer.client, buyer.addressId)).status, 409); // the cart is empty now
+    assert.equal((await checkout(buyer.client, buyer.addressId)).status, 429); // third within the minute
+
+    const scrape = (headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers });
+    assert.equal((await scrape()).status, 401, 'no token, no metrics');
+    assert.equal((await scrape({ authorization: 'Bearer wrong-token-0123456789' })).status, 401);
+    assert.equal((await fetch(`${service.baseUrl}/metrics`)).status, 404, 'not on the public port');
+
+    const response = await scrape({ authorization: `Bearer ${TOKEN}` });
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.equal(sample(text, 'http_requests_total{method="POST",route="/api/v1/orders",status="201"}'), 1);
+    assert.equal(sample(text, 'http_request_duration_seconds_count{method="POST",route="/api/v1/orders"}'), 3);
+    assert.equal(sample(text, 'http_request_errors_total{method="POST",route="/api/v1/orders",code="CART_EMPTY"}'), 1);
+    assert.equal(sample(text, 'checkouts_total{outcome="placed"}'), 1);
+    assert.equal(sample(text, 'checkouts_total{outcome="CART_EMPTY"}'), 1);
+    assert.equal(sample(text, 'checkouts_total{outcome="RATE_LIMITED"}'), 1);
+    assert.equal(sample(text, 'rate_limit_refusals_total{route="/api/v1/orders"}'), 1);
+    assert.equal(sample(text, 'db_pool_connections{state="max"}'), 20);
+    assert.ok(sample(text, 'db_pool_connections{state="idle"}')! >= 1);
+    assert.equal(sample(text, 'db_pool_waiting_requests'), 0);
+    // No worker runs (EMAIL_WORKER=off): the verification and the order confirmation wait.
+    assert.equal(sample(text, 'outbox_pending_messages'), 2);
+    assert.ok(sample(text, 'outbox_oldest_pending_age_seconds')! > 0);
+    assert.ok(sample(text, 'process_resident_memory_bytes')! > 0, "Node's own metrics too");
+    assert.ok(service.logs().length > 0 && service.output().split('\n').filter(Boolean).every((line) => line.startsWith('{')), 'production logs are JSON lines');
+  } finally {
+    await service.stop();
+  }
+});
+
+test('development logs are human-readable', async () => {
+  const service = await startService({ databaseUrl: file.database.url, env: { NODE_ENV: 'development' } });
+  try {
+    await waitFor(() => service.output().includes('Server listening'));
+    const lines = service.output().split('\n').filter(Boolean);
+    assert.ok(lines.some((line) => /INFO.*Server listening/.test(line)), service.output().slice(0, 1000));
+    assert.ok(!lines.some((line) => line.startsWith('{')), 'no JSON lines');
+  } finally {
+    await service.stop();
+  }
+});

@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestApp } from './app.js';
+import { PASSWORD } from './factories.js';
+
+/** Screenshots of every console test, and traces of failed ones, for people to look at. */
+export const RESULTS_DIR = path.resolve('test-results/console');
+
+// The package's flags are tuned for serverless sandboxes; these would weaken exactly what the
+// console relies on (same-origin rules, CSP), or make one crashed page take the browser down.
+const UNWANTED = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials', '--single-process', '--no-zygote'];
+// This machine has no network beyond loopback: no background connections to Google's services.
+const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** The Chromium inside @sparticuz/chromium, so browser tests need nothing beyond `npm install`. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
+  const args = [...chromium.args.filter((arg) => !UNWANTED.includes(arg)), ...QUIET];
+  return playwright.launch({ executablePath, args, headless: true });
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+export const LAPTOP: Viewport = { width: 1366, height: 860 };
+export const TABLET: Viewport = { width: 820, height: 1180 };
+
+/**
+ * Runs `body` on a fresh page (its own cookies) at the console, saves a screenshot named after the
+ * test whatever happens, and keeps a Playwright trace when it fails. Console errors fail the test:
+ * a screen that throws or breaks CSP is broken even if the assertions pass.
+ */
+export async function inConsole(
+  browser: Browser,
+  t: TestContext,
+  app: TestApp,
+  body: (page: Page, context: BrowserContext) => Promise<void>,
+  viewport: Viewport = LAPTOP,
+): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const name = t.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+  const context = await browser.newContext({ baseURL: app.baseUrl, viewport, reducedMotion: 'reduce' });
+  await context.tracing.start({ screenshots: true, snapshots: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text())) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
+  let failed = true;
+  try {
+    await body(page, context);
+    if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join('\n')}`);
+    failed = false;
+  } finally {
+    await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`), fullPage: true }).catch(() => undefined);
+    await context.tracing.stop(failed ? { path: path.join(RESULTS_DIR, `${name}.trace.zip`) } : {}).catch(() => undefined);
+    await context.close();
+  }
+}
+
+/** Signs in through the sign-in form, as a person would, and waits for the dashboard. */
+export async function signInThroughUi(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/admin/sign-in');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string; failureSummary?: string }[];
+}
+
+/**
+ * The page's accessibility problems that would stop or seriously hinder someone (axe-core's
+ * "serious" and "critical"), against WCAG 2.1 A and AA. axe is evaluated over the DevTools
+ * protocol, so the console's CSP needs no exception for it.
+ */
+export async function accessibilityProblems(page: Page): Promise<AxeViolation[]> {
+  const { createRequire } = await import('node:module');
+  const axe = createRequire(import.meta.url)('axe-core') as { source: string };
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    // Runs in the page: `globalThis` is its window (the test files are type-checked without the DOM library).
+    const page = globalThis as unknown as { document: unknown; axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } };
+    const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations;
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+export function describeViolations(violations: AxeViolation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `  ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? '').replaceAll('\n', ' ')}`).join('\n')}`)
+    .join('\n');
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { startTestApp, type TestApp } from './helpers/app.js';
+
+const run = promisify(execFile);
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(async () => t?.close());
+
+/** `npm run seed` as a newcomer runs it: a real process on the configured database. */
+async function seed() {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
+    env: { ...process.env, DATABASE_URL: t.config.databaseUrl!, PASSWORD_HASH_COST: '10', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    timeout: 120_000,
+  });
+  return stdout;
+}
+
+describe('npm run seed', () => {
+  test('a demo store with activity in every state, the demo admin signs in; a second run adds nothing', async () => {
+    const output = await seed();
+    assert.match(output, /sign in as admin@demo\.store/);
+
+    const states = await sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM orders GROUP BY status`.execute(t.db);
+    const byStatus = Object.fromEntries(states.rows.map((row) => [row.status, row.n]));
+    for (const status of ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED']) assert.ok((byStatus[status] ?? 0) > 0, `some ${status} orders: ${JSON.stringify(byStatus)}`);
+    const spread = await sql<{ days: number }>`SELECT extract(day FROM max(placed_at) - min(placed_at))::int AS days FROM orders`.execute(t.db);
+    assert.ok(spread.rows[0]!.days >= 20, 'orders spread over weeks, for the dashboard chart');
+    const pending = await sql<{ n: number }>`SELECT count(*)::int AS n FROM reviews WHERE status = 'PENDING'`.execute(t.db);
+    assert.ok(pending.rows[0]!.n > 0, 'reviews wait for moderation');
+    const expenses = await sql<{ n: number }>`SELECT count(*)::int AS n FROM expenses`.execute(t.db);
+    assert.equal(expenses.rows[0]!.n, 9);
+    // Stock stayed consistent: every open order's units are reserved.
+    const drift = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM inventory i
+      WHERE i.quantity_reserved <> coalesce((SELECT sum(oi.quantity) FROM order_items oi JOIN orders o ON o.id = oi.order_id
+                                             WHERE oi.variant_id = i.variant_id AND o.status IN ('PLACED', 'CONFIRMED')), 0)`.execute(t.db);
+    assert.equal(drift.rows[0]!.n, 0);
+
+    const admin = t.client();
+    const login = await admin.post('/api/v1/auth/login', { email: 'admin@demo.store', password: 'Demo-Pass-1' });
+    assert.equal(login.status, 200, login.text);
+    assert.equal(login.body.data.role, 'SUPER_ADMIN');
+    const stats = await admin.get('/api/v1/admin/stats?period=30d');
+    assert.ok(stats.body.data.orders.total > 0);
+
+    const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders`.execute(t.db);
+    await seed();
+    const again = await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders`.execute(t.db);
+    assert.equal(again.rows[0]!.n, before.rows[0]!.n, 'a second seed leaves the store as it is');
+  });
+});

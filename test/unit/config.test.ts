@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig, parseRateLimit } from '../../src/config.js';
+
+describe('configuration', () => {
+  test('an empty environment is a working local setup', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.databaseUrl, null);
+    assert.equal(config.dbPoolSize, 20);
+    assert.deepEqual(config.rateLimits.LOGIN, { count: 10, windowSeconds: 900 });
+  });
+
+  test('a bad value stops start-up with a message naming the variable', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'eighty' }, /PORT must be an integer/],
+      [{ PORT: '70000' }, /PORT must be between/],
+      [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use one of postgres:, postgresql:/],
+      [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a valid URL/],
+      [{ RATE_LIMIT_LOGIN: '10 per minute' }, /RATE_LIMIT_LOGIN must look like "10\/15m"/],
+      [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be at most 10 hops/],
+      [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be false, a hop count/],
+      [{ CORS_ORIGINS: 'http://ok.example,::bad' }, /CORS_ORIGINS has an invalid origin/],
+    ];
+    for (const [env, message] of cases) {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message), JSON.stringify(env));
+    }
+  });
+
+  test('blank values count as unset', () => {
+    assert.equal(loadConfig({ PORT: '  ' }).port, 3000);
+  });
+
+  test('rate limits: count per window in s, m, h, d; 0 switches a limit off', () => {
+    assert.deepEqual(parseRateLimit('X', '10/15m'), { count: 10, windowSeconds: 900 });
+    assert.deepEqual(parseRateLimit('X', '3/1d'), { count: 3, windowSeconds: 86_400 });
+    assert.deepEqual(parseRateLimit('X', '100/30s'), { count: 100, windowSeconds: 30 });
+    assert.equal(parseRateLimit('X', '0'), null);
+    for (const bad of ['0/1m', '1/0m', '10/15', '10/15w', '-1/1m', '']) assert.throws(() => parseRateLimit('X', bad), ConfigError, bad);
+  });
+});
