@@ -30,6 +30,7 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/customers', ready: (page) => page.getByRole('table', { name: 'Accounts' }).waitFor() },
   { path: () => '/admin/account', ready: (page) => page.getByRole('table', { name: 'Your sessions' }).waitFor() },
   { path: () => '/admin/audit', ready: (page) => page.getByRole('table', { name: 'Audit entries' }).waitFor() },
+  { path: () => '/admin/inventory', ready: (page) => page.getByRole('table', { name: 'Inventory records' }).waitFor() },
   { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
 ];
 

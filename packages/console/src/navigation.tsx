@@ -1,5 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconCash, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import { IconBox, IconCash, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
@@ -23,6 +23,7 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Dashboard', to: '/', icon: IconGauge },
       { label: 'Orders', to: '/orders', icon: IconReceipt },
+      { label: 'Inventory', to: '/inventory', icon: IconBox },
       { label: 'Customers', to: '/customers', icon: IconUsers },
     ],
   },

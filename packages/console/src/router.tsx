@@ -3,13 +3,14 @@ import { queryClient } from './api';
 import { accountRoute, auditRoute } from './routes/account';
 import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
+import { inventoryRoute, stockRecordRoute } from './routes/inventory';
 import { moneyRoute } from './routes/money';
 import { orderRoute, ordersRoute } from './routes/orders';
 import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute])]);
 
 export const router = createRouter({
   routeTree,

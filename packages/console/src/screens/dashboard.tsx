@@ -77,9 +77,35 @@ export function DashboardScreen() {
                   }
                 />
                 <StatCard label="Average order value" value={money(data.average_order_value, data.currency)} hint="Net revenue per order not cancelled" />
-                <StatCard label="New customers" value={count(data.new_customers)} />
-                <StatCard label="Low stock" value={count(data.inventory.low_stock)} hint="At or below the reorder level" />
-                <StatCard label="Out of stock" value={count(data.inventory.out_of_stock)} hint="Nothing left to sell" />
+                <StatCard
+                  label="New customers"
+                  value={count(data.new_customers)}
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers" search={{ role: 'CUSTOMER' }} />}>
+                      Customers
+                    </Anchor>
+                  }
+                />
+                <StatCard
+                  label="Low stock"
+                  value={count(data.inventory.low_stock)}
+                  hint="At or below the reorder level"
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/inventory" search={{ stock_status: 'LOW_STOCK' }} />}>
+                      Low-stock list
+                    </Anchor>
+                  }
+                />
+                <StatCard
+                  label="Out of stock"
+                  value={count(data.inventory.out_of_stock)}
+                  hint="Nothing left to sell"
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/inventory" search={{ stock_status: 'OUT_OF_STOCK' }} />}>
+                      Out-of-stock list
+                    </Anchor>
+                  }
+                />
                 <StatCard label="Pending reviews" value={count(data.pending_reviews)} hint="Waiting for moderation" />
               </SimpleGrid>
               <Grid gap="md">

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp({ RATE_LIMIT_REGISTER: '0' }), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('console: inventory', () => {
+  test('from the dashboard to the low-stock view, then an adjustment with a reason; a release held by an order is refused', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const low = await sellableVariant(admin.client, { name: 'Linen apron', stock: 3 });
+    assert.equal((await admin.client.patch(`/api/v1/admin/inventory/${low.variantId}`, { reorder_level: 5 })).status, 200);
+    const plenty = await sellableVariant(admin.client, { name: 'Cotton towel', stock: 100 });
+    const buyer = await shopper(t, [{ variantId: low.variantId, quantity: 1 }]);
+    assert.equal((await checkout(buyer.client, buyer.addressId)).status, 201);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('link', { name: 'Low-stock list' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Low stock' }).waitFor();
+      const table = page.getByRole('table', { name: 'Inventory records' });
+      await table.getByRole('link', { name: 'Linen apron' }).waitFor();
+      assert.equal(await table.getByRole('link', { name: 'Cotton towel' }).count(), 0, 'only low stock');
+      assert.match(page.url(), /stock_status=LOW_STOCK/);
+
+      await table.getByRole('link', { name: 'Linen apron' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Linen apron' }).waitFor();
+      await page.getByRole('textbox', { name: /^Change/ }).fill('10');
+      await page.getByRole('textbox', { name: 'Reason' }).first().fill('Delivery from the weaver');
+      await page.getByRole('button', { name: 'Adjust stock' }).click();
+      const confirm = page.getByRole('dialog');
+      await confirm.getByText('On hand: 3 →').waitFor();
+      await confirm.getByText('13', { exact: true }).waitFor();
+      await confirm.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('On hand is now 13').waitFor();
+      await page.getByRole('table', { name: 'Stock movements' }).getByText('Delivery from the weaver').waitFor();
+
+      // The order holds its unit: releasing it by hand is refused, next to the field, with the figure.
+      await page.getByRole('textbox', { name: /^Reserve/ }).fill('-1');
+      await page.getByRole('button', { name: 'Apply to reservation' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+      await page.getByText(/Open orders hold 1 of the 1 reserved units/).waitFor();
+    });
+
+    const stock = await inventoryOf(t, low.variantId);
+    assert.equal(stock.quantity_on_hand, 13);
+    assert.equal(stock.quantity_reserved, 1, 'the refused release changed nothing');
+    const movements = await admin.client.get(`/api/v1/admin/inventory/${low.variantId}/movements?limit=100`);
+    assert.ok(movements.body.data.some((m: any) => m.kind === 'ADJUST' && m.delta_on_hand === 10 && m.reason === 'Delivery from the weaver'));
+    assert.equal(plenty.variantId.startsWith('var_'), true);
+  });
+});
