@@ -31,6 +31,11 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/account', ready: (page) => page.getByRole('table', { name: 'Your sessions' }).waitFor() },
   { path: () => '/admin/audit', ready: (page) => page.getByRole('table', { name: 'Audit entries' }).waitFor() },
   { path: () => '/admin/inventory', ready: (page) => page.getByRole('table', { name: 'Inventory records' }).waitFor() },
+  { path: () => '/admin/reviews', ready: (page) => page.getByText('Nothing waiting').waitFor() },
+  { path: () => '/admin/coupons/new', ready: (page) => page.getByRole('button', { name: 'Create coupon' }).waitFor() },
+  { path: () => '/admin/products', ready: (page) => page.getByRole('table', { name: 'Products' }).waitFor() },
+  { path: () => '/admin/products/new', ready: (page) => page.getByRole('button', { name: 'Create product' }).waitFor() },
+  { path: () => '/admin/coupons', ready: (page) => page.getByRole('table', { name: 'Coupons' }).waitFor() },
   { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
 ];
 

@@ -73,7 +73,8 @@ export async function startTestApp(
   // Every response the test receives must be what the OpenAPI document says it is (see the helper).
   const responses = checkResponsesAgainstDocument(app);
   options.setup?.(app);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // A fixed PORT lets a test make PUBLIC_BASE_URL the app's own address (upload endpoints are absolute URLs).
+  await app.listen({ port: Number(env.PORT ?? 0), host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 

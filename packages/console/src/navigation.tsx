@@ -1,5 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconBox, IconCash, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import { IconBox, IconCash, IconShirt, IconMessageStar, IconTicket, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
@@ -23,7 +23,10 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Dashboard', to: '/', icon: IconGauge },
       { label: 'Orders', to: '/orders', icon: IconReceipt },
+      { label: 'Products', to: '/products', icon: IconShirt },
       { label: 'Inventory', to: '/inventory', icon: IconBox },
+      { label: 'Reviews', to: '/reviews', icon: IconMessageStar },
+      { label: 'Coupons', to: '/coupons', icon: IconTicket },
       { label: 'Customers', to: '/customers', icon: IconUsers },
     ],
   },

@@ -1,16 +1,19 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
 import { accountRoute, auditRoute } from './routes/account';
+import { newProductRoute, productRoute, productsRoute } from './routes/catalog';
+import { couponRoute, couponsRoute, newCouponRoute } from './routes/coupons';
 import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
 import { inventoryRoute, stockRecordRoute } from './routes/inventory';
 import { moneyRoute } from './routes/money';
 import { orderRoute, ordersRoute } from './routes/orders';
+import { reviewsRoute } from './routes/reviews';
 import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute, reviewsRoute, couponsRoute, newCouponRoute, couponRoute, productsRoute, newProductRoute, productRoute])]);
 
 export const router = createRouter({
   routeTree,

@@ -106,7 +106,16 @@ export function DashboardScreen() {
                     </Anchor>
                   }
                 />
-                <StatCard label="Pending reviews" value={count(data.pending_reviews)} hint="Waiting for moderation" />
+                <StatCard
+                  label="Pending reviews"
+                  value={count(data.pending_reviews)}
+                  hint="Waiting for moderation"
+                  link={
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/reviews" />}>
+                      Moderation queue
+                    </Anchor>
+                  }
+                />
               </SimpleGrid>
               <Grid gap="md">
                 <Grid.Col span={{ base: 12, lg: 8 }}>

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { signInAs } from '../helpers/factories.js';
+import { tinyPng } from '../helpers/media.js';
+
+let t: TestApp;
+let browser: Browser;
+
+/** A free port, so the app's public URL (which names the upload endpoint) is its own address. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+
+before(async () => {
+  const port = await freePort();
+  [t, browser] = await Promise.all([startTestApp({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('console: catalog', () => {
+  test('a product with an uploaded image and a variant with stock; a duplicate SKU is refused at the field', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const taken = await admin.client.post('/api/v1/admin/products', { name: 'Other' });
+    await admin.client.post(`/api/v1/admin/products/${taken.body.data.public_id}/variants`, { sku: 'MUG-TAKEN', name: 'Default', price: '1.00' });
+
+    let productId = '';
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
+      await page.getByRole('link', { name: 'New product' }).click();
+      await page.getByRole('textbox', { name: 'Name' }).fill('Speckled mug');
+      await page.getByRole('textbox', { name: 'Brand' }).fill('Falcon');
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Active' }).click();
+      await page.locator('input[type=file]').setInputFiles({ name: 'mug.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) });
+      const thumbnail = page.getByRole('img', { name: 'Image 1' });
+      await thumbnail.waitFor();
+      await page.getByRole('textbox', { name: 'Alt text of image 1' }).fill('A speckled mug');
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Speckled mug' }).waitFor();
+      productId = new URL(page.url()).pathname.split('/').pop()!;
+
+      await page.getByRole('textbox', { name: 'SKU' }).fill('MUG-TAKEN');
+      await page.getByRole('textbox', { name: 'Variant name' }).fill('Blue');
+      await page.getByRole('textbox', { name: 'Options' }).fill('colour=Blue');
+      await page.getByRole('textbox', { name: 'Price', exact: true }).fill('18.00');
+      await page.getByRole('textbox', { name: 'Cost price' }).fill('6.50');
+      await page.getByRole('textbox', { name: 'Initial stock' }).fill('12');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByText('Another variant already uses this SKU').waitFor();
+      await page.getByRole('textbox', { name: 'SKU' }).fill('MUG-BLUE');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'MUG-BLUE' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('link', { name: '12' }).waitFor();
+    });
+
+    const product = (await admin.client.get(`/api/v1/admin/products/${productId}`)).body.data;
+    assert.equal(product.name, 'Speckled mug');
+    assert.equal(product.status, 'ACTIVE');
+    assert.equal(product.images.length, 1);
+    assert.equal(product.images[0].alt_text, 'A speckled mug');
+    assert.match(product.images[0].url, new RegExp(`^${t.baseUrl}/media/ecommerce/products/`));
+    const image = await fetch(product.images[0].url);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.deepEqual(
+      product.variants.map((v: any) => [v.sku, v.price, v.cost_price, v.options, v.inventory?.quantity_on_hand]),
+      [['MUG-BLUE', '18.00', '6.50', { colour: 'Blue' }, 12]],
+    );
+  });
+});

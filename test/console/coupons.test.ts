@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+before(async () => {
+  [t, browser] = await Promise.all([startTestApp({ RATE_LIMIT_REGISTER: '0' }), launchBrowser()]);
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('console: coupons', () => {
+  test('a coupon made in the console works at checkout, shows its use, and can be switched off', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { variantId } = await sellableVariant(admin.client, { price: '40.00', stock: 10 });
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coupons' }).click();
+      await page.getByRole('link', { name: 'New coupon' }).click();
+      await page.getByRole('heading', { level: 1, name: 'New coupon' }).waitFor();
+      await page.getByRole('textbox', { name: 'Code' }).fill('SPRING 25');
+      await page.getByRole('textbox', { name: 'Percent off' }).fill('120');
+      await page.getByRole('button', { name: 'Create coupon' }).click();
+      await page.getByText('3 to 50 letters, digits, - or _').waitFor();
+      await page.getByText('A percentage is at most 100').waitFor();
+      await page.getByRole('textbox', { name: 'Code' }).fill('SPRING25');
+      await page.getByRole('textbox', { name: 'Percent off' }).fill('25');
+      await page.getByRole('textbox', { name: 'Uses per customer' }).fill('1');
+      await page.getByRole('button', { name: 'Create coupon' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Coupon SPRING25' }).waitFor();
+
+      // A customer uses it; the console shows the use.
+      const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+      const order = await checkout(buyer.client, buyer.addressId, { coupon_code: 'spring25' });
+      assert.equal(order.status, 201, order.text);
+      assert.equal(order.body.data.discount_total, '10.00');
+      await page.reload();
+      await page.getByRole('table', { name: 'Orders that used SPRING25' }).getByText(buyer.email).waitFor();
+
+      await page.getByRole('switch', { name: 'Active' }).uncheck();
+      await page.getByRole('button', { name: 'Save coupon' }).click();
+      await page.getByText('Coupon SPRING25 saved').waitFor();
+    });
+    const list = await admin.client.get('/api/v1/admin/coupons?search=SPRING');
+    assert.deepEqual(list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]), [['SPRING25', '25.00', 1, 1, 'INACTIVE']]);
+  });
+});
