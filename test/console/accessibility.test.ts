@@ -35,6 +35,7 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/coupons/new', ready: (page) => page.getByRole('button', { name: 'Create coupon' }).waitFor() },
   { path: () => '/admin/products', ready: (page) => page.getByRole('table', { name: 'Products' }).waitFor() },
   { path: () => '/admin/products/new', ready: (page) => page.getByRole('button', { name: 'Create product' }).waitFor() },
+  { path: () => '/admin/categories', ready: (page) => page.getByRole('button', { name: 'Create category' }).waitFor() },
   { path: () => '/admin/coupons', ready: (page) => page.getByRole('table', { name: 'Coupons' }).waitFor() },
   { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
 ];

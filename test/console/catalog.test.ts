@@ -79,4 +79,32 @@ describe('console: catalog', () => {
       [['MUG-BLUE', '18.00', '6.50', { colour: 'Blue' }, 12]],
     );
   });
+
+  test('the category tree: reorder siblings and move a category under another', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const make = async (name: string, position: number) =>
+      (await admin.client.post('/api/v1/admin/categories', { name, position })).body.data.public_id as string;
+    const kitchen = await make('Kitchen', 0);
+    const garden = await make('Garden', 10);
+    const bath = await make('Bath', 20);
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Categories' }).click();
+      const tree = page.getByRole('tree', { name: 'Category tree' });
+      await tree.getByRole('treeitem', { name: 'Bath' }).waitFor();
+      await page.getByRole('button', { name: 'Move Bath up' }).click();
+      await page.getByText('Bath moved up').waitFor();
+      const order = async () => (await tree.getByRole('treeitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label'))));
+      assert.deepEqual(await order(), ['Kitchen', 'Bath', 'Garden']);
+
+      await page.getByRole('combobox', { name: 'Parent of Garden' }).click();
+      await page.getByRole('option', { name: 'Kitchen' }).click();
+      await page.getByText('Garden moved').waitFor();
+      await tree.locator('[aria-level="2"][aria-label="Garden"]').waitFor();
+    });
+    const categories = (await admin.client.get('/api/v1/categories?limit=100')).body.data as any[];
+    const byId = Object.fromEntries(categories.map((c) => [c.public_id, c]));
+    assert.equal(byId[garden].parent_public_id, kitchen);
+    assert.ok(byId[kitchen].position < byId[bath].position, 'Kitchen stays first, Bath second');
+  });
 });

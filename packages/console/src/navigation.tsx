@@ -1,5 +1,5 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconBox, IconCash, IconShirt, IconMessageStar, IconTicket, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import { IconBox, IconCash, IconCategory, IconShirt, IconMessageStar, IconTicket, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {
@@ -24,6 +24,7 @@ export const NAVIGATION: NavSection[] = [
       { label: 'Dashboard', to: '/', icon: IconGauge },
       { label: 'Orders', to: '/orders', icon: IconReceipt },
       { label: 'Products', to: '/products', icon: IconShirt },
+      { label: 'Categories', to: '/categories', icon: IconCategory },
       { label: 'Inventory', to: '/inventory', icon: IconBox },
       { label: 'Reviews', to: '/reviews', icon: IconMessageStar },
       { label: 'Coupons', to: '/coupons', icon: IconTicket },

@@ -1,7 +1,7 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
 import { accountRoute, auditRoute } from './routes/account';
-import { newProductRoute, productRoute, productsRoute } from './routes/catalog';
+import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';
 import { couponRoute, couponsRoute, newCouponRoute } from './routes/coupons';
 import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
@@ -13,7 +13,7 @@ import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute, reviewsRoute, couponsRoute, newCouponRoute, couponRoute, productsRoute, newProductRoute, productRoute])]);
+const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute, reviewsRoute, couponsRoute, newCouponRoute, couponRoute, productsRoute, newProductRoute, productRoute, categoriesRoute])]);
 
 export const router = createRouter({
   routeTree,

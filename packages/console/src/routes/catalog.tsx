@@ -35,3 +35,9 @@ export const productRoute = createRoute({
   path: '/products/$productId',
   component: lazyRouteComponent(() => import('../screens/product'), 'ProductScreen'),
 });
+
+export const categoriesRoute = createRoute({
+  getParentRoute: () => staffRoute,
+  path: '/categories',
+  component: lazyRouteComponent(() => import('../screens/categories'), 'CategoriesScreen'),
+});

@@ -10,6 +10,7 @@ import { QueryState } from '../components/QueryState';
 import { StatusBadge } from '../components/StatusBadge';
 import { asRefusal, describe, fieldErrors, notifyDone, notifyError } from '../lib/errors';
 import { count, money, titleCase } from '../lib/format';
+import { allCategoriesQuery } from '../queries/categories';
 import { PRODUCT_STATUSES } from '../routes/catalog';
 
 const MONEY = /^\d{1,10}(\.\d{1,2})?$/;
@@ -25,14 +26,8 @@ interface ProductFacts {
   images: { url: string; alt_text: string | null }[];
 }
 
-const categoriesQuery = {
-  queryKey: ['categories', 'all'],
-  queryFn: async () => (await api.GET('/api/v1/categories', { params: { query: { page: 1, limit: 100 } } })).data,
-  staleTime: 60_000,
-};
-
 function ProductForm({ initial, submitLabel, onSubmit }: { initial: ProductFacts | null; submitLabel: string; onSubmit: (body: Record<string, unknown>) => Promise<Record<string, string> | void> }) {
-  const categories = useQuery(categoriesQuery);
+  const categories = useQuery(allCategoriesQuery);
   const [uploading, setUploading] = useState(false);
   const form = useForm({
     initialValues: {

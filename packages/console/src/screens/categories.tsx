@@ -1,0 +1,205 @@
+import { ActionIcon, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api';
+import { PageHeader } from '../components/PageHeader';
+import { QueryState } from '../components/QueryState';
+import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { allCategoriesQuery } from '../queries/categories';
+
+interface Category {
+  public_id: string;
+  name: string;
+  slug: string;
+  parent_public_id: string | null;
+  position: number;
+}
+
+interface Node extends Category {
+  children: Node[];
+  depth: number;
+}
+
+const byPosition = (a: Category, b: Category) => a.position - b.position || a.name.localeCompare(b.name);
+
+/** The flat list the API returns as a tree, siblings in their display order. */
+function treeOf(categories: Category[]): Node[] {
+  const build = (parent: string | null, depth: number): Node[] =>
+    categories
+      .filter((c) => c.parent_public_id === parent)
+      .sort(byPosition)
+      .map((c) => ({ ...c, depth, children: build(c.public_id, depth + 1) }));
+  return build(null, 0);
+}
+
+const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+
+export function CategoriesScreen() {
+  const queryClient = useQueryClient();
+  const categories = useQuery(allCategoriesQuery);
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['categories'] });
+
+  const patch = (id: string, body: { parent_public_id?: string | null; position?: number; name?: string }) =>
+    api.PATCH('/api/v1/admin/categories/{category_public_id}', { params: { path: { category_public_id: id } }, body });
+
+  /** Swaps a category with its neighbour by renumbering the siblings, so equal positions never tie. */
+  const reorder = async (node: Node, siblings: Node[], step: -1 | 1) => {
+    const order = [...siblings];
+    const index = order.findIndex((s) => s.public_id === node.public_id);
+    const target = index + step;
+    if (target < 0 || target >= order.length) return;
+    [order[index], order[target]] = [order[target]!, order[index]!];
+    setBusy(node.public_id);
+    try {
+      for (const [position, sibling] of order.entries()) {
+        if (sibling.position !== position * 10) await patch(sibling.public_id, { position: position * 10 });
+      }
+      await refresh();
+      notifyDone(`${node.name} moved ${step < 0 ? 'up' : 'down'}`);
+    } catch (error) {
+      notifyError(error, 'Not moved');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const move = async (node: Node, parent: string | null) => {
+    setBusy(node.public_id);
+    try {
+      await patch(node.public_id, { parent_public_id: parent });
+      await refresh();
+      notifyDone(`${node.name} moved`);
+    } catch (error) {
+      notifyError(error, 'Not moved');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = (node: Node) =>
+    modals.openConfirmModal({
+      title: `Delete ${node.name}?`,
+      children: <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>,
+      labels: { confirm: 'Delete', cancel: 'Keep it' },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        try {
+          await api.DELETE('/api/v1/admin/categories/{category_public_id}', { params: { path: { category_public_id: node.public_id } } });
+          await refresh();
+          notifyDone(`${node.name} deleted`);
+        } catch (error) {
+          notifyError(error, 'Not deleted');
+        }
+      },
+    });
+
+  return (
+    <>
+      <PageHeader title="Categories" subtitle="The store's category tree: order siblings and move a category under another" />
+      <QueryState query={categories}>
+        {(list) => {
+          const tree = treeOf(list);
+          const rows = flatten(tree);
+          const descendantsOf = (node: Node): Set<string> => new Set(flatten(node.children).map((n) => n.public_id));
+          const siblingsOf = (node: Node) => rows.filter((r) => r.parent_public_id === node.parent_public_id);
+          return (
+            <Stack>
+              <Paper withBorder p="md" radius="md">
+                {rows.length === 0 ? <Text c="dimmed">No categories yet.</Text> : null}
+                <ul role="tree" aria-label="Category tree" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                  {rows.map((node) => {
+                    const siblings = siblingsOf(node);
+                    const index = siblings.findIndex((s) => s.public_id === node.public_id);
+                    const excluded = descendantsOf(node);
+                    return (
+                      <li key={node.public_id} role="treeitem" aria-level={node.depth + 1} aria-selected={false} aria-label={node.name}>
+                        <Group justify="space-between" py={6} pl={node.depth * 28} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+                          <div>
+                            <Text fw={node.depth === 0 ? 600 : 400}>{node.name}</Text>
+                            <Text size="xs" c="dimmed">
+                              /{node.slug}
+                            </Text>
+                          </div>
+                          <Group gap={4} wrap="nowrap">
+                            <ActionIcon variant="subtle" aria-label={`Move ${node.name} up`} disabled={index === 0 || busy !== null} onClick={() => void reorder(node, siblings, -1)}>
+                              <IconArrowUp size={16} />
+                            </ActionIcon>
+                            <ActionIcon variant="subtle" aria-label={`Move ${node.name} down`} disabled={index === siblings.length - 1 || busy !== null} onClick={() => void reorder(node, siblings, 1)}>
+                              <IconArrowDown size={16} />
+                            </ActionIcon>
+                            <Select
+                              size="xs"
+                              w={200}
+                              aria-label={`Parent of ${node.name}`}
+                              allowDeselect={false}
+                              disabled={busy !== null}
+                              value={node.parent_public_id ?? 'root'}
+                              data={[
+                                { value: 'root', label: 'Top level' },
+                                ...rows.filter((r) => r.public_id !== node.public_id && !excluded.has(r.public_id)).map((r) => ({ value: r.public_id, label: `${'— '.repeat(r.depth)}${r.name}` })),
+                              ]}
+                              onChange={(value) => value && value !== (node.parent_public_id ?? 'root') && void move(node, value === 'root' ? null : value)}
+                            />
+                            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${node.name}`} onClick={() => remove(node)}>
+                              <IconTrash size={16} />
+                            </ActionIcon>
+                          </Group>
+                        </Group>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </Paper>
+              <Paper withBorder p="md" radius="md" maw={640}>
+                <Title order={2} size="h4" mb="sm">
+                  New category
+                </Title>
+                <NewCategoryForm parents={rows} onDone={() => void refresh()} />
+              </Paper>
+            </Stack>
+          );
+        }}
+      </QueryState>
+    </>
+  );
+}
+
+function NewCategoryForm({ parents, onDone }: { parents: Node[]; onDone: () => void }) {
+  const form = useForm({
+    initialValues: { name: '', parent: 'root' },
+    validate: { name: (v) => (v.trim() === '' ? 'Name the category' : v.length > 100 ? 'At most 100 characters' : null) },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await api.POST('/api/v1/admin/categories', { body: { name: values.name.trim(), parent_public_id: values.parent === 'root' ? null : values.parent } });
+          form.reset();
+          onDone();
+          notifyDone(`${values.name.trim()} created`);
+        } catch (error) {
+          form.setErrors(fieldErrors(error));
+          notifyError(error, 'Not created');
+        }
+      })}
+    >
+      <Group align="flex-end">
+        <TextInput label="Name" required maxLength={100} {...form.getInputProps('name')} />
+        <Select
+          label="Under"
+          allowDeselect={false}
+          data={[{ value: 'root', label: 'Top level' }, ...parents.map((p) => ({ value: p.public_id, label: `${'— '.repeat(p.depth)}${p.name}` }))]}
+          {...form.getInputProps('parent')}
+        />
+        <Button type="submit" loading={form.submitting}>
+          Create category
+        </Button>
+      </Group>
+    </form>
+  );
+}
