@@ -1,26 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { accessibilityProblems, describeViolations, inConsole, launchBrowser, signInThroughUi, TABLET } from '../helpers/browser.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { accessibilityProblems, describeViolations, inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
-let t: TestApp;
-let browser: Browser;
-let orderId: string;
-
-before(async () => {
-  [t, browser] = await Promise.all([startTestApp({ RATE_LIMIT_REGISTER: '0' }), launchBrowser()]);
+const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
+const orderId: string = await (async () => {
   const admin = await signInAs(t, 'ADMIN');
   const { variantId } = await sellableVariant(admin.client, { stock: 10 });
   const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
-  orderId = (await checkout(buyer.client, buyer.addressId)).body.data.public_id;
-});
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+  return (await checkout(buyer.client, buyer.addressId)).body.data.public_id;
+})();
 
 /** Each screen, once loaded: no serious or critical WCAG 2.1 AA problem. */
 const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = [

@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { describe, test } from 'node:test';
+import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { signInAs } from '../helpers/factories.js';
 
-let t: TestApp;
-let browser: Browser;
-
-before(async () => {
-  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const { t, browser } = await startConsole();
 
 const BUDGET = 300 * 1024;
 

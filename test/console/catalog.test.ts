@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { describe, test } from 'node:test';
+import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { signInAs } from '../helpers/factories.js';
 import { tinyPng } from '../helpers/media.js';
-
-let t: TestApp;
-let browser: Browser;
 
 /** A free port, so the app's public URL (which names the upload endpoint) is its own address. */
 const freePort = () =>
@@ -19,14 +14,8 @@ const freePort = () =>
     });
   });
 
-before(async () => {
-  const port = await freePort();
-  [t, browser] = await Promise.all([startTestApp({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const port = await freePort();
+const { t, browser } = await startConsole({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
 
 describe('console: catalog', () => {
   test('a product with an uploaded image and a variant with stock; a duplicate SKU is refused at the field', async (t2) => {

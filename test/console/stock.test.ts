@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { inConsole, launchBrowser, signInThroughUi } from '../helpers/browser.js';
+import { describe, test } from 'node:test';
+import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
-let t: TestApp;
-let browser: Browser;
-
-before(async () => {
-  [t, browser] = await Promise.all([startTestApp({ RATE_LIMIT_REGISTER: '0' }), launchBrowser()]);
-});
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
 describe('console: inventory', () => {
   test('from the dashboard to the low-stock view, then an adjustment with a reason; a release held by an order is refused', async (t2) => {

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestApp } from './app.js';
+import { startTestApp, type TestApp } from './app.js';
 import { PASSWORD } from './factories.js';
 
 /** Screenshots of every console test, and traces of failed ones, for people to look at. */
@@ -20,6 +20,16 @@ export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
   const args = [...chromium.args.filter((arg) => !UNWANTED.includes(arg)), ...QUIET];
   return playwright.launch({ executablePath, args, headless: true });
+}
+
+/** A console test file's service and browser, started together and closed after the file's tests. */
+export async function startConsole(env: Record<string, string> = {}): Promise<{ t: TestApp; browser: Browser }> {
+  const [t, browser] = await Promise.all([startTestApp(env), launchBrowser()]);
+  after(async () => {
+    await browser.close();
+    await t.close();
+  });
+  return { t, browser };
 }
 
 export interface Viewport {

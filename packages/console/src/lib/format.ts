@@ -33,3 +33,8 @@ export function count(n: number): string {
 export function titleCase(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase().replaceAll('_', ' ');
 }
+
+/** Today in the browser's calendar, as date inputs and the day filters take it (YYYY-MM-DD). */
+export function localDay(date = new Date()): string {
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

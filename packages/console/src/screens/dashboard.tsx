@@ -6,16 +6,10 @@ import { api } from '../api';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatCard } from '../components/StatCard';
-import { count, money } from '../lib/format';
+import { count, localDay, money } from '../lib/format';
 import type { Period } from '../routes/dashboard';
 
 const RevenueChart = lazy(() => import('../components/RevenueChart'));
-
-/** Today in the browser's calendar, as the orders filter takes it. */
-const localDay = () => {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-};
 
 const PERIOD_LABELS: Record<Period, string> = { today: 'Today', '7d': '7 days', '30d': '30 days', '90d': '90 days' };
 

@@ -10,7 +10,7 @@ import { DataTable, type Column } from '../components/DataTable';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
-import { count, day, money, titleCase } from '../lib/format';
+import { count, day, localDay, money, titleCase } from '../lib/format';
 import { compact } from '../lib/search';
 import { EXPENSE_CATEGORIES } from '../routes/money';
 
@@ -23,11 +23,6 @@ interface ExpenseValues {
   amount: string;
   spent_at: string;
 }
-
-const today = () => {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-};
 
 function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<Record<string, string> | void> }) {
   const form = useForm<ExpenseValues>({
@@ -119,7 +114,7 @@ export function MoneyScreen() {
           initial={
             expense
               ? { description: expense.description, category: expense.category as Category, amount: expense.amount, spent_at: expense.spent_at }
-              : { description: '', category: 'OTHER', amount: '', spent_at: today() }
+              : { description: '', category: 'OTHER', amount: '', spent_at: localDay() }
           }
           onSubmit={(values) => save(expense?.public_id ?? null, values)}
         />
