@@ -50,8 +50,17 @@ describe('console: catalog', () => {
       await page.getByText('Another variant already uses this SKU').waitFor();
       await page.getByRole('textbox', { name: 'SKU' }).fill('MUG-BLUE');
       await page.getByRole('button', { name: 'Add variant' }).click();
-      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'MUG-BLUE' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'MUG-BLUE', exact: true }).waitFor();
       await page.getByRole('table', { name: 'Variants' }).getByRole('link', { name: '12' }).waitFor();
+
+      await page.getByRole('button', { name: 'Edit variant MUG-BLUE' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Price', exact: true }).fill('19.50');
+      await dialog.getByRole('combobox', { name: 'Variant status' }).click();
+      await page.getByRole('option', { name: 'Inactive' }).click();
+      await dialog.getByRole('button', { name: 'Save variant' }).click();
+      await page.getByText('Variant MUG-BLUE saved').waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: '$19.50' }).waitFor();
     });
 
     const product = (await admin.client.get(`/api/v1/admin/products/${productId}`)).body.data;
@@ -63,9 +72,10 @@ describe('console: catalog', () => {
     const image = await fetch(product.images[0].url);
     assert.equal(image.status, 200);
     assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.equal(product.variants[0].status, 'INACTIVE');
     assert.deepEqual(
       product.variants.map((v: any) => [v.sku, v.price, v.cost_price, v.options, v.inventory?.quantity_on_hand]),
-      [['MUG-BLUE', '18.00', '6.50', { colour: 'Blue' }, 12]],
+      [['MUG-BLUE', '19.50', '6.50', { colour: 'Blue' }, 12]],
     );
   });
 

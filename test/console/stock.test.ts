@@ -41,11 +41,18 @@ describe('console: inventory', () => {
       await page.getByRole('button', { name: 'Apply to reservation' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
       await page.getByText(/Open orders hold 1 of the 1 reserved units/).waitFor();
+
+      await page.getByRole('textbox', { name: 'Reorder level' }).fill('20');
+      await page.getByRole('button', { name: 'Save level' }).click();
+      await page.getByText('Low stock at 20 or fewer').waitFor();
     });
 
     const stock = await inventoryOf(t, low.variantId);
     assert.equal(stock.quantity_on_hand, 13);
     assert.equal(stock.quantity_reserved, 1, 'the refused release changed nothing');
+    const record = await admin.client.get(`/api/v1/admin/inventory/${low.variantId}`);
+    assert.equal(record.body.data.reorder_level, 20);
+    assert.equal(record.body.data.stock_status, 'LOW_STOCK', '12 available, reorder at 20');
     const movements = await admin.client.get(`/api/v1/admin/inventory/${low.variantId}/movements?limit=100`);
     assert.ok(movements.body.data.some((m: any) => m.kind === 'ADJUST' && m.delta_on_hand === 10 && m.reason === 'Delivery from the weaver'));
     assert.equal(plenty.variantId.startsWith('var_'), true);

@@ -1,6 +1,7 @@
-import { ActionIcon, Anchor, Button, FileButton, Grid, Group, Image, MultiSelect, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, FileButton, Grid, Group, Image, MultiSelect, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPhotoPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPhotoPlus, IconTrash } from '@tabler/icons-react';
+import { modals } from '@mantine/modals';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -201,6 +202,89 @@ function VariantForm({ productId, onDone }: { productId: string; onDone: () => v
   );
 }
 
+interface VariantFacts {
+  public_id: string;
+  sku: string;
+  name: string;
+  options: Record<string, string>;
+  price: string;
+  cost_price: string | null;
+  status: 'ACTIVE' | 'INACTIVE';
+}
+
+function VariantEditForm({ variant, onDone }: { variant: VariantFacts; onDone: () => void }) {
+  const form = useForm({
+    initialValues: {
+      name: variant.name,
+      options: Object.entries(variant.options)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', '),
+      price: variant.price,
+      cost_price: variant.cost_price ?? '',
+      status: variant.status,
+    },
+    validate: {
+      name: (v) => (v.trim() ? null : 'Name the variant'),
+      options: (v) => (parseOptions(v) ? null : 'Write options as name=value, separated by commas'),
+      price: (v) => (MONEY.test(v.trim()) ? null : 'A price like 19.90'),
+      cost_price: (v) => (v.trim() === '' || MONEY.test(v.trim()) ? null : 'A cost like 8.50, or empty'),
+    },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await api.PATCH('/api/v1/admin/variants/{variant_public_id}', {
+            params: { path: { variant_public_id: variant.public_id } },
+            body: {
+              name: values.name.trim(),
+              options: parseOptions(values.options) ?? {},
+              price: values.price.trim(),
+              cost_price: values.cost_price.trim() || null,
+              status: values.status,
+            },
+          });
+          modals.closeAll();
+          onDone();
+          notifyDone(`Variant ${variant.sku} saved`);
+        } catch (error) {
+          const errors = fieldErrors(error);
+          if (Object.keys(errors).length === 0) notifyError(error, 'Not saved');
+          form.setErrors(errors);
+        }
+      })}
+    >
+      <Stack>
+        <TextInput label="Variant name" required maxLength={200} data-autofocus {...form.getInputProps('name')} />
+        <TextInput label="Options" placeholder="size=M, colour=Blue" {...form.getInputProps('options')} />
+        <Group grow>
+          <TextInput label="Price" required inputMode="decimal" {...form.getInputProps('price')} />
+          <TextInput label="Cost price" inputMode="decimal" {...form.getInputProps('cost_price')} />
+        </Group>
+        <Select
+          label="Variant status"
+          description="Inactive variants cannot be bought"
+          allowDeselect={false}
+          data={[
+            { value: 'ACTIVE', label: 'Active' },
+            { value: 'INACTIVE', label: 'Inactive' },
+          ]}
+          {...form.getInputProps('status')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => modals.closeAll()}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save variant
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
 export function NewProductScreen() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -303,6 +387,9 @@ export function ProductScreen() {
                           <Table.Th ta="right">Cost</Table.Th>
                           <Table.Th ta="right">Available</Table.Th>
                           <Table.Th>Status</Table.Th>
+                          <Table.Th>
+                            <VisuallyHidden>Actions</VisuallyHidden>
+                          </Table.Th>
                         </Table.Tr>
                       </Table.Thead>
                       <Table.Tbody>
@@ -328,6 +415,15 @@ export function ProductScreen() {
                             </Table.Td>
                             <Table.Td>
                               <StatusBadge status={v.status} />
+                            </Table.Td>
+                            <Table.Td>
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={`Edit variant ${v.sku}`}
+                                onClick={() => modals.open({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} onDone={refresh} /> })}
+                              >
+                                <IconPencil size={16} />
+                              </ActionIcon>
                             </Table.Td>
                           </Table.Tr>
                         ))}

@@ -146,6 +146,35 @@ function ReservationForm({ record, variantId, onDone }: { record: Figures; varia
   );
 }
 
+function ReorderLevelForm({ record, variantId, onDone }: { record: Figures; variantId: string; onDone: () => void }) {
+  const form = useForm({
+    initialValues: { level: (record.reorder_level ?? '') as number | string },
+    validate: { level: (value) => (value === '' || (typeof value === 'number' && Number.isInteger(value) && value >= 0) ? null : 'A whole number, 0 or more, or empty for none') },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        const level = values.level === '' ? null : Number(values.level);
+        try {
+          await api.PATCH('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variantId } }, body: { reorder_level: level } });
+          onDone();
+          notifyDone(level === null ? 'No reorder level: this record is never low stock' : `Low stock at ${count(level)} or fewer`);
+        } catch (error) {
+          form.setErrors({ level: describe(error).replace(/ \(request [^)]+\)$/, '') });
+        }
+      })}
+    >
+      <Group align="flex-end">
+        <NumberInput label="Reorder level" description="Low stock at or below this; empty for none" allowDecimal={false} min={0} w={240} {...form.getInputProps('level')} />
+        <Button type="submit" variant="default" loading={form.submitting}>
+          Save level
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
 export function StockRecordScreen() {
   const { variantId } = useParams({ from: '/staff/inventory/$variantId' });
   const search = useSearch({ from: '/staff/inventory/$variantId' });
@@ -223,6 +252,10 @@ export function StockRecordScreen() {
                   Reservation
                 </Title>
                 <ReservationForm record={r} variantId={variantId} onDone={refresh} />
+                <Title order={2} size="h4" mt="lg" mb="sm">
+                  Reorder level
+                </Title>
+                <ReorderLevelForm key={String(r.reorder_level)} record={r} variantId={variantId} onDone={refresh} />
               </Paper>
             </Grid.Col>
           </Grid>
