@@ -108,6 +108,25 @@ describe('reset and change tokens', () => {
     }
   });
 
+  test('a burst of requests with one valid reset token hashes one password and resets once', async () => {
+    const { email } = await signUp(t);
+    assert.equal((await t.client().post(`${API}/auth/password-reset`, { email })).status, 202);
+    const token = await queuedToken(email, 'password_reset');
+    const scrypt = scryptCounter();
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => t.client().post(`${API}/auth/password-reset/verify`, { token, new_password: NEW_PASSWORD })),
+      );
+      const statuses = responses.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 204).length, 1, String(statuses));
+      assert.ok(responses.every((r) => r.status === 204 || errorOf(r).code === 'TOKEN_EXPIRED'), String(statuses));
+      assert.equal(scrypt.count, 1);
+    } finally {
+      scrypt.restore();
+    }
+    assert.equal((await t.client().post(`${API}/auth/login`, { email, password: NEW_PASSWORD })).status, 200);
+  });
+
   test('changing the password ends every reset and email-change link mailed before', async () => {
     const { client, email } = await signUp(t);
     assert.equal((await t.client().post(`${API}/auth/password-reset`, { email })).status, 202);

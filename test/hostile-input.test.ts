@@ -86,6 +86,20 @@ describe('control characters and broken Unicode', () => {
   });
 });
 
+describe('dates the database cannot store', () => {
+  test('a leap second or year 0000 is 400 naming the field, in queries and bodies', async () => {
+    refused(await admin.get(`${API}/admin/audit?from=2026-12-31T23:59:60Z`), 'from');
+    refused(await admin.get(`${API}/admin/orders?placed_from=2026-12-31T23:59:60Z`), 'placed_from');
+    refused(await admin.get(`${API}/admin/expenses?from=0000-01-01`), 'from');
+    refused(await admin.get(`${API}/admin/analytics/pnl?from=0000-01-01&to=0001-01-01`), 'from');
+    refused(await admin.post(`${API}/admin/expenses`, { category: 'RENT', amount: '10.00', spent_at: '0000-01-01' }), 'spent_at');
+    refused(await admin.post(`${API}/admin/coupons`, { code: `LEAP${Date.now()}`, discount_type: 'PERCENTAGE', discount_value: '10', expires_at: '2026-12-31T23:59:60Z' }), 'expires_at');
+    // The earliest and latest storable values still pass.
+    assert.equal((await admin.get(`${API}/admin/expenses?from=0001-01-01&to=9999-12-31`)).status, 200);
+    assert.equal((await admin.get(`${API}/admin/audit?from=0001-01-01T00:00:00Z`)).status, 200);
+  });
+});
+
 describe('framework errors wear the envelope', () => {
   test('a malformed percent-encoding in the path is 400 with request_id', async () => {
     const response = await t.client().get(`${API}/products/by-slug/%E0%A4%A`);

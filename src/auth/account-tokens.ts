@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { TokenPurpose } from '../db/schema.js';
+import { isLockNotAvailable } from '../lib/db-errors.js';
 import { AppError, notFound } from '../lib/errors.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
 
@@ -49,25 +50,12 @@ export async function revokeAccountTokens(db: Executor, userId: number, purposes
 export const tokenExpired = () => new AppError(410, 'TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
 
 /**
- * Checks a token without taking it, for a caller that has costly work to do
- * (hashing a new password) only for a token that can still be used. The
- * consume in the acting transaction remains the real check.
- */
-export async function assertUsableAccountToken(db: Executor, token: string, purpose: TokenPurpose, now: Date): Promise<void> {
-  const row = await db
-    .selectFrom('account_tokens')
-    .select(['used_at', 'expires_at'])
-    .where('token_hash', '=', hashToken(token))
-    .where('purpose', '=', purpose)
-    .executeTakeFirst();
-  if (!row) throw notFound('Token');
-  if (row.used_at !== null || row.expires_at <= now) throw tokenExpired();
-}
-
-/**
  * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)
  * before it is marked used. Call inside the transaction that acts on it, so a
- * failure later in that transaction leaves the token unused.
+ * failure later in that transaction leaves the token unused. The lock is taken
+ * without waiting: a token another request is acting on right now is as good
+ * as used (410), so a burst of requests with one token does the transaction's
+ * work (a password hash, say) once, not once per request.
  */
 export async function consumeAccountToken(
   db: Executor,
@@ -82,7 +70,11 @@ export async function consumeAccountToken(
     .where('token_hash', '=', hashToken(token))
     .where('purpose', '=', purpose)
     .forUpdate()
-    .executeTakeFirst();
+    .noWait()
+    .executeTakeFirst()
+    .catch((error: unknown) => {
+      throw isLockNotAvailable(error) ? tokenExpired() : error;
+    });
   if (!row || !accept(row)) throw notFound('Token');
   if (row.used_at !== null || row.expires_at <= now) throw tokenExpired();
   await db.updateTable('account_tokens').set({ used_at: now }).where('id', '=', row.id).execute();

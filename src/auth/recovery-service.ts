@@ -10,7 +10,7 @@ import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { isPasswordTooSimple, normalizeEmail, toUser, type User } from '../users/schemas.js';
-import { assertUsableAccountToken, consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.js';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.js';
 import { revokeSessions } from './session-store.js';
 
 /** Queues a verification email for an account; used on register and on resend. */
@@ -62,11 +62,10 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       if (isPasswordTooSimple(newPassword)) {
         throw validationError('The new password is too simple', [{ field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' }]);
       }
-      // Only a token that can still be used is worth a hash: unknown and spent ones cost the caller nothing here.
-      await assertUsableAccountToken(db, token, 'PASSWORD_RESET', clock.now());
-      const passwordHash = await hashPassword(newPassword, config.passwordHashCost);
       await db.transaction().execute(async (trx) => {
+        // The token is checked and locked first: unknown, spent and busy tokens cost no hash.
         const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', clock.now());
+        const passwordHash = await hashPassword(newPassword, config.passwordHashCost);
         await revokeAccountTokens(trx, row.user_id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], clock.now());
         const user = await updateUser(trx, row.user_id, { password_hash: passwordHash });
         // The reset link reached the inbox, so the address is proven.

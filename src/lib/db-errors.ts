@@ -9,6 +9,11 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
 }
 
+/** A `FOR UPDATE NOWAIT` found the row locked by another transaction. */
+export function isLockNotAvailable(error: unknown): boolean {
+  return (error as PgError)?.code === '55P03';
+}
+
 /** Serialization failures and deadlocks: safe to retry the whole transaction. */
 export function isRetryableTransactionError(error: unknown): boolean {
   const code = (error as PgError)?.code;

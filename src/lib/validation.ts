@@ -34,8 +34,31 @@ function withPlainText(ajv: Ajv): Ajv {
   return ajv;
 }
 
-const strict = withPlainText(addFormats.default(new Ajv({ ...shared, coerceTypes: false })));
-const coercing = withPlainText(addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' })));
+/**
+ * Dates and times the database can store: the standard formats allow a leap
+ * second (`23:59:60`) and year 0000, which JavaScript's Date cannot represent
+ * or PostgreSQL refuses. Both are refused here, for every field at once.
+ */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+function withStorableDates(ajv: Ajv): Ajv {
+  for (const name of ['date', 'date-time'] as const) {
+    const standard = ajv.formats[name] as { validate: (value: string) => boolean };
+    ajv.addFormat(name, {
+      type: 'string',
+      validate: (value: string) => {
+        if (!standard.validate(value)) return false;
+        const time = new Date(name === 'date' ? `${value}T00:00:00Z` : value).getTime();
+        return time >= EARLIEST && time <= LATEST;
+      },
+    });
+  }
+  return ajv;
+}
+
+const withRules = (ajv: Ajv) => withPlainText(withStorableDates(addFormats.default(ajv)));
+const strict = withRules(new Ajv({ ...shared, coerceTypes: false }));
+const coercing = withRules(new Ajv({ ...shared, coerceTypes: 'array' }));
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
