@@ -1,14 +1,16 @@
 import { connectDatabase } from './db/connect.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker } from './email/worker.js';
+import { createPruner } from './housekeeping/pruner.js';
 import { systemClock } from './lib/clock.js';
 import { startProcess } from './lib/process.js';
 
 /**
- * `npm run worker`: the outbox's email worker in a process of its own (run
- * the API with EMAIL_WORKER=off, or beside in-process workers: claims keep
- * every message to one sender). SIGTERM lets it finish the message it is
- * sending and hand back the rest of its batch.
+ * `npm run worker`: the background work in a process of its own: the
+ * outbox's email worker (run the API with EMAIL_WORKER=off, or beside
+ * in-process workers: claims keep every message to one sender) and the
+ * pruner (safe to run in any number of processes at once). SIGTERM lets the
+ * worker finish the message it is sending and hand back the rest of its batch.
  */
 startProcess(async ({ config, log, shutdown }) => {
   const db = await connectDatabase(config, log, shutdown);
@@ -27,6 +29,9 @@ startProcess(async ({ config, log, shutdown }) => {
     await worker.stop();
     transport.close();
   });
+  const pruner = createPruner({ db, clock: systemClock, log, retention: config.retention });
+  shutdown.add('pruner', () => pruner.stop());
   worker.start();
-  log.info('email worker started');
+  pruner.start();
+  log.info('email worker and pruner started');
 });

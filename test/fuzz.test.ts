@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { startTestApp } from './helpers/app.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './helpers/factories.js';
 import { Client } from './helpers/client.js';
-import { uploadedReviewImage } from './helpers/media.js';
+import { credentials, local, tinyPng, uploadedReviewImage } from './helpers/media.js';
 import { deeplyNested, hostileValue, malformedJson, valid, wrongContentType, type Known, type Schema } from './fuzz/arbitraries.js';
 
 /**
@@ -114,7 +114,7 @@ interface Built {
 }
 
 type Mutation =
-  | { kind: 'leaf'; where: 'body' | 'query' | 'path'; pick: number; value: unknown }
+  | { kind: 'leaf'; where: 'body' | 'query' | 'path' | 'header'; pick: number; value: unknown }
   | { kind: 'drop'; pick: number }
   | { kind: 'extra'; name: string; value: unknown }
   | { kind: 'duplicate'; pick: number; value: unknown }
@@ -125,7 +125,7 @@ type Mutation =
   | { kind: 'repeatQuery'; pick: number; values: unknown[] };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('leaf' as const), where: fc.constantFrom('body' as const, 'query' as const, 'path' as const), pick: fc.nat(), value: hostileValue }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('leaf' as const), where: fc.constantFrom('body' as const, 'query' as const, 'path' as const, 'header' as const), pick: fc.nat(), value: hostileValue }) },
   fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('extra' as const), name: fc.constantFrom('unknown_field', 'role', 'status', 'id', 'user_id', 'constructor'), value: hostileValue }),
   fc.record({ kind: fc.constant('duplicate' as const), pick: fc.nat(), value: hostileValue }),
@@ -141,7 +141,10 @@ function baseRequest(op: Operation) {
   const query = Object.fromEntries(
     op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
   );
-  return fc.record({ path: fc.record(path), query: fc.record(query), body: op.body ? valid(op.body, known) : fc.constant(undefined) });
+  const header = Object.fromEntries(
+    op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
+  );
+  return fc.record({ path: fc.record(path), query: fc.record(query), header: fc.record(header), body: op.body ? valid(op.body, known) : fc.constant(undefined) });
 }
 
 /** Paths (as key lists) to every value inside `value`, containers included. */
@@ -179,9 +182,12 @@ const pathText = (value: unknown) => {
   }
 };
 
+// Header values are bytes 0x20-0xFF (fetch refuses the rest, line breaks and NUL included).
+const headerText = (value: unknown) => [...queryText(value)].map((c) => (c >= ' ' && c <= '\u00ff' && c !== '\u007f' ? c : '?')).join('');
+
 /** The request as sent: a valid one, spoiled by `m`. */
-function build(op: Operation, base: { path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }, m: Mutation): Built {
-  let { path, query, body } = base;
+function build(op: Operation, base: { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, unknown>; body: unknown }, m: Mutation): Built {
+  let { path, query, header, body } = base;
   const rawPath: Record<string, string> = {};
   let rawBody: string | undefined;
   let contentType = 'application/json';
@@ -192,6 +198,7 @@ function build(op: Operation, base: { path: Record<string, unknown>; query: Reco
     case 'leaf': {
       if (m.where === 'body' && body !== undefined) body = setAt(body, pick(slots(body), m.pick) ?? [], m.value);
       else if (m.where === 'path' && Object.keys(path).length > 0) path = { ...path, [pick(Object.keys(path), m.pick)!]: m.value };
+      else if (m.where === 'header' && Object.keys(header).length > 0) header = { ...header, [pick(Object.keys(header), m.pick)!]: m.value };
       else query = { ...query, [pick(Object.keys(query), m.pick) ?? 'q']: m.value };
       break;
     }
@@ -245,10 +252,14 @@ function build(op: Operation, base: { path: Record<string, unknown>; query: Reco
   for (const [key, value] of repeated) search.append(key, queryText(value));
   const text = rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined);
   const sendsBody = !['GET', 'HEAD'].includes(op.method) && text !== undefined;
+  const headers: Record<string, string> = {};
+  // fetch refuses header values with line breaks or NUL, and values past Node's header limit only ever get 431.
+  for (const [name, value] of Object.entries(header)) if (value !== undefined) headers[name] = headerText(value);
+  if (sendsBody && contentType) headers['content-type'] = contentType;
   return {
     method: op.method,
     url: url + (search.size > 0 ? `?${search}` : ''),
-    headers: sendsBody && contentType ? { 'content-type': contentType } : {},
+    headers,
     ...(sendsBody ? { body: text } : {}),
   };
 }
@@ -320,4 +331,83 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       }
     });
   }
+});
+
+/**
+ * The built-in image host's upload takes a multipart form, not JSON, so the
+ * walk above sends it nothing useful. Here each run asks for fresh
+ * credentials, builds the form an ImageKit client would send and spoils one
+ * part of it: a hostile field value, a missing, repeated or unknown field, a
+ * file that is not an image (or empty, or too large), a second file, or a
+ * body that is not well-formed multipart.
+ */
+type FormMutation =
+  | { kind: 'field'; pick: number; value: unknown }
+  | { kind: 'drop'; pick: number }
+  | { kind: 'repeat'; pick: number; value: unknown }
+  | { kind: 'extra'; value: unknown }
+  | { kind: 'file'; bytes: Uint8Array | 'empty' | 'huge' | 'truncated' | 'none' | 'twice' | 'as-text' }
+  | { kind: 'raw'; body: string; contentType: string };
+
+const FORM_FIELDS = ['fileName', 'token', 'expire', 'signature', 'publicKey', 'folder'];
+const formMutation: fc.Arbitrary<FormMutation> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('field' as const), pick: fc.nat(), value: hostileValue }) },
+  fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('repeat' as const), pick: fc.nat(), value: hostileValue }),
+  fc.record({ kind: fc.constant('extra' as const), value: hostileValue }),
+  fc.record({
+    kind: fc.constant('file' as const),
+    bytes: fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constantFrom('empty' as const, 'huge' as const, 'truncated' as const, 'none' as const, 'twice' as const, 'as-text' as const)),
+  }),
+  fc.record({
+    kind: fc.constant('raw' as const),
+    body: fc.constantFrom('', '--x', '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc', '--x\r\n\r\n--x--', '\u0000', 'not multipart at all'),
+    contentType: fc.constantFrom('multipart/form-data; boundary=x', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=x'),
+  }),
+);
+
+function uploadForm(creds: Awaited<ReturnType<typeof credentials>>, m: FormMutation): { body: FormData | string; headers: Record<string, string> } {
+  if (m.kind === 'raw') return { body: m.body, headers: { 'content-type': m.contentType } };
+  const fields: [string, string][] = FORM_FIELDS.map((name) => [name, name === 'fileName' ? 'x.png' : String(creds[name as keyof typeof creds])]);
+  const pick = (n: number) => n % FORM_FIELDS.length;
+  if (m.kind === 'field') fields[pick(m.pick)]![1] = queryText(m.value);
+  if (m.kind === 'drop') fields.splice(pick(m.pick), 1);
+  if (m.kind === 'repeat') fields.push([FORM_FIELDS[pick(m.pick)]!, queryText(m.value)]);
+  if (m.kind === 'extra') fields.push(['unknown_field', queryText(m.value)]);
+  const form = new FormData();
+  const png = tinyPng();
+  const file = m.kind !== 'file' ? png : m.bytes === 'empty' ? Buffer.alloc(0) : m.bytes === 'huge' ? Buffer.alloc(6 * 1024 * 1024, 1) : m.bytes === 'truncated' ? png.subarray(0, 20) : typeof m.bytes === 'string' ? png : Buffer.from(m.bytes);
+  const sends = m.kind !== 'file' || m.bytes !== 'none';
+  if (m.kind === 'file' && m.bytes === 'as-text') form.append('file', png.toString('base64'));
+  else if (sends) form.append('file', new Blob([file]), 'x.png');
+  if (m.kind === 'file' && m.bytes === 'twice') form.append('file', new Blob([png]), 'y.png');
+  for (const [name, value] of fields) form.append(name, value);
+  return { body: form, headers: {} };
+}
+
+describe('fuzzing the multipart upload of the built-in image host', () => {
+  test('POST /media/api/v1/files/upload with spoiled forms', async () => {
+    const details = await fc.check(
+      fc.asyncProperty(formMutation, async (m) => {
+        const creds = await credentials(adminJar);
+        const { body, headers } = uploadForm(creds, m);
+        const shown = `${JSON.stringify(m, (_, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}...` : v instanceof Uint8Array ? `${v.length} bytes` : v))}`;
+        const before = await counts();
+        const response = await fetch(local(t, creds.uploadEndpoint), { method: 'POST', body, headers });
+        const text = await response.text();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        assert.ok(response.status < 500, `${response.status} for ${shown}: ${text.slice(0, 300)}`);
+        if (response.status >= 400) {
+          const parsed = JSON.parse(text);
+          assert.ok(parsed.success === false && typeof parsed.error?.code === 'string' && typeof parsed.request_id === 'string', `not the envelope for ${shown}: ${text.slice(0, 300)}`);
+          assert.deepEqual(await counts(), before, `a refused upload (${response.status} ${parsed.error.code}) wrote rows: ${shown}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
+    );
+    if (details.failed) {
+      const reason = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      assert.fail(`replay with FUZZ_SEED=${details.seed} (fc path "${details.counterexamplePath}"): ${reason}`);
+    }
+  });
 });

@@ -132,6 +132,11 @@ describe('framework errors wear the envelope', () => {
     const response = await t.client().get(`${API}/products/prd_${'a'.repeat(5000)}`);
     assert.equal(response.status, 404);
     assert.equal(errorOf(response).code, 'NOT_FOUND');
+    for (const length of [301, 1500, 5000]) {
+      const media = await t.client().get(`/media/reviews/${'a'.repeat(length)}.png`);
+      assert.equal(media.status, 404, `media path of ${length}: ${media.text}`);
+      assert.equal(errorOf(media).code, 'NOT_FOUND');
+    }
   });
 
   test('a malformed or truncated multipart body to the upload endpoint is 400 in the envelope', async () => {

@@ -49,7 +49,8 @@ export const mediaHostRoutes =
       schema: {
         tags: ['Media'],
         summary: 'An uploaded image (built-in image host)',
-        params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
+        // Bounded by the router's parameter limit; a longer path than any stored one is simply not found.
+        params: Type.Object({ '*': Type.String() }),
         response: {
           200: {
             description: 'The image bytes, with its type',
@@ -61,7 +62,7 @@ export const mediaHostRoutes =
       },
       handler: async (request, reply) => {
         const path = `/${request.params['*']}`;
-        const file = await media.file(path);
+        const file = path.length <= MAX_MEDIA_PATH ? await media.file(path) : null;
         if (!file) return sendError(reply, 404, 'NOT_FOUND', 'No such file');
         // File names are random and never reused, so a file never changes: cache it for good.
         const etag = `"${path.slice(path.lastIndexOf('/') + 1)}"`;
@@ -77,6 +78,9 @@ export const mediaHostRoutes =
       },
     });
   };
+
+/** No stored path is longer (folder, random name, extension). */
+const MAX_MEDIA_PATH = 300;
 
 /** Reads every part; the file is buffered (the 5 MB limit bounds it). A repeated field is an error. */
 async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {

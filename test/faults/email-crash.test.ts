@@ -77,11 +77,16 @@ test('kill -9 under checkout load and mid-batch: after a restart every acknowled
   }
 });
 
-test('`npm run worker` delivers for an API running with EMAIL_WORKER=off, and stops cleanly', async () => {
-  const api = await startService({ databaseUrl: file.database.url, env: { ...env(), EMAIL_WORKER: 'off' } });
-  const worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', waitForReady: false, env: env() });
+test('`npm run worker` delivers and prunes for an API running with EMAIL_WORKER=off, and stops cleanly', async () => {
+  const api = await startService({ databaseUrl: file.database.url, env: { ...env(), EMAIL_WORKER: 'off', PRUNE_INTERVAL: '0' } });
+  const worker = await startService({
+    databaseUrl: file.database.url,
+    entry: 'worker.ts',
+    waitForReady: false,
+    env: { ...env(), PRUNE_INTERVAL: '1s', RETAIN_DELIVERED_EMAILS: '2s' },
+  });
   try {
-    await worker.waitForLog((l) => l.msg === 'email worker started');
+    await worker.waitForLog((l) => l.msg === 'email worker and pruner started');
     const { email } = await signUp(serviceTarget(api, file.db));
     const row = await waitFor(async () => {
       const found = await file.db.selectFrom('outbox').select(['id', 'delivered_at']).where('recipient', '=', email).executeTakeFirstOrThrow();
@@ -90,6 +95,8 @@ test('`npm run worker` delivers for an API running with EMAIL_WORKER=off, and st
     assert.equal(mail.to(email).length, 1);
     assert.equal(headerOf(mail.to(email)[0]!.raw, 'message-id'), `<outbox-${row.id}@localhost>`);
     assert.ok(!api.logs().some((l) => String(l.msg).includes('email')), 'the API process sent nothing');
+    // Delivered mail past its retention is deleted by the worker's pruner (the API's is off).
+    await waitFor(async () => (await file.db.selectFrom('outbox').select('id').where('id', '=', row.id).executeTakeFirst()) === undefined, 15_000);
   } finally {
     assert.equal((await worker.stop()).code, 0, worker.output().slice(-2000));
     await api.stop();

@@ -13,6 +13,12 @@ export type Known = Readonly<Record<string, string | readonly string[]>>;
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const WORD = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,11}$/);
 
+/** Mostly recent dates, sometimes anywhere in the years 0001-9999 that a date field takes. */
+const storableDate = fc.oneof(
+  { weight: 4, arbitrary: fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }) },
+  { weight: 1, arbitrary: fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }) },
+);
+
 /** A string of at least `min` and at most `max` characters that a person might type. */
 const text = (min: number, max: number) => WORD.map((word) => word.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, word.length))));
 
@@ -20,8 +26,8 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   const min = Number(schema.minLength ?? 0);
   const max = Number(schema.maxLength ?? 40);
   if (schema.format === 'email') return fc.emailAddress().filter((email) => email.length <= max);
-  if (schema.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-  if (schema.format === 'date') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (schema.format === 'date-time') return storableDate.map((d) => d.toISOString());
+  if (schema.format === 'date') return storableDate.map((d) => d.toISOString().slice(0, 10));
   if (typeof schema.pattern === 'string') {
     try {
       return fc.stringMatching(new RegExp(schema.pattern.startsWith('^') ? schema.pattern : `^(?:${schema.pattern}[a-z]{0,8})$`, 'u')).filter((s) => s.length >= min && s.length <= max);
@@ -78,6 +84,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     null, true, false, 0, -1, 1.5, -0, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 5e-324,
     '', ' ', '0', '-1', 'NaN', 'Infinity', '1e400', '99999999999999999999.99', 'null', 'true', '[]', '{}',
     '\u0000', 'a\u0000b', '\u0007', '\u001b[31m', '\r\n', '\t', '\ud800', 'x\udfffy', 'a\u202eb', '\u200b', '\ufeff', 'e\u0301', '😀', '\u2028',
+    '2026-12-31T23:59:60Z', '0000-01-01', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00', '2026-02-30', '2026-13-01T00:00:00Z',
+    '1970-01-01T00:00:00.0000000001Z', '+275760-09-13T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01t00:00:00z',
     '%00', '%', '%zz', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '\\', '"', 'prd_', 'var_0000000000000000',
     [], {}, [null], { constructor: { prototype: {} } },
   ),
