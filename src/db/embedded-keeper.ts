@@ -80,7 +80,7 @@ export async function spawnPostmaster(options: {
  * signal when it is ours (adopted from a dead owner), left alone when its
  * owner still lives.
  */
-function adoptedPostmaster(pid: number, owned: boolean): Postmaster {
+export function adoptedPostmaster(pid: number, owned: boolean): Postmaster {
   const alive = () => {
     try {
       process.kill(pid, 0);

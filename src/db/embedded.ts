@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { spawnPostmaster, superviseEmbedded, type EmbeddedLog, type Postmaster } from './embedded-keeper.js';
+import { adoptedPostmaster, spawnPostmaster, superviseEmbedded, type EmbeddedLog, type Postmaster } from './embedded-keeper.js';
 
 /**
  * The embedded PostgreSQL server used when no DATABASE_URL is configured.
@@ -67,17 +67,9 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
       log.warn({ pid: found.pid, port: found.port }, 'adopting an orphaned embedded PostgreSQL (its owner is gone); it is stopped at shutdown');
       writeOwner(ownerFile);
     }
-    const keeper = superviseEmbedded({
-      adopted: { pid: found.pid, owned: !foreign },
-      start: () => {
-        writeOwner(ownerFile);
-        return startServer(found.port, password);
-      },
-      log,
-    });
-    return { url, stop: () => keeper.stop().finally(() => ownedBySelf(ownerFile) && rmSync(ownerFile, { force: true })) };
+    const keeper = superviseEmbedded({ adopted: { pid: found.pid, owned: !foreign }, start: () => startServer(found.port, password), log });
+    return { url, stop: () => keeper.stop().finally(() => releaseOwner(ownerFile)) };
   }
-  removeStalePidFile(clusterDir, log);
 
   const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
   if (!initialised || password === null) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
@@ -85,9 +77,16 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
   if (!initialised) await initialiseCluster(clusterDir, secret);
   const port = await freePort();
 
-  function startServer(onPort: number, withPassword: string): Promise<Postmaster> {
+  /**
+   * Starts the server, or, when another process watching this cluster (a
+   * second service, `npm run worker`) got there first, watches that one
+   * without owning it. Only the process whose postmaster runs owns it.
+   */
+  async function startServer(onPort: number, withPassword: string): Promise<Postmaster> {
+    const running = await runningServer(clusterDir, withPassword);
+    if (running) return adoptedPostmaster(running.pid, false);
     removeStalePidFile(clusterDir, log);
-    return spawnPostmaster({
+    const postmaster = await spawnPostmaster({
       binary: path.join(binaryDirectory(), 'postgres'),
       args: ['-D', clusterDir, '-p', String(onPort), ...SERVER_FLAGS],
       logFile: path.join(dataDir, 'postgres.log'),
@@ -95,18 +94,19 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
       user: process.getuid?.() === 0 ? USER : null,
       ready: () => answers(connectionUrl(withPassword, onPort, 'postgres')),
     });
+    writeOwner(ownerFile);
+    return postmaster;
   }
 
-  writeOwner(ownerFile);
   if (options.supervise) {
     const keeper = superviseEmbedded({ start: () => startServer(port, secret), log });
     await keeper.started;
     await ensureDatabase(connectionUrl(secret, port, 'postgres'), database);
-    return { url: connectionUrl(secret, port, database), stop: () => keeper.stop().finally(() => rmSync(ownerFile, { force: true })) };
+    return { url: connectionUrl(secret, port, database), stop: () => keeper.stop().finally(() => releaseOwner(ownerFile)) };
   }
   const server = await startServer(port, secret);
   await ensureDatabase(connectionUrl(secret, port, 'postgres'), database);
-  return { url: connectionUrl(secret, port, database), stop: () => server.stop().finally(() => rmSync(ownerFile, { force: true })) };
+  return { url: connectionUrl(secret, port, database), stop: () => server.stop().finally(() => releaseOwner(ownerFile)) };
 }
 
 // random_page_cost 1.1: storage is SSD, so index access is not four times dearer than sequential reads.
@@ -147,12 +147,31 @@ async function runningServer(clusterDir: string, password: string): Promise<{ pi
   }
 }
 
-/** A postmaster.pid that no server answers for is stale (PostgreSQL would refuse to start while its PID is taken by anyone). */
+/**
+ * A postmaster.pid that no server answers for (the caller asked) is stale,
+ * unless its PID is a postmaster of this very cluster that does not answer
+ * yet or any more: one another process is starting or stopping. That file is
+ * kept (removing it would make that server shut itself down) and the start
+ * fails, to be retried; any other file is removed, since PostgreSQL would
+ * refuse to start while its PID is taken by anyone.
+ */
 function removeStalePidFile(clusterDir: string, log: EmbeddedLog): void {
   const entry = pidFile(clusterDir);
   if (!entry) return;
+  if (isPostmasterOf(entry.pid, clusterDir)) throw new Error(`PostgreSQL (pid ${entry.pid}) is starting or stopping on ${clusterDir}; try again`);
   log.warn({ pid: entry.pid, port: entry.port }, 'removing a stale postmaster.pid (no server answers for it)');
   rmSync(path.join(clusterDir, 'postmaster.pid'), { force: true });
+}
+
+/** Whether `pid` runs PostgreSQL on `clusterDir` (from its command line; Linux, where /proc is). */
+function isPostmasterOf(pid: number, clusterDir: string): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const at = args.indexOf('-D');
+    return at >= 0 && path.resolve(args[at + 1] ?? '') === clusterDir;
+  } catch {
+    return false;
+  }
 }
 
 function pidFile(clusterDir: string): { pid: number; port: number } | null {
@@ -169,11 +188,12 @@ function writeOwner(ownerFile: string): void {
   writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, started: processStart(process.pid) }));
 }
 
-function ownedBySelf(ownerFile: string): boolean {
+/** Removes the owner file if it names this process (a server another process owns keeps its owner). */
+function releaseOwner(ownerFile: string): void {
   try {
-    return (JSON.parse(readFileSync(ownerFile, 'utf8')) as { pid: number }).pid === process.pid;
+    if ((JSON.parse(readFileSync(ownerFile, 'utf8')) as { pid: number }).pid === process.pid) rmSync(ownerFile, { force: true });
   } catch {
-    return false;
+    // no owner file, or an unreadable one: nothing of ours to release
   }
 }
 

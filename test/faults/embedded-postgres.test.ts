@@ -124,3 +124,29 @@ test('a server another live process runs is used, not adopted; when that process
   assert.equal((await service.exited).code, 0);
   await waitFor(() => !alive(own), 10_000);
 });
+
+test('two services on one data directory both restart a killed server: one postmaster runs, its postmaster.pid stays, both serve', async () => {
+  const a = await start();
+  const b = await start();
+  const first = postmasterPid()!;
+  process.kill(first, 'SIGKILL');
+  for (const service of [a, b]) await service.waitForLog((l) => l.msg === 'embedded PostgreSQL restarted', 60_000);
+  await waitFor(async () => (await ready(a)) === 200 && (await ready(b)) === 200, 30_000);
+  const running = postmasterPid();
+  assert.ok(running !== null && running !== first && alive(running), `a new postmaster runs (${running})`);
+  // Neither took the other's lock file away: PostgreSQL shuts down within a minute when its postmaster.pid goes.
+  await sleep(2_000);
+  assert.equal(postmasterPid(), running);
+  assert.ok(alive(running));
+  await registers(a);
+  await registers(b);
+
+  a.signal('SIGTERM');
+  b.signal('SIGTERM');
+  assert.equal((await a.exited).code, 0, a.output().slice(-2000));
+  assert.equal((await b.exited).code, 0, b.output().slice(-2000));
+  await waitFor(() => {
+    const pid = postmasterPid();
+    return pid === null || !alive(pid);
+  }, 15_000);
+});
