@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
@@ -58,5 +59,43 @@ describe('console: customers and staff', () => {
     });
     const raised = await owner.client.get(`/api/v1/admin/users/${buyer.user.public_id}`);
     assert.equal(raised.body.data.role, 'ADMIN');
+  });
+  test('Suspend follows the server: an ADMIN only on customers, nobody on a SUPER_ADMIN, a SUPER_ADMIN also on admins', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const otherAdmin = await signInAs(t, 'ADMIN');
+    const owner = await signInAs(t, 'SUPER_ADMIN');
+    const otherOwner = await signInAs(t, 'SUPER_ADMIN');
+    const open = async (page: Page, user: { public_id: string }, name: string) => {
+      await page.goto(`/admin/customers/${user.public_id}`);
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+    };
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      for (const [user, name] of [[otherAdmin.user, 'Staff ADMIN'], [owner.user, 'Staff SUPER_ADMIN']] as const) {
+        await open(page, user, name);
+        await page.getByText('Admins can suspend or reactivate customer accounts only').waitFor();
+        assert.equal(await page.getByRole('button', { name: /^(Suspend|Reactivate)$/ }).count(), 0, `no Suspend for an ADMIN on ${user.role}`);
+        // The server refuses what the screen does not offer.
+        assert.equal((await admin.client.post(`/api/v1/admin/users/${user.public_id}/suspend`, {})).status, 403);
+      }
+      await open(page, admin.user, 'Staff ADMIN');
+      await page.getByText('This is your own account').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Suspend' }).count(), 0);
+
+      await page.getByRole('button', { name: /Account menu/ }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await signInThroughUi(page, owner.email);
+      await open(page, otherOwner.user, 'Staff SUPER_ADMIN');
+      await page.getByText('A super admin cannot be suspended or reactivated: change the role first').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Suspend' }).count(), 0);
+      assert.equal((await owner.client.post(`/api/v1/admin/users/${otherOwner.user.public_id}/suspend`, {})).status, 403);
+
+      await open(page, otherAdmin.user, 'Staff ADMIN');
+      await page.getByRole('button', { name: 'Suspend' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+      await page.getByRole('button', { name: 'Reactivate' }).waitFor();
+    });
+    assert.equal((await owner.client.get(`/api/v1/admin/users/${otherAdmin.user.public_id}`)).body.data.status, 'SUSPENDED');
   });
 });

@@ -15,6 +15,18 @@ import { useStaff } from '../session';
 
 type Role = (typeof ROLES)[number];
 
+/**
+ * Why this staff member may not suspend or reactivate `user`, or null when they may. The server's
+ * rule (checkReach in src/admin-users/service.ts): never oneself; nobody acts on a SUPER_ADMIN (it
+ * must be demoted first); an ADMIN acts on customer accounts only.
+ */
+export function suspensionBlockedBecause(me: { public_id: string; role: Role }, user: { public_id: string; role: Role }): string | null {
+  if (user.public_id === me.public_id) return 'This is your own account';
+  if (me.role !== 'SUPER_ADMIN' && user.role !== 'CUSTOMER') return 'Admins can suspend or reactivate customer accounts only';
+  if (user.role === 'SUPER_ADMIN') return 'A super admin cannot be suspended or reactivated: change the role first';
+  return null;
+}
+
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div>
@@ -90,6 +102,7 @@ export function CustomerScreen() {
       {(user) => {
         const self = user.public_id === me.public_id;
         const suspended = user.status === 'SUSPENDED';
+        const blocked = suspensionBlockedBecause(me, user);
         return (
           <>
             <PageHeader
@@ -100,9 +113,9 @@ export function CustomerScreen() {
                 </Group>
               }
               actions={
-                self ? (
+                blocked ? (
                   <Text size="sm" c="dimmed">
-                    This is your own account
+                    {blocked}
                   </Text>
                 ) : (
                   <Button
