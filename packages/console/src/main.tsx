@@ -1,7 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
@@ -11,15 +10,15 @@ import { queryClient } from './api';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
+// Modals are provided inside the router (routes/root.tsx), so a modal's content can use links, router and query hooks.
+// Notifications sit bottom-right: top-right they covered the account menu.
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
-        <Notifications position="top-right" />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </ModalsProvider>
+      <Notifications position="bottom-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,
 );

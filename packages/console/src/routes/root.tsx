@@ -1,3 +1,4 @@
+import { ModalsProvider } from '@mantine/modals';
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 
@@ -5,4 +6,13 @@ export interface RouterContext {
   queryClient: QueryClient;
 }
 
-export const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Outlet });
+/** The modals live under the router and the query cache, so their content can use both (links, useQuery). */
+function Root() {
+  return (
+    <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
+      <Outlet />
+    </ModalsProvider>
+  );
+}
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Root });
