@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { checkout, inventoryOf, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { tinyPng } from '../helpers/media.js';
 
@@ -15,7 +16,7 @@ const freePort = () =>
   });
 
 const port = await freePort();
-const { t, browser } = await startConsole({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+const { t, browser } = await startConsole({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_REGISTER: '0' });
 
 describe('console: catalog', () => {
   test('a product with an uploaded image and a variant with stock; a duplicate SKU is refused at the field', async (t2) => {
@@ -105,5 +106,81 @@ describe('console: catalog', () => {
     const byId = Object.fromEntries(categories.map((c) => [c.public_id, c]));
     assert.equal(byId[garden].parent_public_id, kitchen);
     assert.ok(byId[kitchen].position < byId[bath].position, 'Kitchen stays first, Bath second');
+  });
+  test('a variant without stock gets its record; deleting a variant, then the product, says what happens to stock and orders first', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak stool', status: 'ACTIVE' })).body.data.public_id as string;
+    const variant = async (sku: string) =>
+      (await admin.client.post(`/api/v1/admin/products/${product}/variants`, { sku, name: sku, price: '45.00' })).body.data.public_id as string;
+    const sold = await variant('STOOL-LOW');
+    const bare = await variant('STOOL-HIGH');
+    assert.equal((await admin.client.post('/api/v1/admin/inventory', { variant_public_id: sold, quantity_on_hand: 5 })).status, 201);
+    const buyer = await shopper(t, [{ variantId: sold, quantity: 2 }]);
+    const order = await checkout(buyer.client, buyer.addressId);
+    assert.equal(order.status, 201, order.text);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      const variants = page.getByRole('table', { name: 'Variants' });
+      await variants.getByRole('button', { name: 'Create stock record of STOOL-HIGH' }).click();
+      const record = page.getByRole('dialog');
+      await record.getByRole('button', { name: 'Create stock record' }).click();
+      await record.getByText('A whole number, 0 or more').waitFor();
+      await record.getByRole('textbox', { name: 'On hand' }).fill('7');
+      await record.getByRole('textbox', { name: 'Reorder level' }).fill('2');
+      await record.getByRole('button', { name: 'Create stock record' }).click();
+      await page.getByText('Stock of STOOL-HIGH recorded: 7 on hand').waitFor();
+      await variants.getByRole('link', { name: '7', exact: true }).waitFor();
+
+      await page.getByRole('button', { name: 'Delete variant STOOL-LOW' }).click();
+      const confirm = page.getByRole('dialog');
+      await confirm.getByText(/Its stock record \(5 on hand\) leaves Inventory/).waitFor();
+      await confirm.getByText(/The 2 reserved by open orders stay reserved/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete variant' }).click();
+      await page.getByText('Variant STOOL-LOW deleted').waitFor();
+      await variants.getByRole('cell', { name: 'STOOL-LOW', exact: true }).waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Delete product' }).click();
+      await page.getByRole('dialog').getByText(/with its 1 variant: nobody can buy them.*\(7 on hand\).*Past orders keep their lines/).waitFor();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete product' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+      await page.getByText('Oak stool deleted').waitFor();
+      assert.equal(await page.getByRole('table', { name: 'Products' }).getByRole('link', { name: 'Oak stool' }).count(), 0);
+    });
+
+    const deleted = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data;
+    assert.ok(deleted.deleted_at, 'the product is deleted');
+    assert.ok(deleted.variants.every((v: any) => v.deleted_at), 'and its variants');
+    const high = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants.find((v: any) => v.public_id === bare).inventory;
+    assert.deepEqual([high.quantity_on_hand, high.reorder_level], [7, 2]);
+    const low = await inventoryOf(t, sold);
+    assert.deepEqual([low.quantity_on_hand, low.quantity_reserved], [5, 2], 'the open order keeps its reservation');
+    const kept = await admin.client.get(`/api/v1/admin/orders/${order.body.data.public_id}`);
+    assert.deepEqual(kept.body.data.items.map((i: any) => [i.sku, i.quantity]), [['STOOL-LOW', 2]]);
+  });
+
+  test('an error the API gives for a field with no input (an image URL) is shown above the button, not dropped', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/products/new');
+      // The image host answers with a URL outside the products folder (a misconfigured host, say).
+      await page.route(/\/media\/api\/v1\/files\/upload$/, (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({ fileId: 'f1', name: 'mug.png', url: `${t.baseUrl}/media/ecommerce/reviews/elsewhere.png`, filePath: '/ecommerce/reviews/elsewhere.png', size: 10, fileType: 'image' }),
+        }),
+      );
+      await page.getByRole('textbox', { name: 'Name' }).fill('Glazed bowl');
+      await page.locator('input[type=file]').setInputFiles({ name: 'bowl.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) });
+      await page.getByRole('textbox', { name: 'Alt text of image 1' }).waitFor();
+      await page.getByRole('button', { name: 'Create product' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Image 1 is not in the products media folder.' });
+      await alert.waitFor();
+      assert.match(await alert.innerText(), /Not saved/);
+    });
+    const count = await t.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'Glazed bowl').executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 0);
   });
 });

@@ -15,6 +15,7 @@ const COLORS: Record<string, string> = {
   OUT_OF_STOCK: 'red',
   ACTIVE: 'teal',
   DRAFT: 'gray',
+  DELETED: 'red',
   ARCHIVED: 'dark',
   SUSPENDED: 'red',
   CUSTOMER: 'gray',

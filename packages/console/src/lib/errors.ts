@@ -39,6 +39,56 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
+/** The key under which `placeErrors` keeps what belongs to no input; `FormErrors` shows it. */
+export const FORM_ERROR = '_form';
+
+export interface Placement {
+  /** Form paths that have an input on screen: a name, or a pattern such as /^images\.\d+\.alt_text$/. */
+  inputs: readonly (string | RegExp)[];
+  /** Refusal codes that concern one input, e.g. { SLUG_TAKEN: 'slug' }: the message goes next to it. */
+  codes?: Record<string, string>;
+  /** The form's name for an API field when they differ, e.g. options.size → options, quantity_on_hand → stock. */
+  rename?: (field: string) => string;
+  /** How to name a field that has no input, e.g. images.0.url → "Image 1"; else a readable form of its path. */
+  label?: (field: string) => string | undefined;
+}
+
+/** `images.0.url` → "Images 1 url": a person reads the field's name, not its path. */
+function readable(field: string): string {
+  const words = field.replace(/\.(\d+)(?=\.|$)/g, (_m, n: string) => ` ${Number(n) + 1}`).replaceAll(/[._]/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The API's refusal as errors for a Mantine form: each field error next to its input, and everything
+ * that has no input on this form (`images.0.url`, a refusal without field details) under FORM_ERROR,
+ * so `<FormErrors>` shows it. Nothing the API said is dropped.
+ */
+export function placeErrors(error: unknown, { inputs, codes = {}, rename = (field) => field, label }: Placement): Record<string, string> {
+  const refusal = asRefusal(error);
+  const out: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  const hasInput = (field: string) => inputs.some((input) => (typeof input === 'string' ? input === field : input.test(field)));
+  for (const [apiField, message] of Object.entries(fieldErrors(error))) {
+    const field = rename(apiField);
+    if (hasInput(field)) out[field] ??= capitalised(message);
+    else {
+      const name = label?.(field) ?? readable(field);
+      // API messages read on from the field's name ("is required"); others stand alone.
+      elsewhere.push(/^[a-z]/.test(message) ? `${name} ${message}` : `${name}: ${message}`);
+    }
+  }
+  const coded = refusal ? codes[refusal.code] : undefined;
+  if (coded && hasInput(coded)) out[coded] = refusal!.message;
+  else if (Object.keys(out).length === 0 || elsewhere.length > 0) {
+    const said = refusal ? `${refusal.message.replace(/[.!?]?$/, '.')} ${elsewhere.map((e) => `${e}.`).join(' ')}`.trim() : describe(error);
+    out[FORM_ERROR] = refusal?.request_id ? `${said} (request ${refusal.request_id})` : said;
+  }
+  return out;
+}
+
+const capitalised = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+
 export function notifyError(error: unknown, title = 'Not saved'): void {
   notifications.show({ color: 'red', title, message: describe(error), autoClose: 8000 });
 }
