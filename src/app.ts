@@ -20,6 +20,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
+import { AppError } from './lib/errors.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -104,6 +105,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
     clientErrorHandler,
+    return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -136,6 +138,16 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     reply.header('x-request-id', request.id);
     const correlation = request.headers['x-request-id'];
     if (typeof correlation === 'string' && CORRELATION_ID.test(correlation)) request.log = request.log.child({ correlation_id: correlation });
+  });
+
+  // Closing (SIGTERM): a request that arrives on a kept-alive connection is told to go elsewhere, in the
+  // envelope with Retry-After, and its connection is closed (Fastify's own 503 would carry neither).
+  let closing = false;
+  app.addHook('preClose', async () => void (closing = true));
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new AppError(503, 'SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
   });
 
   registerErrorHandling(app, routeTable);

@@ -3,11 +3,13 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createDb } from '../src/db/database.js';
 import { createEmailWorker } from '../src/email/worker.js';
 import { createMailTransport, type MailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
+import { startTcpProxy } from './helpers/tcp-proxy.js';
 import { closedPort, headerOf, linkFrom, partOf, partsOf, sleep, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
 
 const BASE = 'https://shop.example.test';
@@ -179,6 +181,74 @@ describe('over SMTP', () => {
       assert.equal(await batch, 2);
       for (const email of emails) assert.equal(mail.to(email).length, 1, email);
     } finally {
+      secondTransport.close();
+      t.app.emailWorker.start();
+    }
+  });
+
+  test('a worker whose lease lapsed and whose send then fails leaves alone the claim of the worker now sending it', async () => {
+    await t.app.emailWorker.stop();
+    const gates: { a?: (error: Error) => void; b?: () => void } = {};
+    const lapsed = anotherWorker(t, { send: () => new Promise<{ file?: string }>((_, reject) => (gates.a = reject)), close: () => {} });
+    const secondTransport = createMailTransport(t.config);
+    const current = anotherWorker(t, { send: (m) => new Promise<void>((resolve) => (gates.b = resolve)).then(() => secondTransport.send(m)), close: () => {} });
+    try {
+      const { email } = await signUp(t);
+      const first = lapsed.runOnce();
+      await waitFor(() => gates.a !== undefined);
+      // Its lease ends (as if its heartbeats had stopped reaching the database); another worker takes the message.
+      await t.db.updateTable('outbox').set({ next_attempt_at: new Date(t.clock.now().getTime() - 1000) }).where('recipient', '=', email).execute();
+      const second = current.runOnce();
+      await waitFor(() => gates.b !== undefined);
+      const [taken] = await outboxRows(t, email);
+      gates.a!(new Error('SMTP relay hung up'));
+      await first;
+      const [after] = await outboxRows(t, email);
+      assert.equal(after!.claim, taken!.claim, 'the second claim still holds the message');
+      assert.equal(after!.last_error, null);
+      assert.equal(after!.next_attempt_at.getTime(), taken!.next_attempt_at.getTime());
+      gates.b!();
+      assert.equal(await second, 1);
+      assert.equal(mail.to(email).length, 1);
+      assert.equal((await deliveredRow(t, email)).attempts, 1);
+    } finally {
+      gates.b?.();
+      secondTransport.close();
+      t.app.emailWorker.start();
+    }
+  });
+
+  test('a sent message whose database connection is cut before it is marked is marked on a new connection, not sent again', async () => {
+    await t.app.emailWorker.stop();
+    const proxy = await startTcpProxy(new URL(t.config.databaseUrl!));
+    const viaProxy = new URL(t.config.databaseUrl!);
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    const db = createDb(viaProxy.toString(), 2);
+    const secondTransport = createMailTransport(t.config);
+    const worker = createEmailWorker({
+      db,
+      // The relay accepts the message; at that moment the connection to the database goes away for 300 ms.
+      transport: { send: async (m) => (await secondTransport.send(m), proxy.cut(300), {}), close: () => {} },
+      clock: t.clock,
+      log: t.app.log,
+      mailFrom: t.config.mailFrom,
+      publicBaseUrl: t.config.publicBaseUrl,
+      pollIntervalMs: 10,
+    });
+    try {
+      const { email } = await signUp(t);
+      assert.equal(await worker.runOnce(), 1);
+      assert.ok(proxy.cuts > 0, 'the connection was cut');
+      const [row] = await outboxRows(t, email);
+      assert.ok(row!.delivered_at, 'marked delivered');
+      assert.equal(row!.attempts, 1);
+      assert.equal(row!.last_error, null);
+      t.clock.advance(60 * 60_000);
+      assert.equal(await t.app.emailWorker.runOnce(), 0, 'nothing left to send');
+      assert.equal(mail.to(email).length, 1, 'sent once');
+    } finally {
+      await db.destroy().catch(() => {});
+      await proxy.close();
       secondTransport.close();
       t.app.emailWorker.start();
     }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { EmailKind } from '../outbox/outbox.js';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { keyIn } from '../lib/sql.js';
 import { renderEmail } from './templates.js';
 import type { MailTransport } from './transport.js';
@@ -15,11 +16,13 @@ import type { MailTransport } from './transport.js';
  * short lease. While the worker is alive a heartbeat renews the lease of the
  * messages its claim still holds, so a batch never expires under a live
  * worker however slow SMTP is, and a dead worker's batch is taken over once
- * its lease ends (a minute by default). Messages are sent with no
- * transaction open and each is marked delivered as soon as it is sent, so a
- * crash sends again at most the one in flight; its Message-ID is derived from
- * the outbox row, so a repeat is recognisable as the same message. Failures
- * retry with exponential backoff: 10 s, 20 s, 40 s ... capped at 1 h.
+ * its lease ends (a minute by default); a worker whose heartbeats fail stops
+ * sending before its lease can run out. Messages are sent with no
+ * transaction open and each is marked delivered as soon as it is sent (the
+ * mark retried across lost connections), so a crash sends again at most the
+ * one in flight; its Message-ID is derived from the outbox row, so a repeat is
+ * recognisable as the same message. Failures retry with exponential backoff:
+ * 10 s, 20 s, 40 s ... capped at 1 h.
  */
 export interface EmailWorkerDeps {
   db: Db;
@@ -35,6 +38,7 @@ export interface EmailWorkerDeps {
 const BATCH = 20;
 const MAX_ATTEMPTS = 15;
 const DEFAULT_LEASE_MS = 60_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const backoffMs = (attempts: number) => Math.min(10_000 * 2 ** (attempts - 1), 3_600_000);
 
 /** The same message always carries the same Message-ID: `<outbox-ID@host of the store>`. */
@@ -88,12 +92,15 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
 
   async function runOnce(): Promise<number> {
     const claim = randomUUID();
+    let leaseUntil = leaseEnd().getTime();
     const batch = (await claimBatch(claim)).sort((a, b) => a.id - b.id);
     if (batch.length === 0) return 0;
     let held = new Set(batch.map((message) => message.id));
     const beat = setInterval(() => {
+      const renewedUntil = leaseEnd().getTime();
       heartbeat(claim).then(
         (still) => {
+          leaseUntil = renewedUntil;
           const lost = [...held].filter((id) => !still.has(id));
           if (lost.length > 0) log.warn({ outbox_ids: lost }, 'email lease lost (this worker was too slow); another worker sends them');
           held = new Set([...held].filter((id) => still.has(id)));
@@ -102,11 +109,18 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
       );
     }, Math.max(100, Math.floor(leaseMs / 3)));
     beat.unref();
+    const lease = { claim, left: () => leaseUntil - clock.now().getTime() };
     try {
       for (const message of batch) {
         if (releasing) break;
+        // Heartbeats that keep failing (the database is away) let the lease run out; past a third of it
+        // left, another worker may take these soon, so this one stops sending.
+        if (lease.left() < leaseMs / 3) {
+          log.warn({ claim }, 'email lease not renewed; leaving the rest of the batch to be taken over');
+          break;
+        }
         if (!held.has(message.id)) continue;
-        await deliver(message);
+        await deliver(message, lease);
         held.delete(message.id);
       }
     } finally {
@@ -116,11 +130,17 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     return batch.length;
   }
 
-  async function deliver(message: { id: number; kind: string; recipient: string; payload: Record<string, unknown>; attempts: number }) {
+  /** The claim a batch was taken under, and how long its lease has left (ms) as of the last renewal. */
+  type Lease = { claim: string; left: () => number };
+
+  async function deliver(message: { id: number; kind: string; recipient: string; payload: Record<string, unknown>; attempts: number }, lease: Lease) {
     const attempts = message.attempts + 1;
+    let sent: Awaited<ReturnType<MailTransport['send']>>;
+    let link: string | null = null;
     try {
       const email = renderEmail(message.kind as EmailKind, message.payload, deps.publicBaseUrl);
-      const sent = await transport.send({
+      link = email.link;
+      sent = await transport.send({
         from: deps.mailFrom,
         to: message.recipient,
         subject: email.subject,
@@ -128,24 +148,49 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
         html: email.html,
         messageId: messageIdOf(message.id, deps.publicBaseUrl),
       });
-      // Once sent, the token is no longer needed in the database; the rest stays for support.
-      const { token: _token, ...kept } = message.payload;
-      await db
-        .updateTable('outbox')
-        .set({ delivered_at: clock.now(), attempts, payload: JSON.stringify(kept), last_error: null, claim: null })
-        .where('id', '=', message.id)
-        .where('delivered_at', 'is', null)
-        .execute();
-      if (sent.file) log.info({ kind: message.kind, file: sent.file, link: email.link }, 'email written to file (no SMTP_URL configured)');
     } catch (error) {
+      // Only while this claim still holds the message: a worker whose lease lapsed must not push back one another is sending.
       const retryAt = attempts >= MAX_ATTEMPTS ? sql<Date>`'infinity'::timestamptz` : new Date(clock.now().getTime() + backoffMs(attempts));
       await db
         .updateTable('outbox')
         .set({ attempts, next_attempt_at: retryAt, last_error: String((error as Error)?.message ?? error).slice(0, 500), claim: null })
         .where('id', '=', message.id)
+        .where('claim', '=', lease.claim)
         .where('delivered_at', 'is', null)
         .execute();
       log.warn({ kind: message.kind, outbox_id: message.id, attempts, err: error }, 'email delivery failed; will retry');
+      return;
+    }
+    await markDelivered(message, attempts, lease);
+    if (sent.file) log.info({ kind: message.kind, file: sent.file, link }, 'email written to file (no SMTP_URL configured)');
+  }
+
+  /**
+   * A sent message is marked delivered whoever holds it now (sent is sent).
+   * The mark is retried while the connection to the database is lost and the
+   * lease lasts, so a failover right after the SMTP answer does not send the
+   * message again; only a database away for the whole lease can (at least
+   * once, under the same Message-ID).
+   */
+  async function markDelivered(message: { id: number; kind: string; payload: Record<string, unknown> }, attempts: number, lease: Lease) {
+    // Once sent, the token is no longer needed in the database; the rest stays for support.
+    const { token: _token, ...kept } = message.payload;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+      try {
+        await db
+          .updateTable('outbox')
+          .set({ delivered_at: clock.now(), attempts, payload: JSON.stringify(kept), last_error: null, claim: null })
+          .where('id', '=', message.id)
+          .where('delivered_at', 'is', null)
+          .execute();
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || lease.left() <= 0) {
+          log.error({ err: error, outbox_id: message.id, kind: message.kind }, 'email sent but not marked delivered; it may be sent again under the same Message-ID');
+          throw error;
+        }
+        await sleep(delay);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import net from 'node:net';
 import pg from 'pg';
 import { checkout, sellableVariant, shopper, inBatches } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
@@ -44,7 +45,7 @@ async function checkoutsInFlight(count: number, options: ServiceOptions) {
     if (waited > 20_000) throw new Error(`only ${seen()} of ${count} checkouts reached the service`);
     await sleep(20);
   }
-  return { service, lock, responses, settled };
+  return { service, target, variantId, lock, responses, settled };
 }
 
 async function drains(service: ServiceProcess, lock: pg.Client, responses: Promise<{ status: number; text: string }>[], settled: boolean[]) {
@@ -77,6 +78,48 @@ test('SIGTERM to the process `npm start` launched drains too', async () => {
   const { service, lock, responses, settled } = await checkoutsInFlight(5, { viaNpm: true, env: { SHUTDOWN_GRACE_MS: '20000' } });
   service.signal('SIGTERM');
   await drains(service, lock, responses, settled);
+});
+
+test('SIGTERM to npm itself (PID 1 of a container whose command is `npm start`) is passed on and drains', async () => {
+  const { service, lock, responses, settled } = await checkoutsInFlight(5, { viaNpm: true, env: { SHUTDOWN_GRACE_MS: '20000' } });
+  service.child.kill('SIGTERM');
+  await drains(service, lock, responses, settled);
+});
+
+test('a request that arrives during the drain on a connection still open gets 503 SERVICE_UNAVAILABLE in the envelope, with Retry-After', async () => {
+  const { service, target, variantId, lock, responses, settled } = await checkoutsInFlight(1, { env: { SHUTDOWN_GRACE_MS: '20000' } });
+  const s = await shopper(target, [{ variantId, quantity: 1 }]);
+  const body = JSON.stringify({ address_public_id: s.addressId, payment_method: 'mock' });
+  const headers = [
+    'POST /api/v1/orders HTTP/1.1',
+    `Host: ${new URL(service.baseUrl).host}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `Cookie: ${[...s.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')}`,
+    `x-csrf-token: ${await s.client.csrf()}`,
+  ];
+  const socket = net.connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk.toString()));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.write(`${headers.join('\r\n')}\r\n\r\n${body}`);
+  const orders = () => service.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length;
+  while (orders() < 2) await sleep(20);
+
+  service.signal('SIGTERM');
+  await service.waitForLog((l) => l.msg === 'shutting down');
+  await sleep(100);
+  socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n'); // on the connection kept open by the checkout in flight
+  await drains(service, lock, responses, settled);
+  await closed;
+  const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
+  assert.match(first ?? '', /^HTTP\/1\.1 201/, received.slice(0, 500));
+  assert.match(second ?? '', /^HTTP\/1\.1 503/, received);
+  assert.match(second!, /^retry-after: 1\r$/im);
+  assert.match(second!, /^connection: close\r$/im);
+  const envelope = JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4));
+  assert.equal(envelope.error.code, 'SERVICE_UNAVAILABLE');
+  assert.equal(typeof envelope.request_id, 'string');
 });
 
 test('past SHUTDOWN_GRACE_MS the open connections are cut and the process exits', async () => {

@@ -71,7 +71,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -162,7 +162,7 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key)
+                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)
                  *     - `NOT_READY`: The database is not reachable
                  */
                 503: {
@@ -318,7 +318,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -421,7 +421,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -513,7 +513,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -671,7 +671,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -817,7 +817,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -913,7 +913,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1026,7 +1026,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1148,7 +1148,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1261,7 +1261,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1399,7 +1399,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1540,7 +1540,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1684,7 +1684,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1811,7 +1811,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1949,7 +1949,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2044,7 +2044,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2171,7 +2171,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2310,7 +2310,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2459,7 +2459,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2621,7 +2621,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2729,7 +2729,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2875,7 +2875,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2982,7 +2982,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3107,7 +3107,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3267,7 +3267,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3380,7 +3380,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3480,7 +3480,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3579,7 +3579,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3682,7 +3682,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3782,7 +3782,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3911,7 +3911,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4049,7 +4049,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4204,7 +4204,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4320,7 +4320,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4448,7 +4448,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4607,7 +4607,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4783,7 +4783,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4925,7 +4925,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5092,7 +5092,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5248,7 +5248,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5390,7 +5390,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5540,7 +5540,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5676,7 +5676,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5803,7 +5803,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5926,7 +5926,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6074,7 +6074,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6190,7 +6190,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6349,7 +6349,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6516,7 +6516,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6659,7 +6659,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6756,7 +6756,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6869,7 +6869,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7012,7 +7012,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7157,7 +7157,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7289,7 +7289,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7404,7 +7404,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7558,7 +7558,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7674,7 +7674,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7811,7 +7811,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7969,7 +7969,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8113,7 +8113,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8226,7 +8226,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8393,7 +8393,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8500,7 +8500,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8655,7 +8655,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8783,7 +8783,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8901,7 +8901,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9057,7 +9057,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9174,7 +9174,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9292,7 +9292,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9443,7 +9443,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9590,7 +9590,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9753,7 +9753,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9942,7 +9942,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10140,7 +10140,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10274,7 +10274,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10429,7 +10429,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10574,7 +10574,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10728,7 +10728,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10870,7 +10870,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11037,7 +11037,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11165,7 +11165,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11331,7 +11331,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11480,7 +11480,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11632,7 +11632,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11736,7 +11736,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11868,7 +11868,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11994,7 +11994,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12152,7 +12152,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13397,7 +13397,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database connection was lost or could not be made; retry after Retry-After (writes with the same Idempotency-Key) */
+        /** @description The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
         Error_SERVICE_UNAVAILABLE: {
             /** @constant */
             success: false;
