@@ -80,7 +80,7 @@ describe('console: catalog', () => {
     );
   });
 
-  test('the category tree: reorder siblings and move a category under another', async (t2) => {
+  test('the category tree: reorder siblings, move a category under another (with undo), edit its name, slug and description', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const make = async (name: string, position: number) =>
       (await admin.client.post('/api/v1/admin/categories', { name, position })).body.data.public_id as string;
@@ -99,14 +99,36 @@ describe('console: catalog', () => {
 
       await page.getByRole('combobox', { name: 'Parent of Garden' }).click();
       await page.getByRole('option', { name: 'Kitchen' }).click();
-      await page.getByText('Garden moved').waitFor();
+      await page.getByText('Garden moved under Kitchen').waitFor();
       await tree.locator('[aria-level="2"][aria-label="Garden"]').waitFor();
+      // Undo puts it back where it was, at the top level.
+      await page.getByRole('alert').filter({ hasText: 'Garden moved under Kitchen' }).getByRole('button', { name: 'Undo' }).click();
+      await page.getByText('Garden is back where it was').waitFor();
+      await tree.locator('[aria-level="1"][aria-label="Garden"]').waitFor();
+      assert.equal((await admin.client.get(`/api/v1/categories/${garden}`)).body.data.parent_public_id, null);
+      await page.getByRole('combobox', { name: 'Parent of Garden' }).click();
+      await page.getByRole('option', { name: 'Kitchen' }).click();
+      await tree.locator('[aria-level="2"][aria-label="Garden"]').waitFor();
+
+      await page.getByRole('button', { name: 'Edit Kitchen' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Kitchen and dining');
+      await dialog.getByRole('textbox', { name: 'Slug' }).fill('bath');
+      await dialog.getByRole('button', { name: 'Save category' }).click();
+      await dialog.getByText('Another category already uses this slug').waitFor();
+      await dialog.getByRole('textbox', { name: 'Slug' }).fill('kitchen-and-dining');
+      await dialog.getByRole('textbox', { name: 'Description' }).fill('Pots, pans and plates');
+      await dialog.getByRole('button', { name: 'Save category' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await tree.getByRole('treeitem', { name: 'Kitchen and dining' }).getByText('/kitchen-and-dining · Pots, pans and plates').waitFor();
     });
     const categories = (await admin.client.get('/api/v1/categories?limit=100')).body.data as any[];
     const byId = Object.fromEntries(categories.map((c) => [c.public_id, c]));
     assert.equal(byId[garden].parent_public_id, kitchen);
     assert.ok(byId[kitchen].position < byId[bath].position, 'Kitchen stays first, Bath second');
+    assert.deepEqual([byId[kitchen].name, byId[kitchen].slug, byId[kitchen].description], ['Kitchen and dining', 'kitchen-and-dining', 'Pots, pans and plates']);
   });
+
   test('a variant without stock gets its record; deleting a variant, then the product, says what happens to stock and orders first', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak stool', status: 'ACTIVE' })).body.data.public_id as string;
