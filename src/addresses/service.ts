@@ -16,6 +16,7 @@ import {
   type DefaultFlag,
 } from './repository.js';
 import { toAddress, type Address, type AddressCreate, type AddressPatch } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billing'];
 
@@ -28,7 +29,7 @@ const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billin
 export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresses: number }) {
   async function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await transaction(db, async (trx) => {
         await lockAddressBook(trx, ctx.actor.userId);
         return work(trx);
       });

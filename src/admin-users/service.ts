@@ -11,6 +11,7 @@ import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern, keyIn } from '../lib/sql.js';
 import { toUser, type User } from '../users/schemas.js';
 import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 /**
  * Customer and staff accounts (contract section 11). An ADMIN acts on
@@ -35,7 +36,7 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
   }
 
   async function setStatus(ctx: AuthedCtx, publicId: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<User> {
-    return db.transaction().execute(async (trx) => {
+    return transaction(db, async (trx) => {
       const before = await target(trx, publicId, true);
       checkReach(ctx, before);
       const after = await trx.updateTable('users').set({ status, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
@@ -96,7 +97,7 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
      * admins demoting each other at once cannot leave the store without one.
      */
     async changeRole(ctx: AuthedCtx, publicId: string, role: Role): Promise<User> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const supers = await trx.selectFrom('users').select(['id', 'status']).where('role', '=', 'SUPER_ADMIN').orderBy('id').forUpdate().execute();
         // The actor may have been demoted by a concurrent request a moment ago.
         if (!supers.some((s) => s.id === ctx.actor.userId)) throw forbidden();

@@ -12,6 +12,7 @@ import { findUserByEmail, findUserById, updateUser } from '../users/repository.j
 import { isPasswordTooSimple, normalizeEmail, toUser, type User } from '../users/schemas.js';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.js';
 import { revokeSessions } from './session-store.js';
+import { transaction } from '../db/transaction.js';
 
 /** Queues a verification email for an account; used on register and on resend. */
 export async function sendVerification(db: Executor, user: Pick<UserRow, 'id' | 'email' | 'first_name'>, now: Date): Promise<void> {
@@ -23,7 +24,7 @@ export async function sendVerification(db: Executor, user: Pick<UserRow, 'id' | 
 export function createRecoveryService({ db, clock, limiter, config }: { db: Db; clock: Clock; limiter: RateLimiter; config: Pick<Config, 'passwordHashCost'> }) {
   return {
     async verifyEmail(ctx: Ctx, token: string): Promise<User> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const row = await consumeAccountToken(trx, token, 'VERIFY_EMAIL', clock.now());
         const before = await findUserById(trx, row.user_id);
         if (!before) throw notFound('Token');
@@ -35,7 +36,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
 
     async resendVerification(ctx: AuthedCtx): Promise<void> {
       await limiter.hit(db, 'VERIFY_RESEND', ctx.actor.publicId, { enforce: true });
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const user = await findUserById(trx, ctx.actor.userId);
         if (!user) throw notFound('User');
         if (user.email_verified_at) throw conflict('ALREADY_VERIFIED', 'This email address is already verified');
@@ -48,7 +49,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       const email = normalizeEmail(rawEmail);
       await limiter.hit(db, 'PASSWORD_RESET', `email:${email}`, { enforce: true });
       await limiter.hit(db, 'PASSWORD_RESET', `ip:${ctx.meta.ip}`, { enforce: true });
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const user = await findUserByEmail(trx, email);
         if (!user || user.status !== 'ACTIVE') return;
         const token = await issueAccountToken(trx, { userId: user.id, purpose: 'PASSWORD_RESET', now: clock.now() });
@@ -62,7 +63,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       if (isPasswordTooSimple(newPassword)) {
         throw validationError('The new password is too simple', [{ field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' }]);
       }
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         // The token is checked and locked first: unknown, spent and busy tokens cost no hash.
         const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', clock.now());
         const passwordHash = await hashPassword(newPassword, config.passwordHashCost);

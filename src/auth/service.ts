@@ -16,6 +16,7 @@ import type { ActiveSession } from './session-store.js';
 import { sendVerification } from './recovery-service.js';
 import { createSession, revokeSessions } from './session-store.js';
 import type { LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 export interface AuthDeps {
   db: Db;
@@ -52,7 +53,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
       }
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transaction(db, async (trx) => {
           const user = await insertUser(trx, {
             email: normalizeEmail(input.email),
             passwordHash,
@@ -102,7 +103,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         throw forbidden('This account is suspended');
       }
 
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         await limiter.reset(trx, 'LOGIN', email);
         await limiter.release(trx, 'LOGIN_IP', ctx.meta.ip);
         const session = await startSession(trx, ctx, user);
@@ -113,7 +114,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
     },
 
     async logout(ctx: AuthedCtx): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: ctx.actor.sessionId });
         await writeAudit(trx, ctx, { action: 'auth.logout', entityType: 'session', entityPublicId: ctx.actor.sessionPublicId });
       });
@@ -157,7 +158,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
     /** Revokes one of the caller's own sessions; another account's is simply not found. */
     async revokeSession(ctx: AuthedCtx, sessionPublicId: string): Promise<{ revokedCurrent: boolean }> {
       if (!isPublicId('ses', sessionPublicId)) throw notFound('Session');
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const target = await trx
           .selectFrom('sessions')
           .select('id')
@@ -173,7 +174,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
     },
 
     async revokeOtherSessions(ctx: AuthedCtx): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const revoked = await revokeSessions(trx, ctx.actor.userId, clock.now(), { except: ctx.actor.sessionId });
         await writeAudit(trx, ctx, {
           action: 'auth.session_revoke_others',

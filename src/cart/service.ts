@@ -7,6 +7,7 @@ import { isPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
 import { cartLines, sellableVariant, type CartLineRow } from './repository.js';
 import type { Cart, CartItemAdd, CartItemSet, LineItem } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 /** A cart row as a line item at its current price (the cart shows it; checkout keeps it). */
 export function toLineItem(row: CartLineRow): LineItem {
@@ -74,7 +75,7 @@ export function createCartService({ db, config }: { db: Db; config: Pick<Config,
     },
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const updated = isPublicId('var', variantPublicId)
           ? await trx
               .updateTable('cart_items')
@@ -90,7 +91,7 @@ export function createCartService({ db, config }: { db: Db; config: Pick<Config,
     },
 
     async removeLine(ctx: AuthedCtx, variantPublicId: string): Promise<Cart> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const removed = isPublicId('var', variantPublicId)
           ? await trx
               .deleteFrom('cart_items')

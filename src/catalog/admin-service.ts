@@ -11,6 +11,7 @@ import { refreshPriceRange, variantsOf } from './repository.js';
 import type { AdminProduct, AdminVariant, ImageInput, ProductCreate, ProductPatch, VariantCreate, VariantPatch } from './schemas.js';
 import { chooseSlug } from './slug.js';
 import { hydrate } from './storefront-service.js';
+import { transaction } from '../db/transaction.js';
 
 const slugTaken = () => conflict('SLUG_TAKEN', 'Another product already uses this slug');
 const skuTaken = () => conflict('SKU_TAKEN', 'Another variant already uses this SKU');
@@ -91,7 +92,7 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
   /** Runs a write, translating the catalog's unique constraints into 409s. */
   async function write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction().execute(work);
+      return await transaction(db, work);
     } catch (error) {
       if (isUniqueViolation(error, 'products_slug_unique')) throw slugTaken();
       if (isUniqueViolation(error, 'variants_sku_unique')) throw skuTaken();

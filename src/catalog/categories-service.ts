@@ -9,6 +9,7 @@ import { isPublicId, newPublicId } from '../lib/ids.js';
 import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Category, CategoryCreate, CategoryListQuery, CategoryPatch } from './schemas.js';
 import { chooseSlug } from './slug.js';
+import { transaction } from '../db/transaction.js';
 
 type CategoryWithParent = CategoryRow & { parent_public_id: string | null };
 
@@ -82,7 +83,7 @@ export function createCategoryService({ db }: { db: Db }) {
 
   async function write<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction().execute(work);
+      return await transaction(db, work);
     } catch (error) {
       if (isUniqueViolation(error, 'categories_slug_unique')) throw slugTaken();
       throw error;

@@ -10,6 +10,7 @@ import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagina
 import { containsPattern } from '../lib/sql.js';
 import { couponStatus } from './rules.js';
 import type { Coupon, CouponCreate, CouponListQuery, CouponPatch } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -69,7 +70,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
 
   async function write<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction().execute(work);
+      return await transaction(db, work);
     } catch (error) {
       if (isUniqueViolation(error, 'coupons_code_unique')) throw codeTaken();
       throw error;

@@ -7,6 +7,7 @@ import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 type ExpenseRow = Selectable<ExpensesTable>;
 
@@ -53,7 +54,7 @@ export function createExpenseService({ db }: { db: Db }) {
 
     async create(ctx: AuthedCtx, input: ExpenseCreate): Promise<Expense> {
       positive(input.amount);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const row = await trx
           .insertInto('expenses')
           .values({ public_id: newPublicId('exp'), description: input.description, category: input.category as ExpenseCategory, amount: input.amount, spent_at: input.spent_at, created_by: ctx.actor.userId })
@@ -66,7 +67,7 @@ export function createExpenseService({ db }: { db: Db }) {
 
     async update(ctx: AuthedCtx, publicId: string, patch: ExpensePatch): Promise<Expense> {
       positive(patch.amount);
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const before = await find(trx, publicId);
         const after = await trx
           .updateTable('expenses')
@@ -80,7 +81,7 @@ export function createExpenseService({ db }: { db: Db }) {
     },
 
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const before = await find(trx, publicId);
         await trx.updateTable('expenses').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', before.id).execute();
         await writeAudit(trx, ctx, { action: 'expense.delete', entityType: 'expense', entityPublicId: publicId, changes: { before: audited(before), after: null } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from './db-errors.js';
+import { isDatabaseUnavailable, isRetryableTransactionError } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
@@ -113,6 +113,10 @@ export function mapError(error: FastifyError | AppError | Error): MappedError | 
   }
   if (isDatabaseUnavailable(error)) {
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
+  }
+  if (isRetryableTransactionError(error)) {
+    // src/db/transaction.ts retried it already; what is left is contention, not a fault.
+    return { status: 409, code: 'CONFLICT', message: 'A concurrent change got in the way; retry the request' };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

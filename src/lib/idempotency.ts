@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
 import { conflict, validationError } from './errors.js';
+import { transaction } from '../db/transaction.js';
 
 /**
  * `Idempotency-Key` (contract section 1): the same key from the same account
@@ -54,8 +55,8 @@ export async function runIdempotent<T>(
   status: number,
   work: (trx: Trx) => Promise<T>,
 ): Promise<IdempotentResult<T>> {
-  if (!request) return { status, data: await db.transaction().execute(work), replayed: false };
-  return db.transaction().execute(async (trx) => {
+  if (!request) return { status, data: await transaction(db, work), replayed: false };
+  return transaction(db, async (trx) => {
     await trx
       .deleteFrom('idempotency_keys')
       .where('user_id', '=', userId)

@@ -65,6 +65,8 @@ function sharedCodes(schema: Schema, facts: RouteFacts): [number, ErrorCode][] {
   ];
   if (/[:*]/.test(facts.url)) codes.push([404, 'NOT_FOUND']);
   if (schema.body || facts.write) codes.push([400, 'INVALID_JSON'], [413, 'PAYLOAD_TOO_LARGE'], [415, 'UNSUPPORTED_MEDIA_TYPE']);
+  // A write that keeps losing deadlocks or serialization checks after its retries (src/db/transaction.ts).
+  if (facts.write) codes.push([409, 'CONFLICT']);
   if (facts.access !== 'public' && facts.access !== 'optional') codes.push([401, 'UNAUTHENTICATED']);
   if (facts.csrf) codes.push([403, 'CSRF_TOKEN_INVALID']);
   if (facts.access === 'admin' || facts.access === 'super_admin') codes.push([403, 'FORBIDDEN']);

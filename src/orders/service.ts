@@ -12,6 +12,7 @@ import { enqueueEmail } from '../outbox/outbox.js';
 import { countOrders, findOrderRow, listOrderRows, orderDetails, toCustomerOrder, toOrders, type OrderFilters } from './repository.js';
 import type { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderSortField, OrderStatus, OrderStatusChange } from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
+import { transaction } from '../db/transaction.js';
 
 /** Orders after checkout: reading them and moving them through their lifecycle. */
 export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
@@ -118,7 +119,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     getMine: async (ctx: AuthedCtx, publicId: string): Promise<Order> => toCustomerOrder(await one(publicId, ctx.actor.userId)),
 
     async cancelMine(ctx: AuthedCtx, publicId: string): Promise<Order> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const order = await lockOrder(trx, publicId, ctx.actor.userId);
         await move(trx, ctx, order, 'CANCELLED', {});
       });
@@ -139,7 +140,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
           { field: change.carrier ? 'carrier' : 'tracking_number', message: 'only allowed when shipping' },
         ]);
       }
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const order = await lockOrder(trx, publicId);
         await move(trx, ctx, order, change.status, change);
         await writeAudit(trx, ctx, {

@@ -7,6 +7,7 @@ import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import { toAdminReview } from './mappers.js';
 import { countReviews, findReview, listReviews, lockReview, refreshProductRating, updateReview, type ReviewFilters } from './repository.js';
 import type { AdminReview, AdminReviewListQuery, ReviewModeration, ReviewSortField } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 /** Admin moderation (contract section 10): every decision is audited and moves the product's rating in one transaction. */
 export function createReviewModeration({ db }: { db: Db }) {
@@ -20,7 +21,7 @@ export function createReviewModeration({ db }: { db: Db }) {
     },
 
     async moderate(ctx: AuthedCtx, publicId: string, decision: ReviewModeration): Promise<AdminReview> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const before = isPublicId('rev', publicId) ? await lockReview(trx, publicId) : undefined;
         if (!before) throw notFound('Review');
         const note = decision.moderation_note ?? null;

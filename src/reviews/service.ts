@@ -19,6 +19,7 @@ import {
   type ReviewFilters,
 } from './repository.js';
 import type { ProductReviewsQuery, RatingSummary, Review, ReviewCreate, ReviewImageInput, ReviewPatch, ReviewSortField } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 const alreadyReviewed = () => conflict('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
 
@@ -51,7 +52,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
   return {
     async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transaction(db, async (trx) => {
           const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
           const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
           if (productId === undefined) throw notFound('Product');
@@ -67,7 +68,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
 
     /** An edit that changes anything goes back to moderation; one that changes nothing is a no-op. */
     async update(ctx: AuthedCtx, publicId: string, patch: ReviewPatch): Promise<Review> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const images = await storedImages(trx, ctx, patch.images);
         const before = await ownLockedReview(trx, ctx, publicId);
         const changes = {
@@ -85,7 +86,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
     },
 
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const review = await ownLockedReview(trx, ctx, publicId);
         const now = new Date();
         await updateReview(trx, review.id, { deleted_at: now, updated_at: now });

@@ -10,6 +10,7 @@ import { enqueueEmail } from '../outbox/outbox.js';
 import { recheckPassword } from './password-check.js';
 import { findUserByEmail, findUserById } from './repository.js';
 import { normalizeEmail, toUser, type User } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this email address');
 
@@ -29,7 +30,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       if (newEmail === user.email) {
         throw validationError('This is already your email address', [{ field: 'new_email', message: 'is the current email address' }]);
       }
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const holder = await findUserByEmail(trx, newEmail);
         if (holder) throw emailTaken();
         const token = await issueAccountToken(trx, { userId: user.id, purpose: 'EMAIL_CHANGE', now: clock.now(), newEmail, sessionId: ctx.actor.sessionId });
@@ -40,7 +41,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
 
     async verify(ctx: AuthedCtx, token: string): Promise<User> {
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transaction(db, async (trx) => {
           // Another session's token is "not found": only the session that asked may finish.
           const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', clock.now(), (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
           const newEmail = row.new_email!;

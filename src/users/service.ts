@@ -11,6 +11,7 @@ import { hashPassword } from '../lib/password.js';
 import { recheckPassword } from './password-check.js';
 import { findUserById, updateUser } from './repository.js';
 import { isPasswordTooSimple, toUser, type PasswordChange, type ProfilePatch, type User } from './schemas.js';
+import { transaction } from '../db/transaction.js';
 
 export interface UserDeps {
   db: Db;
@@ -28,7 +29,7 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
     },
 
     async updateProfile(ctx: AuthedCtx, patch: ProfilePatch): Promise<User> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const before = await findUserById(trx, ctx.actor.userId);
         if (!before) throw notFound('User');
         const after = await updateUser(trx, ctx.actor.userId, patch);
@@ -54,7 +55,7 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
         ]);
       }
       const passwordHash = await hashPassword(input.new_password, config.passwordHashCost);
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         await updateUser(trx, user.id, { password_hash: passwordHash });
         const revoked = await revokeSessions(trx, user.id, clock.now(), { except: ctx.actor.sessionId });
         // Reset and email-change links mailed before the change must not undo it.

@@ -273,6 +273,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -617,13 +626,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `EMAIL_TAKEN`: Another account uses this email address */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_EMAIL_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -770,6 +782,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -988,6 +1009,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1225,6 +1255,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -1363,6 +1402,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -1493,6 +1541,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
@@ -1630,13 +1687,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `ALREADY_VERIFIED`: The email address is already verified */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `ALREADY_VERIFIED`: The email address is already verified
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_ALREADY_VERIFIED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ALREADY_VERIFIED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1764,6 +1824,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1902,6 +1971,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
@@ -2135,6 +2213,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -2263,6 +2350,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2405,13 +2501,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `EMAIL_TAKEN`: Another account uses this email address */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_EMAIL_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2567,13 +2666,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `EMAIL_TAKEN`: Another account uses this email address */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_EMAIL_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
                     };
                 };
                 /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
@@ -2828,15 +2930,15 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `ADDRESS_BOOK_FULL`: The address book is full
-                 *     - `CONFLICT`: A concurrent change got there first; retry
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `ADDRESS_BOOK_FULL`: The address book is full
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_ADDRESS_BOOK_FULL"] | components["schemas"]["Error_CONFLICT"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ADDRESS_BOOK_FULL"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3071,6 +3173,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -3220,15 +3331,15 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `DEFAULT_ADDRESS_REQUIRED`: A default address cannot stop being the default this way
-                 *     - `CONFLICT`: A concurrent change got there first; retry
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `DEFAULT_ADDRESS_REQUIRED`: A default address cannot stop being the default this way
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_DEFAULT_ADDRESS_REQUIRED"] | components["schemas"]["Error_CONFLICT"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_DEFAULT_ADDRESS_REQUIRED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4159,13 +4270,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SLUG_TAKEN`: Another product or category uses this slug */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SLUG_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SLUG_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4412,6 +4526,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -4562,13 +4685,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SLUG_TAKEN`: Another product or category uses this slug */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SLUG_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SLUG_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4738,13 +4864,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SKU_TAKEN`: Another variant uses this SKU */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4887,6 +5016,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5047,13 +5185,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SKU_TAKEN`: Another variant uses this SKU */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5203,13 +5344,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SLUG_TAKEN`: Another product or category uses this slug */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SLUG_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SLUG_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5354,6 +5498,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -5495,13 +5648,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `SLUG_TAKEN`: Another product or category uses this slug */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_SLUG_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SLUG_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5640,6 +5796,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -5765,6 +5930,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6027,7 +6201,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `INVENTORY_EXISTS`: The variant already has an inventory record
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `INVENTORY_EXISTS`: The variant already has an inventory record
                  *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
                  */
                 409: {
@@ -6035,7 +6210,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_INVENTORY_EXISTS"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_INVENTORY_EXISTS"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6304,13 +6479,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6469,7 +6647,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `RESERVATION_HELD`: Open orders hold the reserved units this release would free
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `RESERVATION_HELD`: Open orders hold the reserved units this release would free
                  *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
                  */
                 409: {
@@ -6477,7 +6656,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_RESERVATION_HELD"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_RESERVATION_HELD"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6833,6 +7012,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -6974,6 +7162,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7121,6 +7318,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -7251,6 +7457,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7513,13 +7728,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `CODE_TAKEN`: Another coupon uses this code */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `CODE_TAKEN`: Another coupon uses this code
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CODE_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CODE_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7766,13 +7984,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `CODE_TAKEN`: Another coupon uses this code */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `CODE_TAKEN`: Another coupon uses this code
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CODE_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CODE_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7924,13 +8145,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `CODE_TAKEN`: Another coupon uses this code */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `CODE_TAKEN`: Another coupon uses this code
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CODE_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CODE_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8334,7 +8558,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `CART_EMPTY`: The cart is empty
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `CART_EMPTY`: The cart is empty
                  *     - `VARIANT_UNAVAILABLE`: A cart item is no longer on sale
                  *     - `INSUFFICIENT_STOCK`: Not enough stock; `details` names each short variant
                  *     - `COUPON_EXHAUSTED`: The coupon is used up (overall or for this account)
@@ -8345,7 +8570,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CART_EMPTY"] | components["schemas"]["Error_VARIANT_UNAVAILABLE"] | components["schemas"]["Error_INSUFFICIENT_STOCK"] | components["schemas"]["Error_COUPON_EXHAUSTED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CART_EMPTY"] | components["schemas"]["Error_VARIANT_UNAVAILABLE"] | components["schemas"]["Error_INSUFFICIENT_STOCK"] | components["schemas"]["Error_COUPON_EXHAUSTED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8610,13 +8835,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `INVALID_TRANSITION`: The order cannot move to that status from its current one */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `INVALID_TRANSITION`: The order cannot move to that status from its current one
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_INVALID_TRANSITION"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_INVALID_TRANSITION"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9010,7 +9238,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `INVALID_TRANSITION`: The order cannot move to that status from its current one
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `INVALID_TRANSITION`: The order cannot move to that status from its current one
                  *     - `INSUFFICIENT_STOCK`: Not enough stock; `details` names each short variant
                  */
                 409: {
@@ -9018,7 +9247,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_INVALID_TRANSITION"] | components["schemas"]["Error_INSUFFICIENT_STOCK"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_INVALID_TRANSITION"] | components["schemas"]["Error_INSUFFICIENT_STOCK"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9407,6 +9636,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -9552,6 +9790,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9708,13 +9955,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `LAST_SUPER_ADMIN`: The last SUPER_ADMIN cannot be demoted */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `LAST_SUPER_ADMIN`: The last SUPER_ADMIN cannot be demoted
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_LAST_SUPER_ADMIN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_LAST_SUPER_ADMIN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10692,6 +10942,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 413: {
                     headers: {
@@ -10832,6 +11091,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10999,6 +11267,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11286,13 +11563,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `ALREADY_REVIEWED`: The account already reviewed this product */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `ALREADY_REVIEWED`: The account already reviewed this product
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_ALREADY_REVIEWED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ALREADY_REVIEWED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11435,13 +11715,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `ALREADY_REVIEWED`: The account already reviewed this product */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `ALREADY_REVIEWED`: The account already reviewed this product
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_ALREADY_REVIEWED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ALREADY_REVIEWED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11587,13 +11870,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `ALREADY_REVIEWED`: The account already reviewed this product */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `ALREADY_REVIEWED`: The account already reviewed this product
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_ALREADY_REVIEWED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ALREADY_REVIEWED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12114,6 +12400,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
