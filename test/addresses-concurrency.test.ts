@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import {
   ADDRESSES,
   addressRow,
@@ -11,6 +10,7 @@ import {
   customer,
   type AddressData,
 } from './helpers/addresses.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * Real races: many requests from one account in flight at once (Promise.all
@@ -18,11 +18,7 @@ import {
  * invariant holds under concurrent requests.
  */
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 async function storedFlags(publicId: string): Promise<[boolean, boolean]> {
   const row = await addressRow(t, publicId);

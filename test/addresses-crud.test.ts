@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
+import { type TestApp } from './helpers/app.js';
 import { addressInput, errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 import {
   ADDRESSES,
   ADDRESS_FIELDS,
@@ -14,11 +15,7 @@ import {
   customer,
 } from './helpers/addresses.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const SESSION_COOKIE = 'session';
 

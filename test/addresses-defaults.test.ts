@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 import {
   ADDRESSES,
   addressRow,
@@ -12,11 +12,7 @@ import {
   setCreatedAt,
 } from './helpers/addresses.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 type Flags = { is_default_shipping: boolean; is_default_billing: boolean };
 const flagsOf = (a: Flags): [boolean, boolean] => [a.is_default_shipping, a.is_default_billing];

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { errorOf } from './helpers/factories.js';
 import { ADDRESSES, ADDRESS_FIELDS, addressRows, createAddress, customer, setCreatedAt, type AddressData } from './helpers/addresses.js';
 import type { Client } from './helpers/client.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const meta = (page: number, limit: number, total: number, totalPages: number, hasNext: boolean, hasPrev: boolean) => ({
   page,

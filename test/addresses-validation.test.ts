@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { addressInput, errorOf } from './helpers/factories.js';
 import { ADDRESSES, addressRow, addressRows, createAddress, customer } from './helpers/addresses.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const REQUIRED = ['recipient_name', 'phone_number', 'country', 'state', 'city', 'address_1'] as const;
 const chars = (n: number, c = 'x') => c.repeat(n);

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createAnalyticsService } from '../src/analytics/service.js';
 import { createDb } from '../src/db/database.js';
 import { newPublicId } from '../src/lib/ids.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import type { Client, Response } from './helpers/client.js';
+import { startTestApp } from './helpers/app.js';
+import type { Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { errorOf, signInAs } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * Dashboard, P&L and coupon analytics (contract section 11) against a fixture
@@ -49,9 +50,6 @@ const ZERO = { revenue: '0.00', discounts: '0.00', shipping_income: '0.00', cost
 const CURRENT = { revenue: '182.00', discounts: '7.55', shipping_income: '5.00', cost_of_goods_sold: '97.00', operating_expenses: '135.99', gross_profit: '77.45', net_profit: '-53.54' };
 const OLD = { revenue: '20.00', discounts: '0.00', shipping_income: '5.00', cost_of_goods_sold: '8.00', operating_expenses: '50.00', gross_profit: '12.00', net_profit: '-33.00' };
 
-let t: TestApp;
-let admin: Client;
-let superAdmin: Client;
 let today: string;
 let monthStart: string;
 let oldDay: string;
@@ -65,69 +63,69 @@ async function buy(lines: [string, number][], extra: Record<string, unknown> = {
   return { ...s, order: ok(await checkout(s.client, s.addressId, extra), 201) };
 }
 
-before(async () => {
-  t = await startTestApp(ENV);
-  admin = (await signInAs(t, 'ADMIN')).client;
-  superAdmin = (await signInAs(t, 'SUPER_ADMIN')).client;
-  const now = t.clock.now();
-  today = day(now);
-  monthStart = `${today.slice(0, 7)}-01`;
-  const oldAt = new Date(now.getTime() - 40 * DAY);
-  oldDay = day(oldAt);
+const t = useApp({
+  env: ENV,
+  as: ['ADMIN', 'SUPER_ADMIN'],
+  async seed(t) {
+    const now = t.clock.now();
+    today = day(now);
+    monthStart = `${today.slice(0, 7)}-01`;
+    const oldAt = new Date(now.getTime() - 40 * DAY);
+    oldDay = day(oldAt);
 
-  for (const [key, price, costPrice, stock] of [
-    ['A', '20.00', '8.00', 50],
-    ['B', '35.50', '20.25', 10],
-    ['C', '7.99', '3.10', 6],
-    ['D', '12.00', undefined, 0],
-    ['E', '9.00', '1.00', 3],
-    ['F', '9.00', '1.00', 0],
-  ] as const) {
-    const made = await sellableVariant(admin, { price, stock, name: `Product ${key}`, ...(costPrice ? { costPrice } : {}) });
-    variants[key] = made.variantId;
-    products[key] = made.productId;
-  }
-  for (const [key, level] of [['B', 6], ['C', 2], ['E', 5]] as const) ok(await admin.patch(`/api/v1/admin/inventory/${variants[key]}`, { reorder_level: level }));
-  assert.equal((await admin.delete(`/api/v1/admin/variants/${variants.F}`)).status, 204); // out of stock, but deleted: not counted
+    for (const [key, price, costPrice, stock] of [
+      ['A', '20.00', '8.00', 50],
+      ['B', '35.50', '20.25', 10],
+      ['C', '7.99', '3.10', 6],
+      ['D', '12.00', undefined, 0],
+      ['E', '9.00', '1.00', 3],
+      ['F', '9.00', '1.00', 0],
+    ] as const) {
+      const made = await sellableVariant(t.admin, { price, stock, name: `Product ${key}`, ...(costPrice ? { costPrice } : {}) });
+      variants[key] = made.variantId;
+      products[key] = made.productId;
+    }
+    for (const [key, level] of [['B', 6], ['C', 2], ['E', 5]] as const) ok(await t.admin.patch(`/api/v1/admin/inventory/${variants[key]}`, { reorder_level: level }));
+    assert.equal((await t.admin.delete(`/api/v1/admin/variants/${variants.F}`)).status, 204); // out of stock, but deleted: not counted
 
-  coupons.PCT10 = ok(await admin.post('/api/v1/admin/coupons', { code: 'PCT10', discount_type: 'PERCENTAGE', discount_value: '10' }), 201).public_id;
-  coupons.FIX3 = ok(await admin.post('/api/v1/admin/coupons', { code: 'FIX3', discount_type: 'FIXED_AMOUNT', discount_value: '3.00' }), 201).public_id;
-  coupons.UNUSED = ok(await admin.post('/api/v1/admin/coupons', { code: 'UNUSED', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
-  const gone = ok(await admin.post('/api/v1/admin/coupons', { code: 'GONE', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
-  assert.equal((await admin.delete(`/api/v1/admin/coupons/${gone}`)).status, 204);
+    coupons.PCT10 = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'PCT10', discount_type: 'PERCENTAGE', discount_value: '10' }), 201).public_id;
+    coupons.FIX3 = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'FIX3', discount_type: 'FIXED_AMOUNT', discount_value: '3.00' }), 201).public_id;
+    coupons.UNUSED = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'UNUSED', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
+    const gone = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'GONE', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
+    assert.equal((await t.admin.delete(`/api/v1/admin/coupons/${gone}`)).status, 204);
 
-  const o1 = await buy([['A', 2], ['B', 1]], { coupon_code: 'pct10' });
-  const o2 = await buy([['C', 3]], { coupon_code: 'FIX3' });
-  const o3 = await buy([['B', 3]]);
-  const o5 = await buy([['A', 1]]);
-  orders.O1 = o1.order;
-  orders.O2 = o2.order;
-  orders.O3 = o3.order;
-  orders.O5 = o5.order;
-  ok(await admin.patch(`/api/v1/admin/orders/${o2.order.public_id}`, { status: 'CANCELLED' }));
-  ok(await admin.patch(`/api/v1/admin/orders/${o3.order.public_id}`, { status: 'CONFIRMED' }));
-  ok(await admin.patch(`/api/v1/admin/orders/${o3.order.public_id}`, { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'T1' }));
-  await sql`UPDATE orders SET placed_at = ${oldAt} WHERE public_id = ${o5.order.public_id}`.execute(t.db);
-  await sql`UPDATE users SET created_at = ${oldAt} WHERE public_id = ${o5.user.public_id}`.execute(t.db);
+    const o1 = await buy([['A', 2], ['B', 1]], { coupon_code: 'pct10' });
+    const o2 = await buy([['C', 3]], { coupon_code: 'FIX3' });
+    const o3 = await buy([['B', 3]]);
+    const o5 = await buy([['A', 1]]);
+    orders.O1 = o1.order;
+    orders.O2 = o2.order;
+    orders.O3 = o3.order;
+    orders.O5 = o5.order;
+    ok(await t.admin.patch(`/api/v1/admin/orders/${o2.order.public_id}`, { status: 'CANCELLED' }));
+    ok(await t.admin.patch(`/api/v1/admin/orders/${o3.order.public_id}`, { status: 'CONFIRMED' }));
+    ok(await t.admin.patch(`/api/v1/admin/orders/${o3.order.public_id}`, { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'T1' }));
+    await sql`UPDATE orders SET placed_at = ${oldAt} WHERE public_id = ${o5.order.public_id}`.execute(t.db);
+    await sql`UPDATE users SET created_at = ${oldAt} WHERE public_id = ${o5.user.public_id}`.execute(t.db);
 
-  // Reviews: one pending counts; an approved one and a deleted pending one do not.
-  const author = o1.user.public_id;
-  for (const [status, deleted] of [['PENDING', false], ['APPROVED', false], ['PENDING', true]] as const) {
-    const product = status === 'APPROVED' ? products.B : deleted ? products.C : products.A;
-    await sql`INSERT INTO reviews (public_id, product_id, user_id, rating, title, comment, status, deleted_at)
-              VALUES (${newPublicId('rev')}, (SELECT id FROM products WHERE public_id = ${product}), (SELECT id FROM users WHERE public_id = ${author}),
-                      4, 'Fine', 'Fine indeed', ${status}, ${deleted ? new Date() : null})`.execute(t.db);
-  }
+    // Reviews: one pending counts; an approved one and a deleted pending one do not.
+    const author = o1.user.public_id;
+    for (const [status, deleted] of [['PENDING', false], ['APPROVED', false], ['PENDING', true]] as const) {
+      const product = status === 'APPROVED' ? products.B : deleted ? products.C : products.A;
+      await sql`INSERT INTO reviews (public_id, product_id, user_id, rating, title, comment, status, deleted_at)
+                VALUES (${newPublicId('rev')}, (SELECT id FROM products WHERE public_id = ${product}), (SELECT id FROM users WHERE public_id = ${author}),
+                        4, 'Fine', 'Fine indeed', ${status}, ${deleted ? new Date() : null})`.execute(t.db);
+    }
 
-  for (const [description, category, amount, spentAt] of [
-    ['Rent', 'RENT', '120.00', monthStart],
-    ['Tools', 'SOFTWARE', '15.99', today],
-    ['Ads', 'MARKETING', '50.00', oldDay],
-  ]) ok(await superAdmin.post('/api/v1/admin/expenses', { description, category, amount, spent_at: spentAt }), 201);
-  const deleted = ok(await superAdmin.post('/api/v1/admin/expenses', { description: 'Oops', category: 'OTHER', amount: '999.00', spent_at: today }), 201);
-  assert.equal((await superAdmin.delete(`/api/v1/admin/expenses/${deleted.public_id}`)).status, 204);
+    for (const [description, category, amount, spentAt] of [
+      ['Rent', 'RENT', '120.00', monthStart],
+      ['Tools', 'SOFTWARE', '15.99', today],
+      ['Ads', 'MARKETING', '50.00', oldDay],
+    ]) ok(await t.superAdmin.post('/api/v1/admin/expenses', { description, category, amount, spent_at: spentAt }), 201);
+    const deleted = ok(await t.superAdmin.post('/api/v1/admin/expenses', { description: 'Oops', category: 'OTHER', amount: '999.00', spent_at: today }), 201);
+    assert.equal((await t.superAdmin.delete(`/api/v1/admin/expenses/${deleted.public_id}`)).status, 204);
+  },
 });
-after(() => t.close());
 
 describe('the fixture', () => {
   test('orders were priced as the header says', () => {
@@ -145,7 +143,7 @@ describe('the fixture', () => {
 
 describe('GET /admin/stats', () => {
   test('30d: revenue, orders by status, average order value (half up), top products, stock, reviews, new customers', async () => {
-    const stats = ok(await admin.get(`${STATS}?period=30d`));
+    const stats = ok(await t.admin.get(`${STATS}?period=30d`));
     assert.equal(stats.period, '30d');
     assert.equal(stats.currency, 'USD');
     assert.deepEqual(stats.revenue, { gross: '205.97', discounts: '7.55', cancellations: '23.97', net: '174.45' });
@@ -162,7 +160,7 @@ describe('GET /admin/stats', () => {
   });
 
   test('90d reaches the older order and customer; today matches 30d here; 30d is the default', async () => {
-    const wide = ok(await admin.get(`${STATS}?period=90d`));
+    const wide = ok(await t.admin.get(`${STATS}?period=90d`));
     assert.deepEqual(wide.revenue, { gross: '225.97', discounts: '7.55', cancellations: '23.97', net: '194.45' });
     assert.deepEqual(wide.orders.by_status, { PLACED: 2, CONFIRMED: 0, SHIPPED: 1, FULFILLED: 0, CANCELLED: 1 });
     assert.equal(wide.average_order_value, '64.82', '194.45 / 3 = 64.8166...');
@@ -172,18 +170,18 @@ describe('GET /admin/stats', () => {
     );
     assert.equal(wide.new_customers, 4);
 
-    const todays = ok(await admin.get(`${STATS}?period=today`));
+    const todays = ok(await t.admin.get(`${STATS}?period=today`));
     assert.equal(todays.from, `${today}T00:00:00.000Z`);
     assert.deepEqual(todays.revenue, { gross: '205.97', discounts: '7.55', cancellations: '23.97', net: '174.45' });
     assert.equal(todays.new_customers, 3);
 
-    const plain = ok(await admin.get(STATS));
+    const plain = ok(await t.admin.get(STATS));
     assert.equal(plain.period, '30d');
     assert.deepEqual(plain.revenue, { gross: '205.97', discounts: '7.55', cancellations: '23.97', net: '174.45' });
   });
 
   test('series: every UTC day of the period, empty days as zeros, summing to the revenue', async () => {
-    const month = ok(await admin.get(`${STATS}?period=30d`));
+    const month = ok(await t.admin.get(`${STATS}?period=30d`));
     assert.equal(month.series.length, 31, 'from the day 30 days ago through today');
     assert.equal(month.series[0].date, day(new Date(Date.parse(month.from))));
     assert.deepEqual(month.series.at(-1), { date: today, orders: 3, gross: '205.97', net: '174.45' });
@@ -192,19 +190,19 @@ describe('GET /admin/stats', () => {
     assert.deepEqual(dates, [...dates].sort(), 'oldest first');
     assert.equal(new Set(dates).size, dates.length);
 
-    const wide = ok(await admin.get(`${STATS}?period=90d`));
+    const wide = ok(await t.admin.get(`${STATS}?period=90d`));
     assert.equal(wide.series.length, 91);
     assert.deepEqual(wide.series.find((d: any) => d.date === oldDay), { date: oldDay, orders: 1, gross: '20.00', net: '20.00' });
     const cents = (sum: number, d: any) => sum + Math.round(Number(d.net) * 100);
     assert.equal(wide.series.reduce(cents, 0), Math.round(Number(wide.revenue.net) * 100));
 
-    const todays = ok(await admin.get(`${STATS}?period=today`));
+    const todays = ok(await t.admin.get(`${STATS}?period=today`));
     assert.deepEqual(todays.series, [{ date: today, orders: 3, gross: '205.97', net: '174.45' }]);
   });
 
   test('period is validated', async () => {
     for (const period of ['1y', '30', '', 'TODAY']) {
-      const response = await admin.get(`${STATS}?period=${period}`);
+      const response = await t.admin.get(`${STATS}?period=${period}`);
       assert.equal(response.status, 400, `period=${period}: ${response.text}`);
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
     }
@@ -213,20 +211,20 @@ describe('GET /admin/stats', () => {
 
 describe('GET /admin/analytics/pnl', () => {
   test('current month: every figure to the cent, cost of goods from cost at sale time', async () => {
-    const pnl = ok(await superAdmin.get(`${PNL}?from=${monthStart}&to=${today}`));
+    const pnl = ok(await t.superAdmin.get(`${PNL}?from=${monthStart}&to=${today}`));
     assert.deepEqual(pnl, { from: monthStart, to: today, currency: 'USD', months: [{ month: today.slice(0, 7), ...CURRENT }], total: CURRENT });
   });
 
   test('a later cost_price change does not rewrite the P&L', async () => {
-    const variant = ok(await admin.patch(`/api/v1/admin/variants/${variants.B}`, { cost_price: '99.00' }));
+    const variant = ok(await t.admin.patch(`/api/v1/admin/variants/${variants.B}`, { cost_price: '99.00' }));
     assert.equal(variant.cost_price, '99.00');
-    const pnl = ok(await superAdmin.get(`${PNL}?from=${monthStart}&to=${today}`));
+    const pnl = ok(await t.superAdmin.get(`${PNL}?from=${monthStart}&to=${today}`));
     assert.deepEqual(pnl.total, CURRENT);
   });
 
   test('by month over a range; the default range is the last 12 months', async () => {
     const from = `${oldDay.slice(0, 7)}-01`;
-    const pnl = ok(await superAdmin.get(`${PNL}?from=${from}&to=${today}`));
+    const pnl = ok(await t.superAdmin.get(`${PNL}?from=${from}&to=${today}`));
     const expected = monthsBetween(from, today).map((month) => ({
       month,
       ...(month === today.slice(0, 7) ? CURRENT : month === oldDay.slice(0, 7) ? OLD : ZERO),
@@ -235,7 +233,7 @@ describe('GET /admin/analytics/pnl', () => {
     const total = { revenue: '202.00', discounts: '7.55', shipping_income: '10.00', cost_of_goods_sold: '105.00', operating_expenses: '185.99', gross_profit: '89.45', net_profit: '-86.54' };
     assert.deepEqual(pnl.total, total);
 
-    const byDefault = ok(await superAdmin.get(PNL));
+    const byDefault = ok(await t.superAdmin.get(PNL));
     assert.equal(byDefault.to, today);
     assert.equal(byDefault.months.length, 12);
     assert.equal(byDefault.months[0].month, byDefault.from.slice(0, 7));
@@ -243,7 +241,7 @@ describe('GET /admin/analytics/pnl', () => {
     assert.deepEqual(byDefault.total, total);
 
     // A range that ends the day before the old order leaves it out.
-    const before = ok(await superAdmin.get(`${PNL}?from=${day(new Date(Date.parse(oldDay) - 5 * DAY))}&to=${day(new Date(Date.parse(oldDay) - DAY))}`));
+    const before = ok(await t.superAdmin.get(`${PNL}?from=${day(new Date(Date.parse(oldDay) - 5 * DAY))}&to=${day(new Date(Date.parse(oldDay) - DAY))}`));
     assert.equal(before.total.revenue, '0.00');
   });
 
@@ -255,7 +253,7 @@ describe('GET /admin/analytics/pnl', () => {
       '',
     ].join('\r\n');
     for (const [query, headers] of [[`&format=csv`, {}], ['', { accept: 'text/csv' }]] as const) {
-      const response = await superAdmin.get(`${PNL}?from=${monthStart}&to=${today}${query}`, { headers });
+      const response = await t.superAdmin.get(`${PNL}?from=${monthStart}&to=${today}${query}`, { headers });
       assert.equal(response.status, 200, response.text);
       assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
       assert.equal(response.text, expected);
@@ -264,7 +262,7 @@ describe('GET /admin/analytics/pnl', () => {
 
   test('from after to, or not a date, is 400', async () => {
     for (const query of [`from=${today}&to=${monthStart === today ? day(new Date(Date.parse(today) - DAY)) : monthStart}`, 'from=2026-13-01', 'to=yesterday', 'format=xlsx']) {
-      const response = await superAdmin.get(`${PNL}?${query}`);
+      const response = await t.superAdmin.get(`${PNL}?${query}`);
       assert.equal(response.status, 400, `${query}: ${response.text}`);
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
     }
@@ -273,7 +271,7 @@ describe('GET /admin/analytics/pnl', () => {
 
 describe('GET /admin/analytics/coupons', () => {
   test('uses, discount given and revenue per coupon; released uses and deleted coupons do not count', async () => {
-    const response = await superAdmin.get('/api/v1/admin/analytics/coupons');
+    const response = await t.superAdmin.get('/api/v1/admin/analytics/coupons');
     const rows = ok(response) as any[];
     assert.deepEqual(rows[0], { coupon_public_id: coupons.PCT10, code: 'PCT10', uses: 1, discount_given: '7.55', revenue: '79.75' });
     assert.deepEqual(
@@ -284,7 +282,7 @@ describe('GET /admin/analytics/coupons', () => {
       ],
     );
     assert.equal(response.body.meta.total, 3);
-    const second = await superAdmin.get('/api/v1/admin/analytics/coupons?limit=1&page=2');
+    const second = await t.superAdmin.get('/api/v1/admin/analytics/coupons?limit=1&page=2');
     assert.equal(ok(second).length, 1);
     assert.deepEqual(second.body.meta, { page: 2, limit: 1, total: 3, totalPages: 3, hasNext: true, hasPrev: true });
   });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { RouteEntry } from '../src/app.js';
 import { newPublicId, type IdPrefix } from '../src/lib/ids.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import type { Client } from './helpers/client.js';
-import { signInAs, signUp } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * The role matrix of spec "Authentication" rules 5-6, generated from the
@@ -37,19 +36,15 @@ function concrete(url: string): string {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-let t: TestApp;
 let adminRoutes: RouteEntry[];
-const callers: Record<'anonymous' | 'customer' | 'admin' | 'superAdmin', Client> = {} as never;
-
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-  adminRoutes = t.app.routeTable.filter((r) => r.url.startsWith(ADMIN_PREFIX));
-  callers.anonymous = t.client();
-  callers.customer = (await signUp(t)).client;
-  callers.admin = (await signInAs(t, 'ADMIN')).client;
-  callers.superAdmin = (await signInAs(t, 'SUPER_ADMIN')).client;
+const t = useApp({
+  env: { RATE_LIMIT_REGISTER: '0' },
+  as: ['CUSTOMER', 'ADMIN', 'SUPER_ADMIN'],
+  async seed(t) {
+    adminRoutes = t.app.routeTable.filter((r) => r.url.startsWith(ADMIN_PREFIX));
+  },
 });
-after(() => t.close());
+
 
 /** Calls every admin route as `client`; returns one line per route whose answer `expect` rejects. */
 async function sweep(client: Client, expect: (route: RouteEntry, status: number, code: string | undefined) => string | null) {
@@ -133,17 +128,17 @@ describe('the route table', () => {
 
 describe('who may call admin routes', () => {
   test('anonymous: 401 UNAUTHENTICATED on every admin route', async () => {
-    const failures = await sweep(callers.anonymous, (_route, status, code) => (status === 401 && code === 'UNAUTHENTICATED' ? null : 'expected 401 UNAUTHENTICATED'));
+    const failures = await sweep(t.anonymous, (_route, status, code) => (status === 401 && code === 'UNAUTHENTICATED' ? null : 'expected 401 UNAUTHENTICATED'));
     assert.deepEqual(failures, []);
   });
 
   test('CUSTOMER: 403 FORBIDDEN on every admin route', async () => {
-    const failures = await sweep(callers.customer, (_route, status, code) => (status === 403 && code === 'FORBIDDEN' ? null : 'expected 403 FORBIDDEN'));
+    const failures = await sweep(t.customer, (_route, status, code) => (status === 403 && code === 'FORBIDDEN' ? null : 'expected 403 FORBIDDEN'));
     assert.deepEqual(failures, []);
   });
 
   test('ADMIN: 403 exactly on the SUPER_ADMIN routes; elsewhere past the guard and no server error', async () => {
-    const failures = await sweep(callers.admin, (route, status, code) => {
+    const failures = await sweep(t.admin, (route, status, code) => {
       if (route.access === 'super_admin') return status === 403 && code === 'FORBIDDEN' ? null : 'expected 403 FORBIDDEN';
       if (status === 401 || status === 403) return 'an ADMIN was refused';
       return status >= 500 ? 'server error' : null;
@@ -152,7 +147,7 @@ describe('who may call admin routes', () => {
   });
 
   test('SUPER_ADMIN: never 401 or 403, and no server error', async () => {
-    const failures = await sweep(callers.superAdmin, (_route, status) => {
+    const failures = await sweep(t.superAdmin, (_route, status) => {
       if (status === 401 || status === 403) return 'a SUPER_ADMIN was refused';
       return status >= 500 ? 'server error' : null;
     });
@@ -160,7 +155,7 @@ describe('who may call admin routes', () => {
   });
 
   test('the callers are still signed in after the sweep (no write above touched them)', async () => {
-    for (const client of [callers.customer, callers.admin, callers.superAdmin]) {
+    for (const client of [t.customer, t.admin, t.superAdmin]) {
       assert.equal((await client.get('/api/v1/users/me')).status, 200);
     }
   });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import type { Client, Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { PASSWORD, errorOf, signInAs, signUp } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Contract section 12: the audit log is written with every admin write, never edited, and readable by SUPER_ADMIN. */
 
@@ -13,16 +13,7 @@ const AUDIT = '/api/v1/admin/audit';
 const A = '/api/v1/admin';
 const tag = () => randomBytes(4).toString('hex').toUpperCase();
 
-let t: TestApp;
-let admin: Awaited<ReturnType<typeof signInAs>>;
-let superAdmin: Awaited<ReturnType<typeof signInAs>>;
-
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
-  admin = await signInAs(t, 'ADMIN');
-  superAdmin = await signInAs(t, 'SUPER_ADMIN');
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN', 'SUPER_ADMIN'] });
 
 function ok(response: Response, status = 200) {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
@@ -35,45 +26,45 @@ const rowsFor = (action: string, entity: string) =>
 
 /** A placed order of a fresh customer. */
 async function anOrder() {
-  const { variantId } = await sellableVariant(admin.client, { price: '15.00', stock: 10 });
+  const { variantId } = await sellableVariant(t.admin, { price: '15.00', stock: 10 });
   const s = await shopper(t, [{ variantId, quantity: 1 }]);
   return ok(await checkout(s.client, s.addressId), 201).public_id as string;
 }
 
 describe('every admin write is audited with before and after', () => {
   test('catalog, inventory, coupons, orders, users and expenses', async () => {
-    const done: { action: string; entity: string; response: Response; by: typeof admin }[] = [];
-    const write = async (by: typeof admin, action: string, response: Response, status: number, entity?: string) => {
+    const done: { action: string; entity: string; response: Response; by: typeof t.admin }[] = [];
+    const write = async (by: typeof t.admin, action: string, response: Response, status: number, entity?: string) => {
       const data = ok(response, status);
       done.push({ action, entity: entity ?? data.public_id, response, by });
       return data;
     };
-    const c = admin.client;
-    const category = await write(admin, 'category.create', await c.post(`${A}/categories`, { name: `Cat ${tag()}` }), 201);
-    await write(admin, 'category.update', await c.patch(`${A}/categories/${category.public_id}`, { name: `Cat ${tag()}` }), 200);
-    const product = await write(admin, 'product.create', await c.post(`${A}/products`, { name: `Prod ${tag()}` }), 201);
-    await write(admin, 'product.update', await c.patch(`${A}/products/${product.public_id}`, { status: 'ACTIVE' }), 200);
-    const variant = await write(admin, 'variant.create', await c.post(`${A}/products/${product.public_id}/variants`, { sku: `S-${tag()}`, name: 'V', price: '5.00' }), 201);
-    await write(admin, 'variant.update', await c.patch(`${A}/variants/${variant.public_id}`, { price: '6.00' }), 200);
-    await write(admin, 'inventory.create', await c.post(`${A}/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 5 }), 201, variant.public_id);
-    await write(admin, 'inventory.adjust', await c.patch(`${A}/inventory/${variant.public_id}`, { quantity_change: 3, reason: 'recount' }), 200, variant.public_id);
-    await write(admin, 'inventory.reserve', await c.patch(`${A}/inventory/${variant.public_id}/reservation`, { change: 2 }), 200, variant.public_id);
-    const coupon = await write(admin, 'coupon.create', await c.post(`${A}/coupons`, { code: `C${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' }), 201);
-    await write(admin, 'coupon.update', await c.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '3.00' }), 200);
-    await write(admin, 'coupon.delete', await c.delete(`${A}/coupons/${coupon.public_id}`), 204, coupon.public_id);
+    const c = t.admin;
+    const category = await write(t.admin, 'category.create', await c.post(`${A}/categories`, { name: `Cat ${tag()}` }), 201);
+    await write(t.admin, 'category.update', await c.patch(`${A}/categories/${category.public_id}`, { name: `Cat ${tag()}` }), 200);
+    const product = await write(t.admin, 'product.create', await c.post(`${A}/products`, { name: `Prod ${tag()}` }), 201);
+    await write(t.admin, 'product.update', await c.patch(`${A}/products/${product.public_id}`, { status: 'ACTIVE' }), 200);
+    const variant = await write(t.admin, 'variant.create', await c.post(`${A}/products/${product.public_id}/variants`, { sku: `S-${tag()}`, name: 'V', price: '5.00' }), 201);
+    await write(t.admin, 'variant.update', await c.patch(`${A}/variants/${variant.public_id}`, { price: '6.00' }), 200);
+    await write(t.admin, 'inventory.create', await c.post(`${A}/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 5 }), 201, variant.public_id);
+    await write(t.admin, 'inventory.adjust', await c.patch(`${A}/inventory/${variant.public_id}`, { quantity_change: 3, reason: 'recount' }), 200, variant.public_id);
+    await write(t.admin, 'inventory.reserve', await c.patch(`${A}/inventory/${variant.public_id}/reservation`, { change: 2 }), 200, variant.public_id);
+    const coupon = await write(t.admin, 'coupon.create', await c.post(`${A}/coupons`, { code: `C${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' }), 201);
+    await write(t.admin, 'coupon.update', await c.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '3.00' }), 200);
+    await write(t.admin, 'coupon.delete', await c.delete(`${A}/coupons/${coupon.public_id}`), 204, coupon.public_id);
     const order = await anOrder();
-    await write(admin, 'order.status_change', await c.patch(`${A}/orders/${order}`, { status: 'CONFIRMED' }), 200, order);
+    await write(t.admin, 'order.status_change', await c.patch(`${A}/orders/${order}`, { status: 'CONFIRMED' }), 200, order);
     const customer = await signUp(t);
-    await write(admin, 'user.suspend', await c.post(`${A}/users/${customer.user.public_id}/suspend`), 200);
-    await write(admin, 'user.activate', await c.post(`${A}/users/${customer.user.public_id}/activate`), 200);
-    await write(superAdmin, 'user.role_change', await superAdmin.client.patch(`${A}/users/${customer.user.public_id}/role`, { role: 'ADMIN' }), 200);
-    const s = superAdmin.client;
-    const expense = await write(superAdmin, 'expense.create', await s.post(`${A}/expenses`, { description: 'Hosting', category: 'SOFTWARE', amount: '40.00', spent_at: '2026-01-15' }), 201);
-    await write(superAdmin, 'expense.update', await s.patch(`${A}/expenses/${expense.public_id}`, { amount: '45.50' }), 200);
-    await write(superAdmin, 'expense.delete', await s.delete(`${A}/expenses/${expense.public_id}`), 204, expense.public_id);
-    await write(admin, 'variant.delete', await c.delete(`${A}/variants/${variant.public_id}`), 204, variant.public_id);
-    await write(admin, 'product.delete', await c.delete(`${A}/products/${product.public_id}`), 204, product.public_id);
-    await write(admin, 'category.delete', await c.delete(`${A}/categories/${category.public_id}`), 204, category.public_id);
+    await write(t.admin, 'user.suspend', await c.post(`${A}/users/${customer.user.public_id}/suspend`), 200);
+    await write(t.admin, 'user.activate', await c.post(`${A}/users/${customer.user.public_id}/activate`), 200);
+    await write(t.superAdmin, 'user.role_change', await t.superAdmin.patch(`${A}/users/${customer.user.public_id}/role`, { role: 'ADMIN' }), 200);
+    const s = t.superAdmin;
+    const expense = await write(t.superAdmin, 'expense.create', await s.post(`${A}/expenses`, { description: 'Hosting', category: 'SOFTWARE', amount: '40.00', spent_at: '2026-01-15' }), 201);
+    await write(t.superAdmin, 'expense.update', await s.patch(`${A}/expenses/${expense.public_id}`, { amount: '45.50' }), 200);
+    await write(t.superAdmin, 'expense.delete', await s.delete(`${A}/expenses/${expense.public_id}`), 204, expense.public_id);
+    await write(t.admin, 'variant.delete', await c.delete(`${A}/variants/${variant.public_id}`), 204, variant.public_id);
+    await write(t.admin, 'product.delete', await c.delete(`${A}/products/${product.public_id}`), 204, product.public_id);
+    await write(t.admin, 'category.delete', await c.delete(`${A}/categories/${category.public_id}`), 204, category.public_id);
 
     for (const { action, entity, response, by } of done) {
       const rows = await rowsFor(action, entity);
@@ -104,21 +95,21 @@ describe('every admin write is audited with before and after', () => {
   });
 
   test('a refused write leaves no entry', async () => {
-    const { variantId } = await sellableVariant(admin.client, { stock: 2 });
-    const coupon = ok(await admin.client.post(`${A}/coupons`, { code: `R${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+    const { variantId } = await sellableVariant(t.admin, { stock: 2 });
+    const coupon = ok(await t.admin.post(`${A}/coupons`, { code: `R${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
     const order = await anOrder();
     const before = await auditCount();
     const refused: [Response, number][] = [
-      [await admin.client.post(`${A}/coupons`, { code: coupon.code, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 409],
-      [await admin.client.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '0' }), 400],
-      [await admin.client.patch(`${A}/inventory/${variantId}`, { quantity_change: -5 }), 400],
-      [await admin.client.patch(`${A}/orders/${order}`, { status: 'FULFILLED' }), 409],
-      [await admin.client.post(`${A}/users/${admin.user.public_id}/suspend`), 400],
-      [await admin.client.post(`${A}/users/${superAdmin.user.public_id}/suspend`), 403],
-      [await admin.client.post(`${A}/expenses`, { description: 'x', category: 'RENT', amount: '1.00', spent_at: '2026-01-01' }), 403],
-      [await superAdmin.client.patch(`${A}/expenses/exp_${'Z'.repeat(20)}`, { amount: '2.00' }), 404],
-      [await superAdmin.client.patch(`${A}/users/${superAdmin.user.public_id}/role`, { role: 'ADMIN' }), 400],
-      [await admin.client.patch(`${A}/variants/${variantId}`, { price: '-1' }), 400],
+      [await t.admin.post(`${A}/coupons`, { code: coupon.code, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 409],
+      [await t.admin.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '0' }), 400],
+      [await t.admin.patch(`${A}/inventory/${variantId}`, { quantity_change: -5 }), 400],
+      [await t.admin.patch(`${A}/orders/${order}`, { status: 'FULFILLED' }), 409],
+      [await t.admin.post(`${A}/users/${t.admin.user.public_id}/suspend`), 400],
+      [await t.admin.post(`${A}/users/${t.superAdmin.user.public_id}/suspend`), 403],
+      [await t.admin.post(`${A}/expenses`, { description: 'x', category: 'RENT', amount: '1.00', spent_at: '2026-01-01' }), 403],
+      [await t.superAdmin.patch(`${A}/expenses/exp_${'Z'.repeat(20)}`, { amount: '2.00' }), 404],
+      [await t.superAdmin.patch(`${A}/users/${t.superAdmin.user.public_id}/role`, { role: 'ADMIN' }), 400],
+      [await t.admin.patch(`${A}/variants/${variantId}`, { price: '-1' }), 400],
     ];
     for (const [response, status] of refused) assert.equal(response.status, status, response.text);
     assert.equal(await auditCount(), before);
@@ -133,8 +124,8 @@ describe('every admin write is audited with before and after', () => {
               END $$`.execute(t.db);
     await sql`CREATE TRIGGER test_fail_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION test_fail_audit()`.execute(t.db);
     try {
-      const { variantId, productId } = await sellableVariant(admin.client, { stock: 4 });
-      const coupon = ok(await admin.client.post(`${A}/coupons`, { code: `T${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+      const { variantId, productId } = await sellableVariant(t.admin, { stock: 4 });
+      const coupon = ok(await t.admin.post(`${A}/coupons`, { code: `T${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
       const order = await anOrder();
       const customer = await signUp(t);
       const description = `Never ${tag()}`;
@@ -142,19 +133,19 @@ describe('every admin write is audited with before and after', () => {
                 ('user.suspend'), ('expense.create')`.execute(t.db);
 
       const attempts = [
-        await admin.client.patch(`${A}/products/${productId}`, { name: 'Renamed' }),
-        await admin.client.patch(`${A}/inventory/${variantId}`, { quantity_on_hand: 99 }),
-        await admin.client.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '9.00' }),
-        await admin.client.patch(`${A}/orders/${order}`, { status: 'CANCELLED' }),
-        await admin.client.post(`${A}/users/${customer.user.public_id}/suspend`),
-        await superAdmin.client.post(`${A}/expenses`, { description, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
+        await t.admin.patch(`${A}/products/${productId}`, { name: 'Renamed' }),
+        await t.admin.patch(`${A}/inventory/${variantId}`, { quantity_on_hand: 99 }),
+        await t.admin.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '9.00' }),
+        await t.admin.patch(`${A}/orders/${order}`, { status: 'CANCELLED' }),
+        await t.admin.post(`${A}/users/${customer.user.public_id}/suspend`),
+        await t.superAdmin.post(`${A}/expenses`, { description, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
       ];
       for (const response of attempts) assert.equal(response.status, 500, response.text);
 
-      assert.notEqual(ok(await admin.client.get(`${A}/products/${productId}`)).name, 'Renamed');
-      assert.equal(ok(await admin.client.get(`${A}/inventory/${variantId}`)).quantity_on_hand, 4);
-      assert.equal(ok(await admin.client.get(`${A}/coupons/${coupon.public_id}`)).discount_value, '1.00');
-      assert.equal(ok(await admin.client.get(`${A}/orders/${order}`)).status, 'PLACED');
+      assert.notEqual(ok(await t.admin.get(`${A}/products/${productId}`)).name, 'Renamed');
+      assert.equal(ok(await t.admin.get(`${A}/inventory/${variantId}`)).quantity_on_hand, 4);
+      assert.equal(ok(await t.admin.get(`${A}/coupons/${coupon.public_id}`)).discount_value, '1.00');
+      assert.equal(ok(await t.admin.get(`${A}/orders/${order}`)).status, 'PLACED');
       ok(await customer.client.get('/api/v1/users/me')); // not suspended, sessions not revoked
       assert.equal((await t.db.selectFrom('expenses').select('id').where('description', '=', description).execute()).length, 0);
     } finally {
@@ -179,13 +170,13 @@ describe('an entry exists exactly when its change does', () => {
     for (const trigger of triggers) await trigger.execute(t.db);
     try {
       const customer = await signUp(t, { last_name: 'FAIL-AT-COMMIT' });
-      const product = ok(await admin.client.post(`${A}/products`, { name: `Fine ${tag()}` }), 201);
+      const product = ok(await t.admin.post(`${A}/products`, { name: `Fine ${tag()}` }), 201);
       const before = await auditCount();
       const attempts = [
-        await superAdmin.client.post(`${A}/expenses`, { description: `FAIL-AT-COMMIT ${tag()}`, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
-        await admin.client.post(`${A}/products`, { name: `FAIL-AT-COMMIT ${tag()}` }),
-        await admin.client.patch(`${A}/products/${product.public_id}`, { name: `FAIL-AT-COMMIT ${tag()}` }),
-        await admin.client.post(`${A}/users/${customer.user.public_id}/suspend`),
+        await t.superAdmin.post(`${A}/expenses`, { description: `FAIL-AT-COMMIT ${tag()}`, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
+        await t.admin.post(`${A}/products`, { name: `FAIL-AT-COMMIT ${tag()}` }),
+        await t.admin.patch(`${A}/products/${product.public_id}`, { name: `FAIL-AT-COMMIT ${tag()}` }),
+        await t.admin.post(`${A}/users/${customer.user.public_id}/suspend`),
       ];
       for (const response of attempts) assert.equal(response.status, 500, response.text);
       assert.equal(await auditCount(), before, 'no entry survived its failed change');
@@ -217,7 +208,7 @@ describe('secrets never reach the log', () => {
     assert.equal((await t.client().post('/api/v1/auth/password-reset/verify', { token: (resetMail.payload as any).token, new_password: finalPassword })).status, 204);
 
     const secrets = [PASSWORD, newPassword, wrong, finalPassword, csrf, ...tokens];
-    for (const client of [person.client, other, admin.client, superAdmin.client]) secrets.push(...client.cookies.values());
+    for (const client of [person.client, other, t.admin, t.superAdmin]) secrets.push(...client.cookies.values());
     const users = await t.db.selectFrom('users').select('password_hash').execute();
     secrets.push(...users.map((u) => u.password_hash));
     const hashes = await sql<{ h: string }>`SELECT encode(token_hash, 'hex') AS h FROM sessions UNION ALL SELECT encode(token_hash, 'hex') FROM account_tokens`.execute(t.db);
@@ -262,10 +253,10 @@ describe('GET /admin/audit', () => {
   test('newest first, filtered by actor (usr_ ID or email), action, entity type and ID', async () => {
     const actor = await actorWithHistory();
     const expected = [...actor.categories].reverse().map((c) => `category.create ${c}`).concat(`auth.login ${actor.user.public_id}`);
-    const byId = await list(superAdmin.client, `actor=${actor.user.public_id}`);
+    const byId = await list(t.superAdmin, `actor=${actor.user.public_id}`);
     assert.deepEqual(actions(byId), expected);
     assert.equal(byId.body.meta.total, 4);
-    assert.deepEqual(actions(await list(superAdmin.client, `actor=${encodeURIComponent(actor.email.toUpperCase())}`)), expected);
+    assert.deepEqual(actions(await list(t.superAdmin, `actor=${encodeURIComponent(actor.email.toUpperCase())}`)), expected);
 
     const entry = byId.body.data[0];
     assert.deepEqual(entry.actor, { public_id: actor.user.public_id, email: actor.email, role: 'ADMIN' });
@@ -274,37 +265,37 @@ describe('GET /admin/audit', () => {
     assert.equal(entry.changes.before, null);
     assert.equal(typeof entry.changes.after.name, 'string');
 
-    const creates = await list(superAdmin.client, `action=category.create&actor=${actor.user.public_id}`);
+    const creates = await list(t.superAdmin, `action=category.create&actor=${actor.user.public_id}`);
     assert.equal(creates.body.meta.total, 3);
-    const logins = await list(superAdmin.client, `action=auth.login&entity_type=user&entity_public_id=${actor.user.public_id}`);
+    const logins = await list(t.superAdmin, `action=auth.login&entity_type=user&entity_public_id=${actor.user.public_id}`);
     assert.deepEqual(actions(logins), [`auth.login ${actor.user.public_id}`]);
-    const one = await list(superAdmin.client, `entity_type=category&entity_public_id=${actor.categories[1]}`);
+    const one = await list(t.superAdmin, `entity_type=category&entity_public_id=${actor.categories[1]}`);
     assert.deepEqual(actions(one), [`category.create ${actor.categories[1]}`]);
-    assert.equal((await list(superAdmin.client, `entity_type=order&entity_public_id=${actor.categories[1]}`)).body.meta.total, 0);
-    assert.equal((await list(superAdmin.client, 'actor=nobody@example.test')).body.meta.total, 0);
+    assert.equal((await list(t.superAdmin, `entity_type=order&entity_public_id=${actor.categories[1]}`)).body.meta.total, 0);
+    assert.equal((await list(t.superAdmin, 'actor=nobody@example.test')).body.meta.total, 0);
 
-    const all = (await list(superAdmin.client, 'limit=100')).body.data as any[];
+    const all = (await list(t.superAdmin, 'limit=100')).body.data as any[];
     const times = all.map((e) => Date.parse(e.created_at));
     assert.deepEqual(times, [...times].sort((a, b) => b - a), 'the whole log is newest first');
   });
 
   test('from is inclusive, to exclusive; pages neither repeat nor skip', async () => {
     const actor = await actorWithHistory();
-    const entries = (await list(superAdmin.client, `actor=${actor.user.public_id}`)).body.data as any[];
+    const entries = (await list(t.superAdmin, `actor=${actor.user.public_id}`)).body.data as any[];
     const [third, second, first] = [entries[0], entries[1], entries[2]];
-    const window = await list(superAdmin.client, `actor=${actor.user.public_id}&from=${encodeURIComponent(first.created_at)}&to=${encodeURIComponent(third.created_at)}`);
+    const window = await list(t.superAdmin, `actor=${actor.user.public_id}&from=${encodeURIComponent(first.created_at)}&to=${encodeURIComponent(third.created_at)}`);
     assert.deepEqual(window.body.data.map((e: any) => e.public_id), [second.public_id, first.public_id]);
-    const since = await list(superAdmin.client, `actor=${actor.user.public_id}&from=${encodeURIComponent(second.created_at)}`);
+    const since = await list(t.superAdmin, `actor=${actor.user.public_id}&from=${encodeURIComponent(second.created_at)}`);
     assert.deepEqual(since.body.data.map((e: any) => e.public_id), [third.public_id, second.public_id]);
 
     const seen: string[] = [];
     for (const page of [1, 2]) {
-      const response = await list(superAdmin.client, `actor=${actor.user.public_id}&limit=3&page=${page}`);
+      const response = await list(t.superAdmin, `actor=${actor.user.public_id}&limit=3&page=${page}`);
       assert.deepEqual(response.body.meta, { page, limit: 3, total: 4, totalPages: 2, hasNext: page === 1, hasPrev: page === 2 });
       seen.push(...response.body.data.map((e: any) => e.public_id));
     }
     assert.deepEqual(seen, entries.map((e) => e.public_id));
-    assert.deepEqual((await list(superAdmin.client, `actor=${actor.user.public_id}&limit=3&page=3`)).body.data, []);
+    assert.deepEqual((await list(t.superAdmin, `actor=${actor.user.public_id}&limit=3&page=3`)).body.data, []);
 
     // Exact bounds, on entries whose times have no sub-millisecond part.
     const action = `test.bounds_${tag().toLowerCase()}`;
@@ -312,12 +303,12 @@ describe('GET /admin/audit', () => {
       await sql`INSERT INTO audit_log (public_id, action, entity_type, created_at)
                 VALUES (${`aud_${tag()}${tag()}${tag()}`}, ${action}, 'test', ${new Date(Date.UTC(2020, 0, 1, 0, 0, second))})`.execute(t.db);
     }
-    const bounded = await list(superAdmin.client, `action=${action}&from=2020-01-01T00:00:00.000Z&to=2020-01-01T00:00:02.000Z`);
+    const bounded = await list(t.superAdmin, `action=${action}&from=2020-01-01T00:00:00.000Z&to=2020-01-01T00:00:02.000Z`);
     assert.deepEqual(bounded.body.data.map((e: any) => e.created_at), ['2020-01-01T00:00:01.000Z', '2020-01-01T00:00:00.000Z']);
     assert.equal(bounded.body.data[0].actor, null);
 
     for (const query of ['from=yesterday', 'to=2026-13-01T00:00:00Z', 'limit=0', 'page=0', 'format=pdf']) {
-      const response = await superAdmin.client.get(`${AUDIT}?${query}`);
+      const response = await t.superAdmin.get(`${AUDIT}?${query}`);
       assert.equal(response.status, 400, `${query}: ${response.text}`);
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
     }
@@ -325,9 +316,9 @@ describe('GET /admin/audit', () => {
 
   test('CSV export: the same filtered page as rows under a header', async () => {
     const actor = await actorWithHistory();
-    const json = (await list(superAdmin.client, `actor=${actor.user.public_id}`)).body.data as any[];
+    const json = (await list(t.superAdmin, `actor=${actor.user.public_id}`)).body.data as any[];
     for (const [query, headers] of [['&format=csv', {}], ['', { accept: 'text/csv' }]] as const) {
-      const response = await superAdmin.client.get(`${AUDIT}?actor=${actor.user.public_id}${query}`, { headers });
+      const response = await t.superAdmin.get(`${AUDIT}?actor=${actor.user.public_id}${query}`, { headers });
       assert.equal(response.status, 200, response.text);
       assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
       assert.match(response.headers.get('content-disposition') ?? '', /attachment; filename="audit-log\.csv"/);

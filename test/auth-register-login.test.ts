@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
+import { startTestApp } from './helpers/app.js';
 import { PASSWORD, errorOf, signUp, uniqueEmail } from './helpers/factories.js';
 import { auditRows, isCleared, setCookie } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  // Many registrations from one IP: the REGISTER limit has its own tests in rate-limits.test.ts.
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+// Many registrations from one IP: the REGISTER limit has its own tests in rate-limits.test.ts.
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const REGISTER = '/api/v1/auth/register';
 const LOGIN = '/api/v1/auth/login';

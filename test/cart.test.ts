@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { makeProduct, uniqueSku } from './helpers/catalog.js';
 import { sellableVariant } from './helpers/commerce.js';
-import { signInAs, signUp, type Client } from './helpers/factories.js';
+import { signUp, type Client } from './helpers/factories.js';
 import { API, fails, internalUserId, ok } from './helpers/orders.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });
 
 const CART = `${API}/cart`;
 const ITEMS = `${API}/cart/items`;
@@ -42,7 +36,7 @@ describe('GET /cart', () => {
 
   test('anonymous requests get 401 on every cart operation', async () => {
     const anonymous = t.client();
-    const { variantId } = await sellableVariant(admin);
+    const { variantId } = await sellableVariant(t.admin);
     fails(await anonymous.get(CART), 401, 'UNAUTHENTICATED');
     fails(await add(anonymous, variantId, 1), 401, 'UNAUTHENTICATED');
     fails(await anonymous.patch(`${ITEMS}/${variantId}`, { quantity: 2 }), 401, 'UNAUTHENTICATED');
@@ -54,11 +48,11 @@ describe('GET /cart', () => {
 describe('POST /cart/items', () => {
   test('adding answers 200 with the whole cart, every line field exact', async () => {
     const sku = uniqueSku();
-    const { variants, id: productId, product } = await makeProduct(admin, {
+    const { variants, id: productId, product } = await makeProduct(t.admin, {
       name: 'Linen Shirt',
       variants: [{ sku, price: '19.99', options: { size: 'M', colour: 'Blue' }, stock: 10 }],
     });
-    const other = await sellableVariant(admin, { price: '5.01' });
+    const other = await sellableVariant(t.admin, { price: '5.01' });
     const account = await signUp(t);
 
     ok(await add(account.client, variants[0].public_id, 3));
@@ -87,7 +81,7 @@ describe('POST /cart/items', () => {
   });
 
   test('adding a variant already in the cart adds to its line', async () => {
-    const { variantId } = await sellableVariant(admin, { price: '2.50' });
+    const { variantId } = await sellableVariant(t.admin, { price: '2.50' });
     const account = await signUp(t);
     ok(await add(account.client, variantId, 2));
     const cart = ok(await add(account.client, variantId, 3));
@@ -99,7 +93,7 @@ describe('POST /cart/items', () => {
   });
 
   test('a line may reach 999 but not go above it: 400 and the line is unchanged', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 2000 });
+    const { variantId } = await sellableVariant(t.admin, { stock: 2000 });
     const account = await signUp(t);
     ok(await add(account.client, variantId, 990));
     const refused = fails(await add(account.client, variantId, 10), 400, 'VALIDATION_ERROR');
@@ -111,7 +105,7 @@ describe('POST /cart/items', () => {
   });
 
   test('quantity 0, 1000, a fraction, a string, missing, and unknown fields are 400; nothing is added', async () => {
-    const { variantId } = await sellableVariant(admin);
+    const { variantId } = await sellableVariant(t.admin);
     const account = await signUp(t);
     for (const quantity of [0, -1, 1000, 1.5, '2', null]) {
       fails(await add(account.client, variantId, quantity), 400, 'VALIDATION_ERROR');
@@ -123,13 +117,13 @@ describe('POST /cart/items', () => {
   });
 
   test('unknown, malformed, inactive, deleted, DRAFT-product and ARCHIVED-product variants are 404', async () => {
-    const inactive = await makeProduct(admin, { variants: [{ status: 'INACTIVE', stock: 5 }] });
-    const deleted = await sellableVariant(admin);
-    ok(await admin.delete(`${API}/admin/variants/${deleted.variantId}`), 204);
-    const draft = await makeProduct(admin, { status: 'DRAFT', variants: [{ stock: 5 }] });
-    const archived = await makeProduct(admin, { status: 'ARCHIVED', variants: [{ stock: 5 }] });
-    const deletedProduct = await sellableVariant(admin);
-    ok(await admin.delete(`${API}/admin/products/${deletedProduct.productId}`), 204);
+    const inactive = await makeProduct(t.admin, { variants: [{ status: 'INACTIVE', stock: 5 }] });
+    const deleted = await sellableVariant(t.admin);
+    ok(await t.admin.delete(`${API}/admin/variants/${deleted.variantId}`), 204);
+    const draft = await makeProduct(t.admin, { status: 'DRAFT', variants: [{ stock: 5 }] });
+    const archived = await makeProduct(t.admin, { status: 'ARCHIVED', variants: [{ stock: 5 }] });
+    const deletedProduct = await sellableVariant(t.admin);
+    ok(await t.admin.delete(`${API}/admin/products/${deletedProduct.productId}`), 204);
     const account = await signUp(t);
 
     for (const variant of [
@@ -150,8 +144,8 @@ describe('POST /cart/items', () => {
 
 describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
   test('PATCH sets the quantity (not adds) and answers with the cart', async () => {
-    const a = await sellableVariant(admin, { price: '3.33' });
-    const b = await sellableVariant(admin, { price: '1.00' });
+    const a = await sellableVariant(t.admin, { price: '3.33' });
+    const b = await sellableVariant(t.admin, { price: '1.00' });
     const account = await signUp(t);
     ok(await add(account.client, a.variantId, 4));
     ok(await add(account.client, b.variantId, 1));
@@ -166,8 +160,8 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
   });
 
   test('PATCH with a bad quantity is 400, a variant not in the cart or a malformed ID is 404; the cart is unchanged', async () => {
-    const inCart = await sellableVariant(admin);
-    const notInCart = await sellableVariant(admin);
+    const inCart = await sellableVariant(t.admin);
+    const notInCart = await sellableVariant(t.admin);
     const account = await signUp(t);
     ok(await add(account.client, inCart.variantId, 2));
     for (const quantity of [0, 1000, 2.5]) {
@@ -181,8 +175,8 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
   });
 
   test('DELETE removes one line; removing it again is 404; DELETE /cart empties it with 204', async () => {
-    const a = await sellableVariant(admin, { price: '4.00' });
-    const b = await sellableVariant(admin, { price: '6.00' });
+    const a = await sellableVariant(t.admin, { price: '4.00' });
+    const b = await sellableVariant(t.admin, { price: '6.00' });
     const account = await signUp(t);
     ok(await add(account.client, a.variantId, 1));
     ok(await add(account.client, b.variantId, 2));
@@ -203,7 +197,7 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
   });
 
   test('one account cannot see or change another account\'s cart', async () => {
-    const { variantId } = await sellableVariant(admin);
+    const { variantId } = await sellableVariant(t.admin);
     const alice = await signUp(t);
     const bob = await signUp(t);
     ok(await add(alice.client, variantId, 3));
@@ -222,10 +216,10 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
 
 describe('live prices and availability', () => {
   test('a price change shows in the cart at once', async () => {
-    const { variantId } = await sellableVariant(admin, { price: '19.99' });
+    const { variantId } = await sellableVariant(t.admin, { price: '19.99' });
     const account = await signUp(t);
     ok(await add(account.client, variantId, 2));
-    ok(await admin.patch(`${API}/admin/variants/${variantId}`, { price: '24.50' }));
+    ok(await t.admin.patch(`${API}/admin/variants/${variantId}`, { price: '24.50' }));
     const cart = ok(await account.client.get(CART));
     assert.equal(cart.items[0].unit_price, '24.50');
     assert.equal(cart.items[0].line_total, '49.00');
@@ -233,34 +227,34 @@ describe('live prices and availability', () => {
   });
 
   test('available is false when stock is short, and when the variant or its product is taken off sale', async () => {
-    const { variantId, productId } = await sellableVariant(admin, { stock: 3 });
+    const { variantId, productId } = await sellableVariant(t.admin, { stock: 3 });
     const account = await signUp(t);
     const availability = async () => ok(await account.client.get(CART)).items[0].available;
 
     assert.equal(ok(await add(account.client, variantId, 4)).items[0].available, false);
     ok(await account.client.patch(`${ITEMS}/${variantId}`, { quantity: 3 }));
     assert.equal(await availability(), true);
-    ok(await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 1 }));
+    ok(await t.admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 1 }));
     assert.equal(await availability(), false, 'only 2 of 3 available after a manual hold');
-    ok(await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 }));
+    ok(await t.admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 }));
     assert.equal(await availability(), true);
 
-    ok(await admin.patch(`${API}/admin/variants/${variantId}`, { status: 'INACTIVE' }));
+    ok(await t.admin.patch(`${API}/admin/variants/${variantId}`, { status: 'INACTIVE' }));
     assert.equal(await availability(), false);
-    ok(await admin.patch(`${API}/admin/variants/${variantId}`, { status: 'ACTIVE' }));
+    ok(await t.admin.patch(`${API}/admin/variants/${variantId}`, { status: 'ACTIVE' }));
     assert.equal(await availability(), true);
-    ok(await admin.patch(`${API}/admin/products/${productId}`, { status: 'DRAFT' }));
+    ok(await t.admin.patch(`${API}/admin/products/${productId}`, { status: 'DRAFT' }));
     assert.equal(await availability(), false);
-    ok(await admin.patch(`${API}/admin/products/${productId}`, { status: 'ACTIVE' }));
+    ok(await t.admin.patch(`${API}/admin/products/${productId}`, { status: 'ACTIVE' }));
     assert.equal(await availability(), true);
-    ok(await admin.delete(`${API}/admin/variants/${variantId}`), 204);
+    ok(await t.admin.delete(`${API}/admin/variants/${variantId}`), 204);
     const cart = ok(await account.client.get(CART));
     assert.equal(cart.items[0].available, false, 'a deleted variant stays visible in the cart, unavailable');
     assert.deepEqual(await cartRows(account), { [variantId]: 3 });
   });
 
   test('a variant with no inventory record can be added but is not available', async () => {
-    const { variants } = await makeProduct(admin, { variants: [{ price: '7.00' }] });
+    const { variants } = await makeProduct(t.admin, { variants: [{ price: '7.00' }] });
     const account = await signUp(t);
     const cart = ok(await add(account.client, variants[0].public_id, 1));
     assert.equal(cart.items[0].available, false);

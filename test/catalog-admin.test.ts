@@ -1,29 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { API, ISO, auditEntries, createCategory, createProduct, expectStatus, expectValidation, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Admin catalog writes: products, their images, and PATCH (contract section 6). */
 
-let t: TestApp;
-let admin: Client;
-let adminUser: { public_id: string };
-
-before(async () => {
-  t = await startTestApp();
-  const signedIn = await signInAs(t, 'ADMIN');
-  admin = signedIn.client;
-  adminUser = signedIn.user;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN'] });
 
 const productRow = (publicId: string) => t.db.selectFrom('products').selectAll().where('public_id', '=', publicId).executeTakeFirst();
 const productCount = async () => Number((await t.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
 describe('POST /admin/products', () => {
   test('201 with the full admin shape; slug from the name; DRAFT by default; row and audit written', async () => {
-    const response = await admin.post(`${API}/admin/products`, { name: "Men's Shoes & Boots", description: 'Leather.' });
+    const response = await t.admin.post(`${API}/admin/products`, { name: "Men's Shoes & Boots", description: 'Leather.' });
     const { public_id, created_at, updated_at, ...rest } = expectStatus(response, 201);
     assert.match(public_id, /^prd_[0-9A-Za-z]{16,}$/);
     assert.match(created_at, ISO);
@@ -49,7 +39,7 @@ describe('POST /admin/products', () => {
     const [audit, ...more] = await auditEntries(t, 'product.create', public_id);
     assert.equal(more.length, 0);
     assert.equal(audit!.entity_type, 'product');
-    assert.equal(audit!.actor_public_id, adminUser.public_id);
+    assert.equal(audit!.actor_public_id, t.admin.user.public_id);
     assert.deepEqual(audit!.changes, {
       before: null,
       after: { name: "Men's Shoes & Boots", slug: 'mens-shoes-boots', description: 'Leather.', brand: null, status: 'DRAFT', images: [], category_public_ids: [] },
@@ -57,10 +47,10 @@ describe('POST /admin/products', () => {
   });
 
   test('accents are folded in the generated slug; categories and images are stored in order', async () => {
-    const category = await createCategory(admin, { name: 'Desserts' });
+    const category = await createCategory(t.admin, { name: 'Desserts' });
     const front = productImage(t, 'front.jpg');
     const back = productImage(t, 'sub/back.png');
-    const product = await createProduct(admin, {
+    const product = await createProduct(t.admin, {
       name: 'Crème Brûlée',
       brand: 'Maison',
       status: 'ACTIVE',
@@ -78,52 +68,52 @@ describe('POST /admin/products', () => {
   });
 
   test('an explicit slug already taken is 409 SLUG_TAKEN; a generated one gets a suffix', async () => {
-    const first = await createProduct(admin, { name: 'Canvas Tote' });
+    const first = await createProduct(t.admin, { name: 'Canvas Tote' });
     assert.equal(first.slug, 'canvas-tote');
 
-    const clash = await admin.post(`${API}/admin/products`, { name: 'Other Tote', slug: 'canvas-tote' });
+    const clash = await t.admin.post(`${API}/admin/products`, { name: 'Other Tote', slug: 'canvas-tote' });
     assert.equal(clash.status, 409, clash.text);
     assert.equal(errorOf(clash).code, 'SLUG_TAKEN');
     assert.equal((await t.db.selectFrom('products').select('id').where('name', '=', 'Other Tote').execute()).length, 0);
 
-    const second = await createProduct(admin, { name: 'Canvas Tote' });
+    const second = await createProduct(t.admin, { name: 'Canvas Tote' });
     assert.match(second.slug, /^canvas-tote-[a-z0-9]{6}$/);
-    const third = await createProduct(admin, { name: 'Canvas Tote' });
+    const third = await createProduct(t.admin, { name: 'Canvas Tote' });
     assert.match(third.slug, /^canvas-tote-[a-z0-9]{6}$/);
     assert.notEqual(third.slug, second.slug);
   });
 
   test("a deleted product's slug can be used again", async () => {
-    const old = await createProduct(admin, { name: 'Reusable', slug: 'reusable-slug' });
-    expectStatus(await admin.delete(`${API}/admin/products/${old.public_id}`), 204);
-    const again = await createProduct(admin, { name: 'Reusable 2', slug: 'reusable-slug' });
+    const old = await createProduct(t.admin, { name: 'Reusable', slug: 'reusable-slug' });
+    expectStatus(await t.admin.delete(`${API}/admin/products/${old.public_id}`), 204);
+    const again = await createProduct(t.admin, { name: 'Reusable 2', slug: 'reusable-slug' });
     assert.equal(again.slug, 'reusable-slug');
   });
 
   test('invalid slugs, unknown fields and name bounds are 400 and create nothing', async () => {
     const before = await productCount();
     for (const slug of ['Upper', 'has space', '-lead', 'trail-', 'double--dash', 'ünï', '', 'under_score']) {
-      expectValidation(await admin.post(`${API}/admin/products`, { name: 'Slugged', slug }), 'slug');
+      expectValidation(await t.admin.post(`${API}/admin/products`, { name: 'Slugged', slug }), 'slug');
     }
-    expectValidation(await admin.post(`${API}/admin/products`, { name: 'Typo', colour: 'red' }), 'colour');
-    expectValidation(await admin.post(`${API}/admin/products`, { name: 'Bad status', status: 'LIVE' }), 'status');
-    expectValidation(await admin.post(`${API}/admin/products`, {}), 'name');
-    expectValidation(await admin.post(`${API}/admin/products`, { name: '' }), 'name');
-    expectValidation(await admin.post(`${API}/admin/products`, { name: '   ' }), 'name');
-    expectValidation(await admin.post(`${API}/admin/products`, { name: 'x'.repeat(201) }), 'name');
-    expectValidation(await admin.post(`${API}/admin/products`, { name: 42 }), 'name');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: 'Typo', colour: 'red' }), 'colour');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: 'Bad status', status: 'LIVE' }), 'status');
+    expectValidation(await t.admin.post(`${API}/admin/products`, {}), 'name');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: '' }), 'name');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: '   ' }), 'name');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: 'x'.repeat(201) }), 'name');
+    expectValidation(await t.admin.post(`${API}/admin/products`, { name: 42 }), 'name');
     assert.equal(await productCount(), before);
 
-    const longest = await createProduct(admin, { name: 'x'.repeat(200) });
+    const longest = await createProduct(t.admin, { name: 'x'.repeat(200) });
     assert.equal(longest.name, 'x'.repeat(200));
     assert.equal(longest.slug, 'x'.repeat(100));
-    const shortest = await createProduct(admin, { name: 'Q' });
+    const shortest = await createProduct(t.admin, { name: 'Q' });
     assert.equal(shortest.slug, 'q');
   });
 
   test('an unknown category is 404 and creates nothing', async () => {
     const before = await productCount();
-    const response = await admin.post(`${API}/admin/products`, { name: 'Orphan', category_public_ids: ['cat_0000000000000000000A'] });
+    const response = await t.admin.post(`${API}/admin/products`, { name: 'Orphan', category_public_ids: ['cat_0000000000000000000A'] });
     assert.equal(response.status, 404, response.text);
     assert.equal(errorOf(response).code, 'NOT_FOUND');
     assert.equal(await productCount(), before);
@@ -147,7 +137,7 @@ describe('image URLs', () => {
     assert.equal(productImage(t, 'x.jpg'), 'http://localhost:3000/media/ecommerce/products/x.jpg');
     const before = await productCount();
     for (const url of bad) {
-      const response = await admin.post(`${API}/admin/products`, { name: 'Pictured', images: [{ url: productImage(t, 'ok.jpg') }, { url }] });
+      const response = await t.admin.post(`${API}/admin/products`, { name: 'Pictured', images: [{ url: productImage(t, 'ok.jpg') }, { url }] });
       assert.equal(response.status, 400, `${url}: ${response.text}`);
       const error = errorOf(response);
       assert.equal(error.code, 'INVALID_IMAGE_URL');
@@ -157,13 +147,13 @@ describe('image URLs', () => {
   });
 
   test('the same rule holds for product PATCH and for variants', async () => {
-    const { id, variants } = await makeProduct(admin, { name: 'Image rules' });
+    const { id, variants } = await makeProduct(t.admin, { name: 'Image rules' });
     for (const url of ['https://evil.example/x.jpg', 'http://localhost:3000/media/ecommerce/reviews/x.jpg']) {
-      const patch = await admin.patch(`${API}/admin/products/${id}`, { images: [{ url }] });
+      const patch = await t.admin.patch(`${API}/admin/products/${id}`, { images: [{ url }] });
       assert.equal(errorOf(patch).code, 'INVALID_IMAGE_URL');
-      const variant = await admin.post(`${API}/admin/products/${id}/variants`, { sku: uniqueSku(), name: 'Pic', price: '1.00', images: [{ url }] });
+      const variant = await t.admin.post(`${API}/admin/products/${id}/variants`, { sku: uniqueSku(), name: 'Pic', price: '1.00', images: [{ url }] });
       assert.equal(errorOf(variant).code, 'INVALID_IMAGE_URL');
-      const variantPatch = await admin.patch(`${API}/admin/variants/${variants[0].public_id}`, { images: [{ url }] });
+      const variantPatch = await t.admin.patch(`${API}/admin/variants/${variants[0].public_id}`, { images: [{ url }] });
       assert.equal(errorOf(variantPatch).code, 'INVALID_IMAGE_URL');
     }
     assert.deepEqual((await productRow(id))?.images, []);
@@ -173,9 +163,9 @@ describe('image URLs', () => {
 
 describe('PATCH', () => {
   test('a product PATCH changes only the fields sent and is audited with before and after', async () => {
-    const category = await createCategory(admin, { name: 'Patch Cat' });
-    const created = await createProduct(admin, { name: 'Before Name', description: 'Keep me', brand: 'B1' });
-    const response = await admin.patch(`${API}/admin/products/${created.public_id}`, { name: 'After Name', status: 'ACTIVE', category_public_ids: [category.public_id] });
+    const category = await createCategory(t.admin, { name: 'Patch Cat' });
+    const created = await createProduct(t.admin, { name: 'Before Name', description: 'Keep me', brand: 'B1' });
+    const response = await t.admin.patch(`${API}/admin/products/${created.public_id}`, { name: 'After Name', status: 'ACTIVE', category_public_ids: [category.public_id] });
     const patched = expectStatus(response, 200);
     assert.equal(patched.name, 'After Name');
     assert.equal(patched.slug, 'before-name');
@@ -186,7 +176,7 @@ describe('PATCH', () => {
     assert.equal(patched.created_at, created.created_at);
     assert.ok(patched.updated_at > created.updated_at);
 
-    const cleared = expectStatus(await admin.patch(`${API}/admin/products/${created.public_id}`, { brand: null, category_public_ids: [], slug: 'renamed' }), 200);
+    const cleared = expectStatus(await t.admin.patch(`${API}/admin/products/${created.public_id}`, { brand: null, category_public_ids: [], slug: 'renamed' }), 200);
     assert.equal(cleared.brand, null);
     assert.equal(cleared.slug, 'renamed');
     assert.equal(cleared.name, 'After Name');
@@ -199,15 +189,15 @@ describe('PATCH', () => {
   });
 
   test('product PATCH: {} and unknown fields are 400, a taken slug 409, malformed or unknown id 404', async () => {
-    const a = await createProduct(admin, { name: 'Patch A', slug: 'patch-a' });
-    await createProduct(admin, { name: 'Patch B', slug: 'patch-b' });
-    expectValidation(await admin.patch(`${API}/admin/products/${a.public_id}`, {}));
-    expectValidation(await admin.patch(`${API}/admin/products/${a.public_id}`, { nme: 'typo' }), 'nme');
-    expectValidation(await admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'Bad Slug' }), 'slug');
-    assert.equal(errorOf(await admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'patch-b' })).code, 'SLUG_TAKEN');
-    expectStatus(await admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'patch-a' }), 200);
+    const a = await createProduct(t.admin, { name: 'Patch A', slug: 'patch-a' });
+    await createProduct(t.admin, { name: 'Patch B', slug: 'patch-b' });
+    expectValidation(await t.admin.patch(`${API}/admin/products/${a.public_id}`, {}));
+    expectValidation(await t.admin.patch(`${API}/admin/products/${a.public_id}`, { nme: 'typo' }), 'nme');
+    expectValidation(await t.admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'Bad Slug' }), 'slug');
+    assert.equal(errorOf(await t.admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'patch-b' })).code, 'SLUG_TAKEN');
+    expectStatus(await t.admin.patch(`${API}/admin/products/${a.public_id}`, { slug: 'patch-a' }), 200);
     for (const id of ['prd_00000000000000000000', 'prd_x', 'var_00000000000000000000']) {
-      assert.equal((await admin.patch(`${API}/admin/products/${id}`, { name: 'x' })).status, 404);
+      assert.equal((await t.admin.patch(`${API}/admin/products/${id}`, { name: 'x' })).status, 404);
     }
     const row = await productRow(a.public_id);
     assert.equal(row?.name, 'Patch A');
@@ -215,32 +205,32 @@ describe('PATCH', () => {
   });
 
   test('a variant PATCH changes only the fields sent and refreshes the price range', async () => {
-    const { id, variants } = await makeProduct(admin, {
+    const { id, variants } = await makeProduct(t.admin, {
       variants: [
         { price: '10.00', cost_price: '4.00', options: { size: 'S' } },
         { price: '20.00', options: { size: 'L' } },
       ],
     });
     const [small, large] = variants;
-    const patched = expectStatus(await admin.patch(`${API}/admin/variants/${small.public_id}`, { price: '30.00' }), 200);
+    const patched = expectStatus(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, { price: '30.00' }), 200);
     assert.equal(patched.price, '30.00');
     assert.equal(patched.cost_price, '4.00');
     assert.equal(patched.sku, small.sku);
     assert.equal(patched.name, small.name);
     assert.deepEqual(patched.options, { size: 'S' });
-    let product = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+    let product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual([product.price_min, product.price_max], ['20.00', '30.00']);
 
-    expectStatus(await admin.patch(`${API}/admin/variants/${large.public_id}`, { status: 'INACTIVE', options: { size: 'XL' } }), 200);
-    product = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/variants/${large.public_id}`, { status: 'INACTIVE', options: { size: 'XL' } }), 200);
+    product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual([product.price_min, product.price_max], ['30.00', '30.00']);
     const row = await t.db.selectFrom('variants').select(['status', 'options', 'price']).where('public_id', '=', large.public_id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'INACTIVE', options: { size: 'XL' }, price: '20.00' });
 
-    expectValidation(await admin.patch(`${API}/admin/variants/${small.public_id}`, {}));
-    expectValidation(await admin.patch(`${API}/admin/variants/${small.public_id}`, { price: 5 }), 'price');
-    expectValidation(await admin.patch(`${API}/admin/variants/${small.public_id}`, { prize: '5.00' }), 'prize');
-    assert.equal((await admin.patch(`${API}/admin/variants/var_x`, { price: '5.00' })).status, 404);
+    expectValidation(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, {}));
+    expectValidation(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, { price: 5 }), 'price');
+    expectValidation(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, { prize: '5.00' }), 'prize');
+    assert.equal((await t.admin.patch(`${API}/admin/variants/var_x`, { price: '5.00' })).status, 404);
 
     const [audit] = await auditEntries(t, 'variant.update', small.public_id);
     assert.equal((audit!.changes as any).before.price, '10.00');

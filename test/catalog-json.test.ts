@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { API, createCategory, createVariant, expectStatus, idsOf, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
-import { signInAs, type Client } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * Storefront products are written as JSON by PostgreSQL: lists send each
@@ -36,52 +35,50 @@ function publicView(admin: any) {
   };
 }
 
-let t: TestApp;
-let admin: Client;
 let category: string;
 const ids: string[] = [];
 
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  category = (await createCategory(admin, { name: `Json ${uniqueSku()}` })).public_id;
-  const other = (await createCategory(admin, { name: `Also ${uniqueSku()}` })).public_id;
+const t = useApp({
+  as: ['ADMIN'],
+  async seed(t) {
+    category = (await createCategory(t.admin, { name: `Json ${uniqueSku()}` })).public_id;
+    const other = (await createCategory(t.admin, { name: `Also ${uniqueSku()}` })).public_id;
 
-  const full = await makeProduct(admin, {
-    name: 'Lamp "Aurora" \\ 100%',
-    brand: 'Lumen',
-    description: 'Line one\nline two, with ünïcödé',
-    categories: [category, other],
-    variants: [
-      { sku: uniqueSku(), price: '40.00', options: { size: 'S', colour: 'red' }, stock: 3 },
-      { sku: uniqueSku(), price: '55.50', stock: 0 },
-      { sku: uniqueSku(), price: '9.99', status: 'INACTIVE', stock: 9 },
-    ],
-  });
-  expectStatus(
-    await admin.patch(`${API}/admin/products/${full.id}`, {
-      images: [{ url: productImage(t, 'lamp.jpg'), alt_text: 'Lit' }, { url: productImage(t, 'lamp-2.jpg') }],
-    }),
-    200,
-  );
-  expectStatus(
-    await admin.patch(`${API}/admin/variants/${full.variants[0].public_id}`, {
-      compare_at_price: '49.99',
-      images: [{ url: productImage(t, 'lamp-s.jpg'), alt_text: null }],
-    }),
-    200,
-  );
-  ids.push(full.id);
+    const full = await makeProduct(t.admin, {
+      name: 'Lamp "Aurora" \\ 100%',
+      brand: 'Lumen',
+      description: 'Line one\nline two, with ünïcödé',
+      categories: [category, other],
+      variants: [
+        { sku: uniqueSku(), price: '40.00', options: { size: 'S', colour: 'red' }, stock: 3 },
+        { sku: uniqueSku(), price: '55.50', stock: 0 },
+        { sku: uniqueSku(), price: '9.99', status: 'INACTIVE', stock: 9 },
+      ],
+    });
+    expectStatus(
+      await t.admin.patch(`${API}/admin/products/${full.id}`, {
+        images: [{ url: productImage(t, 'lamp.jpg'), alt_text: 'Lit' }, { url: productImage(t, 'lamp-2.jpg') }],
+      }),
+      200,
+    );
+    expectStatus(
+      await t.admin.patch(`${API}/admin/variants/${full.variants[0].public_id}`, {
+        compare_at_price: '49.99',
+        images: [{ url: productImage(t, 'lamp-s.jpg'), alt_text: null }],
+      }),
+      200,
+    );
+    ids.push(full.id);
 
-  // No active variant: no price range, no variants shown.
-  const unpriced = await makeProduct(admin, { categories: [category], variants: [{ status: 'INACTIVE' }] });
-  ids.push(unpriced.id);
-  // A variant without any inventory record.
-  const bare = await makeProduct(admin, { categories: [category], variants: [] });
-  await createVariant(admin, bare.id, { sku: uniqueSku(), name: 'Only', price: '1.00' });
-  ids.push(bare.id);
+    // No active variant: no price range, no variants shown.
+    const unpriced = await makeProduct(t.admin, { categories: [category], variants: [{ status: 'INACTIVE' }] });
+    ids.push(unpriced.id);
+    // A variant without any inventory record.
+    const bare = await makeProduct(t.admin, { categories: [category], variants: [] });
+    await createVariant(t.admin, bare.id, { sku: uniqueSku(), name: 'Only', price: '1.00' });
+    ids.push(bare.id);
+  },
 });
-after(() => t.close());
 
 describe('storefront list written by PostgreSQL', () => {
   test('each listed product equals the product read on its own', async () => {
@@ -105,7 +102,7 @@ describe('storefront list written by PostgreSQL', () => {
       const one = await t.client().get(`${API}/products/${id}`);
       assert.equal(one.status, 200, one.text);
       assert.match(String(one.headers.get('content-type')), /^application\/json/);
-      const adminView = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+      const adminView = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
       assert.deepEqual(one.body.data, publicView(adminView), id);
       assert.deepEqual(Object.keys(one.body), ['success', 'data']);
     }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { API, byPublicId, createCategory, expectStatus, idsOf, makeProduct, uniqueSku, type VariantSpec } from './helpers/catalog.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * GET /products filters, sorts and paging. Each group of tests puts its
@@ -11,18 +11,9 @@ import { errorOf, signInAs, type Client } from './helpers/factories.js';
  * result is exact.
  */
 
-let t: TestApp;
-let admin: Client;
-let anonymous: Client;
+const t = useApp({ as: ['ADMIN'] });
 
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  anonymous = t.client();
-});
-after(() => t.close());
-
-const list = (query: string) => anonymous.get(`${API}/products?${query}`);
+const list = (query: string) => t.anonymous.get(`${API}/products?${query}`);
 
 async function expectIds(query: string, expected: string[]) {
   const response = await list(query);
@@ -39,7 +30,7 @@ function expectBadQuery(response: { status: number; body: any; text: string }, f
 }
 
 async function group(name: string) {
-  return (await createCategory(admin, { name: `${name} ${uniqueSku()}` })).public_id as string;
+  return (await createCategory(t.admin, { name: `${name} ${uniqueSku()}` })).public_id as string;
 }
 
 describe('search', () => {
@@ -48,7 +39,7 @@ describe('search', () => {
   before(async () => {
     cat = await group('Search');
     const make = async (key: string, name: string, description: string, sku = uniqueSku(), status: 'ACTIVE' | 'INACTIVE' = 'ACTIVE') => {
-      p[key] = (await makeProduct(admin, { name, description, categories: [cat], variants: [{ sku, status }] })).id;
+      p[key] = (await makeProduct(t.admin, { name, description, categories: [cat], variants: [{ sku, status }] })).id;
     };
     await make('byName', 'Alpha Widget', 'plain');
     await make('byDescription', 'Gadget', 'a WIDGETRY marvel');
@@ -91,16 +82,16 @@ describe('search', () => {
 
 describe('category filter', () => {
   test('includes every subcategory depth; a product in two of them appears once', async () => {
-    const parent = (await createCategory(admin, { name: `Parent ${uniqueSku()}` })).public_id;
-    const child = (await createCategory(admin, { name: `Child ${uniqueSku()}`, parent_public_id: parent })).public_id;
-    const grandchild = (await createCategory(admin, { name: `Grandchild ${uniqueSku()}`, parent_public_id: child })).public_id;
+    const parent = (await createCategory(t.admin, { name: `Parent ${uniqueSku()}` })).public_id;
+    const child = (await createCategory(t.admin, { name: `Child ${uniqueSku()}`, parent_public_id: parent })).public_id;
+    const grandchild = (await createCategory(t.admin, { name: `Grandchild ${uniqueSku()}`, parent_public_id: child })).public_id;
     const other = await group('Other');
-    const inParent = (await makeProduct(admin, { name: 'C1 parent', categories: [parent] })).id;
-    const inChild = (await makeProduct(admin, { name: 'C2 child', categories: [child] })).id;
-    const inGrandchild = (await makeProduct(admin, { name: 'C3 grandchild', categories: [grandchild] })).id;
-    const inTwo = (await makeProduct(admin, { name: 'C4 two', categories: [parent, grandchild] })).id;
-    const inOther = (await makeProduct(admin, { name: 'C5 other', categories: [other] })).id;
-    await makeProduct(admin, { name: 'C6 draft', status: 'DRAFT', categories: [grandchild] });
+    const inParent = (await makeProduct(t.admin, { name: 'C1 parent', categories: [parent] })).id;
+    const inChild = (await makeProduct(t.admin, { name: 'C2 child', categories: [child] })).id;
+    const inGrandchild = (await makeProduct(t.admin, { name: 'C3 grandchild', categories: [grandchild] })).id;
+    const inTwo = (await makeProduct(t.admin, { name: 'C4 two', categories: [parent, grandchild] })).id;
+    const inOther = (await makeProduct(t.admin, { name: 'C5 other', categories: [other] })).id;
+    await makeProduct(t.admin, { name: 'C6 draft', status: 'DRAFT', categories: [grandchild] });
 
     await expectIds(`category=${parent}&sort=name`, [inParent, inChild, inGrandchild, inTwo]);
     await expectIds(`category=${child}&sort=name`, [inChild, inGrandchild, inTwo]);
@@ -109,7 +100,7 @@ describe('category filter', () => {
     await expectIds(`category=cat_00000000000000000000`, []);
     await expectIds(`category=not-an-id`, []);
 
-    const viaCategory = await anonymous.get(`${API}/categories/${parent}/products?sort=name`);
+    const viaCategory = await t.anonymous.get(`${API}/categories/${parent}/products?sort=name`);
     assert.deepEqual(idsOf(viaCategory), [inParent, inChild, inGrandchild, inTwo]);
     assert.equal(viaCategory.body.meta.total, 4);
   });
@@ -120,12 +111,12 @@ describe('price filter', () => {
   const p: Record<string, string> = {};
   before(async () => {
     cat = await group('Prices');
-    p.one = (await makeProduct(admin, { name: 'P1', categories: [cat], variants: [{ price: '10.00' }, { price: '30.00' }] })).id;
-    p.two = (await makeProduct(admin, { name: 'P2', categories: [cat], variants: [{ price: '20.00' }] })).id;
-    p.three = (await makeProduct(admin, { name: 'P3', categories: [cat], variants: [{ price: '20.01', status: 'INACTIVE' }, { price: '5.00' }] })).id;
-    const four = await makeProduct(admin, { name: 'P4', categories: [cat], variants: [{ price: '25.00' }, { price: '100.00' }] });
+    p.one = (await makeProduct(t.admin, { name: 'P1', categories: [cat], variants: [{ price: '10.00' }, { price: '30.00' }] })).id;
+    p.two = (await makeProduct(t.admin, { name: 'P2', categories: [cat], variants: [{ price: '20.00' }] })).id;
+    p.three = (await makeProduct(t.admin, { name: 'P3', categories: [cat], variants: [{ price: '20.01', status: 'INACTIVE' }, { price: '5.00' }] })).id;
+    const four = await makeProduct(t.admin, { name: 'P4', categories: [cat], variants: [{ price: '25.00' }, { price: '100.00' }] });
     p.four = four.id;
-    expectStatus(await admin.delete(`${API}/admin/variants/${four.variants[0].public_id}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/variants/${four.variants[0].public_id}`), 204);
   });
 
   test('a product matches when one of its active variants is in range; bounds are inclusive', async () => {
@@ -153,16 +144,16 @@ describe('price filter', () => {
 describe('in_stock filter', () => {
   test('in_stock=true keeps products with an active, live variant whose on_hand - reserved > 0', async () => {
     const cat = await group('Stock');
-    const make = (name: string, variants: VariantSpec[]) => makeProduct(admin, { name, categories: [cat], variants });
+    const make = (name: string, variants: VariantSpec[]) => makeProduct(t.admin, { name, categories: [cat], variants });
     const reserved = await make('S1 all reserved', [{ stock: 5 }]);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${reserved.variants[0].public_id}/reservation`, { change: 5 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${reserved.variants[0].public_id}/reservation`, { change: 5 }), 200);
     const partly = await make('S2 partly reserved', [{ stock: 3 }]);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${partly.variants[0].public_id}/reservation`, { change: 2 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${partly.variants[0].public_id}/reservation`, { change: 2 }), 200);
     const noRecord = await make('S3 no record', [{}]);
     const inactive = await make('S4 inactive', [{ stock: 10, status: 'INACTIVE' }]);
     const zero = await make('S5 zero', [{ stock: 0 }]);
     const deleted = await make('S6 deleted in stock', [{ stock: 10 }, {}]);
-    expectStatus(await admin.delete(`${API}/admin/variants/${deleted.variants[0].public_id}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/variants/${deleted.variants[0].public_id}`), 204);
     const mixed = await make('S7 one of two', [{ stock: 0 }, { stock: 1 }]);
 
     await expectIds(`category=${cat}&sort=name&in_stock=true`, [partly.id, mixed.id]);
@@ -197,7 +188,7 @@ describe('sorting', () => {
     ];
     for (const [key, name, price, rating, createdAt] of rows) {
       const variants = price === null ? [{ price: '99.00', status: 'INACTIVE' as const }] : [{ price }];
-      const { id } = await makeProduct(admin, { name, categories: [cat], variants });
+      const { id } = await makeProduct(t.admin, { name, categories: [cat], variants });
       await sql`UPDATE products SET rating_average = ${rating}, created_at = ${createdAt} WHERE public_id = ${id}`.execute(t.db);
       p[key] = id;
     }
@@ -252,7 +243,7 @@ describe('paging', () => {
   before(async () => {
     cat = await group('Paging');
     ids = [];
-    for (let i = 1; i <= 5; i++) ids.push((await makeProduct(admin, { name: `Item ${i}`, categories: [cat] })).id);
+    for (let i = 1; i <= 5; i++) ids.push((await makeProduct(t.admin, { name: `Item ${i}`, categories: [cat] })).id);
   });
 
   test('meta is exact on every page, and a page past the end is empty with accurate meta', async () => {
@@ -285,10 +276,10 @@ describe('paging', () => {
   });
 
   test('the category products endpoint pages the same way', async () => {
-    const response = await anonymous.get(`${API}/categories/${cat}/products?sort=-name&limit=2&page=3`);
+    const response = await t.anonymous.get(`${API}/categories/${cat}/products?sort=-name&limit=2&page=3`);
     assert.deepEqual(idsOf(response), [ids[0]]);
     assert.deepEqual(response.body.meta, { page: 3, limit: 2, total: 5, totalPages: 3, hasNext: false, hasPrev: true });
-    const past = await anonymous.get(`${API}/categories/${cat}/products?page=9&limit=2`);
+    const past = await t.anonymous.get(`${API}/categories/${cat}/products?page=9&limit=2`);
     assert.deepEqual(past.body.data, []);
     assert.deepEqual(past.body.meta, { page: 9, limit: 2, total: 5, totalPages: 3, hasNext: false, hasPrev: true });
   });
@@ -305,7 +296,7 @@ describe('paging', () => {
       ['page=x', 'page'],
     ]) {
       expectBadQuery(await list(query!), field!);
-      expectBadQuery(await anonymous.get(`${API}/categories/${cat}/products?${query}`), field!);
+      expectBadQuery(await t.anonymous.get(`${API}/categories/${cat}/products?${query}`), field!);
     }
     assert.equal((await list('limit=100')).status, 200);
   });

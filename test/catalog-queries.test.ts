@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { newPublicId } from '../src/lib/ids.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, createCategory, expectStatus } from './helpers/catalog.js';
-import { signInAs, type Client } from './helpers/factories.js';
+import { type Client } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * N+1 guard: a product page costs the same number of SQL statements whatever
@@ -12,58 +12,57 @@ import { signInAs, type Client } from './helpers/factories.js';
 
 const PRODUCTS = 55;
 
-let t: TestApp;
-let admin: Client;
 let parent: string;
 let child: string;
 
-before(async () => {
-  // The email outbox worker polls the same database; keep it quiet so only the request's statements are counted.
-  t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '600000' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-  parent = (await createCategory(admin, { name: 'Bulk Parent' })).public_id;
-  child = (await createCategory(admin, { name: 'Bulk Child', parent_public_id: parent })).public_id;
-  const categoryIds = (await t.db.selectFrom('categories').select('id').where('public_id', 'in', [parent, child]).execute()).map((r) => r.id);
+// The email outbox worker polls the same database; keep it quiet so only the request's statements are counted.
+const t = useApp({
+  env: { EMAIL_POLL_INTERVAL_MS: '600000' },
+  as: ['ADMIN'],
+  async seed(t) {
+    parent = (await createCategory(t.admin, { name: 'Bulk Parent' })).public_id;
+    child = (await createCategory(t.admin, { name: 'Bulk Child', parent_public_id: parent })).public_id;
+    const categoryIds = (await t.db.selectFrom('categories').select('id').where('public_id', 'in', [parent, child]).execute()).map((r) => r.id);
 
-  const products = await t.db
-    .insertInto('products')
-    .values(
-      Array.from({ length: PRODUCTS }, (_, i) => ({
-        public_id: newPublicId('prd'),
-        name: `Bulk ${String(i).padStart(2, '0')}`,
-        slug: `bulk-${i}`,
-        description: 'bulk item',
-        status: 'ACTIVE' as const,
-        price_min: '1.00',
-        price_max: '3.00',
-      })),
-    )
-    .returning('id')
-    .execute();
-  const variants = await t.db
-    .insertInto('variants')
-    .values(
-      products.flatMap((p, i) =>
-        [1, 2, 3].map((n) => ({
-          public_id: newPublicId('var'),
-          product_id: p.id,
-          sku: `BULK-${i}-${n}`,
-          name: `Size ${n}`,
-          price: `${n}.00`,
-          cost_price: '0.50',
-          position: n,
+    const products = await t.db
+      .insertInto('products')
+      .values(
+        Array.from({ length: PRODUCTS }, (_, i) => ({
+          public_id: newPublicId('prd'),
+          name: `Bulk ${String(i).padStart(2, '0')}`,
+          slug: `bulk-${i}`,
+          description: 'bulk item',
+          status: 'ACTIVE' as const,
+          price_min: '1.00',
+          price_max: '3.00',
         })),
-      ),
-    )
-    .returning('id')
-    .execute();
-  await t.db.insertInto('inventory').values(variants.map((v, i) => ({ variant_id: v.id, quantity_on_hand: i % 2 }))).execute();
-  await t.db
-    .insertInto('product_categories')
-    .values(products.flatMap((p) => categoryIds.map((category_id) => ({ product_id: p.id, category_id }))))
-    .execute();
+      )
+      .returning('id')
+      .execute();
+    const variants = await t.db
+      .insertInto('variants')
+      .values(
+        products.flatMap((p, i) =>
+          [1, 2, 3].map((n) => ({
+            public_id: newPublicId('var'),
+            product_id: p.id,
+            sku: `BULK-${i}-${n}`,
+            name: `Size ${n}`,
+            price: `${n}.00`,
+            cost_price: '0.50',
+            position: n,
+          })),
+        ),
+      )
+      .returning('id')
+      .execute();
+    await t.db.insertInto('inventory').values(variants.map((v, i) => ({ variant_id: v.id, quantity_on_hand: i % 2 }))).execute();
+    await t.db
+      .insertInto('product_categories')
+      .values(products.flatMap((p) => categoryIds.map((category_id) => ({ product_id: p.id, category_id }))))
+      .execute();
+  },
 });
-after(() => t.close());
 
 /** Runs a request and returns how many SQL statements the app executed for it. */
 async function statementsFor(client: Client, path: string) {
@@ -108,7 +107,7 @@ describe('statement count does not grow with the page size', () => {
   });
 
   test('GET /admin/products', async () => {
-    const data = await expectFlat(admin, (limit) => `${API}/admin/products?limit=${limit}&sort=name`);
+    const data = await expectFlat(t.admin, (limit) => `${API}/admin/products?limit=${limit}&sort=name`);
     assert.ok(data.every((p: any) => p.variants.every((v: any) => v.inventory !== null && v.cost_price === '0.50')));
   });
 });

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { before, describe, test } from 'node:test';
 import { API, createCategory, makeProduct, uniqueSku } from './helpers/catalog.js';
-import { errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { errorOf, type Client } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Every admin catalog endpoint: anonymous 401, customer 403, ADMIN and SUPER_ADMIN allowed. */
-
-let t: TestApp;
-let admin: Client;
-let superAdmin: Client;
-let customer: Client;
 
 interface Endpoint {
   name: string;
@@ -55,22 +50,16 @@ async function catalogState() {
   return { products, variants, categories, links, audits: audits.length };
 }
 
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  superAdmin = (await signInAs(t, 'SUPER_ADMIN')).client;
-  customer = (await signUp(t)).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN', 'SUPER_ADMIN', 'CUSTOMER'] });
 
 async function freshFixtures() {
-  const product = await makeProduct(admin, { variants: [{}, {}] });
+  const product = await makeProduct(t.admin, { variants: [{}, {}] });
   f.product = product.id;
   f.variant = product.variants[0].public_id;
   f.doomedVariant = product.variants[1].public_id;
-  f.doomedProduct = (await makeProduct(admin)).id;
-  f.category = (await createCategory(admin, { name: `Cat ${uniqueSku()}` })).public_id;
-  f.doomedCategory = (await createCategory(admin, { name: `Cat ${uniqueSku()}` })).public_id;
+  f.doomedProduct = (await makeProduct(t.admin)).id;
+  f.category = (await createCategory(t.admin, { name: `Cat ${uniqueSku()}` })).public_id;
+  f.doomedCategory = (await createCategory(t.admin, { name: `Cat ${uniqueSku()}` })).public_id;
 }
 
 describe('admin catalog endpoints refuse callers without the role', () => {
@@ -84,7 +73,7 @@ describe('admin catalog endpoints refuse callers without the role', () => {
       assert.equal(anonymous.status, 401, anonymous.text);
       assert.equal(errorOf(anonymous).code, 'UNAUTHENTICATED');
 
-      const refused = await call(customer, endpoint);
+      const refused = await call(t.customer, endpoint);
       assert.equal(refused.status, 403, refused.text);
       assert.equal(errorOf(refused).code, 'FORBIDDEN');
 
@@ -95,8 +84,8 @@ describe('admin catalog endpoints refuse callers without the role', () => {
 
 describe('admin catalog endpoints answer ADMIN and SUPER_ADMIN', () => {
   for (const [role, client] of [
-    ['ADMIN', () => admin],
-    ['SUPER_ADMIN', () => superAdmin],
+    ['ADMIN', () => t.admin],
+    ['SUPER_ADMIN', () => t.superAdmin],
   ] as const) {
     test(`${role} is allowed on every endpoint`, async () => {
       await freshFixtures();

@@ -1,32 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { before, describe, test } from 'node:test';
 import { API, ISO, auditEntries, createCategory, createProduct, createVariant, expectStatus, expectValidation, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Admin catalog writes: variants, soft deletes and category links (contract section 6). */
 
-let t: TestApp;
-let admin: Client;
-
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN'] });
 
 const productRow = (publicId: string) => t.db.selectFrom('products').selectAll().where('public_id', '=', publicId).executeTakeFirst();
 
 describe('POST /admin/products/{prd}/variants', () => {
   let productId: string;
   before(async () => {
-    productId = (await createProduct(admin, { name: 'Tee', status: 'ACTIVE' })).public_id;
+    productId = (await createProduct(t.admin, { name: 'Tee', status: 'ACTIVE' })).public_id;
   });
 
   test('201 with the admin variant shape; money comes back with two places; the price range follows', async () => {
     const image = productImage(t, 'tee-red.jpg');
     const sku = uniqueSku('TEE-RED');
-    const response = await admin.post(`${API}/admin/products/${productId}/variants`, {
+    const response = await t.admin.post(`${API}/admin/products/${productId}/variants`, {
       sku,
       name: 'Red / M',
       options: { colour: 'Red', size: 'M' },
@@ -55,9 +48,9 @@ describe('POST /admin/products/{prd}/variants', () => {
       deleted_at: null,
     });
 
-    await createVariant(admin, productId, { sku: uniqueSku(), name: 'Cheap', price: '5' });
-    await createVariant(admin, productId, { sku: uniqueSku(), name: 'Hidden', price: '1.00', status: 'INACTIVE' });
-    const product = expectStatus(await admin.get(`${API}/admin/products/${productId}`), 200);
+    await createVariant(t.admin, productId, { sku: uniqueSku(), name: 'Cheap', price: '5' });
+    await createVariant(t.admin, productId, { sku: uniqueSku(), name: 'Hidden', price: '1.00', status: 'INACTIVE' });
+    const product = expectStatus(await t.admin.get(`${API}/admin/products/${productId}`), 200);
     assert.equal(product.price_min, '5.00');
     assert.equal(product.price_max, '19.90');
     assert.deepEqual(product.variants.map((v: any) => v.name), ['Red / M', 'Cheap', 'Hidden']);
@@ -70,10 +63,10 @@ describe('POST /admin/products/{prd}/variants', () => {
   });
 
   test('options default to {}; admin view carries the inventory record once there is one', async () => {
-    const variant = await createVariant(admin, productId, { sku: uniqueSku(), name: 'Plain', price: '3.00' });
+    const variant = await createVariant(t.admin, productId, { sku: uniqueSku(), name: 'Plain', price: '3.00' });
     assert.deepEqual(variant.options, {});
-    expectStatus(await admin.post(`${API}/admin/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 4 }), 201);
-    const product = expectStatus(await admin.get(`${API}/admin/products/${productId}`), 200);
+    expectStatus(await t.admin.post(`${API}/admin/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 4 }), 201);
+    const product = expectStatus(await t.admin.get(`${API}/admin/products/${productId}`), 200);
     const seen = product.variants.find((v: any) => v.public_id === variant.public_id);
     assert.equal(seen.in_stock, true);
     assert.equal(seen.inventory.quantity_on_hand, 4);
@@ -84,26 +77,26 @@ describe('POST /admin/products/{prd}/variants', () => {
 
   test('a duplicate SKU is 409 SKU_TAKEN, case-insensitively, even against a deleted variant', async () => {
     const sku = uniqueSku('DUP');
-    const original = await createVariant(admin, productId, { sku, name: 'One', price: '1.00' });
-    const other = await createProduct(admin, { name: 'Other for SKU' });
+    const original = await createVariant(t.admin, productId, { sku, name: 'One', price: '1.00' });
+    const other = await createProduct(t.admin, { name: 'Other for SKU' });
     for (const candidate of [sku, sku.toLowerCase()]) {
-      const response = await admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku: candidate, name: 'Two', price: '1.00' });
+      const response = await t.admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku: candidate, name: 'Two', price: '1.00' });
       assert.equal(response.status, 409, response.text);
       assert.equal(errorOf(response).code, 'SKU_TAKEN');
     }
-    const rename = await createVariant(admin, other.public_id, { sku: uniqueSku(), name: 'Three', price: '1.00' });
-    const patched = await admin.patch(`${API}/admin/variants/${rename.public_id}`, { sku: sku.toLowerCase() });
+    const rename = await createVariant(t.admin, other.public_id, { sku: uniqueSku(), name: 'Three', price: '1.00' });
+    const patched = await t.admin.patch(`${API}/admin/variants/${rename.public_id}`, { sku: sku.toLowerCase() });
     assert.equal(errorOf(patched).code, 'SKU_TAKEN');
 
-    expectStatus(await admin.delete(`${API}/admin/variants/${original.public_id}`), 204);
-    const afterDelete = await admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku, name: 'Four', price: '1.00' });
+    expectStatus(await t.admin.delete(`${API}/admin/variants/${original.public_id}`), 204);
+    const afterDelete = await t.admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku, name: 'Four', price: '1.00' });
     assert.equal(errorOf(afterDelete).code, 'SKU_TAKEN');
     const rows = await t.db.selectFrom('variants').select('sku').where((eb) => eb(eb.fn('lower', ['sku']), '=', sku.toLowerCase())).execute();
     assert.deepEqual(rows, [{ sku }]);
   });
 
   test('price must be a decimal string with at most two places; bad bodies are 400', async () => {
-    const post = (body: Record<string, unknown>) => admin.post(`${API}/admin/products/${productId}/variants`, { sku: uniqueSku(), name: 'P', ...body });
+    const post = (body: Record<string, unknown>) => t.admin.post(`${API}/admin/products/${productId}/variants`, { sku: uniqueSku(), name: 'P', ...body });
     for (const price of ['12.345', 12.5, 12, '-1.00', '', '1e3', '12.', 'abc', '12,50', null]) {
       expectValidation(await post({ price }), 'price');
     }
@@ -117,15 +110,15 @@ describe('POST /admin/products/{prd}/variants', () => {
     expectValidation(await post({ price: '1.00', sku: 'X'.repeat(81) }), 'sku');
     expectValidation(await post({ price: '1.00', status: 'DRAFT' }), 'status');
 
-    assert.equal((await createVariant(admin, productId, { sku: uniqueSku(), name: 'Ok', price: '12.5' })).price, '12.50');
-    assert.equal((await createVariant(admin, productId, { sku: 'S'.repeat(80), name: 'Long SKU', price: '0' })).price, '0.00');
+    assert.equal((await createVariant(t.admin, productId, { sku: uniqueSku(), name: 'Ok', price: '12.5' })).price, '12.50');
+    assert.equal((await createVariant(t.admin, productId, { sku: 'S'.repeat(80), name: 'Long SKU', price: '0' })).price, '0.00');
   });
 
   test('unknown, malformed or deleted product is 404', async () => {
-    const gone = await createProduct(admin, { name: 'Gone' });
-    expectStatus(await admin.delete(`${API}/admin/products/${gone.public_id}`), 204);
+    const gone = await createProduct(t.admin, { name: 'Gone' });
+    expectStatus(await t.admin.delete(`${API}/admin/products/${gone.public_id}`), 204);
     for (const id of ['prd_00000000000000000000', 'prd_x', 'cat_00000000000000000000', gone.public_id]) {
-      const response = await admin.post(`${API}/admin/products/${id}/variants`, { sku: uniqueSku(), name: 'V', price: '1.00' });
+      const response = await t.admin.post(`${API}/admin/products/${id}/variants`, { sku: uniqueSku(), name: 'V', price: '1.00' });
       assert.equal(response.status, 404, `${id}: ${response.text}`);
       assert.equal(errorOf(response).code, 'NOT_FOUND');
     }
@@ -134,8 +127,8 @@ describe('POST /admin/products/{prd}/variants', () => {
 
 describe('soft deletes', () => {
   test('deleting a product is 204, keeps the row, and soft-deletes its variants', async () => {
-    const { id, variants } = await makeProduct(admin, { variants: [{}, {}] });
-    const response = await admin.delete(`${API}/admin/products/${id}`);
+    const { id, variants } = await makeProduct(t.admin, { variants: [{}, {}] });
+    const response = await t.admin.delete(`${API}/admin/products/${id}`);
     assert.equal(response.status, 204);
     assert.equal(response.text, '');
 
@@ -145,18 +138,18 @@ describe('soft deletes', () => {
     assert.equal(variantRows.length, 2);
     assert.ok(variantRows.every((v) => v.deleted_at instanceof Date));
 
-    const adminView = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+    const adminView = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.match(adminView.deleted_at, ISO);
     assert.deepEqual(adminView.variants.map((v: any) => v.public_id), variants.map((v) => v.public_id));
     assert.ok(adminView.variants.every((v: any) => typeof v.deleted_at === 'string'));
 
-    assert.equal((await admin.delete(`${API}/admin/products/${id}`)).status, 404);
-    assert.equal((await admin.patch(`${API}/admin/products/${id}`, { name: 'zombie' })).status, 404);
-    assert.equal((await admin.patch(`${API}/admin/variants/${variants[0].public_id}`, { price: '1.00' })).status, 404);
+    assert.equal((await t.admin.delete(`${API}/admin/products/${id}`)).status, 404);
+    assert.equal((await t.admin.patch(`${API}/admin/products/${id}`, { name: 'zombie' })).status, 404);
+    assert.equal((await t.admin.patch(`${API}/admin/variants/${variants[0].public_id}`, { price: '1.00' })).status, 404);
 
-    const listed = expectStatus(await admin.get(`${API}/admin/products?limit=100`), 200);
+    const listed = expectStatus(await t.admin.get(`${API}/admin/products?limit=100`), 200);
     assert.ok(!listed.some((p: any) => p.public_id === id));
-    const withDeleted = expectStatus(await admin.get(`${API}/admin/products?limit=100&include_deleted=true`), 200);
+    const withDeleted = expectStatus(await t.admin.get(`${API}/admin/products?limit=100&include_deleted=true`), 200);
     assert.ok(withDeleted.some((p: any) => p.public_id === id));
 
     const [audit] = await auditEntries(t, 'product.delete', id);
@@ -165,22 +158,22 @@ describe('soft deletes', () => {
   });
 
   test('deleting a variant is 204, keeps the row and drops it from the price range', async () => {
-    const { id, variants } = await makeProduct(admin, { variants: [{ price: '5.00' }, { price: '50.00' }] });
-    assert.equal((await admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 204);
+    const { id, variants } = await makeProduct(t.admin, { variants: [{ price: '5.00' }, { price: '50.00' }] });
+    assert.equal((await t.admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 204);
     const row = await t.db.selectFrom('variants').select('deleted_at').where('public_id', '=', variants[1].public_id).executeTakeFirstOrThrow();
     assert.ok(row.deleted_at instanceof Date);
-    const product = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+    const product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual([product.price_min, product.price_max], ['5.00', '5.00']);
     assert.deepEqual(product.variants.map((v: any) => v.public_id), [variants[0].public_id]);
-    assert.equal((await admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 404);
+    assert.equal((await t.admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 404);
     assert.equal((await auditEntries(t, 'variant.delete', variants[1].public_id)).length, 1);
   });
 });
 
 describe('PUT/DELETE /admin/categories/{cat}/products/{prd}', () => {
   test('linking and unlinking are idempotent: twice is still 204', async () => {
-    const category = await createCategory(admin, { name: 'Linkable' });
-    const { id } = await makeProduct(admin);
+    const category = await createCategory(t.admin, { name: 'Linkable' });
+    const { id } = await makeProduct(t.admin);
     const path = `${API}/admin/categories/${category.public_id}/products/${id}`;
     const links = () =>
       t.db
@@ -192,16 +185,16 @@ describe('PUT/DELETE /admin/categories/{cat}/products/{prd}', () => {
         .execute();
 
     for (let i = 0; i < 2; i++) {
-      const response = await admin.put(path);
+      const response = await t.admin.put(path);
       assert.equal(response.status, 204, response.text);
       assert.deepEqual(await links(), [{ product: id, category: category.public_id }]);
     }
-    const product = expectStatus(await admin.get(`${API}/admin/products/${id}`), 200);
+    const product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual(product.categories, [{ public_id: category.public_id, name: 'Linkable', slug: 'linkable' }]);
     assert.ok((await auditEntries(t, 'category.link_product', category.public_id)).length >= 1);
 
     for (let i = 0; i < 2; i++) {
-      assert.equal((await admin.delete(path)).status, 204);
+      assert.equal((await t.admin.delete(path)).status, 204);
       assert.deepEqual(await links(), []);
     }
     assert.ok((await auditEntries(t, 'category.unlink_product', category.public_id)).length >= 1);
@@ -212,8 +205,8 @@ describe('PUT/DELETE /admin/categories/{cat}/products/{prd}', () => {
       `${API}/admin/categories/cat_x/products/${id}`,
       `${API}/admin/categories/${category.public_id}/products/var_00000000000000000000`,
     ]) {
-      assert.equal((await admin.put(bad)).status, 404, bad);
-      assert.equal((await admin.delete(bad)).status, 404, bad);
+      assert.equal((await t.admin.put(bad)).status, 404, bad);
+      assert.equal((await t.admin.delete(bad)).status, 404, bad);
     }
   });
 });

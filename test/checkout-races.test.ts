@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from './helpers/commerce.js';
-import { errorOf, signInAs } from './helpers/factories.js';
+import { errorOf } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Awaited<ReturnType<typeof signInAs>>['client'];
-before(async () => {
-  // Races need many accounts from one IP and many checkouts a minute.
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+// Races need many accounts from one IP and many checkouts a minute.
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });
 
 const countBy = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
 describe('checkout under concurrency', () => {
   test('100 concurrent checkouts of 1 unit with 5 in stock: exactly 5 orders, 95 INSUFFICIENT_STOCK, no oversell', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 5, price: '20.00' });
+    const { variantId } = await sellableVariant(t.admin, { stock: 5, price: '20.00' });
     const shoppers = await inBatches(100, 10, () => shopper(t, [{ variantId, quantity: 1 }]));
 
     const responses = await Promise.all(shoppers.map((s) => checkout(s.client, s.addressId)));
@@ -30,14 +24,14 @@ describe('checkout under concurrency', () => {
       assert.equal((error.details?.[0] as any).available, 0);
     }
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 5, quantity_reserved: 5 });
-    const record = await admin.get(`/api/v1/admin/inventory/${variantId}`);
+    const record = await t.admin.get(`/api/v1/admin/inventory/${variantId}`);
     assert.equal(record.body.data.quantity_available, 0);
     assert.equal(record.body.data.stock_status, 'OUT_OF_STOCK');
 
     const placed = responses.filter((r) => r.status === 201).map((r) => r.body.data.public_id);
     const orders = await t.db.selectFrom('orders').select('public_id').where('public_id', 'in', placed).execute();
     assert.equal(orders.length, 5);
-    const movements = await admin.get(`/api/v1/admin/inventory/${variantId}/movements?limit=100`);
+    const movements = await t.admin.get(`/api/v1/admin/inventory/${variantId}/movements?limit=100`);
     assert.equal(movements.body.data.filter((m: any) => m.kind === 'ORDER_PLACED').length, 5);
     assert.deepEqual(new Set(movements.body.data.filter((m: any) => m.kind === 'ORDER_PLACED').map((m: any) => m.order_public_id)), new Set(placed));
 
@@ -51,8 +45,8 @@ describe('checkout under concurrency', () => {
   });
 
   test('carts of two variants in opposite orders race without deadlock or oversell', async () => {
-    const a = await sellableVariant(admin, { stock: 10 });
-    const b = await sellableVariant(admin, { stock: 10 });
+    const a = await sellableVariant(t.admin, { stock: 10 });
+    const b = await sellableVariant(t.admin, { stock: 10 });
     const shoppers = await inBatches(40, 10, (i) =>
       shopper(t, i % 2 === 0 ? [{ variantId: a.variantId, quantity: 1 }, { variantId: b.variantId, quantity: 1 }] : [{ variantId: b.variantId, quantity: 1 }, { variantId: a.variantId, quantity: 1 }]),
     );
@@ -66,7 +60,7 @@ describe('checkout under concurrency', () => {
   });
 
   test('one account double-submitting gets one order; the repeats find the cart empty', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 50 });
+    const { variantId } = await sellableVariant(t.admin, { stock: 50 });
     const s = await shopper(t, [{ variantId, quantity: 2 }]);
 
     const responses = await Promise.all(Array.from({ length: 10 }, () => checkout(s.client, s.addressId)));
@@ -77,7 +71,7 @@ describe('checkout under concurrency', () => {
   });
 
   test('a retried checkout with the same Idempotency-Key returns the first order and creates no second one', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 50 });
+    const { variantId } = await sellableVariant(t.admin, { stock: 50 });
     const s = await shopper(t, [{ variantId, quantity: 1 }]);
 
     const responses = await Promise.all(Array.from({ length: 5 }, () => checkout(s.client, s.addressId, {}, { 'idempotency-key': 'checkout-1' })));
@@ -95,8 +89,8 @@ describe('checkout under concurrency', () => {
   });
 
   test('a coupon with 3 uses left and 20 racing checkouts is used exactly 3 times', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 100 });
-    const coupon = await admin.post('/api/v1/admin/coupons', { code: 'race3', discount_type: 'FIXED_AMOUNT', discount_value: '1.00', usage_limit: 3 });
+    const { variantId } = await sellableVariant(t.admin, { stock: 100 });
+    const coupon = await t.admin.post('/api/v1/admin/coupons', { code: 'race3', discount_type: 'FIXED_AMOUNT', discount_value: '1.00', usage_limit: 3 });
     assert.equal(coupon.status, 201);
     const shoppers = await inBatches(20, 10, () => shopper(t, [{ variantId, quantity: 1 }]));
 
@@ -104,7 +98,7 @@ describe('checkout under concurrency', () => {
 
     assert.deepEqual(countBy(responses.map((r) => r.status)), { 201: 3, 409: 17 });
     for (const r of responses.filter((r) => r.status === 409)) assert.equal(errorOf(r).code, 'COUPON_EXHAUSTED');
-    const stored = await admin.get(`/api/v1/admin/coupons/${coupon.body.data.public_id}`);
+    const stored = await t.admin.get(`/api/v1/admin/coupons/${coupon.body.data.public_id}`);
     assert.equal(stored.body.data.times_used, 3);
     assert.equal(stored.body.data.status, 'EXHAUSTED');
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 100, quantity_reserved: 3 });

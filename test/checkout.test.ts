@@ -1,36 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ADDRESSES } from './helpers/addresses.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import type { RunningApp } from './helpers/app.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from './helpers/commerce.js';
-import { addressInput, signInAs, type Client } from './helpers/factories.js';
+import { addressInput, type Client } from './helpers/factories.js';
 import { API, checkoutState, createCoupon, fails, ok } from './helpers/orders.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
+// The email worker is kept idle so queued messages keep their payloads for the checks.
+const ENV = { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' };
+const t = useApp({ env: ENV, as: ['ADMIN'] });
 /** A second service with tax, another currency and other shipping rules. */
-let taxed: TestApp;
-let taxedAdmin: Client;
-before(async () => {
-  // The email worker is kept idle so queued messages keep their payloads for the checks.
-  const env = { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' };
-  t = await startTestApp(env);
-  admin = (await signInAs(t, 'ADMIN')).client;
-  taxed = await startTestApp({ ...env, TAX_RATE: '8.25', CURRENCY: 'EUR', SHIPPING_FLAT: '4.95', FREE_SHIPPING_FROM: '100.00' });
-  taxedAdmin = (await signInAs(taxed, 'ADMIN')).client;
-});
-after(async () => {
-  await t.close();
-  await taxed.close();
-});
+const taxed = useApp({ env: { ...ENV, TAX_RATE: '8.25', CURRENCY: 'EUR', SHIPPING_FLAT: '4.95', FREE_SHIPPING_FROM: '100.00' }, as: ['ADMIN'] });
+
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const PRICING = ['subtotal', 'discount_total', 'shipping_total', 'tax_total', 'total'] as const;
 const pricing = (order: any) => Object.fromEntries(PRICING.map((k) => [k, order[k]]));
 
 /** A shopper with one fresh variant per line (price, stock) in the cart. */
-async function cartWith(app: TestApp, staff: Client, lines: { price: string; quantity: number; stock?: number }[]) {
+async function cartWith(app: RunningApp, staff: Client, lines: { price: string; quantity: number; stock?: number }[]) {
   const variantIds: string[] = [];
   for (const line of lines) variantIds.push((await sellableVariant(staff, { price: line.price, stock: line.stock ?? 100 })).variantId);
   const s = await shopper(app, lines.map((line, i) => ({ variantId: variantIds[i]!, quantity: line.quantity })));
@@ -48,7 +38,7 @@ async function refused(s: { client: Client; user: any; variantIds: string[] }, b
 
 describe('POST /orders: refusals change nothing', () => {
   test('an unknown, malformed, deleted or another account\'s address is 404', async () => {
-    const s = await cartWith(t, admin, [{ price: '10.00', quantity: 2 }]);
+    const s = await cartWith(t, t.admin, [{ price: '10.00', quantity: 2 }]);
     const stranger = await shopper(t, []);
     const spare = ok(await s.client.post(ADDRESSES, addressInput({ label: 'Spare' })), 201);
     ok(await s.client.delete(`${ADDRESSES}/${spare.public_id}`), 204);
@@ -67,16 +57,16 @@ describe('POST /orders: refusals change nothing', () => {
   });
 
   test('a line whose variant was deactivated or deleted is 409 VARIANT_UNAVAILABLE naming it', async () => {
-    const s = await cartWith(t, admin, [
+    const s = await cartWith(t, t.admin, [
       { price: '1.00', quantity: 1 },
       { price: '2.00', quantity: 1 },
       { price: '3.00', quantity: 1 },
     ]);
     const [fine, off, gone] = s.variantIds as [string, string, string];
-    ok(await admin.patch(`${API}/admin/variants/${off}`, { status: 'INACTIVE' }));
-    ok(await admin.delete(`${API}/admin/variants/${gone}`), 204);
+    ok(await t.admin.patch(`${API}/admin/variants/${off}`, { status: 'INACTIVE' }));
+    ok(await t.admin.delete(`${API}/admin/variants/${gone}`), 204);
 
-    const coupon = await createCoupon(admin, { code: `OFF${randomBytes(3).toString('hex')}` });
+    const coupon = await createCoupon(t.admin, { code: `OFF${randomBytes(3).toString('hex')}` });
     const body = { address_public_id: s.addressId, payment_method: 'mock', coupon_code: coupon.code };
     const error = await refused(s, body, 409, 'VARIANT_UNAVAILABLE', coupon.public_id);
     assert.deepEqual(error.details!.map((d) => d.variant_public_id).sort(), [off, gone].sort());
@@ -84,20 +74,20 @@ describe('POST /orders: refusals change nothing', () => {
   });
 
   test('short stock is 409 INSUFFICIENT_STOCK naming every short variant with requested and available; nothing is reserved', async () => {
-    const s = await cartWith(t, admin, [
+    const s = await cartWith(t, t.admin, [
       { price: '5.00', quantity: 5, stock: 2 },
       { price: '6.00', quantity: 4, stock: 4 },
       { price: '7.00', quantity: 3, stock: 3 },
     ]);
     const [shortA, shortB, enough] = s.variantIds as [string, string, string];
-    ok(await admin.patch(`${API}/admin/inventory/${shortB}/reservation`, { change: 1 })); // 3 of 4 left
+    ok(await t.admin.patch(`${API}/admin/inventory/${shortB}/reservation`, { change: 1 })); // 3 of 4 left
 
     // A valid coupon is applied before the stock check fails: its use must be rolled back too.
-    const coupon = await createCoupon(admin, { code: `ROLL${randomBytes(3).toString('hex')}`, usage_limit: 1 });
+    const coupon = await createCoupon(t.admin, { code: `ROLL${randomBytes(3).toString('hex')}`, usage_limit: 1 });
     const body = { address_public_id: s.addressId, payment_method: 'mock', coupon_code: coupon.code };
     const error = await refused(s, body, 409, 'INSUFFICIENT_STOCK', coupon.public_id);
-    assert.equal(ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
-    assert.deepEqual(ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`)), []);
+    assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
+    assert.deepEqual(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`)), []);
     const short = error.details!.map((d) => ({ variant: d.variant_public_id, requested: d.requested, available: d.available }));
     const expected = [
       { variant: shortA, requested: 5, available: 2 },
@@ -111,7 +101,7 @@ describe('POST /orders: refusals change nothing', () => {
   });
 
   test('payment methods other than mock, unknown fields, notes over 1000 characters and a missing address are 400', async () => {
-    const s = await cartWith(t, admin, [{ price: '10.00', quantity: 1 }]);
+    const s = await cartWith(t, t.admin, [{ price: '10.00', quantity: 1 }]);
     const base = { address_public_id: s.addressId, payment_method: 'mock' };
     for (const body of [
       { ...base, payment_method: 'card' },
@@ -129,7 +119,7 @@ describe('POST /orders: refusals change nothing', () => {
   });
 
   test('an order too large for the amount columns (2 x 9999999999.99) is 400, not a 500', async () => {
-    const s = await cartWith(t, admin, [{ price: '9999999999.99', quantity: 2 }]);
+    const s = await cartWith(t, t.admin, [{ price: '9999999999.99', quantity: 2 }]);
     assert.equal(ok(await s.client.get(`${API}/cart`)).subtotal, '19999999999.98');
     const error = await refused(s, { address_public_id: s.addressId, payment_method: 'mock' }, 400, 'VALIDATION_ERROR');
     assert.equal(error.details?.[0]?.field, 'items');
@@ -143,7 +133,7 @@ describe('POST /orders: refusals change nothing', () => {
 
 describe('POST /orders: the order placed', () => {
   test('two lines: 19.99 x 3 + 5.01 x 1 = 64.98 plus 10.00 shipping; the order carries every contract field', async () => {
-    const s = await cartWith(t, admin, [
+    const s = await cartWith(t, t.admin, [
       { price: '19.99', quantity: 3, stock: 10 },
       { price: '5.01', quantity: 1, stock: 10 },
     ]);
@@ -187,48 +177,48 @@ describe('POST /orders: the order placed', () => {
   });
 
   test('shipping is free from a subtotal of exactly 500.00, charged at 499.99', async () => {
-    const at = await cartWith(t, admin, [{ price: '250.00', quantity: 2 }]);
+    const at = await cartWith(t, t.admin, [{ price: '250.00', quantity: 2 }]);
     assert.deepEqual(pricing(ok(await checkout(at.client, at.addressId), 201)), {
       subtotal: '500.00', discount_total: '0.00', shipping_total: '0.00', tax_total: '0.00', total: '500.00',
     });
-    const below = await cartWith(t, admin, [{ price: '499.99', quantity: 1 }]);
+    const below = await cartWith(t, t.admin, [{ price: '499.99', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(below.client, below.addressId), 201)), {
       subtotal: '499.99', discount_total: '0.00', shipping_total: '10.00', tax_total: '0.00', total: '509.99',
     });
   });
 
   test('PERCENTAGE 15% of 64.98 is 9.75 (9.747 rounded half up); the code matches case-insensitively', async () => {
-    const coupon = await createCoupon(admin, { code: `Save15${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '15' });
-    const s = await cartWith(t, admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const coupon = await createCoupon(t.admin, { code: `Save15${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '15' });
+    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: `  ${coupon.code.toLowerCase()} ` }), 201);
     assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '9.75', shipping_total: '10.00', tax_total: '0.00', total: '65.23' });
     assert.equal(order.coupon_code, coupon.code);
   });
 
   test('a percentage landing exactly on half a cent rounds up: 12.5% of 10.12 = 1.265 -> 1.27', async () => {
-    const coupon = await createCoupon(admin, { code: `HALF${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '12.50' });
-    const s = await cartWith(t, admin, [{ price: '10.12', quantity: 1 }]);
+    const coupon = await createCoupon(t.admin, { code: `HALF${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '12.50' });
+    const s = await cartWith(t, t.admin, [{ price: '10.12', quantity: 1 }]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
     assert.deepEqual(pricing(order), { subtotal: '10.12', discount_total: '1.27', shipping_total: '10.00', tax_total: '0.00', total: '18.85' });
   });
 
   test('a percentage is capped by maximum_discount_amount; free shipping looks at the subtotal before the discount', async () => {
-    const coupon = await createCoupon(admin, {
+    const coupon = await createCoupon(t.admin, {
       code: `CAP${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '50', maximum_discount_amount: '20.00',
     });
-    const s = await cartWith(t, admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201)), {
       subtotal: '64.98', discount_total: '20.00', shipping_total: '10.00', tax_total: '0.00', total: '54.98',
     });
-    const big = await cartWith(t, admin, [{ price: '500.00', quantity: 1 }]);
+    const big = await cartWith(t, t.admin, [{ price: '500.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(big.client, big.addressId, { coupon_code: coupon.code }), 201)), {
       subtotal: '500.00', discount_total: '20.00', shipping_total: '0.00', tax_total: '0.00', total: '480.00',
     });
   });
 
   test('a FIXED_AMOUNT above the subtotal discounts exactly the subtotal; shipping is still charged', async () => {
-    const coupon = await createCoupon(admin, { code: `BIG${randomBytes(3).toString('hex')}`, discount_type: 'FIXED_AMOUNT', discount_value: '100.00' });
-    const s = await cartWith(t, admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const coupon = await createCoupon(t.admin, { code: `BIG${randomBytes(3).toString('hex')}`, discount_type: 'FIXED_AMOUNT', discount_value: '100.00' });
+    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
     assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '64.98', shipping_total: '10.00', tax_total: '0.00', total: '10.00' });
     const usage = await t.db.selectFrom('coupon_usages').select('discount_amount').where('order_id', '=', (eb) =>
@@ -237,35 +227,35 @@ describe('POST /orders: the order placed', () => {
   });
 
   test('TAX_RATE 8.25 applies to subtotal minus discount, rounded half up; currency and shipping come from config', async () => {
-    const plain = await cartWith(taxed, taxedAdmin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const plain = await cartWith(taxed, taxed.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(plain.client, plain.addressId), 201)), {
       subtotal: '64.98', discount_total: '0.00', shipping_total: '4.95', tax_total: '5.36', total: '75.29', // 5.36085
     });
 
-    const coupon = await createCoupon(taxedAdmin, { code: 'TAXED15', discount_type: 'PERCENTAGE', discount_value: '15' });
-    const discounted = await cartWith(taxed, taxedAdmin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const coupon = await createCoupon(taxed.admin, { code: 'TAXED15', discount_type: 'PERCENTAGE', discount_value: '15' });
+    const discounted = await cartWith(taxed, taxed.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
     const order = ok(await checkout(discounted.client, discounted.addressId, { coupon_code: coupon.code.toLowerCase() }), 201);
     assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '9.75', shipping_total: '4.95', tax_total: '4.56', total: '64.74' }); // 55.23 * 8.25% = 4.556475
     assert.equal(order.currency, 'EUR');
 
-    const half = await cartWith(taxed, taxedAdmin, [{ price: '2.00', quantity: 1 }]);
+    const half = await cartWith(taxed, taxed.admin, [{ price: '2.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(half.client, half.addressId), 201)), {
       subtotal: '2.00', discount_total: '0.00', shipping_total: '4.95', tax_total: '0.17', total: '7.12', // 0.165 rounds up
     });
-    const free = await cartWith(taxed, taxedAdmin, [{ price: '100.00', quantity: 1 }]);
+    const free = await cartWith(taxed, taxed.admin, [{ price: '100.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(free.client, free.addressId), 201)), {
       subtotal: '100.00', discount_total: '0.00', shipping_total: '0.00', tax_total: '8.25', total: '108.25',
     });
   });
 
   test('items and the shipping address are snapshots: later price, address or variant changes leave the order as placed', async () => {
-    const s = await cartWith(t, admin, [{ price: '19.99', quantity: 2 }]);
+    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 2 }]);
     const address = ok(await s.client.get(`${ADDRESSES}/${s.addressId}`));
     const order = ok(await checkout(s.client, s.addressId), 201);
     const { public_id: _id, is_default_shipping: _s, is_default_billing: _b, created_at: _c, updated_at: _u, ...snapshot } = address;
     assert.deepEqual(order.shipping_address, snapshot);
 
-    ok(await admin.patch(`${API}/admin/variants/${s.variantIds[0]}`, { price: '29.99', name: 'Renamed' }));
+    ok(await t.admin.patch(`${API}/admin/variants/${s.variantIds[0]}`, { price: '29.99', name: 'Renamed' }));
     ok(await s.client.patch(`${ADDRESSES}/${s.addressId}`, { city: 'Manchester', recipient_name: 'Someone Else' }));
     ok(await s.client.post(ADDRESSES, addressInput({ label: 'Second' })), 201);
     ok(await s.client.delete(`${ADDRESSES}/${s.addressId}`), 204);
@@ -280,8 +270,8 @@ describe('POST /orders: the order placed', () => {
   });
 
   test('consecutive orders get consecutive order numbers', async () => {
-    const first = await cartWith(t, admin, [{ price: '1.00', quantity: 1 }]);
-    const second = await cartWith(t, admin, [{ price: '1.00', quantity: 1 }]);
+    const first = await cartWith(t, t.admin, [{ price: '1.00', quantity: 1 }]);
+    const second = await cartWith(t, t.admin, [{ price: '1.00', quantity: 1 }]);
     const a = ok(await checkout(first.client, first.addressId), 201);
     const b = ok(await checkout(second.client, second.addressId), 201);
     assert.equal(Number(b.order_number.slice(4)), Number(a.order_number.slice(4)) + 1);

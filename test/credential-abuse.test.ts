@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { errorOf, PASSWORD, signUp } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 2: credentials and tokens under abuse. */
-let t: TestApp;
-before(async () => {
-  // Mail stays in the outbox (the worker's first run is at start), so tests read tokens from it.
-  t = await startTestApp({ RATE_LIMIT_LOGIN: '3/15m', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0', RATE_LIMIT_EMAIL_CHANGE: '0', EMAIL_POLL_INTERVAL_MS: '600000' });
+// Mail stays in the outbox (the worker's first run is at start), so tests read tokens from it.
+const t = useApp({
+  env: { RATE_LIMIT_LOGIN: '3/15m', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0', RATE_LIMIT_EMAIL_CHANGE: '0', EMAIL_POLL_INTERVAL_MS: '600000' },
 });
-after(() => t.close());
 
 const API = '/api/v1';
 const NEW_PASSWORD = 'Brand-New-Pass-7';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { PASSWORD, errorOf, signInAs, signUp, uniqueEmail } from './helpers/factories.js';
 import { auditRows, setCookie } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Test-only routes, one per access level, registered before the server listens. */
 function testRoutes(app: FastifyInstance) {
@@ -28,11 +28,7 @@ function testRoutes(app: FastifyInstance) {
   );
 }
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' }, { setup: testRoutes });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' }, setup: testRoutes });
 
 const ME = '/api/v1/users/me';
 

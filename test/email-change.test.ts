@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { PASSWORD, errorOf, signUp, uniqueEmail, type Client } from './helpers/factories.js';
-import { linkFrom, partOf, sleep, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import { linkFrom, partOf, sleep, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { useApp } from './helpers/use-app.js';
 
-let mail: MailCatcher;
-let t: TestApp;
-before(async () => {
-  mail = await startMailServer();
-  t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_EMAIL_CHANGE: '2/15m' });
-});
-after(async () => {
-  await t.close();
-  await mail.close();
-});
+const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_EMAIL_CHANGE: '2/15m' } });
+
 
 const START = '/api/v1/users/me/email';
 const VERIFY = '/api/v1/users/me/email/verify';
@@ -23,7 +15,7 @@ const NOTICE_SUBJECT = 'Your email address was changed';
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-const withSubject = (address: string, subject: string) => mail.to(address).filter((m) => subjectOf(m.raw) === subject);
+const withSubject = (address: string, subject: string) => t.mail.to(address).filter((m) => subjectOf(m.raw) === subject);
 
 /** Starts a change to `newEmail` (expects 202) and returns the token mailed to it. */
 async function startChange(client: Client, newEmail: string): Promise<string> {
@@ -47,7 +39,7 @@ describe('POST /users/me/email (start)', () => {
     assert.equal(response.text, '');
     assert.equal(response.body, null);
 
-    const message = await mail.waitForMail(newEmail, CONFIRM_SUBJECT);
+    const message = await t.mail.waitForMail(newEmail, CONFIRM_SUBJECT);
     assert.deepEqual(message.to, [newEmail]);
     assert.ok(linkFrom(message.raw).startsWith(`${t.config.publicBaseUrl}/confirm-email-change?token=`), linkFrom(message.raw));
     assert.ok(partOf(message.raw, 'text/html')?.includes(linkFrom(message.raw)));
@@ -141,7 +133,7 @@ describe('POST /users/me/email/verify', () => {
     assert.equal(old.status, 401, old.text);
     assert.equal(errorOf(old).code, 'INVALID_CREDENTIALS');
 
-    const notice = await mail.waitForMail(email, NOTICE_SUBJECT);
+    const notice = await t.mail.waitForMail(email, NOTICE_SUBJECT);
     assert.deepEqual(notice.to, [email]);
     assert.ok(partOf(notice.raw, 'text/plain')?.includes(newEmail), 'the notice names the new address');
     assert.equal(withSubject(newEmail, NOTICE_SUBJECT).length, 0);
@@ -261,7 +253,7 @@ describe('POST /users/me/email/verify', () => {
   test('a password reset link mailed to the old address stops working once the email is changed', async () => {
     const { client, email, user } = await signUp(t);
     assert.equal((await t.client().post('/api/v1/auth/password-reset', { email })).status, 202);
-    const reset = await mail.waitForMail(email, 'Reset your password');
+    const reset = await t.mail.waitForMail(email, 'Reset your password');
     const token = await startChange(client, uniqueEmail('new'));
     assert.equal((await client.post(VERIFY, { token })).status, 200);
 

@@ -1,25 +1,26 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createDb } from '../src/db/database.js';
 import { createEmailWorker } from '../src/email/worker.js';
 import { createMailTransport, type MailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { type RunningApp } from './helpers/app.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
 import { startTcpProxy } from './helpers/tcp-proxy.js';
 import { closedPort, headerOf, linkFrom, partOf, partsOf, sleep, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import { useApp } from './helpers/use-app.js';
 
 const BASE = 'https://shop.example.test';
 const VERIFY_SUBJECT = 'Verify your email address';
 /** Long enough for several polls at EMAIL_POLL_INTERVAL_MS=50. */
 const QUIET_MS = 400;
 
-const outboxRows = (t: TestApp, recipient: string) => t.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('id').execute();
+const outboxRows = (t: RunningApp, recipient: string) => t.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('id').execute();
 
-async function deliveredRow(t: TestApp, recipient: string) {
+async function deliveredRow(t: RunningApp, recipient: string) {
   return waitFor(async () => {
     const rows = await outboxRows(t, recipient);
     return rows.length === 1 && rows[0]!.delivered_at ? rows[0] : undefined;
@@ -27,7 +28,7 @@ async function deliveredRow(t: TestApp, recipient: string) {
 }
 
 /** A second worker over the app's outbox, with a transport of its own. */
-const anotherWorker = (t: TestApp, transport: MailTransport, leaseMs?: number) =>
+const anotherWorker = (t: RunningApp, transport: MailTransport, leaseMs?: number) =>
   createEmailWorker({
     leaseMs,
     db: t.db,
@@ -40,20 +41,14 @@ const anotherWorker = (t: TestApp, transport: MailTransport, leaseMs?: number) =
   });
 
 describe('over SMTP', () => {
-  let mail: MailCatcher;
-  let t: TestApp;
-  before(async () => {
-    mail = await startMailServer();
-    t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
-  });
-  after(async () => {
-    await t.close();
-    await mail.close();
+  const t = useApp({
+    mail: true,
+    env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' },
   });
 
   test('register sends a verification email with a text and an HTML part and a token link', async () => {
     const { email, user } = await signUp(t);
-    const message = await mail.waitForMail(email, VERIFY_SUBJECT);
+    const message = await t.mail.waitForMail(email, VERIFY_SUBJECT);
     assert.deepEqual(message.to, [email]);
     assert.match(headerOf(message.raw, 'from') ?? '', /store@example\.test/);
     assert.match(headerOf(message.raw, 'to') ?? '', new RegExp(email.replace(/[.]/g, '\\.')));
@@ -78,7 +73,7 @@ describe('over SMTP', () => {
 
   test('a delivered outbox row is marked delivered and its payload no longer holds the token', async () => {
     const { email } = await signUp(t);
-    const message = await mail.waitForMail(email, VERIFY_SUBJECT);
+    const message = await t.mail.waitForMail(email, VERIFY_SUBJECT);
     const token = tokenFrom(message.raw);
     const row = await deliveredRow(t, email);
     assert.equal(row.kind, 'verify_email');
@@ -93,7 +88,7 @@ describe('over SMTP', () => {
     try {
       const { email } = await signUp(t);
       await sleep(QUIET_MS);
-      assert.equal(mail.to(email).length, 0, 'nothing is sent while the worker is stopped');
+      assert.equal(t.mail.to(email).length, 0, 'nothing is sent while the worker is stopped');
       const [pending, ...more] = await outboxRows(t, email);
       assert.equal(more.length, 0);
       assert.equal(pending?.delivered_at, null);
@@ -101,10 +96,10 @@ describe('over SMTP', () => {
       assert.ok(pending?.payload.token, 'a pending message still holds what it needs to be sent');
 
       t.app.emailWorker.start();
-      await mail.waitForMail(email, VERIFY_SUBJECT);
+      await t.mail.waitForMail(email, VERIFY_SUBJECT);
       await deliveredRow(t, email);
       await sleep(QUIET_MS);
-      assert.equal(mail.to(email).length, 1, 'delivered exactly once');
+      assert.equal(t.mail.to(email).length, 1, 'delivered exactly once');
     } finally {
       t.app.emailWorker.start();
     }
@@ -120,13 +115,13 @@ describe('over SMTP', () => {
       for (let i = 0; i < 30; i++) emails.push((await signUp(t)).email);
       t.app.emailWorker.start();
       second.start();
-      await waitFor(() => emails.every((email) => mail.to(email).length > 0), 10_000);
+      await waitFor(() => emails.every((email) => t.mail.to(email).length > 0), 10_000);
       await waitFor(async () => {
         const pending = await t.db.selectFrom('outbox').select('id').where('recipient', 'in', emails).where('delivered_at', 'is', null).execute();
         return pending.length === 0;
       });
       await sleep(QUIET_MS);
-      const counts = emails.map((email) => mail.to(email).length);
+      const counts = emails.map((email) => t.mail.to(email).length);
       assert.deepEqual(counts, emails.map(() => 1));
       const rows = await t.db.selectFrom('outbox').select('attempts').where('recipient', 'in', emails).execute();
       assert.deepEqual(rows.map((row) => row.attempts), emails.map(() => 1));
@@ -150,10 +145,10 @@ describe('over SMTP', () => {
       assert.equal(open.n, 0, 'no transaction is held while the send is in flight');
 
       assert.equal(await t.app.emailWorker.runOnce(), 0, 'the claimed message is not taken by another worker');
-      assert.equal(mail.to(email).length, 0);
+      assert.equal(t.mail.to(email).length, 0);
       t.clock.advance(31 * 60_000);
       assert.ok((await t.app.emailWorker.runOnce()) >= 1);
-      assert.equal(mail.to(email).length, 1, 'sent again once the lease is over');
+      assert.equal(t.mail.to(email).length, 1, 'sent again once the lease is over');
       assert.ok((await deliveredRow(t, email)).delivered_at);
       release();
       await claimed;
@@ -179,7 +174,7 @@ describe('over SMTP', () => {
       const [firstRow] = await outboxRows(t, emails[0]!);
       assert.ok(firstRow!.delivered_at, 'the first message is marked delivered before the second is sent');
       assert.equal(await batch, 2);
-      for (const email of emails) assert.equal(mail.to(email).length, 1, email);
+      for (const email of emails) assert.equal(t.mail.to(email).length, 1, email);
     } finally {
       secondTransport.close();
       t.app.emailWorker.start();
@@ -209,7 +204,7 @@ describe('over SMTP', () => {
       assert.equal(after!.next_attempt_at.getTime(), taken!.next_attempt_at.getTime());
       gates.b!();
       assert.equal(await second, 1);
-      assert.equal(mail.to(email).length, 1);
+      assert.equal(t.mail.to(email).length, 1);
       assert.equal((await deliveredRow(t, email)).attempts, 1);
     } finally {
       gates.b?.();
@@ -245,7 +240,7 @@ describe('over SMTP', () => {
       assert.equal(row!.last_error, null);
       t.clock.advance(60 * 60_000);
       assert.equal(await t.app.emailWorker.runOnce(), 0, 'nothing left to send');
-      assert.equal(mail.to(email).length, 1, 'sent once');
+      assert.equal(t.mail.to(email).length, 1, 'sent once');
     } finally {
       await db.destroy().catch(() => {});
       await proxy.close();
@@ -261,7 +256,7 @@ describe('over SMTP', () => {
       for (let i = 0; i < 5; i++) emails.push((await signUp(t)).email);
       const sent = await Promise.all([t.app.emailWorker.runOnce(), t.app.emailWorker.runOnce(), t.app.emailWorker.runOnce()]);
       assert.equal(sent.reduce((a, b) => a + b, 0), 5, `claimed per call: ${sent.join(', ')}`);
-      for (const email of emails) assert.equal(mail.to(email).length, 1, email);
+      for (const email of emails) assert.equal(t.mail.to(email).length, 1, email);
     } finally {
       t.app.emailWorker.start();
     }
@@ -275,7 +270,7 @@ describe('over SMTP', () => {
       const { email } = await signUp(t);
       await t.app.emailWorker.runOnce();
       await t.app.emailWorker.runOnce();
-      assert.equal(mail.to(email).length, 1, 'the good message is sent once');
+      assert.equal(t.mail.to(email).length, 1, 'the good message is sent once');
       assert.ok((await deliveredRow(t, email)).delivered_at);
       const [bad] = await outboxRows(t, poison);
       assert.equal(bad?.delivered_at, null);
@@ -290,14 +285,14 @@ describe('over SMTP', () => {
 
 describe('when SMTP is down', () => {
   let port: number;
-  let t: TestApp;
   let late: MailCatcher | null = null;
-  before(async () => {
-    port = await closedPort();
-    t = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
+  const t = useApp({
+    env: async () => {
+      port = await closedPort();
+      return { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' };
+    },
   });
   after(async () => {
-    await t.close();
     await late?.close();
   });
 
@@ -338,11 +333,7 @@ describe('when SMTP is down', () => {
 });
 
 describe('without SMTP_URL', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' });
-  });
-  after(() => t.close());
+  const t = useApp({ env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' } });
 
   test('each message is written as an .eml file under DATA_DIR/mail', async () => {
     assert.equal(t.config.smtpUrl, null);

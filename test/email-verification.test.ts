@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { errorOf, signUp } from './helpers/factories.js';
-import { startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import { subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { useApp } from './helpers/use-app.js';
 
-let mail: MailCatcher;
-let t: TestApp;
-before(async () => {
-  mail = await startMailServer();
-  t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0' });
-});
-after(async () => {
-  await t.close();
-  await mail.close();
-});
+const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0' } });
 
 const VERIFY = '/api/v1/auth/email-verification/verify';
 const RESEND = '/api/v1/auth/email-verification/resend';
@@ -24,7 +15,7 @@ const MINUTE = 60_000;
 /** Waits for the `n`-th (1-based) verification email to `email` and returns its token. */
 async function verificationToken(email: string, n = 1): Promise<string> {
   const messages = await waitFor(() => {
-    const found = mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT);
+    const found = t.mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT);
     return found.length >= n ? found : undefined;
   });
   return tokenFrom(messages[n - 1]!.raw);
@@ -72,7 +63,7 @@ describe('POST /auth/email-verification/verify', () => {
   test('a token of another purpose is not a verification token (404)', async () => {
     const { email } = await signUp(t);
     await t.client().post('/api/v1/auth/password-reset', { email });
-    const reset = await mail.waitForMail(email, 'Reset your password');
+    const reset = await t.mail.waitForMail(email, 'Reset your password');
     const response = await t.client().post(VERIFY, { token: tokenFrom(reset.raw) });
     assert.equal(response.status, 404, response.text);
   });

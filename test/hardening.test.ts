@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { errorOf, PASSWORD, signInAs, signUp, uniqueEmail } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Behaviours added after review: each test fails without its fix. */
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_LOGIN: '2/15m', RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_LOGIN: '2/15m', RATE_LIMIT_REGISTER: '0' } });
 
 describe('review hardening', () => {
   test('names of only spaces are refused on register and on profile edit', async () => {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { sellableVariant, shopper, checkout } from './helpers/commerce.js';
-import { addressInput, errorOf, PASSWORD, signInAs, signUp, uniqueEmail, type Client } from './helpers/factories.js';
+import { addressInput, errorOf, PASSWORD, signUp, uniqueEmail } from './helpers/factories.js';
 import { credentials, local, tinyPng, uploadedReviewImage } from './helpers/media.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 1: no input reaches a 500, and every refusal wears the error envelope. */
-let t: TestApp;
-let admin: Client;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_LOGIN: '0', RATE_LIMIT_LOGIN_IP: '0', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' });
-  admin = (await signInAs(t, 'SUPER_ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_LOGIN: '0', RATE_LIMIT_LOGIN_IP: '0', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' }, as: ['SUPER_ADMIN'] });
 
 const API = '/api/v1';
 
@@ -38,15 +32,15 @@ describe('control characters and broken Unicode', () => {
     const { client } = await signUp(t);
     refused(await client.post(`${API}/users/me/addresses`, addressInput({ city: 'Lon\u0000don' })), 'city');
     refused(await client.post(`${API}/auth/email-verification/verify`, { token: '\u0000' }), 'token');
-    refused(await admin.post(`${API}/admin/coupons`, { code: 'NUL\u0000', discount_type: 'PERCENTAGE', discount_value: '10' }), 'code');
+    refused(await t.superAdmin.post(`${API}/admin/coupons`, { code: 'NUL\u0000', discount_type: 'PERCENTAGE', discount_value: '10' }), 'code');
   });
 
   test('a NUL in a query parameter or a path parameter is 400 naming it', async () => {
     refused(await t.client().get(`${API}/products?search=a%00b`), 'search');
     refused(await t.client().get(`${API}/products/by-slug/a%00b`), 'slug');
     refused(await t.client().get(`${API}/products/prd_%00x`), 'product_public_id');
-    refused(await admin.get(`${API}/admin/users?search=%00`), 'search');
-    refused(await admin.get(`${API}/admin/inventory?search=x%00`), 'search');
+    refused(await t.superAdmin.get(`${API}/admin/users?search=%00`), 'search');
+    refused(await t.superAdmin.get(`${API}/admin/inventory?search=x%00`), 'search');
   });
 
   test('names refuse line breaks, other controls, lone surrogates and invisible-only values', async () => {
@@ -62,7 +56,7 @@ describe('control characters and broken Unicode', () => {
   });
 
   test('multi-line fields take tabs and line breaks but no other control characters', async () => {
-    const { variantId, productId } = await sellableVariant(admin);
+    const { variantId, productId } = await sellableVariant(t.superAdmin);
     const s = await shopper(t, [{ variantId, quantity: 1 }]);
     const placed = await checkout(s.client, s.addressId, { notes: 'Ring twice.\n\tLeave at the door.\r\n' });
     assert.equal(placed.status, 201, placed.text);
@@ -77,8 +71,8 @@ describe('control characters and broken Unicode', () => {
   });
 
   test('keys of open maps are checked too: a variant option name with a NUL or over 50 characters is 400', async () => {
-    const product = (await admin.post(`${API}/admin/products`, { name: 'Options' })).body.data.public_id;
-    const variant = (options: Record<string, string>) => admin.post(`${API}/admin/products/${product}/variants`, { sku: `OPT-${Date.now()}`, name: 'V', price: '1.00', options });
+    const product = (await t.superAdmin.post(`${API}/admin/products`, { name: 'Options' })).body.data.public_id;
+    const variant = (options: Record<string, string>) => t.superAdmin.post(`${API}/admin/products/${product}/variants`, { sku: `OPT-${Date.now()}`, name: 'V', price: '1.00', options });
     assert.equal((await variant({ 'si\u0000ze': 'M' })).status, 400);
     assert.equal((await variant({ ['x'.repeat(51)]: 'M' })).status, 400);
     assert.equal((await variant({ size: 'M\u0000' })).status, 400);
@@ -88,15 +82,15 @@ describe('control characters and broken Unicode', () => {
 
 describe('dates the database cannot store', () => {
   test('a leap second or year 0000 is 400 naming the field, in queries and bodies', async () => {
-    refused(await admin.get(`${API}/admin/audit?from=2026-12-31T23:59:60Z`), 'from');
-    refused(await admin.get(`${API}/admin/orders?placed_from=2026-12-31T23:59:60Z`), 'placed_from');
-    refused(await admin.get(`${API}/admin/expenses?from=0000-01-01`), 'from');
-    refused(await admin.get(`${API}/admin/analytics/pnl?from=0000-01-01&to=0001-01-01`), 'from');
-    refused(await admin.post(`${API}/admin/expenses`, { category: 'RENT', amount: '10.00', spent_at: '0000-01-01' }), 'spent_at');
-    refused(await admin.post(`${API}/admin/coupons`, { code: `LEAP${Date.now()}`, discount_type: 'PERCENTAGE', discount_value: '10', expires_at: '2026-12-31T23:59:60Z' }), 'expires_at');
+    refused(await t.superAdmin.get(`${API}/admin/audit?from=2026-12-31T23:59:60Z`), 'from');
+    refused(await t.superAdmin.get(`${API}/admin/orders?placed_from=2026-12-31T23:59:60Z`), 'placed_from');
+    refused(await t.superAdmin.get(`${API}/admin/expenses?from=0000-01-01`), 'from');
+    refused(await t.superAdmin.get(`${API}/admin/analytics/pnl?from=0000-01-01&to=0001-01-01`), 'from');
+    refused(await t.superAdmin.post(`${API}/admin/expenses`, { category: 'RENT', amount: '10.00', spent_at: '0000-01-01' }), 'spent_at');
+    refused(await t.superAdmin.post(`${API}/admin/coupons`, { code: `LEAP${Date.now()}`, discount_type: 'PERCENTAGE', discount_value: '10', expires_at: '2026-12-31T23:59:60Z' }), 'expires_at');
     // The earliest and latest storable values still pass.
-    assert.equal((await admin.get(`${API}/admin/expenses?from=0001-01-01&to=9999-12-31`)).status, 200);
-    assert.equal((await admin.get(`${API}/admin/audit?from=0001-01-01T00:00:00Z`)).status, 200);
+    assert.equal((await t.superAdmin.get(`${API}/admin/expenses?from=0001-01-01&to=9999-12-31`)).status, 200);
+    assert.equal((await t.superAdmin.get(`${API}/admin/audit?from=0001-01-01T00:00:00Z`)).status, 200);
   });
 });
 
@@ -183,58 +177,58 @@ describe('framework errors wear the envelope', () => {
 
 describe('stock arithmetic and stuck orders', () => {
   test('an adjustment whose result leaves the integer range is 400 STOCK_RULE_VIOLATION and changes nothing', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 1_000_000_000 });
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 1_000_000_000 })).status, 200);
-    const over = await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 1_000_000_000 });
+    const { variantId } = await sellableVariant(t.superAdmin, { stock: 1_000_000_000 });
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 1_000_000_000 })).status, 200);
+    const over = await t.superAdmin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 1_000_000_000 });
     assert.equal(over.status, 400, over.text);
     assert.equal(errorOf(over).code, 'STOCK_RULE_VIOLATION');
-    const record = await admin.get(`${API}/admin/inventory/${variantId}`);
+    const record = await t.superAdmin.get(`${API}/admin/inventory/${variantId}`);
     assert.equal(record.body.data.quantity_on_hand, 2_000_000_000);
   });
 
   test('a manual release cannot take reserved below what open orders hold: 409 RESERVATION_HELD; the order still cancels', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 10 });
+    const { variantId } = await sellableVariant(t.superAdmin, { stock: 10 });
     const s = await shopper(t, [{ variantId, quantity: 3 }]);
     const order = (await checkout(s.client, s.addressId)).body.data;
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 2, reason: 'photo shoot' })).status, 200);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 2, reason: 'photo shoot' })).status, 200);
 
-    const held = await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -4 });
+    const held = await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -4 });
     assert.equal(held.status, 409, held.text);
     const error = errorOf(held) as { code: string; details?: { held?: number; releasable?: number }[] };
     assert.equal(error.code, 'RESERVATION_HELD');
     assert.equal(error.details?.[0]?.held, 3);
     assert.equal(error.details?.[0]?.releasable, 2);
     // The manual hold itself can go.
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -2 })).status, 200);
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 })).status, 409);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -2 })).status, 200);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 })).status, 409);
 
     const cancelled = await s.client.post(`${API}/orders/${order.public_id}/cancel`);
     assert.equal(cancelled.status, 200, cancelled.text);
-    const record = (await admin.get(`${API}/admin/inventory/${variantId}`)).body.data;
+    const record = (await t.superAdmin.get(`${API}/admin/inventory/${variantId}`)).body.data;
     assert.equal(record.quantity_reserved, 0);
   });
 
   test('every order transition answers 2xx or a clean 409 even after on-hand was cut below what the order ships', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 5 });
+    const { variantId } = await sellableVariant(t.superAdmin, { stock: 5 });
     const s = await shopper(t, [{ variantId, quantity: 4 }]);
     const order = (await checkout(s.client, s.addressId)).body.data;
-    const move = (status: string, extra: Record<string, unknown> = {}) => admin.patch(`${API}/admin/orders/${order.public_id}`, { status, ...extra });
+    const move = (status: string, extra: Record<string, unknown> = {}) => t.superAdmin.patch(`${API}/admin/orders/${order.public_id}`, { status, ...extra });
     assert.equal((await move('CONFIRMED')).status, 200);
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 1 })).status, 200);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 1 })).status, 200);
     const short = await move('SHIPPED', { carrier: 'UPS' });
     assert.equal(short.status, 409);
     assert.equal(errorOf(short).code, 'INSUFFICIENT_STOCK');
     assert.equal((await move('FULFILLED')).status, 409);
     // A release would cut into what the order holds.
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 })).status, 409);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 })).status, 409);
     assert.equal((await move('CANCELLED')).status, 200);
   });
 
   test('a release that improves an oversold record is allowed even when availability stays below zero', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 10 });
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 8 })).status, 200);
-    assert.equal((await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 2 })).status, 200);
-    const release = await admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -3 });
+    const { variantId } = await sellableVariant(t.superAdmin, { stock: 10 });
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 8 })).status, 200);
+    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 2 })).status, 200);
+    const release = await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -3 });
     assert.equal(release.status, 200, release.text);
     assert.equal(release.body.data.quantity_available, -3);
   });

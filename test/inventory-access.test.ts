@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { describe, test } from 'node:test';
+import { errorOf, type Client } from './helpers/factories.js';
 import { INVENTORY, ISO_UTC, RECORD_FIELDS, createVariant, stateOf, stockedVariant } from './helpers/inventory.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-let superAdmin: Client;
-let customer: Client;
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  superAdmin = (await signInAs(t, 'SUPER_ADMIN')).client;
-  customer = (await signUp(t)).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN', 'SUPER_ADMIN', 'CUSTOMER'] });
 
 type Call = (client: Client, variant: string) => Promise<{ status: number; body: any; text: string }>;
 
@@ -30,7 +20,7 @@ const ENDPOINTS: Record<string, { call: Call; ok: number; fresh?: boolean }> = {
 };
 
 async function target(fresh: boolean | undefined): Promise<string> {
-  return fresh ? (await createVariant(admin)).variantPublicId : (await stockedVariant(admin, 10)).variantPublicId;
+  return fresh ? (await createVariant(t.admin)).variantPublicId : (await stockedVariant(t.admin, 10)).variantPublicId;
 }
 
 describe('roles on every admin inventory endpoint', () => {
@@ -43,7 +33,7 @@ describe('roles on every admin inventory endpoint', () => {
       assert.equal(anonymous.status, 401, anonymous.text);
       assert.equal(errorOf(anonymous).code, 'UNAUTHENTICATED');
 
-      const forbidden = await endpoint.call(customer, variant);
+      const forbidden = await endpoint.call(t.customer, variant);
       assert.equal(forbidden.status, 403, forbidden.text);
       assert.equal(errorOf(forbidden).code, 'FORBIDDEN');
 
@@ -51,8 +41,8 @@ describe('roles on every admin inventory endpoint', () => {
     });
 
     for (const [role, client] of [
-      ['ADMIN', () => admin],
-      ['SUPER_ADMIN', () => superAdmin],
+      ['ADMIN', () => t.admin],
+      ['SUPER_ADMIN', () => t.superAdmin],
     ] as const) {
       test(`${name}: ${role} is allowed`, async () => {
         const variant = await target(endpoint.fresh);
@@ -66,8 +56,8 @@ describe('roles on every admin inventory endpoint', () => {
 
 describe('GET /admin/inventory/{var}', () => {
   test('returns the record in the success envelope with every field', async () => {
-    const variant = await stockedVariant(admin, 12, { reorderLevel: 4, reserved: 2 });
-    const response = await admin.get(`${INVENTORY}/${variant.variantPublicId}`);
+    const variant = await stockedVariant(t.admin, 12, { reorderLevel: 4, reserved: 2 });
+    const response = await t.admin.get(`${INVENTORY}/${variant.variantPublicId}`);
     assert.equal(response.status, 200);
     assert.equal(response.body.success, true);
     const record = response.body.data;
@@ -86,9 +76,9 @@ describe('GET /admin/inventory/{var}', () => {
   });
 
   test('a variant without a record, an unknown id and malformed ids are 404', async () => {
-    const bare = await createVariant(admin);
+    const bare = await createVariant(t.admin);
     for (const id of [bare.variantPublicId, 'var_AAAAAAAAAAAAAAAAAAAA', 'var_x', 'prd_AAAAAAAAAAAAAAAAAAAA', 'nonsense', '12']) {
-      const response = await admin.get(`${INVENTORY}/${id}`);
+      const response = await t.admin.get(`${INVENTORY}/${id}`);
       assert.equal(response.status, 404, `${id}: ${response.text}`);
       assert.equal(errorOf(response).code, 'NOT_FOUND');
     }
@@ -97,9 +87,9 @@ describe('GET /admin/inventory/{var}', () => {
   test('writes and movements on unknown or malformed ids are 404', async () => {
     for (const id of ['var_AAAAAAAAAAAAAAAAAAAA', 'var_x', 'prd_AAAAAAAAAAAAAAAAAAAA']) {
       for (const response of [
-        await admin.patch(`${INVENTORY}/${id}`, { quantity_change: 1 }),
-        await admin.patch(`${INVENTORY}/${id}/reservation`, { change: 1 }),
-        await admin.get(`${INVENTORY}/${id}/movements`),
+        await t.admin.patch(`${INVENTORY}/${id}`, { quantity_change: 1 }),
+        await t.admin.patch(`${INVENTORY}/${id}/reservation`, { change: 1 }),
+        await t.admin.get(`${INVENTORY}/${id}/movements`),
       ]) {
         assert.equal(response.status, 404, `${id}: ${response.text}`);
         assert.equal(errorOf(response).code, 'NOT_FOUND');
@@ -108,17 +98,17 @@ describe('GET /admin/inventory/{var}', () => {
   });
 
   test('a soft-deleted variant keeps its readable record but refuses writes with 404', async () => {
-    const variant = await stockedVariant(admin, 5);
-    assert.equal((await admin.delete(`/api/v1/admin/variants/${variant.variantPublicId}`)).status, 204);
+    const variant = await stockedVariant(t.admin, 5);
+    assert.equal((await t.admin.delete(`/api/v1/admin/variants/${variant.variantPublicId}`)).status, 204);
     const before = await stateOf(t, variant.variantPublicId);
 
-    const read = await admin.get(`${INVENTORY}/${variant.variantPublicId}`);
+    const read = await t.admin.get(`${INVENTORY}/${variant.variantPublicId}`);
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.data.quantity_on_hand, 5);
 
-    const adjust = await admin.patch(`${INVENTORY}/${variant.variantPublicId}`, { quantity_change: 1 });
+    const adjust = await t.admin.patch(`${INVENTORY}/${variant.variantPublicId}`, { quantity_change: 1 });
     assert.equal(adjust.status, 404, adjust.text);
-    const reserve = await admin.patch(`${INVENTORY}/${variant.variantPublicId}/reservation`, { change: 1 });
+    const reserve = await t.admin.patch(`${INVENTORY}/${variant.variantPublicId}/reservation`, { change: 1 });
     assert.equal(reserve.status, 404, reserve.text);
     assert.deepEqual(await stateOf(t, variant.variantPublicId), before);
   });

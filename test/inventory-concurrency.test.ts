@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { describe, test } from 'node:test';
+import { errorOf, type Client } from './helpers/factories.js';
 import { INVENTORY, dbAudit, dbMovements, dbRecord, stockedVariant } from './helpers/inventory.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-let superAdmin: Client;
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  superAdmin = (await signInAs(t, 'SUPER_ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN', 'SUPER_ADMIN'] });
 
 interface Write {
   kind: 'RESERVE' | 'RELEASE' | 'ADJUST';
@@ -65,14 +57,14 @@ function assertChain(rows: { kind: string; delta_on_hand: number; delta_reserved
 describe('concurrent writes on one record', () => {
   test('50 simultaneous reserves, releases and adjusts: no update is lost and every rejection is a stock rule', async () => {
     const initial = { onHand: 10, reserved: 4 };
-    const { variantPublicId: v } = await stockedVariant(admin, initial.onHand, { reserved: initial.reserved });
+    const { variantPublicId: v } = await stockedVariant(t.admin, initial.onHand, { reserved: initial.reserved });
     const movementsBefore = await dbMovements(t, v);
     const auditBefore = await dbAudit(t, v);
 
     const writes = mixedBurst();
     assert.equal(writes.length, 50);
     assert.equal(writes.filter((w) => w.kind === 'RESERVE').reduce((sum, w) => sum + w.reserved, 0), 49);
-    const responses = await Promise.all(writes.map((w, i) => w.send(i % 3 === 0 ? superAdmin : admin, v)));
+    const responses = await Promise.all(writes.map((w, i) => w.send(i % 3 === 0 ? t.superAdmin : t.admin, v)));
 
     const accepted: Write[] = [];
     for (const [i, response] of responses.entries()) {
@@ -111,7 +103,7 @@ describe('concurrent writes on one record', () => {
     );
 
     // GET movements, newest first, lists them in the order they were applied.
-    const listed = await admin.get(`${INVENTORY}/${v}/movements?limit=100`);
+    const listed = await t.admin.get(`${INVENTORY}/${v}/movements?limit=100`);
     assert.equal(listed.body.meta.total, movementsBefore.length + accepted.length);
     const oldestFirst = [...listed.body.data].reverse().map((m: any) => ({
       kind: m.kind,
@@ -122,14 +114,14 @@ describe('concurrent writes on one record', () => {
     }));
     assertChain(oldestFirst, 0, 0);
 
-    const record = (await admin.get(`${INVENTORY}/${v}`)).body.data;
+    const record = (await t.admin.get(`${INVENTORY}/${v}`)).body.data;
     assert.equal(record.quantity_available, expectedOnHand - expectedReserved);
   });
 
   test('50 concurrent reserves of 1 with 20 available: exactly 20 succeed', async () => {
-    const { variantPublicId: v } = await stockedVariant(admin, 25, { reserved: 5, reorderLevel: 3 });
+    const { variantPublicId: v } = await stockedVariant(t.admin, 25, { reserved: 5, reorderLevel: 3 });
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 ? admin : superAdmin).patch(`${INVENTORY}/${v}/reservation`, { change: 1 })),
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? t.admin : t.superAdmin).patch(`${INVENTORY}/${v}/reservation`, { change: 1 })),
     );
     const ok = responses.filter((r) => r.status === 200);
     assert.equal(ok.length, 20, responses.map((r) => r.status).join(','));
@@ -140,7 +132,7 @@ describe('concurrent writes on one record', () => {
     assert.deepEqual(ok.map((r) => r.body.data.quantity_reserved).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => 6 + i));
     const final = await dbRecord(t, v);
     assert.deepEqual([final?.quantity_on_hand, final?.quantity_reserved], [25, 25]);
-    const record = (await admin.get(`${INVENTORY}/${v}`)).body.data;
+    const record = (await t.admin.get(`${INVENTORY}/${v}`)).body.data;
     assert.equal(record.quantity_available, 0);
     assert.equal(record.stock_status, 'OUT_OF_STOCK');
     assert.equal((await dbMovements(t, v)).filter((m) => m.kind === 'RESERVE').length, 21);
@@ -148,8 +140,8 @@ describe('concurrent writes on one record', () => {
   });
 
   test('50 concurrent adjusts of -1 with 20 on hand: exactly 20 succeed and on-hand ends at 0', async () => {
-    const { variantPublicId: v } = await stockedVariant(admin, 20);
-    const responses = await Promise.all(Array.from({ length: 50 }, () => admin.patch(`${INVENTORY}/${v}`, { quantity_change: -1 })));
+    const { variantPublicId: v } = await stockedVariant(t.admin, 20);
+    const responses = await Promise.all(Array.from({ length: 50 }, () => t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: -1 })));
     assert.equal(responses.filter((r) => r.status === 200).length, 20);
     for (const r of responses.filter((r) => r.status !== 200)) assert.equal(errorOf(r).code, 'STOCK_RULE_VIOLATION');
     assert.equal((await dbRecord(t, v))?.quantity_on_hand, 0);
@@ -159,8 +151,8 @@ describe('concurrent writes on one record', () => {
   });
 
   test('concurrent set-to values and increments interleave without losing an increment', async () => {
-    const { variantPublicId: v } = await stockedVariant(admin, 0);
-    const responses = await Promise.all(Array.from({ length: 30 }, () => admin.patch(`${INVENTORY}/${v}`, { quantity_change: 1 })));
+    const { variantPublicId: v } = await stockedVariant(t.admin, 0);
+    const responses = await Promise.all(Array.from({ length: 30 }, () => t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: 1 })));
     for (const r of responses) assert.equal(r.status, 200, r.text);
     assert.deepEqual(responses.map((r) => r.body.data.quantity_on_hand).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
     assert.equal((await dbRecord(t, v))?.quantity_on_hand, 30);

@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { describe, test } from 'node:test';
+import { errorOf } from './helpers/factories.js';
 import { INVENTORY, ISO_UTC, RECORD_FIELDS, createVariant, dbAudit, dbMovements, dbRecord } from './helpers/inventory.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-let adminId: string;
-before(async () => {
-  t = await startTestApp();
-  const signedIn = await signInAs(t, 'ADMIN');
-  admin = signedIn.client;
-  adminId = signedIn.user.public_id;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN'] });
 
 async function countAll() {
   const inventory = await t.db.selectFrom('inventory').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
@@ -28,9 +19,9 @@ async function countAll() {
 
 describe('POST /admin/inventory', () => {
   test('201 with the full record; reserved starts at 0 and available equals on-hand', async () => {
-    const variant = await createVariant(admin, { productName: 'Linen Shirt' });
+    const variant = await createVariant(t.admin, { productName: 'Linen Shirt' });
     const startedAt = Date.now();
-    const response = await admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 40, reorder_level: 5 });
+    const response = await t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 40, reorder_level: 5 });
     assert.equal(response.status, 201, response.text);
     assert.equal(response.body.success, true);
     const record = response.body.data;
@@ -61,12 +52,12 @@ describe('POST /admin/inventory', () => {
       { on: 40, reserved: 0, reorder: 5 },
     );
     // The GET answers the same record.
-    assert.deepEqual((await admin.get(`${INVENTORY}/${variant.variantPublicId}`)).body.data, record);
+    assert.deepEqual((await t.admin.get(`${INVENTORY}/${variant.variantPublicId}`)).body.data, record);
   });
 
   test('without reorder_level the threshold is null; on-hand 0 is allowed and OUT_OF_STOCK', async () => {
-    const variant = await createVariant(admin);
-    const response = await admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 0 });
+    const variant = await createVariant(t.admin);
+    const response = await t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 0 });
     assert.equal(response.status, 201, response.text);
     assert.equal(response.body.data.reorder_level, null);
     assert.equal(response.body.data.quantity_available, 0);
@@ -74,26 +65,26 @@ describe('POST /admin/inventory', () => {
   });
 
   test('writes one CREATE movement and one inventory.create audit entry', async () => {
-    const variant = await createVariant(admin);
-    await admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 7, reorder_level: 2 });
+    const variant = await createVariant(t.admin);
+    await t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 7, reorder_level: 2 });
     const movements = await dbMovements(t, variant.variantPublicId);
     assert.equal(movements.length, 1);
     assert.deepEqual(
       { ...movements[0], id: undefined },
-      { id: undefined, kind: 'CREATE', delta_on_hand: 7, delta_reserved: 0, on_hand_after: 7, reserved_after: 0, reason: null, actor_public_id: adminId },
+      { id: undefined, kind: 'CREATE', delta_on_hand: 7, delta_reserved: 0, on_hand_after: 7, reserved_after: 0, reason: null, actor_public_id: t.admin.user.public_id },
     );
     const audit = await dbAudit(t, variant.variantPublicId);
     assert.equal(audit.length, 1);
     assert.equal(audit[0]?.action, 'inventory.create');
-    assert.equal(audit[0]?.actor_public_id, adminId);
+    assert.equal(audit[0]?.actor_public_id, t.admin.user.public_id);
     assert.deepEqual(audit[0]?.changes, { before: null, after: { quantity_on_hand: 7, quantity_reserved: 0, reorder_level: 2 } });
   });
 
   test('a second create for the same variant is 409 INVENTORY_EXISTS and leaves the first record alone', async () => {
-    const variant = await createVariant(admin);
-    assert.equal((await admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 3 })).status, 201);
+    const variant = await createVariant(t.admin);
+    assert.equal((await t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 3 })).status, 201);
     const counts = await countAll();
-    const again = await admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 99, reorder_level: 1 });
+    const again = await t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: 99, reorder_level: 1 });
     assert.equal(again.status, 409, again.text);
     assert.equal(errorOf(again).code, 'INVENTORY_EXISTS');
     const row = await dbRecord(t, variant.variantPublicId);
@@ -103,9 +94,9 @@ describe('POST /admin/inventory', () => {
   });
 
   test('concurrent creates for one variant: exactly one 201, the rest 409 INVENTORY_EXISTS', async () => {
-    const variant = await createVariant(admin);
+    const variant = await createVariant(t.admin);
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: i + 1 })),
+      Array.from({ length: 8 }, (_, i) => t.admin.post(INVENTORY, { variant_public_id: variant.variantPublicId, quantity_on_hand: i + 1 })),
     );
     const statuses = responses.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409], responses.map((r) => r.text).join('\n'));
@@ -115,13 +106,13 @@ describe('POST /admin/inventory', () => {
   });
 
   test('an unknown variant id, a malformed one and a soft-deleted variant are 404', async () => {
-    const deleted = await createVariant(admin);
-    assert.equal((await admin.delete(`/api/v1/admin/variants/${deleted.variantPublicId}`)).status, 204);
-    const gone = await createVariant(admin);
-    assert.equal((await admin.delete(`/api/v1/admin/products/${gone.productPublicId}`)).status, 204);
+    const deleted = await createVariant(t.admin);
+    assert.equal((await t.admin.delete(`/api/v1/admin/variants/${deleted.variantPublicId}`)).status, 204);
+    const gone = await createVariant(t.admin);
+    assert.equal((await t.admin.delete(`/api/v1/admin/products/${gone.productPublicId}`)).status, 204);
     const counts = await countAll();
     for (const id of ['var_AAAAAAAAAAAAAAAAAAAA', 'var_short', gone.productPublicId, deleted.variantPublicId, gone.variantPublicId]) {
-      const response = await admin.post(INVENTORY, { variant_public_id: id, quantity_on_hand: 1 });
+      const response = await t.admin.post(INVENTORY, { variant_public_id: id, quantity_on_hand: 1 });
       assert.equal(response.status, 404, `${id}: ${response.text}`);
       assert.equal(errorOf(response).code, 'NOT_FOUND');
     }
@@ -140,9 +131,9 @@ describe('POST /admin/inventory', () => {
   ];
   for (const [name, body, field] of invalid) {
     test(`400 VALIDATION_ERROR for ${name}, nothing is created`, async () => {
-      const variant = await createVariant(admin);
+      const variant = await createVariant(t.admin);
       const counts = await countAll();
-      const response = await admin.post(INVENTORY, body(variant.variantPublicId));
+      const response = await t.admin.post(INVENTORY, body(variant.variantPublicId));
       assert.equal(response.status, 400, response.text);
       const error = errorOf(response);
       assert.equal(error.code, 'VALIDATION_ERROR');
@@ -157,7 +148,7 @@ describe('POST /admin/inventory', () => {
 
   test('an empty body and a non-object body are 400', async () => {
     for (const raw of ['{}', '[]', '5']) {
-      const response = await admin.post(INVENTORY, undefined, { raw });
+      const response = await t.admin.post(INVENTORY, undefined, { raw });
       assert.equal(response.status, 400, `${raw}: ${response.text}`);
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
     }

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { errorOf, signInAs, type Client } from './helpers/factories.js';
+import { before, describe, test } from 'node:test';
+import { errorOf } from './helpers/factories.js';
 import { INVENTORY, createRecord, createVariant, stockedVariant, uniqueTag, type VariantRef } from './helpers/inventory.js';
-
-let t: TestApp;
-let admin: Client;
+import { useApp } from './helpers/use-app.js';
 
 /**
  * The sort fixture: three products, five records, with ties on product name
@@ -16,31 +13,31 @@ const TAG = uniqueTag('srt');
 const SKU_TAG = TAG.toUpperCase();
 const fixture: { ref: VariantRef; onHand: number; reserved: number; updated: string }[] = [];
 
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-  const alpha = await createVariant(admin, { productName: `${TAG} Alpha`, sku: `${SKU_TAG}-A1` });
-  const bravo = await createVariant(admin, { productName: `${TAG} Bravo`, sku: `${SKU_TAG}-B1` });
-  const charlie = await createVariant(admin, { productName: `${TAG} Charlie`, sku: `${SKU_TAG}-C1` });
-  const rows: [VariantRef, number, number, string][] = [
-    [charlie, 5, 3, '2024-01-01T10:00:00.000Z'],
-    [await createVariant(admin, { productPublicId: alpha.productPublicId, productName: alpha.productName, sku: `${SKU_TAG}-A2` }), 5, 0, '2024-01-01T09:00:00.000Z'],
-    [alpha, 5, 0, '2024-01-01T11:00:00.000Z'],
-    [bravo, 3, 1, '2024-01-01T09:00:00.000Z'],
-    [await createVariant(admin, { productPublicId: charlie.productPublicId, productName: charlie.productName, sku: `${SKU_TAG}-C2` }), 0, 0, '2024-01-01T08:00:00.000Z'],
-  ];
-  for (const [ref, onHand, reserved, updated] of rows) {
-    await stockedVariant(admin, onHand, { reserved }); // a record outside the search, which must never show up
-    await createRecord(admin, ref.variantPublicId, Math.max(onHand, reserved));
-    if (reserved) await admin.patch(`${INVENTORY}/${ref.variantPublicId}/reservation`, { change: reserved });
-    const variant = await t.db.selectFrom('variants').select('id').where('public_id', '=', ref.variantPublicId).executeTakeFirstOrThrow();
-    await t.db.updateTable('inventory').set({ last_stock_update: new Date(updated) }).where('variant_id', '=', variant.id).execute();
-    fixture.push({ ref, onHand, reserved, updated });
-  }
+const t = useApp({
+  as: ['ADMIN'],
+  async seed(t) {
+    const alpha = await createVariant(t.admin, { productName: `${TAG} Alpha`, sku: `${SKU_TAG}-A1` });
+    const bravo = await createVariant(t.admin, { productName: `${TAG} Bravo`, sku: `${SKU_TAG}-B1` });
+    const charlie = await createVariant(t.admin, { productName: `${TAG} Charlie`, sku: `${SKU_TAG}-C1` });
+    const rows: [VariantRef, number, number, string][] = [
+      [charlie, 5, 3, '2024-01-01T10:00:00.000Z'],
+      [await createVariant(t.admin, { productPublicId: alpha.productPublicId, productName: alpha.productName, sku: `${SKU_TAG}-A2` }), 5, 0, '2024-01-01T09:00:00.000Z'],
+      [alpha, 5, 0, '2024-01-01T11:00:00.000Z'],
+      [bravo, 3, 1, '2024-01-01T09:00:00.000Z'],
+      [await createVariant(t.admin, { productPublicId: charlie.productPublicId, productName: charlie.productName, sku: `${SKU_TAG}-C2` }), 0, 0, '2024-01-01T08:00:00.000Z'],
+    ];
+    for (const [ref, onHand, reserved, updated] of rows) {
+      await stockedVariant(t.admin, onHand, { reserved }); // a record outside the search, which must never show up
+      await createRecord(t.admin, ref.variantPublicId, Math.max(onHand, reserved));
+      if (reserved) await t.admin.patch(`${INVENTORY}/${ref.variantPublicId}/reservation`, { change: reserved });
+      const variant = await t.db.selectFrom('variants').select('id').where('public_id', '=', ref.variantPublicId).executeTakeFirstOrThrow();
+      await t.db.updateTable('inventory').set({ last_stock_update: new Date(updated) }).where('variant_id', '=', variant.id).execute();
+      fixture.push({ ref, onHand, reserved, updated });
+    }
+  },
 });
-after(() => t.close());
 
-const list = (query: string) => admin.get(`${INVENTORY}?${query}`);
+const list = (query: string) => t.admin.get(`${INVENTORY}?${query}`);
 const ids = (response: { body: any }) => (response.body.data as { variant_public_id: string }[]).map((r) => r.variant_public_id);
 
 type Key = (f: (typeof fixture)[number]) => string | number;
@@ -157,9 +154,9 @@ describe('GET /admin/inventory filters', () => {
 
   test('search treats % and _ literally', async () => {
     const tag = uniqueTag('pct');
-    const percent = await stockedVariant(admin, 1, { productName: `${tag} 100% Wool` });
-    await stockedVariant(admin, 1, { productName: `${tag} 100 Wool` });
-    await stockedVariant(admin, 1, { productName: `${tag} 1000 Wool` });
+    const percent = await stockedVariant(t.admin, 1, { productName: `${tag} 100% Wool` });
+    await stockedVariant(t.admin, 1, { productName: `${tag} 100 Wool` });
+    await stockedVariant(t.admin, 1, { productName: `${tag} 1000 Wool` });
     assert.deepEqual(ids(await list(`search=${encodeURIComponent(`${tag} 100%`)}`)), [percent.variantPublicId]);
     assert.deepEqual(ids(await list(`search=${encodeURIComponent(`${tag} 10_`)}`)), []);
     assert.equal((await list(`search=${tag}`)).body.meta.total, 3);
@@ -167,12 +164,12 @@ describe('GET /admin/inventory filters', () => {
 
   test('stock_status filters to exactly the records with that status', async () => {
     const tag = uniqueTag('sts');
-    const inStock = await stockedVariant(admin, 10, { reorderLevel: 2, productName: `${tag} A` });
-    const low = await stockedVariant(admin, 2, { reorderLevel: 2, productName: `${tag} B` });
-    const reservedLow = await stockedVariant(admin, 10, { reorderLevel: 5, reserved: 6, productName: `${tag} C` });
-    const zero = await stockedVariant(admin, 3, { reserved: 3, productName: `${tag} D` });
-    const negative = await stockedVariant(admin, 3, { reserved: 3, productName: `${tag} E` });
-    await admin.patch(`${INVENTORY}/${negative.variantPublicId}`, { quantity_on_hand: 1 });
+    const inStock = await stockedVariant(t.admin, 10, { reorderLevel: 2, productName: `${tag} A` });
+    const low = await stockedVariant(t.admin, 2, { reorderLevel: 2, productName: `${tag} B` });
+    const reservedLow = await stockedVariant(t.admin, 10, { reorderLevel: 5, reserved: 6, productName: `${tag} C` });
+    const zero = await stockedVariant(t.admin, 3, { reserved: 3, productName: `${tag} D` });
+    const negative = await stockedVariant(t.admin, 3, { reserved: 3, productName: `${tag} E` });
+    await t.admin.patch(`${INVENTORY}/${negative.variantPublicId}`, { quantity_on_hand: 1 });
     const expectations: Record<string, string[]> = {
       IN_STOCK: [inStock.variantPublicId],
       LOW_STOCK: [low.variantPublicId, reservedLow.variantPublicId],
@@ -194,11 +191,11 @@ describe('GET /admin/inventory filters', () => {
 
   test("include_deleted: records of soft-deleted variants are hidden by default and by 'false', shown by 'true'", async () => {
     const tag = uniqueTag('del');
-    const live = await stockedVariant(admin, 1, { productName: `${tag} Live` });
-    const deletedVariant = await stockedVariant(admin, 1, { productName: `${tag} Variant gone` });
-    const deletedProduct = await stockedVariant(admin, 1, { productName: `${tag} Product gone` });
-    assert.equal((await admin.delete(`/api/v1/admin/variants/${deletedVariant.variantPublicId}`)).status, 204);
-    assert.equal((await admin.delete(`/api/v1/admin/products/${deletedProduct.productPublicId}`)).status, 204);
+    const live = await stockedVariant(t.admin, 1, { productName: `${tag} Live` });
+    const deletedVariant = await stockedVariant(t.admin, 1, { productName: `${tag} Variant gone` });
+    const deletedProduct = await stockedVariant(t.admin, 1, { productName: `${tag} Product gone` });
+    assert.equal((await t.admin.delete(`/api/v1/admin/variants/${deletedVariant.variantPublicId}`)).status, 204);
+    assert.equal((await t.admin.delete(`/api/v1/admin/products/${deletedProduct.productPublicId}`)).status, 204);
 
     for (const query of [`search=${tag}`, `search=${tag}&include_deleted=false`]) {
       const response = await list(query);
@@ -226,22 +223,22 @@ describe('GET /admin/inventory search: every path agrees with a plain scan', () 
   const TAGU = tag.toUpperCase();
 
   before(async () => {
-    const kettle = await createVariant(admin, { productName: `${tag} Kettle` });
-    await createRecord(admin, kettle.variantPublicId, 4);
+    const kettle = await createVariant(t.admin, { productName: `${tag} Kettle` });
+    await createRecord(t.admin, kettle.variantPublicId, 4);
     for (let i = 0; i < 2; i++) {
-      const more = await createVariant(admin, { productPublicId: kettle.productPublicId, productName: kettle.productName });
-      await createRecord(admin, more.variantPublicId, i);
+      const more = await createVariant(t.admin, { productPublicId: kettle.productPublicId, productName: kettle.productName });
+      await createRecord(t.admin, more.variantPublicId, i);
     }
-    const gone = await createVariant(admin, { productPublicId: kettle.productPublicId, productName: kettle.productName });
-    await createRecord(admin, gone.variantPublicId, 9);
-    assert.equal((await admin.delete(`/api/v1/admin/variants/${gone.variantPublicId}`)).status, 204);
-    await createVariant(admin, { productPublicId: kettle.productPublicId, productName: kettle.productName }); // no record
-    await stockedVariant(admin, 2, { productName: `${tag} Kettle` }); // same name, another product
-    const pot = await stockedVariant(admin, 3, { productName: 'Plain pot', sku: `${TAGU}-POT` });
-    await createRecord(admin, (await createVariant(admin, { productPublicId: pot.productPublicId, productName: 'Plain pot' })).variantPublicId, 1);
-    await stockedVariant(admin, 6, { productName: `${tag} Lid`, sku: `${TAGU}-LID` });
-    const renamed = await stockedVariant(admin, 7, { productName: 'Not yet' });
-    assert.equal((await admin.patch(`/api/v1/admin/products/${renamed.productPublicId}`, { name: `${tag} Renamed` })).status, 200);
+    const gone = await createVariant(t.admin, { productPublicId: kettle.productPublicId, productName: kettle.productName });
+    await createRecord(t.admin, gone.variantPublicId, 9);
+    assert.equal((await t.admin.delete(`/api/v1/admin/variants/${gone.variantPublicId}`)).status, 204);
+    await createVariant(t.admin, { productPublicId: kettle.productPublicId, productName: kettle.productName }); // no record
+    await stockedVariant(t.admin, 2, { productName: `${tag} Kettle` }); // same name, another product
+    const pot = await stockedVariant(t.admin, 3, { productName: 'Plain pot', sku: `${TAGU}-POT` });
+    await createRecord(t.admin, (await createVariant(t.admin, { productPublicId: pot.productPublicId, productName: 'Plain pot' })).variantPublicId, 1);
+    await stockedVariant(t.admin, 6, { productName: `${tag} Lid`, sku: `${TAGU}-LID` });
+    const renamed = await stockedVariant(t.admin, 7, { productName: 'Not yet' });
+    assert.equal((await t.admin.patch(`/api/v1/admin/products/${renamed.productPublicId}`, { name: `${tag} Renamed` })).status, 200);
   });
 
   async function plainScan(includeDeleted: boolean, sort: string): Promise<string[]> {

@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { signInAs, type Client } from './helpers/factories.js';
+import { describe, test } from 'node:test';
 import { INVENTORY, createRecord, createVariant, uniqueTag } from './helpers/inventory.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-before(async () => {
-  t = await startTestApp();
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['ADMIN'] });
 
 /** Builds a record with exactly these quantities over HTTP (create, reserve, then lower on-hand if needed). */
 async function recordWith(onHand: number, reserved: number, reorderLevel: number | null, productName?: string) {
-  const variant = await createVariant(admin, productName ? { productName } : {});
+  const variant = await createVariant(t.admin, productName ? { productName } : {});
   const v = variant.variantPublicId;
-  await createRecord(admin, v, Math.max(onHand, reserved), reorderLevel);
-  if (reserved > 0) assert.equal((await admin.patch(`${INVENTORY}/${v}/reservation`, { change: reserved })).status, 200);
-  if (onHand < reserved) assert.equal((await admin.patch(`${INVENTORY}/${v}`, { quantity_on_hand: onHand })).status, 200);
-  const record = (await admin.get(`${INVENTORY}/${v}`)).body.data;
+  await createRecord(t.admin, v, Math.max(onHand, reserved), reorderLevel);
+  if (reserved > 0) assert.equal((await t.admin.patch(`${INVENTORY}/${v}/reservation`, { change: reserved })).status, 200);
+  if (onHand < reserved) assert.equal((await t.admin.patch(`${INVENTORY}/${v}`, { quantity_on_hand: onHand })).status, 200);
+  const record = (await t.admin.get(`${INVENTORY}/${v}`)).body.data;
   assert.deepEqual([record.quantity_on_hand, record.quantity_reserved], [onHand, reserved]);
   return record;
 }
@@ -51,11 +44,11 @@ describe('stock_status at every boundary', () => {
       assert.equal(record.reorder_level, c.reorder);
       assert.equal(record.stock_status, c.status);
       // The list computes the same status, and its filter agrees with it.
-      const listed = await admin.get(`${INVENTORY}?search=${encodeURIComponent(productName)}`);
+      const listed = await t.admin.get(`${INVENTORY}?search=${encodeURIComponent(productName)}`);
       assert.equal(listed.body.data.length, 1);
       assert.equal(listed.body.data[0].stock_status, c.status);
       for (const status of ['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK']) {
-        const filtered = await admin.get(`${INVENTORY}?search=${encodeURIComponent(productName)}&stock_status=${status}`);
+        const filtered = await t.admin.get(`${INVENTORY}?search=${encodeURIComponent(productName)}&stock_status=${status}`);
         assert.equal(filtered.status, 200, filtered.text);
         assert.equal(filtered.body.data.length, status === c.status ? 1 : 0, `filter ${status}`);
       }
@@ -65,21 +58,21 @@ describe('stock_status at every boundary', () => {
 
 describe('stock_status follows every write', () => {
   test('reserve, release, adjust and reorder changes each recompute the status', async () => {
-    const variant = await createVariant(admin);
+    const variant = await createVariant(t.admin);
     const v = variant.variantPublicId;
     const statusAfter = async (response: Promise<{ status: number; body: any; text: string }>) => {
       const r = await response;
       assert.equal(r.status, 200, r.text);
       return [r.body.data.quantity_available, r.body.data.stock_status];
     };
-    assert.deepEqual((await createRecord(admin, v, 10, 3)).stock_status, 'IN_STOCK');
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}/reservation`, { change: 6 })), [4, 'IN_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}/reservation`, { change: 1 })), [3, 'LOW_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}`, { quantity_change: -3 })), [0, 'OUT_OF_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}`, { quantity_change: -2 })), [-2, 'OUT_OF_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}`, { quantity_on_hand: 12 })), [5, 'IN_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}`, { reorder_level: 5 })), [5, 'LOW_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}/reservation`, { change: -1 })), [6, 'IN_STOCK']);
-    assert.deepEqual(await statusAfter(admin.patch(`${INVENTORY}/${v}`, { reorder_level: null })), [6, 'IN_STOCK']);
+    assert.deepEqual((await createRecord(t.admin, v, 10, 3)).stock_status, 'IN_STOCK');
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}/reservation`, { change: 6 })), [4, 'IN_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}/reservation`, { change: 1 })), [3, 'LOW_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: -3 })), [0, 'OUT_OF_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: -2 })), [-2, 'OUT_OF_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}`, { quantity_on_hand: 12 })), [5, 'IN_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}`, { reorder_level: 5 })), [5, 'LOW_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}/reservation`, { change: -1 })), [6, 'IN_STOCK']);
+    assert.deepEqual(await statusAfter(t.admin.patch(`${INVENTORY}/${v}`, { reorder_level: null })), [6, 'IN_STOCK']);
   });
 });

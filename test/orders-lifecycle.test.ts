@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from './helpers/commerce.js';
-import { signInAs, signUp, type Client } from './helpers/factories.js';
+import { signUp } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
 import { API, createCoupon, fails, ok, orderMovements, placedOrder } from './helpers/orders.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-let admin: Client;
-let adminUser: { public_id: string };
-before(async () => {
-  // The email worker is kept idle so queued messages keep their payloads for the checks.
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' });
-  const signedIn = await signInAs(t, 'ADMIN');
-  admin = signedIn.client;
-  adminUser = signedIn.user;
-});
-after(() => t.close());
+// The email worker is kept idle so queued messages keep their payloads for the checks.
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' }, as: ['ADMIN'] });
 
 type Status = 'PLACED' | 'CONFIRMED' | 'SHIPPED' | 'FULFILLED' | 'CANCELLED';
 const STATUSES: Status[] = ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED'];
@@ -29,12 +20,12 @@ const PATH: Record<Status, Record<string, unknown>[]> = {
   FULFILLED: [{ status: 'CONFIRMED' }, { status: 'SHIPPED', carrier: 'UPS' }, { status: 'FULFILLED' }],
   CANCELLED: [{ status: 'CANCELLED' }],
 };
-const move = (order: string, body: Record<string, unknown>) => admin.patch(`${API}/admin/orders/${order}`, body);
+const move = (order: string, body: Record<string, unknown>) => t.admin.patch(`${API}/admin/orders/${order}`, body);
 const unknownOrder = () => `ord_${randomBytes(12).toString('base64url')}`;
 
 /** A placed order of 3 units (stock 10), moved by the admin to `status`. */
 async function orderIn(status: Status, extra: Record<string, unknown> = {}) {
-  const placed = await placedOrder(t, admin, [{ quantity: 3, stock: 10, price: '10.00' }], extra);
+  const placed = await placedOrder(t, t.admin, [{ quantity: 3, stock: 10, price: '10.00' }], extra);
   for (const body of PATH[status]) ok(await move(placed.order.public_id, body));
   return { ...placed, orderId: placed.order.public_id as string, variantId: placed.variantIds[0]! };
 }
@@ -54,7 +45,7 @@ async function orderState(orderId: string, variantId: string) {
     usages: released,
     coupons,
     inventory: await inventoryOf(t, variantId),
-    movements: (await orderMovements(admin, variantId)).length,
+    movements: (await orderMovements(t.admin, variantId)).length,
     outbox: outbox.map((e) => e.kind),
     audit: (await auditRows(t, 'order.status_change', orderId)).length,
   };
@@ -62,14 +53,14 @@ async function orderState(orderId: string, variantId: string) {
 
 describe('customer orders: GET /orders, GET /orders/{ord}', () => {
   test('lists only your orders, filtered by status, sorted by placed_at or total either way, paginated', async () => {
-    const { variantId } = await sellableVariant(admin, { price: '10.00', stock: 100 });
+    const { variantId } = await sellableVariant(t.admin, { price: '10.00', stock: 100 });
     const s = await shopper(t, []);
     const ids: string[] = [];
     for (const quantity of [1, 3, 2]) {
       ok(await s.client.post(`${API}/cart/items`, { variant_public_id: variantId, quantity }));
       ids.push(ok(await checkout(s.client, s.addressId), 201).public_id);
     }
-    await placedOrder(t, admin); // someone else's order
+    await placedOrder(t, t.admin); // someone else's order
     const [one, three, two] = ids as [string, string, string]; // totals 20.00, 40.00, 30.00
     ok(await s.client.post(`${API}/orders/${two}/cancel`));
     const list = async (query: string) => {
@@ -107,8 +98,8 @@ describe('customer orders: GET /orders, GET /orders/{ord}', () => {
   });
 
   test('GET /orders/{ord}: your order 200; another account\'s, unknown or malformed IDs 404', async () => {
-    const mine = await placedOrder(t, admin);
-    const theirs = await placedOrder(t, admin);
+    const mine = await placedOrder(t, t.admin);
+    const theirs = await placedOrder(t, t.admin);
     assert.deepEqual(ok(await mine.client.get(`${API}/orders/${mine.order.public_id}`)), mine.order);
     for (const id of [theirs.order.public_id, unknownOrder(), 'ord_', 'garbage', mine.order.order_number]) {
       fails(await mine.client.get(`${API}/orders/${id}`), 404, 'NOT_FOUND');
@@ -121,9 +112,9 @@ describe('customer orders: GET /orders, GET /orders/{ord}', () => {
 describe('POST /orders/{ord}/cancel', () => {
   for (const status of ['PLACED', 'CONFIRMED'] as const) {
     test(`while ${status}: 200 CANCELLED, the reservation and the coupon use are given back`, async () => {
-      const coupon = await createCoupon(admin, { code: `BACK${randomBytes(3).toString('hex')}`, discount_value: '2.00', usage_limit: 5, usage_limit_per_user: 1 });
+      const coupon = await createCoupon(t.admin, { code: `BACK${randomBytes(3).toString('hex')}`, discount_value: '2.00', usage_limit: 5, usage_limit_per_user: 1 });
       const { client, orderId, variantId, addressId } = await orderIn(status, { coupon_code: coupon.code });
-      assert.equal(ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 1);
+      assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 1);
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 3 });
 
       const cancelled = ok(await client.post(`${API}/orders/${orderId}/cancel`));
@@ -132,12 +123,12 @@ describe('POST /orders/{ord}/cancel', () => {
       assert.deepEqual([last.status, last.by.role], ['CANCELLED', 'CUSTOMER']);
       assert.deepEqual(cancelled.status_history.map((h: any) => h.status), status === 'PLACED' ? ['PLACED', 'CANCELLED'] : ['PLACED', 'CONFIRMED', 'CANCELLED']);
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
-      assert.deepEqual(await orderMovements(admin, variantId), [
+      assert.deepEqual(await orderMovements(t.admin, variantId), [
         { kind: 'ORDER_PLACED', delta_on_hand: 0, delta_reserved: 3, order_public_id: orderId },
         { kind: 'ORDER_CANCELLED', delta_on_hand: 0, delta_reserved: -3, order_public_id: orderId },
       ]);
-      assert.equal(ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
-      const usages = ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`));
+      assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
+      const usages = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`));
       assert.deepEqual(usages.map((u: any) => [u.order_public_id, u.released]), [[orderId, true]]);
       const row = await t.db.selectFrom('coupon_usages').innerJoin('orders', 'orders.id', 'coupon_usages.order_id')
         .select('coupon_usages.released_at').where('orders.public_id', '=', orderId).executeTakeFirstOrThrow();
@@ -167,7 +158,7 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
       assert.equal(order.status, body.status);
       assert.deepEqual(await inventoryOf(t, variantId), stock);
       const entry = order.status_history.at(-1);
-      assert.deepEqual(entry.by, { public_id: adminUser.public_id, role: 'ADMIN' });
+      assert.deepEqual(entry.by, { public_id: t.admin.user.public_id, role: 'ADMIN' });
       assert.equal(entry.status, body.status);
       assert.ok(Math.abs(Date.parse(entry.at) - Date.now()) < 60_000, entry.at);
       return order;
@@ -180,9 +171,9 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
     const fulfilled = await step({ status: 'FULFILLED' }, { quantity_on_hand: 7, quantity_reserved: 0 });
     assert.deepEqual(fulfilled.status_history.map((h: any) => h.status), ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED']);
     assert.deepEqual(fulfilled.customer.email, email);
-    assert.deepEqual(ok(await admin.get(`${API}/admin/orders/${orderId}`)), fulfilled);
+    assert.deepEqual(ok(await t.admin.get(`${API}/admin/orders/${orderId}`)), fulfilled);
 
-    assert.deepEqual(await orderMovements(admin, variantId), [
+    assert.deepEqual(await orderMovements(t.admin, variantId), [
       { kind: 'ORDER_PLACED', delta_on_hand: 0, delta_reserved: 3, order_public_id: orderId },
       { kind: 'ORDER_SHIPPED', delta_on_hand: -3, delta_reserved: -3, order_public_id: orderId },
     ]);
@@ -192,25 +183,25 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
     ]);
     const audit = await auditRows(t, 'order.status_change', orderId);
     assert.deepEqual(audit.map((a) => [a.actor_public_id, a.entity_type, a.changes]), [
-      [adminUser.public_id, 'order', { before: { status: 'PLACED' }, after: { status: 'CONFIRMED' } }],
-      [adminUser.public_id, 'order', { before: { status: 'CONFIRMED' }, after: { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' } }],
-      [adminUser.public_id, 'order', { before: { status: 'SHIPPED' }, after: { status: 'FULFILLED' } }],
+      [t.admin.user.public_id, 'order', { before: { status: 'PLACED' }, after: { status: 'CONFIRMED' } }],
+      [t.admin.user.public_id, 'order', { before: { status: 'CONFIRMED' }, after: { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' } }],
+      [t.admin.user.public_id, 'order', { before: { status: 'SHIPPED' }, after: { status: 'FULFILLED' } }],
     ]);
   });
 
   for (const from of ['PLACED', 'CONFIRMED'] as const) {
     test(`${from} -> CANCELLED by an admin releases the reservation and the coupon use`, async () => {
-      const coupon = await createCoupon(admin, { code: `ADM${randomBytes(3).toString('hex')}`, discount_value: '1.00' });
+      const coupon = await createCoupon(t.admin, { code: `ADM${randomBytes(3).toString('hex')}`, discount_value: '1.00' });
       const { orderId, variantId } = await orderIn(from, { coupon_code: coupon.code });
       const order = ok(await move(orderId, { status: 'CANCELLED', note: 'customer called' }));
       assert.equal(order.status, 'CANCELLED');
-      assert.deepEqual(order.status_history.at(-1).by, { public_id: adminUser.public_id, role: 'ADMIN' });
+      assert.deepEqual(order.status_history.at(-1).by, { public_id: t.admin.user.public_id, role: 'ADMIN' });
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
-      assert.deepEqual((await orderMovements(admin, variantId)).map((m) => [m.kind, m.delta_reserved, m.order_public_id]), [
+      assert.deepEqual((await orderMovements(t.admin, variantId)).map((m) => [m.kind, m.delta_reserved, m.order_public_id]), [
         ['ORDER_PLACED', 3, orderId],
         ['ORDER_CANCELLED', -3, orderId],
       ]);
-      const stored = ok(await admin.get(`${API}/admin/coupons/${coupon.public_id}`));
+      const stored = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`));
       assert.equal(stored.times_used, 0);
       assert.deepEqual((await auditRows(t, 'order.status_change', orderId)).at(-1)?.reason, 'customer called');
     });
@@ -235,7 +226,7 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
 
   test('shipping more than is on hand (an admin lowered it) is 409 INSUFFICIENT_STOCK and changes nothing', async () => {
     const { orderId, variantId } = await orderIn('CONFIRMED');
-    ok(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 2, reason: 'breakage' }));
+    ok(await t.admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 2, reason: 'breakage' }));
     const beforeState = await orderState(orderId, variantId);
     assert.deepEqual(beforeState.inventory, { quantity_on_hand: 2, quantity_reserved: 3 });
     const error = fails(await move(orderId, { status: 'SHIPPED', carrier: 'UPS' }), 409, 'INSUFFICIENT_STOCK');
@@ -267,7 +258,7 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
 
 describe('GET /admin/orders and access', () => {
   test('filters by status, searches order number and customer email, bounds placed_at from (inclusive) to (exclusive)', async () => {
-    const { variantId } = await sellableVariant(admin, { stock: 100 });
+    const { variantId } = await sellableVariant(t.admin, { stock: 100 });
     const s = await shopper(t, []);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -279,8 +270,8 @@ describe('GET /admin/orders and access', () => {
     for (const [id, day] of [[a, '01'], [b, '02'], [c, '03']] as const) {
       await sql`UPDATE orders SET placed_at = ${`2021-03-${day}T00:00:00Z`}::timestamptz WHERE public_id = ${id}`.execute(t.db);
     }
-    const other = await placedOrder(t, admin);
-    const list = async (query: string) => (ok(await admin.get(`${API}/admin/orders?${query}`)) as any[]).map((o) => o.public_id);
+    const other = await placedOrder(t, t.admin);
+    const list = async (query: string) => (ok(await t.admin.get(`${API}/admin/orders?${query}`)) as any[]).map((o) => o.public_id);
 
     assert.deepEqual(await list(`search=${encodeURIComponent(s.email.toUpperCase())}`), [c, b, a]);
     assert.deepEqual(await list(`search=${encodeURIComponent(s.email)}&status=CONFIRMED`), [b]);
@@ -294,13 +285,13 @@ describe('GET /admin/orders and access', () => {
     assert.deepEqual(await list(`customer=${s.user.public_id}&status=CONFIRMED`), [b]);
     assert.deepEqual(await list(`customer=${other.user.public_id}`), [other.order.public_id]);
     assert.deepEqual(await list('customer=usr_unknown'), [], 'an unknown customer has no orders');
-    const all = await admin.get(`${API}/admin/orders?limit=100`);
+    const all = await t.admin.get(`${API}/admin/orders?limit=100`);
     const mine = (ok(all) as any[]).find((o) => o.public_id === a);
     assert.deepEqual(mine.customer, { public_id: s.user.public_id, email: s.email });
     assert.ok((ok(all) as any[]).some((o) => o.public_id === other.order.public_id));
     assert.ok(all.body.meta.total >= 4);
-    fails(await admin.get(`${API}/admin/orders?placed_from=yesterday`), 400, 'VALIDATION_ERROR');
-    fails(await admin.get(`${API}/admin/orders?status=LOST`), 400, 'VALIDATION_ERROR');
+    fails(await t.admin.get(`${API}/admin/orders?placed_from=yesterday`), 400, 'VALIDATION_ERROR');
+    fails(await t.admin.get(`${API}/admin/orders?status=LOST`), 400, 'VALIDATION_ERROR');
   });
 
   test('customers get 403 and anonymous callers 401 on admin order endpoints; nothing changes', async () => {

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { PASSWORD, errorOf, signUp, uniqueEmail } from './helpers/factories.js';
-import { linkFrom, sleep, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import { linkFrom, sleep, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { useApp } from './helpers/use-app.js';
 
-let mail: MailCatcher;
-let t: TestApp;
-before(async () => {
-  mail = await startMailServer();
-  // Every request comes from 127.0.0.1, so the per-IP count is switched off here and tested on an app of its own.
-  t = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' });
-});
-after(async () => {
-  await t.close();
-  await mail.close();
-});
+// Every request comes from 127.0.0.1, so the per-IP count is switched off here and tested on an app of its own.
+const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' } });
 
 const REQUEST = '/api/v1/auth/password-reset';
 const RESET = '/api/v1/auth/password-reset/verify';
@@ -25,7 +16,7 @@ const MINUTE = 60_000;
 
 /** Asks for a reset for `email` and returns the token from the email it then gets. */
 async function resetToken(email: string): Promise<string> {
-  const resets = () => mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT);
+  const resets = () => t.mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT);
   const seen = resets().length;
   const response = await t.client().post(REQUEST, { email });
   assert.equal(response.status, 202, response.text);
@@ -47,11 +38,11 @@ describe('POST /auth/password-reset', () => {
     assert.equal(a.text, b.text);
     assert.equal(a.headers.get('content-type'), b.headers.get('content-type'));
 
-    const message = await mail.waitForMail(email, SUBJECT);
+    const message = await t.mail.waitForMail(email, SUBJECT);
     assert.ok(tokenFrom(message.raw).length >= 32);
     assert.ok(linkFrom(message.raw).startsWith(`${t.config.publicBaseUrl}/reset-password?token=`), linkFrom(message.raw));
     await sleep(300);
-    assert.equal(mail.to(unknown).length, 0);
+    assert.equal(t.mail.to(unknown).length, 0);
     const queued = await t.db.selectFrom('outbox').select('id').where('recipient', '=', unknown).execute();
     assert.equal(queued.length, 0);
   });
@@ -59,7 +50,7 @@ describe('POST /auth/password-reset', () => {
   test('the email is matched case-insensitively', async () => {
     const { email } = await signUp(t);
     await t.client().post(REQUEST, { email: email.toUpperCase() });
-    const message = await mail.waitForMail(email, SUBJECT);
+    const message = await t.mail.waitForMail(email, SUBJECT);
     assert.deepEqual(message.to, [email]);
   });
 
@@ -173,11 +164,7 @@ describe('POST /auth/password-reset/verify', () => {
 });
 
 describe('rate limit (RATE_LIMIT_PASSWORD_RESET=2/15m)', () => {
-  let limited: TestApp;
-  before(async () => {
-    limited = await startTestApp({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '2/15m' });
-  });
-  after(() => limited.close());
+  const limited = useApp({ env: () => ({ SMTP_URL: t.mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '2/15m' }) });
 
   test('the third request in the window is 429 RATE_LIMITED with Retry-After and sends nothing; the next window allows again', async () => {
     const { email } = await signUp(limited);

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
+import { startTestApp } from './helpers/app.js';
 import { errorOf, signUp } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(() => t.close());
+const t = useApp();
 
 describe('health', () => {
   test('liveness and readiness answer 200', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
 import { checkout, shopper } from './helpers/commerce.js';
-import { signInAs, signUp, type Client } from './helpers/factories.js';
+import { signUp } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * Storefront lists read each product's stored document (migration 0011),
@@ -15,8 +15,6 @@ import { signInAs, signUp, type Client } from './helpers/factories.js';
  * its answer without the stored documents.
  */
 
-let t: TestApp;
-let admin: Client;
 let category: string;
 let product: string;
 let variants: string[];
@@ -38,21 +36,22 @@ async function listed(): Promise<any> {
   return item;
 }
 
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-  category = (await createCategory(admin, { name: `Docs ${uniqueSku()}` })).public_id;
-  const made = await makeProduct(admin, {
-    categories: [category],
-    variants: [
-      { price: '20.00', stock: 1 },
-      { price: '30.00', stock: 5 },
-    ],
-  });
-  product = made.id;
-  variants = made.variants.map((v: any) => v.public_id);
+const t = useApp({
+  env: { RATE_LIMIT_REGISTER: '0' },
+  as: ['ADMIN'],
+  async seed(t) {
+    category = (await createCategory(t.admin, { name: `Docs ${uniqueSku()}` })).public_id;
+    const made = await makeProduct(t.admin, {
+      categories: [category],
+      variants: [
+        { price: '20.00', stock: 1 },
+        { price: '30.00', stock: 5 },
+      ],
+    });
+    product = made.id;
+    variants = made.variants.map((v: any) => v.public_id);
+  },
 });
-after(() => t.close());
 
 describe('stored product documents follow every write', () => {
   test('a new product is listed with its variants and stock', async () => {
@@ -64,29 +63,29 @@ describe('stored product documents follow every write', () => {
   });
 
   test('product fields', async () => {
-    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { name: 'Renamed lamp', brand: 'Lumen' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/products/${product}`, { name: 'Renamed lamp', brand: 'Lumen' }), 200);
     const item = await listed();
     assert.deepEqual([item.name, item.brand], ['Renamed lamp', 'Lumen']);
   });
 
   test('variant price, status and deletion', async () => {
-    expectStatus(await admin.patch(`${API}/admin/variants/${variants[0]}`, { price: '25.00' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[0]}`, { price: '25.00' }), 200);
     assert.deepEqual([(await listed()).price_min, (await listed()).variants[0].price], ['25.00', '25.00']);
-    expectStatus(await admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'INACTIVE' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'INACTIVE' }), 200);
     assert.deepEqual((await listed()).variants.map((v: any) => v.public_id), [variants[0]]);
-    expectStatus(await admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE' }), 200);
     assert.equal((await listed()).variants.length, 2);
   });
 
   test('stock crossing zero, by adjustment and by reservation', async () => {
     const inStock = async () => (await listed()).variants.map((v: any) => v.in_stock);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 0 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 0 }), 200);
     assert.deepEqual(await inStock(), [true, false]);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 4 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[1]}`, { quantity_on_hand: 4 }), 200);
     assert.deepEqual(await inStock(), [true, true]);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: 4 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: 4 }), 200);
     assert.deepEqual(await inStock(), [true, false]);
-    expectStatus(await admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: -1 }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[1]}/reservation`, { change: -1 }), 200);
     assert.deepEqual(await inStock(), [true, true]);
   });
 
@@ -97,15 +96,15 @@ describe('stored product documents follow every write', () => {
   });
 
   test('categories: assignment, rename, deletion', async () => {
-    const other = await createCategory(admin, { name: `Zeta ${uniqueSku()}` });
-    expectStatus(await admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    const other = await createCategory(t.admin, { name: `Zeta ${uniqueSku()}` });
+    expectStatus(await t.admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
     assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category, other.public_id]);
-    expectStatus(await admin.patch(`${API}/admin/categories/${other.public_id}`, { name: 'Aaa first now' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/categories/${other.public_id}`, { name: 'Aaa first now' }), 200);
     assert.deepEqual((await listed()).categories.map((c: any) => c.name)[0], 'Aaa first now');
-    expectStatus(await admin.delete(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
     assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
-    expectStatus(await admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
-    expectStatus(await admin.delete(`${API}/admin/categories/${other.public_id}`), 204);
+    expectStatus(await t.admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/categories/${other.public_id}`), 204);
     assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
   });
 
@@ -113,18 +112,18 @@ describe('stored product documents follow every write', () => {
     const { client } = await signUp(t);
     const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: product, rating: 2, title: 'Meh', comment: 'It is fine.' }), 201);
     assert.deepEqual((await listed()).rating, { average: 0, count: 0 });
-    expectStatus(await admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
     assert.deepEqual((await listed()).rating, { average: 2, count: 1 });
   });
 
   test('status and deletion take the product off the list; its document stays fresh', async () => {
-    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { status: 'DRAFT' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/products/${product}`, { status: 'DRAFT' }), 200);
     assert.equal(await listed(), undefined);
-    expectStatus(await admin.patch(`${API}/admin/products/${product}`, { status: 'ACTIVE', description: 'Back again' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/products/${product}`, { status: 'ACTIVE', description: 'Back again' }), 200);
     assert.equal((await listed()).description, 'Back again');
-    expectStatus(await admin.delete(`${API}/admin/variants/${variants[1]}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/variants/${variants[1]}`), 204);
     assert.equal((await listed()).variants.length, 1);
-    expectStatus(await admin.delete(`${API}/admin/products/${product}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/products/${product}`), 204);
     assert.equal(await listed(), undefined);
   });
 });
@@ -132,7 +131,7 @@ describe('stored product documents follow every write', () => {
 describe('stored product documents under concurrent writes', () => {
   test('checkouts racing to sell the last unit of different variants of one product leave a fresh document', async () => {
     const count = 8;
-    const made = await makeProduct(admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 1 })) });
+    const made = await makeProduct(t.admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 1 })) });
     const buyers = await Promise.all(made.variants.map((v: any) => shopper(t, [{ variantId: v.public_id, quantity: 1 }])));
     const placed = await Promise.all(buyers.map((b) => checkout(b.client, b.addressId)));
     assert.deepEqual(placed.map((r) => r.status), Array(count).fill(201));
@@ -144,10 +143,10 @@ describe('stored product documents under concurrent writes', () => {
 
   test('stock adjustments racing on different variants of one product leave a fresh document', async () => {
     const count = 8;
-    const made = await makeProduct(admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 0 })) });
+    const made = await makeProduct(t.admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 0 })) });
     for (let round = 0; round < 3; round++) {
       const quantity = round % 2 === 0 ? 3 : 0;
-      const adjusted = await Promise.all(made.variants.map((v: any) => admin.patch(`${API}/admin/inventory/${v.public_id}`, { quantity_on_hand: quantity })));
+      const adjusted = await Promise.all(made.variants.map((v: any) => t.admin.patch(`${API}/admin/inventory/${v.public_id}`, { quantity_on_hand: quantity })));
       assert.deepEqual(adjusted.map((r) => r.status), Array(count).fill(200));
       assert.deepEqual(await staleDocuments(), [], `round ${round}`);
     }

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { PASSWORD, errorOf, signUp, type Client } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const ME = '/api/v1/users/me';
 const PASSWORD_PATH = '/api/v1/users/me/password';

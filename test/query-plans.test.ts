@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { seedBenchStore } from '../bench/seed.js';
 import { hashPassword } from '../src/lib/password.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import type { Client } from './helpers/client.js';
-import { signInAs } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * Every list endpoint's SQL, run under EXPLAIN on a seeded store, must reach
@@ -14,39 +13,38 @@ import { signInAs } from './helpers/factories.js';
  */
 const BIG_TABLES = new Set(['products', 'variants', 'inventory', 'orders', 'order_items', 'users', 'addresses', 'audit_log', 'product_categories']);
 
-let t: TestApp;
-let admin: Client;
 let customer: Client;
 let sample: { category: string; product: string };
 
-before(async () => {
+const t = useApp({
   // An idle email worker: its polling must not mix into the statements under test.
-  t = await startTestApp({ EMAIL_POLL_INTERVAL_MS: '600000' });
-  const password = 'Bench-Pass-1';
-  await seedBenchStore(t.db, await hashPassword(password, t.config.passwordHashCost), {
-    categories: 200,
-    products: 10_000,
-    variantsPerProduct: 4,
-    customers: 3_000,
-    orders: 10_000,
-  });
-  // The audit log only grows in production; give it a production-like size here.
-  await sql`
-    INSERT INTO audit_log (public_id, action, entity_type, entity_public_id, created_at)
-    SELECT 'aud_' || substr(md5(g::text), 1, 20), (ARRAY['inventory.adjust','product.update','auth.login'])[1 + g % 3], 'inventory', 'var_' || substr(md5(g::text), 1, 20),
-           now() - (g || ' minutes')::interval
-    FROM generate_series(1, 20000) g`.execute(t.db);
-  await sql`VACUUM ANALYZE`.execute(t.db);
-  admin = (await signInAs(t, 'SUPER_ADMIN')).client;
-  customer = t.client();
-  assert.equal((await customer.post('/api/v1/auth/login', { email: 'customer7@bench.test', password })).status, 200);
-  const row = await sql<{ category: string; product: string }>`
-    SELECT c.public_id AS category, p.public_id AS product FROM products p
-    JOIN product_categories pc ON pc.product_id = p.id JOIN categories c ON c.id = pc.category_id
-    WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(t.db);
-  sample = row.rows[0]!;
+  env: { EMAIL_POLL_INTERVAL_MS: '600000' },
+  as: ['SUPER_ADMIN'],
+  async seed(t) {
+    const password = 'Bench-Pass-1';
+    await seedBenchStore(t.db, await hashPassword(password, t.config.passwordHashCost), {
+      categories: 200,
+      products: 10_000,
+      variantsPerProduct: 4,
+      customers: 3_000,
+      orders: 10_000,
+    });
+    // The audit log only grows in production; give it a production-like size here.
+    await sql`
+      INSERT INTO audit_log (public_id, action, entity_type, entity_public_id, created_at)
+      SELECT 'aud_' || substr(md5(g::text), 1, 20), (ARRAY['inventory.adjust','product.update','auth.login'])[1 + g % 3], 'inventory', 'var_' || substr(md5(g::text), 1, 20),
+             now() - (g || ' minutes')::interval
+      FROM generate_series(1, 20000) g`.execute(t.db);
+    await sql`VACUUM ANALYZE`.execute(t.db);
+    customer = t.client();
+    assert.equal((await customer.post('/api/v1/auth/login', { email: 'customer7@bench.test', password })).status, 200);
+    const row = await sql<{ category: string; product: string }>`
+      SELECT c.public_id AS category, p.public_id AS product FROM products p
+      JOIN product_categories pc ON pc.product_id = p.id JOIN categories c ON c.id = pc.category_id
+      WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(t.db);
+    sample = row.rows[0]!;
+  },
 });
-after(() => t.close());
 
 /**
  * Known, deliberate exceptions: [path, table, why]. The total of in-stock
@@ -129,7 +127,7 @@ describe('list endpoints use indexes on a large store', () => {
 
   test('admin lists', async () => {
     const findings = [];
-    for (const path of adminLists) findings.push(...(await plansOf(admin, path)).map((f) => ({ path, ...f })));
+    for (const path of adminLists) findings.push(...(await plansOf(t.superAdmin, path)).map((f) => ({ path, ...f })));
     assert.deepEqual(findings, []);
   });
 });
@@ -166,6 +164,6 @@ describe('list statements run on cached plans', () => {
   });
 
   test('admin inventory lists', async () => {
-    assert.deepEqual(await replanned(admin, adminLists.filter((path) => path.includes('/inventory'))), []);
+    assert.deepEqual(await replanned(t.superAdmin, adminLists.filter((path) => path.includes('/inventory'))), []);
   });
 });

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
 import { sellableVariant } from './helpers/commerce.js';
-import { addressInput, errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { addressInput, errorOf, signUp } from './helpers/factories.js';
 import { credentials, local, tinyPng, upload, uploadedReviewImage } from './helpers/media.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 3: what a free account can make the server store is bounded, and what nothing needs is pruned. */
-let t: TestApp;
-let admin: Client;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' }, as: ['ADMIN'] });
 
 const API = '/api/v1';
 const HOUR = 3_600_000;
@@ -46,7 +40,7 @@ describe('upload quotas', () => {
 
 describe('review images are the author\'s own uploads', () => {
   test("another account's upload, or a file that does not exist, is 400 INVALID_IMAGE_URL", async () => {
-    const { productId } = await sellableVariant(admin);
+    const { productId } = await sellableVariant(t.admin);
     const owner = await signUp(t);
     const url = await uploadedReviewImage(t, owner.client);
     const other = await signUp(t);
@@ -60,7 +54,7 @@ describe('review images are the author\'s own uploads', () => {
   });
 
   test('the stored URL is the one the upload returned, not the raw input', async () => {
-    const { productId } = await sellableVariant(admin);
+    const { productId } = await sellableVariant(t.admin);
     const { client } = await signUp(t);
     const url = await uploadedReviewImage(t, client);
     const dressed = url.replace('http://localhost', 'HTTP://LOCALHOST') + '?utm=1#top';
@@ -73,15 +67,15 @@ describe('review images are the author\'s own uploads', () => {
 
 describe('pruning', () => {
   test('uploads nothing points at are deleted after the grace period; referenced ones stay and are checked again later', async () => {
-    const { productId, variantId } = await sellableVariant(admin);
+    const { productId, variantId } = await sellableVariant(t.admin);
     const author = await signUp(t);
     const [kept, orphan, dropped] = [await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client)];
     t.clock.advance(5 * 60_000 + 1000);
-    const productImage = (await upload(t, await credentials(admin, 'products'), tinyPng())).body.url as string;
+    const productImage = (await upload(t, await credentials(t.admin, 'products'), tinyPng())).body.url as string;
     const reviewed = await author.client.post(`${API}/reviews`, review(productId, [{ image_url: kept }, { image_url: dropped }]));
     assert.equal(reviewed.status, 201, reviewed.text);
     assert.equal((await author.client.patch(`${API}/reviews/${reviewed.body.data.public_id}`, { images: [{ image_url: kept }] })).status, 200);
-    assert.equal((await admin.patch(`${API}/admin/variants/${variantId}`, { images: [{ url: productImage }] })).status, 200);
+    assert.equal((await t.admin.patch(`${API}/admin/variants/${variantId}`, { images: [{ url: productImage }] })).status, 200);
 
     // Within the grace period nothing goes, referenced or not.
     let result = await t.app.pruner.runOnce();

@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { before, describe, test } from 'node:test';
 import { API, auditEntries, expectStatus, makeProduct } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
-import { errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { errorOf, signUp, type Client } from './helpers/factories.js';
 import { uploadedReviewImage } from './helpers/media.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Reviews (contract section 10): authors, moderation, public lists and product ratings. */
 
-let t: TestApp;
-let admin: Client;
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' }, as: ['ADMIN'] });
 
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
-
-const product = async () => (await sellableVariant(admin)).productId;
+const product = async () => (await sellableVariant(t.admin)).productId;
 const review = (productId: string, extra: Record<string, unknown> = {}) => ({
   product_public_id: productId,
   rating: 4,
@@ -31,7 +24,7 @@ async function postReview(client: Client, productId: string, extra: Record<strin
 }
 
 const moderate = async (id: string, status: 'APPROVED' | 'REJECTED', note?: string) =>
-  expectStatus(await admin.patch(`${API}/admin/reviews/${id}`, { status, ...(note !== undefined ? { moderation_note: note } : {}) }), 200);
+  expectStatus(await t.admin.patch(`${API}/admin/reviews/${id}`, { status, ...(note !== undefined ? { moderation_note: note } : {}) }), 200);
 
 const publicList = (productId: string, query = '') => t.client().get(`${API}/products/${productId}/reviews${query}`);
 const publicIds = async (productId: string) => expectStatus(await publicList(productId), 200).map((r: { public_id: string }) => r.public_id);
@@ -113,9 +106,9 @@ describe('POST /reviews', () => {
 
   test('the product must be ACTIVE and live: unknown, malformed, DRAFT and deleted products are 404', async () => {
     const { client } = await signUp(t);
-    const draft = (await makeProduct(admin, { status: 'DRAFT' })).id;
+    const draft = (await makeProduct(t.admin, { status: 'DRAFT' })).id;
     const deleted = await product();
-    expectStatus(await admin.delete(`${API}/admin/products/${deleted}`), 204);
+    expectStatus(await t.admin.delete(`${API}/admin/products/${deleted}`), 204);
     for (const id of [draft, deleted, 'prd_00000000000000000000', 'var_00000000000000000000', 'nope']) {
       const response = await client.post(`${API}/reviews`, review(id));
       assert.equal(response.status, 404, id);
@@ -278,7 +271,7 @@ describe('PATCH and DELETE /reviews/{rev}', () => {
     assert.equal(errorOf(patch).code, 'NOT_FOUND');
     assert.equal((await other.client.delete(`${API}/reviews/${created.public_id}`)).status, 404);
     // Even an admin is not the author.
-    assert.equal((await admin.patch(`${API}/reviews/${created.public_id}`, { rating: 1 })).status, 404);
+    assert.equal((await t.admin.patch(`${API}/reviews/${created.public_id}`, { rating: 1 })).status, 404);
     assert.deepEqual(await publicIds(productId), [created.public_id]);
     const mine = expectStatus(await author.client.get(`${API}/users/me/reviews`), 200);
     assert.equal(mine[0].rating, 4);
@@ -313,7 +306,7 @@ describe('GET /users/me/reviews', () => {
 
 describe('verified_purchase', () => {
   test("false until the author's order of the product ships, then true; another buyer's order does not count", async () => {
-    const { productId, variantId } = await sellableVariant(admin);
+    const { productId, variantId } = await sellableVariant(t.admin);
     const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
     const order = expectStatus(await checkout(buyer.client, buyer.addressId), 201);
     const created = await postReview(buyer.client, productId);
@@ -323,11 +316,11 @@ describe('verified_purchase', () => {
     const bystander = await signUp(t);
     const unverified = await postReview(bystander.client, productId);
 
-    expectStatus(await admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'CONFIRMED' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'CONFIRMED' }), 200);
     const mine = async (client: Client) => expectStatus(await client.get(`${API}/users/me/reviews`), 200)[0].verified_purchase;
     assert.equal(await mine(buyer.client), false, 'a confirmed order is not yet a verified purchase');
 
-    expectStatus(await admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'SHIPPED', carrier: 'UPS' }), 200);
+    expectStatus(await t.admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'SHIPPED', carrier: 'UPS' }), 200);
     assert.equal(await mine(buyer.client), true);
     assert.equal(await mine(bystander.client), false);
 
@@ -408,7 +401,7 @@ describe('GET /products/{prd}/reviews', () => {
   test('a product without reviews has an all-zero summary; unknown, malformed and DRAFT products are 404', async () => {
     const empty = await publicList(await product());
     assert.deepEqual(empty.body.summary, { average: 0, count: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } });
-    const draft = (await makeProduct(admin, { status: 'DRAFT' })).id;
+    const draft = (await makeProduct(t.admin, { status: 'DRAFT' })).id;
     for (const id of ['prd_00000000000000000000', 'rev_00000000000000000000', draft]) {
       const response = await publicList(id);
       assert.equal(response.status, 404, id);
@@ -446,28 +439,28 @@ describe('admin review routes', () => {
     const created = [];
     for (const rating of [3, 5, 3]) created.push(await postReview((await signUp(t)).client, productId, { rating }));
     await moderate(created[1].public_id, 'APPROVED');
-    const list = async (query: string) => expectStatus(await admin.get(`${API}/admin/reviews?product=${productId}${query}`), 200).map((r: any) => r.public_id);
+    const list = async (query: string) => expectStatus(await t.admin.get(`${API}/admin/reviews?product=${productId}${query}`), 200).map((r: any) => r.public_id);
     assert.deepEqual(await list(''), created.map((r) => r.public_id));
     assert.deepEqual(await list('&sort=-created_at'), created.map((r) => r.public_id).reverse());
     assert.deepEqual(await list('&status=PENDING'), [created[0].public_id, created[2].public_id]);
     assert.deepEqual(await list('&status=APPROVED'), [created[1].public_id]);
     assert.deepEqual(await list('&rating=3&status=PENDING'), [created[0].public_id, created[2].public_id]);
     assert.deepEqual(await list('&rating=5&status=PENDING'), []);
-    const row = expectStatus(await admin.get(`${API}/admin/reviews?product=${productId}&status=APPROVED`), 200)[0];
+    const row = expectStatus(await t.admin.get(`${API}/admin/reviews?product=${productId}&status=APPROVED`), 200)[0];
     assert.equal(row.product_public_id, productId);
     assert.match(row.author_public_id, /^usr_/);
     assert.ok(row.moderated_at);
-    assert.equal(expectStatus(await admin.get(`${API}/admin/reviews?product=nope`), 200).length, 0);
-    assert.equal((await admin.get(`${API}/admin/reviews?status=DELETED`)).status, 400);
+    assert.equal(expectStatus(await t.admin.get(`${API}/admin/reviews?product=nope`), 200).length, 0);
+    assert.equal((await t.admin.get(`${API}/admin/reviews?status=DELETED`)).status, 400);
   });
 
   test('moderation validates its body and 404s an unknown review', async () => {
     const productId = await product();
     const created = await postReview((await signUp(t)).client, productId);
     for (const body of [{}, { status: 'PENDING' }, { status: 'APPROVED', moderation_note: 'x'.repeat(1001) }, { status: 'APPROVED', extra: 1 }]) {
-      assert.equal((await admin.patch(`${API}/admin/reviews/${created.public_id}`, body)).status, 400, JSON.stringify(body).slice(0, 60));
+      assert.equal((await t.admin.patch(`${API}/admin/reviews/${created.public_id}`, body)).status, 400, JSON.stringify(body).slice(0, 60));
     }
-    assert.equal((await admin.patch(`${API}/admin/reviews/rev_00000000000000000000`, { status: 'APPROVED' })).status, 404);
+    assert.equal((await t.admin.patch(`${API}/admin/reviews/rev_00000000000000000000`, { status: 'APPROVED' })).status, 404);
   });
 });
 

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { useApp } from './helpers/use-app.js';
 
 const run = promisify(execFile);
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => t?.close());
+const t = useApp();
 
 /** `npm run seed` as a newcomer runs it: a real process on the configured database. */
 async function seed() {

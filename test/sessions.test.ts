@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { describe, test } from 'node:test';
+import { startTestApp, type RunningApp } from './helpers/app.js';
 import { PASSWORD, errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
 
-let t: TestApp;
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0' });
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const SESSIONS = '/api/v1/auth/sessions';
 
 /** Signs the same account in from a new client; the user agent tells its sessions apart. */
-async function loginFrom(app: TestApp, email: string, userAgent: string): Promise<Client> {
+async function loginFrom(app: RunningApp, email: string, userAgent: string): Promise<Client> {
   const client = app.client();
   const response = await client.post('/api/v1/auth/login', { email, password: PASSWORD }, { headers: { 'user-agent': userAgent } });
   assert.equal(response.status, 200, response.text);
@@ -23,7 +20,7 @@ async function loginFrom(app: TestApp, email: string, userAgent: string): Promis
 }
 
 /** A user with three sessions: the sign-up one, then "device-b", then "device-c". */
-async function threeSessions(app: TestApp) {
+async function threeSessions(app: RunningApp) {
   const first = await signUp(app);
   app.clock.advance(1_000); // distinct created_at, so "newest first" is decided by time alone
   const b = await loginFrom(app, first.email, 'device-b');

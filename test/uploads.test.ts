@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { errorOf, signInAs, signUp, type Client } from './helpers/factories.js';
+import { describe, test } from 'node:test';
+import { errorOf, signUp } from './helpers/factories.js';
 import { credentials, local, mediaKey, tinyPng, upload } from './helpers/media.js';
+import { useApp } from './helpers/use-app.js';
 
 /** Upload credentials (contract section 5) and the local image host that honours them. */
 
-let t: TestApp;
-let customer: Client;
-let admin: Client;
-
-before(async () => {
-  t = await startTestApp();
-  customer = (await signUp(t)).client;
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ as: ['CUSTOMER', 'ADMIN'] });
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const FIVE_MB = 5 * 1024 * 1024;
@@ -30,7 +21,7 @@ describe('GET /uploads/media-auth', () => {
 
   test('signs ImageKit-style: hex(HMAC-SHA1(private key, token + expire)), valid 10 minutes, recorded for the user', async () => {
     const nowSeconds = Math.floor(t.clock.now().getTime() / 1000);
-    const response = await customer.get('/api/v1/uploads/media-auth?context=reviews');
+    const response = await t.customer.get('/api/v1/uploads/media-auth?context=reviews');
     assert.equal(response.status, 200);
     assert.equal(response.body.success, true);
     const data = response.body.data;
@@ -49,7 +40,7 @@ describe('GET /uploads/media-auth', () => {
     assert.equal(data.signature, expected);
 
     const stored = await t.db.selectFrom('upload_tokens').selectAll().where('token', '=', data.token).executeTakeFirstOrThrow();
-    const user = await customer.get('/api/v1/users/me');
+    const user = await t.customer.get('/api/v1/users/me');
     const owner = await t.db.selectFrom('users').select('id').where('public_id', '=', user.body.data.public_id).executeTakeFirstOrThrow();
     assert.equal(stored.user_id, owner.id);
     assert.equal(stored.folder, '/ecommerce/reviews/');
@@ -58,29 +49,29 @@ describe('GET /uploads/media-auth', () => {
   });
 
   test('every call issues a fresh token', async () => {
-    const [a, b] = [await credentials(customer), await credentials(customer)];
+    const [a, b] = [await credentials(t.customer), await credentials(t.customer)];
     assert.notEqual(a.token, b.token);
     assert.notEqual(a.signature, b.signature);
   });
 
   test('an unknown or missing context falls back to reviews', async () => {
-    assert.equal((await credentials(customer, 'avatars')).folder, '/ecommerce/reviews/');
-    const response = await customer.get('/api/v1/uploads/media-auth');
+    assert.equal((await credentials(t.customer, 'avatars')).folder, '/ecommerce/reviews/');
+    const response = await t.customer.get('/api/v1/uploads/media-auth');
     assert.equal(response.body.data.folder, '/ecommerce/reviews/');
   });
 
   test('products: a customer gets 403, an admin the products folder', async () => {
-    const denied = await customer.get('/api/v1/uploads/media-auth?context=products');
+    const denied = await t.customer.get('/api/v1/uploads/media-auth?context=products');
     assert.equal(denied.status, 403);
     assert.equal(errorOf(denied).code, 'FORBIDDEN');
-    assert.equal((await credentials(admin, 'products')).folder, '/ecommerce/products/');
+    assert.equal((await credentials(t.admin, 'products')).folder, '/ecommerce/products/');
   });
 });
 
 describe('POST /media/api/v1/files/upload (local image host)', () => {
   test('stores a PNG and serves it at the returned url as image/png', async () => {
     const png = tinyPng();
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const response = await upload(t, creds, png);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     const { fileId, name, url, filePath, size, fileType } = response.body;
@@ -103,7 +94,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 
   test('the type comes from the content: GIF bytes named x.png are stored and served as GIF', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(20)]);
-    const response = await upload(t, await credentials(customer), gif);
+    const response = await upload(t, await credentials(t.customer), gif);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.match(response.body.name, /\.gif$/);
     const served = await fetch(local(t, response.body.url));
@@ -113,12 +104,12 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   test('JPEG and WebP are recognised', async () => {
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);
     const webp = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([24, 0, 0, 0]), Buffer.from('WEBPVP8 ', 'latin1'), Buffer.alloc(12)]);
-    assert.match((await upload(t, await credentials(customer), jpeg)).body.name, /\.jpg$/);
-    assert.match((await upload(t, await credentials(customer), webp)).body.name, /\.webp$/);
+    assert.match((await upload(t, await credentials(t.customer), jpeg)).body.name, /\.jpg$/);
+    assert.match((await upload(t, await credentials(t.customer), webp)).body.name, /\.webp$/);
   });
 
   test('a bad signature is 403 and does not use up the token', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const forged = createHmac('sha1', 'not-the-key').update(`${creds.token}${creds.expire}`).digest('hex');
     const response = await upload(t, creds, tinyPng(), { signature: forged });
     assert.equal(response.status, 403);
@@ -130,19 +121,19 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('a signature for another expiry is 403 (expire cannot be extended)', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const response = await upload(t, creds, tinyPng(), { expire: String(creds.expire + 3600) });
     assert.equal(response.status, 403);
   });
 
   test('a wrong public key is 403', async () => {
-    const response = await upload(t, await credentials(customer), tinyPng(), { publicKey: 'public_other' });
+    const response = await upload(t, await credentials(t.customer), tinyPng(), { publicKey: 'public_other' });
     assert.equal(response.status, 403);
     assert.match(response.body.message, /publicKey/);
   });
 
   test('a token is single use: the second upload is 403', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     assert.equal((await upload(t, creds, tinyPng())).status, 200);
     const again = await upload(t, creds, tinyPng());
     assert.equal(again.status, 403);
@@ -150,13 +141,13 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('two uploads racing with one token: exactly one wins', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const statuses = (await Promise.all(Array.from({ length: 6 }, () => upload(t, creds, tinyPng())))).map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, 403, 403, 403, 403, 403]);
   });
 
   test('a reviews token used for the products folder is 403; it still works for its own folder', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const response = await upload(t, creds, tinyPng(), { folder: '/ecommerce/products/' });
     assert.equal(response.status, 403);
     assert.match(response.body.message, /another folder/);
@@ -164,7 +155,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('a token the service never issued is 403 even when signed with its key', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const privateKey = await mediaKey(t);
     const token = '3f0c3a52-6a8e-4f6b-9a55-0d6d2f1b7c11';
     const signature = createHmac('sha1', privateKey).update(`${token}${creds.expire}`).digest('hex');
@@ -174,7 +165,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('a file named x.png that is not an image is 400, and the token stays usable', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const response = await upload(t, creds, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'));
     assert.equal(response.status, 400);
     assert.match(response.body.message, /not a JPEG, PNG, GIF or WebP/);
@@ -184,17 +175,17 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   test('a file over 5 MB is 413; exactly 5 MB is accepted', async () => {
     const big = Buffer.alloc(FIVE_MB + 1);
     tinyPng().copy(big);
-    const response = await upload(t, await credentials(customer), big);
+    const response = await upload(t, await credentials(t.customer), big);
     assert.equal(response.status, 413);
     assert.match(response.body.message, /5 MB/);
     const limit = big.subarray(0, FIVE_MB);
-    const ok = await upload(t, await credentials(customer), limit);
+    const ok = await upload(t, await credentials(t.customer), limit);
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.size, FIVE_MB);
   });
 
   test('missing fields are 400 with an ImageKit-style message in the envelope', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     for (const field of ['token', 'signature', 'expire', 'publicKey', 'folder', 'fileName']) {
       const response = await upload(t, creds, tinyPng(), { [field]: null });
       assert.equal(response.status, 400, field);
@@ -208,7 +199,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('a JSON body is 415 with an ImageKit-style message in the envelope', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     const response = await fetch(local(t, creds.uploadEndpoint), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -221,13 +212,13 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('an expired token is 403 (the handler uses the injected clock)', async () => {
-    const creds = await credentials(customer);
+    const creds = await credentials(t.customer);
     t.clock.advance(10 * 60 * 1000 + 1000);
     const response = await upload(t, creds, tinyPng());
     assert.equal(response.status, 403);
     assert.match(response.body.message, /expired/);
     // Fresh credentials are issued against the same clock and still work.
-    assert.equal((await upload(t, await credentials(customer), tinyPng())).status, 200);
+    assert.equal((await upload(t, await credentials(t.customer), tinyPng())).status, 200);
   });
 
   test('the media host serves nothing but stored files', async () => {
@@ -241,12 +232,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 });
 
 describe('with ImageKit configured', () => {
-  let ik: TestApp;
-  const keys = { IMAGEKIT_PUBLIC_KEY: 'public_abc123', IMAGEKIT_PRIVATE_KEY: 'private_def456', IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store' };
-  before(async () => {
-    ik = await startTestApp(keys);
-  });
-  after(() => ik.close());
+  const ik = useApp({ env: { IMAGEKIT_PUBLIC_KEY: 'public_abc123', IMAGEKIT_PRIVATE_KEY: 'private_def456', IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store' } });
 
   test('credentials carry the ImageKit keys and upload API; the local host is off', async () => {
     const { client } = await signUp(ik);

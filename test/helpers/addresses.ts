@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 import type { Client } from './client.js';
 import { addressInput, signUp } from './factories.js';
 
@@ -29,7 +29,7 @@ export const ADDRESS_FIELDS = [
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** A signed-up customer, with its internal user id for database checks. */
-export async function customer(t: TestApp) {
+export async function customer(t: RunningApp) {
   const account = await signUp(t);
   const row = await t.db
     .selectFrom('users')
@@ -50,17 +50,17 @@ export async function createAddress(client: Client, overrides: Record<string, un
 }
 
 /** Moves created_at (what "newest" and "oldest" mean) of one address, or of every address of an account. */
-export async function setCreatedAt(t: TestApp, target: { publicId: string } | { userId: number }, at: Date) {
+export async function setCreatedAt(t: RunningApp, target: { publicId: string } | { userId: number }, at: Date) {
   if ('publicId' in target) await sql`UPDATE addresses SET created_at = ${at} WHERE public_id = ${target.publicId}`.execute(t.db);
   else await sql`UPDATE addresses SET created_at = ${at} WHERE user_id = ${target.userId}`.execute(t.db);
 }
 
 /** Every address row of an account (active and deleted), in a stable order, for before/after comparisons. */
-export function addressRows(t: TestApp, userId: number) {
+export function addressRows(t: RunningApp, userId: number) {
   return t.db.selectFrom('addresses').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
-export async function addressRow(t: TestApp, publicId: string) {
+export async function addressRow(t: RunningApp, publicId: string) {
   return t.db.selectFrom('addresses').selectAll().where('public_id', '=', publicId).executeTakeFirstOrThrow();
 }
 
@@ -70,7 +70,7 @@ export async function addressRow(t: TestApp, publicId: string) {
  * address, both active; one without has none; deleted rows hold no flag.
  * Returns the holders' public IDs.
  */
-export async function assertDefaultInvariant(t: TestApp, userId: number) {
+export async function assertDefaultInvariant(t: RunningApp, userId: number) {
   const rows = await addressRows(t, userId);
   const active = rows.filter((r) => r.deleted_at === null);
   const shipping = rows.filter((r) => r.is_default_shipping);

@@ -36,6 +36,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A running app as tests and helpers use it (closing it is its owner's business: startTestApp's caller or useApp). */
+export type RunningApp = Omit<TestApp, 'close'>;
+
 /** What the data factories need from a running service: an in-process TestApp or a real process (helpers/service.ts). */
 export type TestTarget = Pick<TestApp, 'db' | 'config' | 'baseUrl' | 'client'>;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 import type { Client, Response } from './client.js';
 
 /** Catalog test data, made through the admin HTTP API so it passes the same rules as real data. */
@@ -13,7 +13,7 @@ const unique = () => randomBytes(4).toString('hex');
 export const uniqueSku = (label = 'SKU') => `${label}-${unique()}`.toUpperCase();
 
 /** An image URL the service accepts for products (contract section 5). */
-export const productImage = (t: TestApp, file: string) => `${t.config.publicBaseUrl}/media/ecommerce/products/${file}`;
+export const productImage = (t: RunningApp, file: string) => `${t.config.publicBaseUrl}/media/ecommerce/products/${file}`;
 
 /** Asserts a status, showing the body when it differs; returns `data`. */
 export function expectStatus(response: Response, status: number) {
@@ -90,7 +90,7 @@ export async function makeProduct(admin: Client, spec: ProductSpec = {}) {
 }
 
 /** Audit entries of one action about one entity, oldest first. */
-export function auditEntries(t: TestApp, action: string, entityPublicId: string) {
+export function auditEntries(t: RunningApp, action: string, entityPublicId: string) {
   return t.db
     .selectFrom('audit_log')
     .selectAll()

@@ -1,4 +1,4 @@
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 
 /** Reading what a response did beyond its body: raw Set-Cookie lines and audit rows. */
 
@@ -39,7 +39,7 @@ export function isCleared(cookie: SetCookie | undefined): boolean {
 }
 
 /** Audit entries of one action, oldest first, optionally only those about one entity. */
-export function auditRows(t: TestApp, action: string, entityPublicId?: string) {
+export function auditRows(t: RunningApp, action: string, entityPublicId?: string) {
   let query = t.db.selectFrom('audit_log').selectAll().where('action', '=', action);
   if (entityPublicId !== undefined) query = query.where('entity_public_id', '=', entityPublicId);
   return query.orderBy('id').execute();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 import type { Client } from './client.js';
 
 /** Admin-inventory test helpers: catalog setup over HTTP and database reads for checks. */
@@ -71,7 +71,7 @@ export async function stockedVariant(admin: Client, onHand: number, options: { r
 }
 
 /** The record's row straight from the database. */
-export async function dbRecord(t: TestApp, variantPublicId: string) {
+export async function dbRecord(t: RunningApp, variantPublicId: string) {
   return t.db
     .selectFrom('inventory as i')
     .innerJoin('variants as v', 'v.id', 'i.variant_id')
@@ -81,7 +81,7 @@ export async function dbRecord(t: TestApp, variantPublicId: string) {
 }
 
 /** The record's movement rows in the order they were written (by id). */
-export async function dbMovements(t: TestApp, variantPublicId: string) {
+export async function dbMovements(t: RunningApp, variantPublicId: string) {
   return t.db
     .selectFrom('inventory_movements as m')
     .innerJoin('inventory as i', 'i.id', 'm.inventory_id')
@@ -94,7 +94,7 @@ export async function dbMovements(t: TestApp, variantPublicId: string) {
 }
 
 /** The audit rows about one record, oldest first. */
-export async function dbAudit(t: TestApp, variantPublicId: string) {
+export async function dbAudit(t: RunningApp, variantPublicId: string) {
   return t.db
     .selectFrom('audit_log')
     .select(['action', 'entity_type', 'actor_public_id', 'actor_role', 'changes', 'reason'])
@@ -105,7 +105,7 @@ export async function dbAudit(t: TestApp, variantPublicId: string) {
 }
 
 /** A snapshot of everything a write may touch, to prove a rejected write changed nothing. */
-export async function stateOf(t: TestApp, variantPublicId: string) {
+export async function stateOf(t: RunningApp, variantPublicId: string) {
   return {
     record: await dbRecord(t, variantPublicId),
     movements: (await dbMovements(t, variantPublicId)).length,

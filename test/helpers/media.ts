@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 import type { Client } from './client.js';
 
 /** Upload test data: real image bytes and the two-step upload a storefront performs. */
@@ -45,11 +45,11 @@ export async function credentials(client: Client, context = 'reviews'): Promise<
 }
 
 /** The service's public URLs name PUBLIC_BASE_URL; the test server listens elsewhere. */
-export const local = (t: Pick<TestApp, 'baseUrl'>, url: string) => t.baseUrl + new URL(url).pathname;
+export const local = (t: Pick<RunningApp, 'baseUrl'>, url: string) => t.baseUrl + new URL(url).pathname;
 
 /** POSTs the multipart form an ImageKit client sends; `fields` overrides or (with null) removes a field. */
 export async function upload(
-  t: Pick<TestApp, 'baseUrl'>,
+  t: Pick<RunningApp, 'baseUrl'>,
   creds: Credentials,
   file: Buffer | null,
   fields: Record<string, string | null> = {},
@@ -72,13 +72,13 @@ export async function upload(
 }
 
 /** The built-in image host's signing key, generated into the database on first use. */
-export async function mediaKey(t: TestApp): Promise<string> {
+export async function mediaKey(t: RunningApp): Promise<string> {
   const row = await t.db.selectFrom('service_secrets').select('value').where('name', '=', 'media_signing_key').executeTakeFirstOrThrow();
   return row.value;
 }
 
 /** Uploads a tiny PNG as `client` and returns the URL to put in a review. */
-export async function uploadedReviewImage(t: TestApp, client: Client): Promise<string> {
+export async function uploadedReviewImage(t: RunningApp, client: Client): Promise<string> {
   const response = await upload(t, await credentials(client), tinyPng());
   if (response.status !== 200) throw new Error(`upload: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.url;

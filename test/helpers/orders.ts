@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TestApp } from './app.js';
+import type { RunningApp } from './app.js';
 import type { Client, Response } from './client.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from './commerce.js';
 
@@ -26,7 +26,7 @@ export async function createCoupon(admin: Client, body: Record<string, unknown>)
   return ok(await admin.post(`${API}/admin/coupons`, { discount_type: 'FIXED_AMOUNT', discount_value: '1.00', ...body }), 201);
 }
 
-export const internalUserId = async (t: TestApp, publicId: string) =>
+export const internalUserId = async (t: RunningApp, publicId: string) =>
   (await t.db.selectFrom('users').select('id').where('public_id', '=', publicId).executeTakeFirstOrThrow()).id;
 
 /**
@@ -34,7 +34,7 @@ export const internalUserId = async (t: TestApp, publicId: string) =>
  * inventory of the given variants, their movements, the coupon's counters and
  * the outbox. Two equal snapshots prove a rejected request changed nothing.
  */
-export async function checkoutState(t: TestApp, userPublicId: string, variantIds: string[], couponPublicId?: string) {
+export async function checkoutState(t: RunningApp, userPublicId: string, variantIds: string[], couponPublicId?: string) {
   const user = await t.db.selectFrom('users').select(['id', 'email']).where('public_id', '=', userPublicId).executeTakeFirstOrThrow();
   const userId = user.id;
   const orders = await t.db.selectFrom('orders').select(['public_id', 'status']).where('user_id', '=', userId).orderBy('id').execute();
@@ -54,7 +54,7 @@ export async function checkoutState(t: TestApp, userPublicId: string, variantIds
  * the given prices and stock). Returns the order as checkout answered it.
  */
 export async function placedOrder(
-  t: TestApp,
+  t: RunningApp,
   admin: Client,
   lines: { price?: string; stock?: number; quantity: number }[] = [{ quantity: 1 }],
   extra: Record<string, unknown> = {},
