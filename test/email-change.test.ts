@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { PASSWORD, errorOf, signUp, uniqueEmail, type Client } from './helpers/factories.js';
-import { linkFrom, partOf, sleep, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { linkFrom, partOf, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 
 const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_EMAIL_CHANGE: '2/15m' } });
@@ -43,7 +44,7 @@ describe('POST /users/me/email (start)', () => {
     assert.deepEqual(message.to, [newEmail]);
     assert.ok(linkFrom(message.raw).startsWith(`${t.config.publicBaseUrl}/confirm-email-change?token=`), linkFrom(message.raw));
     assert.ok(partOf(message.raw, 'text/html')?.includes(linkFrom(message.raw)));
-    await sleep(200);
+    await sendDueMail(t);
     assert.equal(withSubject(email, CONFIRM_SUBJECT).length, 0, 'nothing about it goes to the old address yet');
 
     assert.equal(await emailOf(user.public_id), email);
@@ -220,7 +221,7 @@ describe('POST /users/me/email/verify', () => {
     assert.equal((await login(email)).status, 200);
     const audit = await t.db.selectFrom('audit_log').select('id').where('entity_public_id', '=', user.public_id).where('action', '=', 'user.email_change').execute();
     assert.equal(audit.length, 0);
-    await sleep(200);
+    await sendDueMail(t);
     assert.equal(withSubject(email, NOTICE_SUBJECT).length, 0, 'no change, no notice');
   });
 
