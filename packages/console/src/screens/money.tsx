@@ -7,9 +7,10 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
-import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { notifyDone, notifyError, placeErrors } from '../lib/errors';
 import { count, day, localDay, money, titleCase } from '../lib/format';
 import { compact } from '../lib/search';
 import { EXPENSE_CATEGORIES, type MoneySearch } from '../routes/money';
@@ -24,7 +25,8 @@ interface ExpenseValues {
   spent_at: string;
 }
 
-function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<Record<string, string> | void> }) {
+/** `onSubmit` throws the API's refusal: field errors go next to their inputs, the rest above the buttons. */
+function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<void> }) {
   const form = useForm<ExpenseValues>({
     initialValues: initial,
     validate: {
@@ -37,8 +39,11 @@ function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValue
     <form
       noValidate
       onSubmit={form.onSubmit(async (values) => {
-        const errors = await onSubmit({ ...values, description: values.description.trim(), amount: values.amount.trim() });
-        if (errors) form.setErrors(errors);
+        try {
+          await onSubmit({ ...values, description: values.description.trim(), amount: values.amount.trim() });
+        } catch (error) {
+          form.setErrors(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
+        }
       })}
     >
       <Stack>
@@ -54,6 +59,7 @@ function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValue
           <TextInput label="Amount" required inputMode="decimal" {...form.getInputProps('amount')} />
           <TextInput label="Spent on" type="date" required {...form.getInputProps('spent_at')} />
         </Group>
+        <FormErrors form={form} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => modals.closeAll()}>
             Cancel
@@ -99,16 +105,11 @@ export function MoneyScreen() {
     void queryClient.invalidateQueries({ queryKey: ['pnl'] });
   };
   const save = async (id: string | null, values: ExpenseValues) => {
-    try {
-      if (id) await api.PATCH('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } }, body: values });
-      else await api.POST('/api/v1/admin/expenses', { body: values });
-      modals.closeAll();
-      refresh();
-      notifyDone(id ? 'Expense updated' : `Expense of ${money(values.amount)} recorded`);
-    } catch (error) {
-      notifyError(error);
-      return fieldErrors(error);
-    }
+    if (id) await api.PATCH('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } }, body: values });
+    else await api.POST('/api/v1/admin/expenses', { body: values });
+    modals.closeAll();
+    refresh();
+    notifyDone(id ? 'Expense updated' : `Expense of ${money(values.amount)} recorded`);
   };
   const openForm = (expense?: { public_id: string; description: string; category: string; amount: string; spent_at: string }) =>
     modals.open({
