@@ -33,7 +33,7 @@ describe('console: reviews', () => {
       await page.getByRole('combobox', { name: 'Sort' }).click();
       await page.getByRole('option', { name: 'Lowest rating first' }).click();
       await page.waitForURL(/sort=rating/);
-      await page.waitForFunction(() => document.querySelector('article h2')?.textContent === 'Buy followers here');
+      await page.locator('article h2').first().filter({ hasText: /^Buy followers here$/ }).waitFor();
       assert.deepEqual(await titles(), ['Buy followers here', 'Lid rattles', 'Pours beautifully']);
 
       await page.getByRole('button', { name: 'Approve "Pours beautifully"' }).click();
