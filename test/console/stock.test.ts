@@ -50,6 +50,12 @@ describe('console: inventory', () => {
       await page.getByRole('textbox', { name: 'Reorder level' }).fill('20');
       await page.getByRole('button', { name: 'Save level' }).click();
       await page.getByText('Low stock at 20 or fewer').waitFor();
+      // One heading for the threshold, and the label on its input.
+      assert.equal(await page.getByText('Reorder level', { exact: true }).count(), 1);
+
+      await page.getByRole('link', { name: 'the product Linen apron' }).click();
+      await page.waitForURL(new RegExp(`/admin/products/${low.productId}$`));
+      await page.getByRole('table', { name: 'Variants' }).waitFor();
     });
 
     const stock = await inventoryOf(t, low.variantId);

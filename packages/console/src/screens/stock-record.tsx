@@ -232,7 +232,10 @@ export function StockRecordScreen() {
             title={r.product_name}
             subtitle={
               <Group gap="xs" component="span">
-                <StatusBadge status={r.stock_status} /> SKU {r.sku}
+                <StatusBadge status={r.stock_status} /> SKU {r.sku} of{' '}
+                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: r.product_public_id }} />}>
+                  the product {r.product_name}
+                </Anchor>
               </Group>
             }
           />
@@ -261,7 +264,7 @@ export function StockRecordScreen() {
                 </Title>
                 <ReservationForm record={r} variantId={variantId} onDone={refresh} />
                 <Title order={2} size="h4" mt="lg" mb="sm">
-                  Reorder level
+                  Low-stock alert
                 </Title>
                 <ReorderLevelForm key={String(r.reorder_level)} record={r} variantId={variantId} onDone={refresh} />
               </Paper>
