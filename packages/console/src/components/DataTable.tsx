@@ -11,6 +11,8 @@ export interface Column<Row> {
   /** The API's sort key for this column, when the server can sort by it. */
   sort?: string;
   align?: 'left' | 'right';
+  /** Keeps the cell on one line (an order number, an amount): the other columns wrap instead. */
+  nowrap?: boolean;
 }
 
 export interface PageMeta {
@@ -83,7 +85,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, em
             {rows?.map((row) => (
               <Table.Tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <Table.Td key={column.key} ta={column.align ?? 'left'}>
+                  <Table.Td key={column.key} ta={column.align ?? 'left'} style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
                     {column.render(row)}
                   </Table.Td>
                 ))}

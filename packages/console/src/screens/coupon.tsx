@@ -222,6 +222,7 @@ export function CouponScreen() {
     {
       key: 'order',
       header: 'Order',
+      nowrap: true,
       render: (u) => <Anchor renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: u.order_public_id }} />}>{u.order_number}</Anchor>,
     },
     { key: 'customer', header: 'Customer', render: (u) => u.user.email },

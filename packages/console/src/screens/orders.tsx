@@ -43,6 +43,7 @@ export function OrdersScreen() {
     {
       key: 'number',
       header: 'Order',
+      nowrap: true,
       render: (order) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: order.public_id }} />}>
           {order.order_number}
@@ -61,7 +62,7 @@ export function OrdersScreen() {
     },
     { key: 'status', header: 'Status', render: (order) => <StatusBadge status={order.status} /> },
     { key: 'items', header: 'Items', align: 'right', render: (order) => order.items.reduce((n, item) => n + item.quantity, 0) },
-    { key: 'total', header: 'Total', sort: 'total', align: 'right', render: (order) => money(order.total, order.currency) },
+    { key: 'total', header: 'Total', sort: 'total', align: 'right', nowrap: true, render: (order) => money(order.total, order.currency) },
   ];
 
   const filtered = Boolean(search.status || search.q || search.from || search.to || search.since);
