@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Image, Pagination, Paper, Rating, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Flex, Group, Image, Pagination, Paper, Rating, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -127,8 +127,8 @@ export function ReviewsScreen() {
             ) : null}
             {result.data.map((review) => (
               <Paper key={review.public_id} withBorder p="md" radius="md" component="article" aria-labelledby={`review-${review.public_id}`}>
-                <Group justify="space-between" align="flex-start" wrap="wrap">
-                  <Stack gap={4} maw={760}>
+                <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'flex-start' }} gap="md">
+                  <Stack gap={4} maw={760} style={{ flex: 1, minWidth: 0 }}>
                     <Group gap="xs">
                       <Rating value={review.rating} readOnly size="sm" aria-label={`${review.rating} out of 5 stars`} />
                       <Title order={2} size="h5" id={`review-${review.public_id}`}>
@@ -153,7 +153,7 @@ export function ReviewsScreen() {
                       </Group>
                     ) : null}
                   </Stack>
-                  <Stack gap="xs" align="flex-end">
+                  <Stack gap="xs" align="flex-end" w={{ base: '100%', sm: 240 }} style={{ flexShrink: 0 }}>
                     <StatusBadge status={review.status} />
                     {review.moderation_note ? (
                       <Text size="xs" maw={240} c="dimmed">
@@ -162,7 +162,7 @@ export function ReviewsScreen() {
                     ) : null}
                     <TextInput
                       size="xs"
-                      w={240}
+                      w="100%"
                       label="Moderation note (internal)"
                       placeholder={review.moderation_note ? 'Replaces the note above' : 'Why, for the other moderators'}
                       maxLength={1000}
@@ -185,7 +185,7 @@ export function ReviewsScreen() {
                       ) : null}
                     </Group>
                   </Stack>
-                </Group>
+                </Flex>
               </Paper>
             ))}
             {result.meta.totalPages > 1 ? (
