@@ -96,7 +96,7 @@ function filteredProducts(db: Executor, f: ProductFilters) {
   return query;
 }
 
-/** The whole storefront, unfiltered: its total is the counter migration 0008 keeps, not a count. */
+/** The whole storefront, unfiltered: its total is the derived counter `storefront_totals` (src/db/DERIVED.md), not a count. */
 const isWholeStorefront = (f: ProductFilters) =>
   f.audience === 'public' && !f.search && !f.categoryIds && f.minPrice === undefined && f.maxPrice === undefined && !f.inStock;
 
@@ -151,7 +151,7 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
 
 /**
  * The rows of the CTE `page` as the JSON text of a `data` array, in the
- * sort's order: the products' stored documents (migration 0011), joined
+ * sort's order: the products' stored documents (src/db/DERIVED.md), joined
  * with commas. Building them per request was most of a page's work in
  * PostgreSQL (bench/NOTES.md, finding 23).
  */

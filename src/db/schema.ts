@@ -154,7 +154,7 @@ export interface InventoryTable {
   reorder_level: number | null;
   created_at: CreatedAt;
   last_stock_update: UpdatedAt;
-  /** Copies of the list's sort and search keys, kept by triggers (migration 0006); never written by the app. */
+  /** Copies of the list's sort and search keys, derived by the database (src/db/DERIVED.md); never written by the app. */
   variant_public_id: ColumnType<string, never, never>;
   product_public_id: ColumnType<string, never, never>;
   product_name: ColumnType<string, never, never>;
