@@ -21,7 +21,8 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
-    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts', 'packages/*/test/**'],
+    // The client's examples are a consumer's code (a script, a Next.js page), not the service's: they read their own environment.
+    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts', 'packages/*/test/**', 'packages/client/examples/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import type { MediaService } from '../media/service.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
-import { refreshPriceRange, variantsOf } from './repository.js';
+import { lockProductOfVariant, variantsOf } from './repository.js';
 import type { AdminProduct, AdminVariant, ImageInput, ProductCreate, ProductPatch, VariantCreate, VariantPatch } from './schemas.js';
 import { chooseSlug } from './slug.js';
 import { hydrate } from './storefront-service.js';
@@ -45,15 +45,17 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
   async function liveProduct(trx: Executor, publicId: string, lock = false): Promise<ProductRow> {
     if (!isPublicId('prd', publicId)) throw notFound('Product');
     let query = trx.selectFrom('products').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null);
-    if (lock) query = query.forUpdate();
+    if (lock) query = query.forNoKeyUpdate();
     const product = await query.executeTakeFirst();
     if (!product) throw notFound('Product');
     return product;
   }
 
+  /** The live variant, locked after its product (src/db/LOCKING.md: a product's row before its variants'). */
   async function liveVariant(trx: Executor, publicId: string): Promise<VariantRow> {
     if (!isPublicId('var', publicId)) throw notFound('Variant');
-    const variant = await trx.selectFrom('variants').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    await lockProductOfVariant(trx, publicId);
+    const variant = await trx.selectFrom('variants').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forNoKeyUpdate().executeTakeFirst();
     if (!variant) throw notFound('Variant');
     return variant;
   }
@@ -166,9 +168,8 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
         const now = new Date();
-        // Variants first: their triggers lock the inventory records, then the product's document (migrations
-        // 0006, 0011, 0012), the order checkout takes them in. Updating the product first locked the document
-        // before the records, and a checkout crossing zero on one of them at that moment deadlocked with it.
+        // Variants before the product row's update: the variants' trigger locks their inventory records
+        // before the product's document, the order checkout takes them in (src/db/LOCKING.md).
         await trx.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('product_id', '=', product.id).where('deleted_at', 'is', null).execute();
         await trx.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', product.id).execute();
         await writeAudit(trx, ctx, { action: 'product.delete', entityType: 'product', entityPublicId: publicId, changes: { before: productAudit(product), after: null } });
@@ -195,7 +196,6 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await refreshPriceRange(trx, product.id);
         await writeAudit(trx, ctx, { action: 'variant.create', entityType: 'variant', entityPublicId: variant.public_id, changes: { before: null, after: variantAudit(variant) } });
         return readVariant(trx, variant);
       }),
@@ -216,7 +216,6 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
           .where('id', '=', before.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await refreshPriceRange(trx, before.product_id);
         await writeAudit(trx, ctx, { action: 'variant.update', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(before), after: variantAudit(after) } });
         return readVariant(trx, after);
       }),
@@ -226,7 +225,6 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
         const variant = await liveVariant(trx, publicId);
         const now = new Date();
         await trx.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('id', '=', variant.id).execute();
-        await refreshPriceRange(trx, variant.product_id);
         await writeAudit(trx, ctx, { action: 'variant.delete', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(variant), after: null } });
       }),
 
@@ -237,7 +235,7 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
         const [categoryId] = await categoryIds(trx, [categoryPublicId]).catch(() => {
           throw notFound('Category');
         });
-        const product = await liveProduct(trx, productPublicId);
+        const product = await liveProduct(trx, productPublicId, true); // a product's category links change only under its row lock
         const inserted = await trx
           .insertInto('product_categories')
           .values({ product_id: product.id, category_id: categoryId! })
@@ -255,7 +253,7 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
         const [categoryId] = await categoryIds(trx, [categoryPublicId]).catch(() => {
           throw notFound('Category');
         });
-        const product = await liveProduct(trx, productPublicId);
+        const product = await liveProduct(trx, productPublicId, true); // a product's category links change only under its row lock
         const deleted = await trx
           .deleteFrom('product_categories')
           .where('product_id', '=', product.id)

@@ -49,7 +49,7 @@ export function createCategoryService({ db }: { db: Db }) {
   async function find(executor: Executor, publicId: string, lock = false): Promise<CategoryWithParent> {
     if (!isPublicId('cat', publicId)) throw notFound('Category');
     let query = live(executor).where('c.public_id', '=', publicId);
-    if (lock) query = query.forUpdate('c');
+    if (lock) query = query.forNoKeyUpdate('c');
     const row = await query.executeTakeFirst();
     if (!row) throw notFound('Category');
     return row;

@@ -96,7 +96,7 @@ function filteredProducts(db: Executor, f: ProductFilters) {
   return query;
 }
 
-/** The whole storefront, unfiltered: its total is the counter migration 0008 keeps, not a count. */
+/** The whole storefront, unfiltered: its total is the derived counter `storefront_totals` (src/db/DERIVED.md), not a count. */
 const isWholeStorefront = (f: ProductFilters) =>
   f.audience === 'public' && !f.search && !f.categoryIds && f.minPrice === undefined && f.maxPrice === undefined && !f.inStock;
 
@@ -151,12 +151,12 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
 
 /**
  * The rows of the CTE `page` as the JSON text of a `data` array, in the
- * sort's order: the products' stored documents (migration 0011), joined
+ * sort's order: the products' stored documents (src/db/DERIVED.md), joined
  * with commas. Building them per request was most of a page's work in
  * PostgreSQL (bench/NOTES.md, finding 23).
  */
 const pageJson = (sort: Sort<ProductSortField>) =>
-  sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ',' ORDER BY ${orderOf(sort)}) || ']', '[]')
+  sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ', ' ORDER BY ${orderOf(sort)}) || ']', '[]')
     FROM page p JOIN product_documents d ON d.product_id = p.id)`;
 
 /**
@@ -201,14 +201,14 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
 }
 
 /**
- * One storefront product as the JSON text of its `Product` document, built
- * now by `product_document()` (migration 0011), the same function that
- * writes the stored documents lists read. Building it fresh keeps a detail
- * read independent of the stored copy (test/catalog-json.test.ts compares
- * the two).
+ * One storefront product as the JSON text of its stored `Product` document:
+ * the same bytes a list shows for it. test/product-documents.test.ts holds
+ * every stored document equal to one built fresh by `product_document()`.
  */
 export async function findPublicProductJson(db: Executor, by: { publicId: string } | { slug: string }): Promise<string | undefined> {
-  let query = filteredProducts(db, { audience: 'public' }).select(sql<string>`product_document(p)::text`.as('document'));
+  let query = filteredProducts(db, { audience: 'public' })
+    .innerJoin('product_documents as d', 'd.product_id', 'p.id')
+    .select(sql<string>`d.document::text`.as('document'));
   query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
   return (await query.executeTakeFirst())?.document;
 }
@@ -276,12 +276,12 @@ export async function categorySubtree(db: Executor, categoryPublicId: string): P
   return rows.length > 0 ? rows.map((r) => r.id) : null;
 }
 
-/** Keeps the denormalised price range (used by the price sort and filters) in step with the variants. */
-export async function refreshPriceRange(db: Executor, productId: number): Promise<void> {
-  await sql`
-    UPDATE products p SET
-      price_min = (SELECT min(price) FROM variants v WHERE v.product_id = p.id AND v.status = 'ACTIVE' AND v.deleted_at IS NULL),
-      price_max = (SELECT max(price) FROM variants v WHERE v.product_id = p.id AND v.status = 'ACTIVE' AND v.deleted_at IS NULL)
-    WHERE p.id = ${productId}
-  `.execute(db);
+/** Locks the product row of a variant (by the variant's public ID), before the variant itself is locked. */
+export async function lockProductOfVariant(db: Executor, variantPublicId: string): Promise<void> {
+  await db
+    .selectFrom('products')
+    .select('id')
+    .where('id', '=', (eb) => eb.selectFrom('variants').select('product_id').where('public_id', '=', variantPublicId))
+    .forNoKeyUpdate()
+    .execute();
 }

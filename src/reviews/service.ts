@@ -14,7 +14,6 @@ import {
   listReviews,
   lockReview,
   ratingSummary,
-  refreshProductRating,
   updateReview,
   type ReviewFilters,
 } from './repository.js';
@@ -79,7 +78,6 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
         };
         if (Object.keys(changes).length > 0) {
           await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: new Date() });
-          await refreshProductRating(trx, before.product_id);
         }
         return read(trx, publicId);
       });
@@ -90,7 +88,6 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
         const review = await ownLockedReview(trx, ctx, publicId);
         const now = new Date();
         await updateReview(trx, review.id, { deleted_at: now, updated_at: now });
-        await refreshProductRating(trx, review.product_id);
       });
     },
 
