@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { transactionRetries } from '../src/db/transaction.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
 import { checkout, shopper } from './helpers/commerce.js';
 import { consistent, staleDerived } from './helpers/derived.js';
-import { signInAs, signUp, type Client } from './helpers/factories.js';
+import { signUp } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * src/db/LOCKING.md, raced. Every pair of writers whose locks overlap on one
@@ -16,14 +16,8 @@ import { signInAs, signUp, type Client } from './helpers/factories.js';
  * aborted no transaction as a deadlock victim (transaction() retried
  * nothing), and every derived store is consistent afterwards.
  */
-let t: TestApp;
-let admin: Client;
 
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-});
-after(() => t.close());
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });
 
 interface Fixture {
   product: string;
@@ -34,9 +28,9 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const category = (await createCategory(admin, { name: `Lock ${uniqueSku()}` })).public_id;
-  const otherCategory = (await createCategory(admin, { name: `Lock other ${uniqueSku()}` })).public_id;
-  const made = await makeProduct(admin, { categories: [category], variants: [{ price: '10.00', stock: 1000 }, { price: '12.00', stock: 1000 }] });
+  const category = (await createCategory(t.admin, { name: `Lock ${uniqueSku()}` })).public_id;
+  const otherCategory = (await createCategory(t.admin, { name: `Lock other ${uniqueSku()}` })).public_id;
+  const made = await makeProduct(t.admin, { categories: [category], variants: [{ price: '10.00', stock: 1000 }, { price: '12.00', stock: 1000 }] });
   return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory };
 }
 
@@ -51,9 +45,9 @@ interface Writer {
 }
 
 const newVariant = async (f: Fixture, stock?: number) => {
-  const variant = await admin.post(`${API}/admin/products/${f.product}/variants`, { sku: uniqueSku('LOCK'), name: 'Extra', price: '15.00' });
+  const variant = await t.admin.post(`${API}/admin/products/${f.product}/variants`, { sku: uniqueSku('LOCK'), name: 'Extra', price: '15.00' });
   expectStatus(variant, 201);
-  if (stock !== undefined) expectStatus(await admin.post(`${API}/admin/inventory`, { variant_public_id: variant.body.data.public_id, quantity_on_hand: stock }), 201);
+  if (stock !== undefined) expectStatus(await t.admin.post(`${API}/admin/inventory`, { variant_public_id: variant.body.data.public_id, quantity_on_hand: stock }), 201);
   return variant.body.data.public_id as string;
 };
 
@@ -85,7 +79,7 @@ const WRITERS: Writer[] = [
     allowed: [200],
     async prepare(f) {
       const order = await placedOrder(f);
-      return () => admin.patch(`${API}/admin/orders/${order}`, { status: 'CANCELLED' });
+      return () => t.admin.patch(`${API}/admin/orders/${order}`, { status: 'CANCELLED' });
     },
   },
   {
@@ -93,60 +87,60 @@ const WRITERS: Writer[] = [
     allowed: [200],
     async prepare(f) {
       const order = await placedOrder(f);
-      expectStatus(await admin.patch(`${API}/admin/orders/${order}`, { status: 'CONFIRMED' }), 200);
-      return () => admin.patch(`${API}/admin/orders/${order}`, { status: 'SHIPPED', carrier: 'Post', tracking_number: 'T1' });
+      expectStatus(await t.admin.patch(`${API}/admin/orders/${order}`, { status: 'CONFIRMED' }), 200);
+      return () => t.admin.patch(`${API}/admin/orders/${order}`, { status: 'SHIPPED', carrier: 'Post', tracking_number: 'T1' });
     },
   },
   {
     name: 'stock adjustment',
     allowed: [200, 404],
-    prepare: async (f) => () => admin.patch(`${API}/admin/inventory/${f.variants[0]}`, { quantity_change: 1, reason: 'count' }),
+    prepare: async (f) => () => t.admin.patch(`${API}/admin/inventory/${f.variants[0]}`, { quantity_change: 1, reason: 'count' }),
   },
   {
     name: 'stock reservation',
     allowed: [200, 404],
-    prepare: async (f) => () => admin.patch(`${API}/admin/inventory/${f.variants[1]}/reservation`, { change: 1, reason: 'hold' }),
+    prepare: async (f) => () => t.admin.patch(`${API}/admin/inventory/${f.variants[1]}/reservation`, { change: 1, reason: 'hold' }),
   },
   {
     name: 'inventory record creation',
     allowed: [201, 404],
     async prepare(f) {
       const variant = await newVariant(f);
-      return () => admin.post(`${API}/admin/inventory`, { variant_public_id: variant, quantity_on_hand: 5 });
+      return () => t.admin.post(`${API}/admin/inventory`, { variant_public_id: variant, quantity_on_hand: 5 });
     },
   },
   {
     name: 'variant update',
     allowed: [200, 404],
-    prepare: async (f) => () => admin.patch(`${API}/admin/variants/${f.variants[1]}`, { price: (10 + Math.floor(Math.random() * 90)).toFixed(2), sku: uniqueSku('RE') }),
+    prepare: async (f) => () => t.admin.patch(`${API}/admin/variants/${f.variants[1]}`, { price: (10 + Math.floor(Math.random() * 90)).toFixed(2), sku: uniqueSku('RE') }),
   },
   {
     name: 'variant deletion',
     allowed: [204, 404],
     async prepare(f) {
       const variant = await newVariant(f, 3);
-      return () => admin.delete(`${API}/admin/variants/${variant}`);
+      return () => t.admin.delete(`${API}/admin/variants/${variant}`);
     },
   },
   {
     name: 'product update',
     allowed: [200, 404],
-    prepare: async (f) => () => admin.patch(`${API}/admin/products/${f.product}`, { name: `Renamed ${uniqueSku()}`, category_public_ids: [f.category, f.otherCategory] }),
+    prepare: async (f) => () => t.admin.patch(`${API}/admin/products/${f.product}`, { name: `Renamed ${uniqueSku()}`, category_public_ids: [f.category, f.otherCategory] }),
   },
   {
     name: 'product deletion',
     allowed: [204, 404],
-    prepare: async (f) => () => admin.delete(`${API}/admin/products/${f.product}`),
+    prepare: async (f) => () => t.admin.delete(`${API}/admin/products/${f.product}`),
   },
   {
     name: 'category rename',
     allowed: [200],
-    prepare: async (f) => () => admin.patch(`${API}/admin/categories/${f.category}`, { name: `Lock ${uniqueSku()}` }),
+    prepare: async (f) => () => t.admin.patch(`${API}/admin/categories/${f.category}`, { name: `Lock ${uniqueSku()}` }),
   },
   {
     name: 'category link',
     allowed: [204, 404],
-    prepare: async (f) => () => admin.request('PUT', `${API}/admin/categories/${f.otherCategory}/products/${f.product}`),
+    prepare: async (f) => () => t.admin.request('PUT', `${API}/admin/categories/${f.otherCategory}/products/${f.product}`),
   },
   {
     name: 'review moderation',
@@ -154,7 +148,7 @@ const WRITERS: Writer[] = [
     async prepare(f) {
       const { client } = await signUp(t);
       const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }), 201);
-      return () => admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' });
+      return () => t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' });
     },
   },
 ];

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { sql } from 'kysely';
 import { Product } from '../src/catalog/schemas.js';
-import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
 import { checkout, shopper } from './helpers/commerce.js';
-import { signInAs, type Client } from './helpers/factories.js';
+import { useApp } from './helpers/use-app.js';
 
 /**
  * One Product shape (issue 14, part 4). The TypeBox `Product` schema is the
@@ -17,8 +16,6 @@ import { signInAs, type Client } from './helpers/factories.js';
  * and a client must get the very same bytes for a product from a list and
  * from its detail route, spaced one way throughout.
  */
-let t: TestApp;
-let admin: Client;
 let productIds: string[];
 
 /** The schema as an allowlist: every object closed, so an extra field is an error. */
@@ -31,32 +28,33 @@ function closed(schema: unknown): unknown {
 }
 const validate = addFormats.default(new Ajv({ allErrors: true, strict: false })).compile(closed(JSON.parse(JSON.stringify(Product))) as object);
 
-before(async () => {
-  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
-  admin = (await signInAs(t, 'ADMIN')).client;
-  const category = (await createCategory(admin, { name: `Shape ${uniqueSku()}` })).public_id;
-  // Every optional part of a product, present and absent: brand, categories, options, compare-at prices,
-  // variants in and out of stock, inactive and deleted variants, no variants at all, a rating.
-  const full = await makeProduct(admin, {
-    brand: 'Lumen',
-    categories: [category],
-    variants: [
-      { price: '20.00', stock: 1, options: { size: 'M', colour: 'Blue "navy"' } },
-      { price: '30.00', stock: 0 },
-      { price: '40.00', status: 'INACTIVE', stock: 3 },
-      { price: '50.00' },
-    ],
-  });
-  expectStatus(await admin.patch(`${API}/admin/variants/${full.variants[0].public_id}`, { compare_at_price: '25.00' }), 200);
-  expectStatus(await admin.delete(`${API}/admin/variants/${full.variants[3].public_id}`), 204);
-  const bare = await makeProduct(admin, { description: 'Line one\nline "two" \\ 😀', variants: [] });
-  const s = await shopper(t, [{ variantId: full.variants[0].public_id, quantity: 1 }]);
-  expectStatus(await checkout(s.client, s.addressId), 201);
-  const review = expectStatus(await s.client.post(`${API}/reviews`, { product_public_id: full.id, rating: 5, title: 'Great', comment: 'Yes.' }), 201);
-  expectStatus(await admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
-  productIds = [full.id, bare.id];
+const t = useApp({
+  env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' },
+  as: ['ADMIN'],
+  async seed(t) {
+    const category = (await createCategory(t.admin, { name: `Shape ${uniqueSku()}` })).public_id;
+    // Every optional part of a product, present and absent: brand, categories, options, compare-at prices,
+    // variants in and out of stock, inactive and deleted variants, no variants at all, a rating.
+    const full = await makeProduct(t.admin, {
+      brand: 'Lumen',
+      categories: [category],
+      variants: [
+        { price: '20.00', stock: 1, options: { size: 'M', colour: 'Blue "navy"' } },
+        { price: '30.00', stock: 0 },
+        { price: '40.00', status: 'INACTIVE', stock: 3 },
+        { price: '50.00' },
+      ],
+    });
+    expectStatus(await t.admin.patch(`${API}/admin/variants/${full.variants[0].public_id}`, { compare_at_price: '25.00' }), 200);
+    expectStatus(await t.admin.delete(`${API}/admin/variants/${full.variants[3].public_id}`), 204);
+    const bare = await makeProduct(t.admin, { description: 'Line one\nline "two" \\ 😀', variants: [] });
+    const s = await shopper(t, [{ variantId: full.variants[0].public_id, quantity: 1 }]);
+    expectStatus(await checkout(s.client, s.addressId), 201);
+    const review = expectStatus(await s.client.post(`${API}/reviews`, { product_public_id: full.id, rating: 5, title: 'Great', comment: 'Yes.' }), 201);
+    expectStatus(await t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
+    productIds = [full.id, bare.id];
+  },
 });
-after(() => t.close());
 
 /** `text` with every string literal emptied, so only the JSON structure is left to look at. */
 const structure = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
