@@ -11,6 +11,9 @@ const unique = () => randomBytes(5).toString('hex');
 
 export const uniqueEmail = (label = 'user') => `${label}-${unique()}@example.test`;
 
+/** The fields of a User as the API shows it, sorted. */
+export const USER_KEYS = ['created_at', 'email', 'email_verified', 'first_name', 'last_name', 'phone_number', 'public_id', 'role', 'status', 'updated_at'];
+
 /** Registers a customer over HTTP; the returned client holds its session. */
 export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<string, unknown> = {}) {
   const client = t.client();
