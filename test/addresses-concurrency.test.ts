@@ -3,11 +3,11 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import {
   ADDRESSES,
-  addressRow,
   addressRows,
   assertDefaultInvariant,
   createAddress,
   customer,
+  storedFlags,
   type AddressData,
 } from './helpers/addresses.js';
 import { useApp } from './helpers/use-app.js';
@@ -19,11 +19,6 @@ import { useApp } from './helpers/use-app.js';
  */
 
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
-
-async function storedFlags(publicId: string): Promise<[boolean, boolean]> {
-  const row = await addressRow(t, publicId);
-  return [row.is_default_shipping, row.is_default_billing];
-}
 
 describe('default flags under concurrency', () => {
   const N = 20;
@@ -42,7 +37,7 @@ describe('default flags under concurrency', () => {
     assert.equal(holders.active, N + 1);
     const created = new Set(responses.map((r) => r.body.data.public_id));
     assert.ok(created.has(holders.shipping!) && created.has(holders.billing!), 'a new address holds them');
-    assert.deepEqual(await storedFlags(existing.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, existing.public_id), [false, false]);
   });
 
   test(`${N} concurrent first creates on an empty book: exactly one gets both defaults`, async () => {

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { type TestApp } from './helpers/app.js';
 import { addressInput, errorOf } from './helpers/factories.js';
-import { useApp } from './helpers/use-app.js';
 import {
   ADDRESSES,
   ADDRESS_FIELDS,
@@ -14,6 +13,7 @@ import {
   createAddress,
   customer,
 } from './helpers/addresses.js';
+import { useApp } from './helpers/use-app.js';
 
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { errorOf } from './helpers/factories.js';
-import { useApp } from './helpers/use-app.js';
 import {
   ADDRESSES,
   addressRow,
@@ -9,24 +7,22 @@ import {
   assertDefaultInvariant,
   createAddress,
   customer,
+  flagsOf,
   setCreatedAt,
+  storedFlags,
 } from './helpers/addresses.js';
+import { useApp } from './helpers/use-app.js';
+
+/** Default shipping and billing flags (contract section 4) as addresses are created and deleted. */
 
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
-
-type Flags = { is_default_shipping: boolean; is_default_billing: boolean };
-const flagsOf = (a: Flags): [boolean, boolean] => [a.is_default_shipping, a.is_default_billing];
-
-async function storedFlags(publicId: string) {
-  return flagsOf(await addressRow(t, publicId));
-}
 
 describe('default flags on create', () => {
   test('the first address holds both defaults even when the body says false', async () => {
     const { client, userId } = await customer(t);
     const first = await createAddress(client, { is_default_shipping: false, is_default_billing: false });
     assert.deepEqual(flagsOf(first), [true, true]);
-    assert.deepEqual(await storedFlags(first.public_id), [true, true]);
+    assert.deepEqual(await storedFlags(t, first.public_id), [true, true]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: first.public_id, billing: first.public_id, active: 1 });
   });
 
@@ -37,7 +33,7 @@ describe('default flags on create', () => {
     const third = await createAddress(client, { is_default_shipping: false, is_default_billing: false });
     assert.deepEqual(flagsOf(second), [false, false]);
     assert.deepEqual(flagsOf(third), [false, false]);
-    assert.deepEqual(await storedFlags(first.public_id), [true, true]);
+    assert.deepEqual(await storedFlags(t, first.public_id), [true, true]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: first.public_id, billing: first.public_id, active: 3 });
   });
 
@@ -46,15 +42,15 @@ describe('default flags on create', () => {
     const first = await createAddress(client);
     const second = await createAddress(client, { is_default_shipping: true });
     assert.deepEqual(flagsOf(second), [true, false]);
-    assert.deepEqual(await storedFlags(first.public_id), [false, true]);
-    assert.deepEqual(await storedFlags(second.public_id), [true, false]);
+    assert.deepEqual(await storedFlags(t, first.public_id), [false, true]);
+    assert.deepEqual(await storedFlags(t, second.public_id), [true, false]);
     assert.deepEqual(flagsOf((await client.get(`${ADDRESSES}/${first.public_id}`)).body.data), [false, true]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: second.public_id, billing: first.public_id, active: 2 });
 
     // and again, from a holder that is not the first address
     const third = await createAddress(client, { is_default_shipping: true });
-    assert.deepEqual(await storedFlags(second.public_id), [false, false]);
-    assert.deepEqual(await storedFlags(third.public_id), [true, false]);
+    assert.deepEqual(await storedFlags(t, second.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, third.public_id), [true, false]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: third.public_id, billing: first.public_id, active: 3 });
   });
 
@@ -63,7 +59,7 @@ describe('default flags on create', () => {
     const first = await createAddress(client);
     const second = await createAddress(client, { is_default_billing: true, is_default_shipping: false });
     assert.deepEqual(flagsOf(second), [false, true]);
-    assert.deepEqual(await storedFlags(first.public_id), [true, false]);
+    assert.deepEqual(await storedFlags(t, first.public_id), [true, false]);
     assert.deepEqual(flagsOf((await client.get(`${ADDRESSES}/${first.public_id}`)).body.data), [true, false]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: first.public_id, billing: second.public_id, active: 2 });
   });
@@ -74,8 +70,8 @@ describe('default flags on create', () => {
     const b = await createAddress(client, { is_default_billing: true });
     const c = await createAddress(client, { is_default_shipping: true, is_default_billing: true });
     assert.deepEqual(flagsOf(c), [true, true]);
-    assert.deepEqual(await storedFlags(a.public_id), [false, false]);
-    assert.deepEqual(await storedFlags(b.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, a.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, b.public_id), [false, false]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: c.public_id, billing: c.public_id, active: 3 });
   });
 
@@ -85,124 +81,10 @@ describe('default flags on create', () => {
     const mine = await createAddress(one.client);
     const theirs = await createAddress(two.client);
     await createAddress(two.client, { is_default_shipping: true, is_default_billing: true });
-    assert.deepEqual(await storedFlags(mine.public_id), [true, true]);
-    assert.deepEqual(await storedFlags(theirs.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, mine.public_id), [true, true]);
+    assert.deepEqual(await storedFlags(t, theirs.public_id), [false, false]);
     await assertDefaultInvariant(t, one.userId);
     await assertDefaultInvariant(t, two.userId);
-  });
-});
-
-describe('default flags on update', () => {
-  test('setting is_default_shipping true moves it here; billing stays', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    const b = await createAddress(client);
-    const response = await client.patch(`${ADDRESSES}/${b.public_id}`, { is_default_shipping: true });
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(flagsOf(response.body.data), [true, false]);
-    assert.deepEqual(await storedFlags(a.public_id), [false, true]);
-    assert.deepEqual(await storedFlags(b.public_id), [true, false]);
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: b.public_id, billing: a.public_id, active: 2 });
-  });
-
-  test('setting is_default_billing true moves it here; shipping stays', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    const b = await createAddress(client);
-    const c = await createAddress(client);
-    const response = await client.patch(`${ADDRESSES}/${c.public_id}`, { is_default_billing: true, label: 'Billing' });
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(flagsOf(response.body.data), [false, true]);
-    assert.equal(response.body.data.label, 'Billing');
-    assert.deepEqual(await storedFlags(a.public_id), [true, false]);
-    assert.deepEqual(await storedFlags(b.public_id), [false, false]);
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: c.public_id, active: 3 });
-  });
-
-  test('setting both true on one address moves both', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    const b = await createAddress(client);
-    const response = await client.patch(`${ADDRESSES}/${b.public_id}`, { is_default_shipping: true, is_default_billing: true });
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(flagsOf(response.body.data), [true, true]);
-    assert.deepEqual(await storedFlags(a.public_id), [false, false]);
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: b.public_id, billing: b.public_id, active: 2 });
-  });
-
-  test('setting a flag true on its holder is a 200 no-op for the flags', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    await createAddress(client);
-    const response = await client.patch(`${ADDRESSES}/${a.public_id}`, { is_default_shipping: true, is_default_billing: true });
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(flagsOf(response.body.data), [true, true]);
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: a.public_id, active: 2 });
-  });
-
-  for (const flag of ['is_default_shipping', 'is_default_billing'] as const) {
-    test(`setting ${flag} false on its holder is 409 DEFAULT_ADDRESS_REQUIRED and nothing changes`, async () => {
-      const { client, userId } = await customer(t);
-      const a = await createAddress(client);
-      await createAddress(client);
-      const before = await addressRows(t, userId);
-      // the other changes in the same request are not applied either
-      const response = await client.patch(`${ADDRESSES}/${a.public_id}`, { [flag]: false, city: 'Elsewhere' });
-      assert.equal(response.status, 409, response.text);
-      assert.equal(errorOf(response).code, 'DEFAULT_ADDRESS_REQUIRED');
-      assert.deepEqual(await addressRows(t, userId), before);
-      assert.deepEqual(flagsOf((await client.get(`${ADDRESSES}/${a.public_id}`)).body.data), [true, true]);
-    });
-  }
-
-  test('409 on the only address too: its defaults cannot be unset', async () => {
-    const { client, userId } = await customer(t);
-    const only = await createAddress(client);
-    const before = await addressRows(t, userId);
-    const response = await client.patch(`${ADDRESSES}/${only.public_id}`, { is_default_shipping: false, is_default_billing: false });
-    assert.equal(response.status, 409);
-    assert.equal(errorOf(response).code, 'DEFAULT_ADDRESS_REQUIRED');
-    assert.deepEqual(await addressRows(t, userId), before);
-  });
-
-  test('a 409 in the same request as a flag move rolls the move back', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client); // holds both
-    const b = await createAddress(client, { is_default_billing: true }); // a: shipping, b: billing
-    const before = await addressRows(t, userId);
-    // shipping true would move shipping from a to b, but b holds billing and may not drop it
-    const response = await client.patch(`${ADDRESSES}/${b.public_id}`, { is_default_shipping: true, is_default_billing: false });
-    assert.equal(response.status, 409, response.text);
-    assert.equal(errorOf(response).code, 'DEFAULT_ADDRESS_REQUIRED');
-    assert.deepEqual(await addressRows(t, userId), before);
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: b.public_id, active: 2 });
-  });
-
-  test('setting a flag false on an address that does not hold it is fine and moves nothing', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    const b = await createAddress(client);
-    const response = await client.patch(`${ADDRESSES}/${b.public_id}`, {
-      is_default_shipping: false,
-      is_default_billing: false,
-      city: 'Leeds',
-    });
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(flagsOf(response.body.data), [false, false]);
-    assert.equal(response.body.data.city, 'Leeds');
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: a.public_id, active: 2 });
-  });
-
-  test('a patch without flags leaves them where they are', async () => {
-    const { client, userId } = await customer(t);
-    const a = await createAddress(client);
-    const b = await createAddress(client, { is_default_billing: true });
-    for (const [address, flags] of [[a, [true, false]], [b, [false, true]]] as const) {
-      const response = await client.patch(`${ADDRESSES}/${address.public_id}`, { address_2: 'Side door' });
-      assert.equal(response.status, 200);
-      assert.deepEqual(flagsOf(response.body.data), flags);
-    }
-    assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: b.public_id, active: 2 });
   });
 });
 
@@ -213,9 +95,9 @@ describe('default flags on delete', () => {
     const b = await createAddress(client);
     const c = await createAddress(client, { is_default_shipping: true, is_default_billing: true });
     assert.equal((await client.delete(`${ADDRESSES}/${c.public_id}`)).status, 204);
-    assert.deepEqual(await storedFlags(a.public_id), [true, true], 'the oldest, a, is promoted');
-    assert.deepEqual(await storedFlags(b.public_id), [false, false]);
-    assert.deepEqual(await storedFlags(c.public_id), [false, false], 'the deleted row keeps no flag');
+    assert.deepEqual(await storedFlags(t, a.public_id), [true, true], 'the oldest, a, is promoted');
+    assert.deepEqual(await storedFlags(t, b.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, c.public_id), [false, false], 'the deleted row keeps no flag');
     assert.deepEqual(flagsOf((await client.get(`${ADDRESSES}/${a.public_id}`)).body.data), [true, true]);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: a.public_id, active: 2 });
 
@@ -234,8 +116,8 @@ describe('default flags on delete', () => {
     await setCreatedAt(t, { publicId: c.public_id }, new Date(aCreated.getTime() - 3_600_000)); // c is now the oldest
     assert.equal((await client.delete(`${ADDRESSES}/${d.public_id}`)).status, 204);
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: c.public_id, billing: c.public_id, active: 3 });
-    assert.deepEqual(await storedFlags(a.public_id), [false, false]);
-    assert.deepEqual(await storedFlags(b.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, a.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, b.public_id), [false, false]);
   });
 
   test('equal created_at falls back to the public ID (contract section 4)', async () => {
@@ -261,7 +143,7 @@ describe('default flags on delete', () => {
     assert.equal((await client.delete(`${ADDRESSES}/${c.public_id}`)).status, 204);
     // billing goes to the oldest (a), shipping never moved
     assert.deepEqual(await assertDefaultInvariant(t, userId), { shipping: a.public_id, billing: a.public_id, active: 2 });
-    assert.deepEqual(await storedFlags(b.public_id), [false, false]);
+    assert.deepEqual(await storedFlags(t, b.public_id), [false, false]);
 
     const d = await createAddress(client, { is_default_shipping: true });
     assert.equal((await client.delete(`${ADDRESSES}/${d.public_id}`)).status, 204);

@@ -64,6 +64,16 @@ export async function addressRow(t: RunningApp, publicId: string) {
   return t.db.selectFrom('addresses').selectAll().where('public_id', '=', publicId).executeTakeFirstOrThrow();
 }
 
+type Flags = { is_default_shipping: boolean; is_default_billing: boolean };
+
+/** [is_default_shipping, is_default_billing] of an address, as the API or the database has it. */
+export const flagsOf = (a: Flags): [boolean, boolean] => [a.is_default_shipping, a.is_default_billing];
+
+/** The default flags of one address, read from the database. */
+export async function storedFlags(t: RunningApp, publicId: string) {
+  return flagsOf(await addressRow(t, publicId));
+}
+
 /**
  * The invariant of contract section 4, read from the database: an account with
  * active addresses has exactly one default shipping and one default billing
