@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createAnalyticsService } from '../src/analytics/service.js';
-import { createDb } from '../src/db/database.js';
 import { newPublicId } from '../src/lib/ids.js';
-import { startTestApp } from './helpers/app.js';
 import type { Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
-import { errorOf, signInAs } from './helpers/factories.js';
+import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
 /**
@@ -285,35 +282,5 @@ describe('GET /admin/analytics/coupons', () => {
     const second = await t.superAdmin.get('/api/v1/admin/analytics/coupons?limit=1&page=2');
     assert.equal(ok(second).length, 1);
     assert.deepEqual(second.body.meta, { page: 2, limit: 1, total: 3, totalPages: 3, hasNext: true, hasPrev: true });
-  });
-});
-
-describe('P&L months are UTC months', () => {
-  test('whatever time zone the database session uses', async () => {
-    const app = await startTestApp(ENV);
-    const zoned: ReturnType<typeof createDb>[] = [];
-    try {
-      const staff = (await signInAs(app, 'SUPER_ADMIN')).client;
-      const { variantId } = await sellableVariant(staff, { price: '10.00', costPrice: '4.00' });
-      for (const at of ['2025-03-01T02:00:00Z', '2025-03-31T23:00:00Z', '2025-02-28T23:30:00Z', '2025-04-01T00:30:00Z']) {
-        const s = await shopper(app, [{ variantId, quantity: 1 }]);
-        const order = ok(await checkout(s.client, s.addressId), 201);
-        await sql`UPDATE orders SET placed_at = ${new Date(at)} WHERE public_id = ${order.public_id}`.execute(app.db);
-      }
-      const march = { revenue: '20.00', discounts: '0.00', shipping_income: '10.00', cost_of_goods_sold: '8.00', operating_expenses: '0.00', gross_profit: '12.00', net_profit: '22.00' };
-      assert.deepEqual(ok(await staff.get(`${PNL}?from=2025-03-01&to=2025-03-31`)).total, march);
-      for (const zone of ['America/New_York', 'Asia/Tokyo']) {
-        const url = new URL(app.config.databaseUrl!);
-        url.searchParams.set('options', `-c TimeZone=${zone}`);
-        const db = createDb(url.toString(), 2);
-        zoned.push(db);
-        assert.equal((await sql<{ TimeZone: string }>`SHOW TimeZone`.execute(db)).rows[0]!.TimeZone, zone);
-        const pnl = await createAnalyticsService({ db, clock: app.clock, config: app.config }).pnl({ from: '2025-03-01', to: '2025-03-31' });
-        assert.deepEqual(pnl.total, march, `session time zone ${zone}`);
-      }
-    } finally {
-      for (const db of zoned) await db.destroy();
-      await app.close();
-    }
   });
 });
