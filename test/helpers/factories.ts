@@ -23,6 +23,9 @@ export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<strin
   return { client, user: response.body.data, email: String(body.email), password: String(body.password) };
 }
 
+/** POST /auth/login from a new client (anonymous until it succeeds). */
+export const login = (t: Pick<TestApp, 'client'>, email: string, password = PASSWORD) => t.client().post('/api/v1/auth/login', { email, password });
+
 /** Creates an account of any role straight in the database (as the CLI does) and signs it in over HTTP. */
 export async function signInAs(t: Pick<TestApp, 'client' | 'db'> & { config: Pick<TestApp['config'], 'passwordHashCost'> }, role: Role) {
   const email = uniqueEmail(role.toLowerCase());
