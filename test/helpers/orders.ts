@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { RunningApp } from './app.js';
 import type { Client, Response } from './client.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from './commerce.js';
+import { auditRows } from './inspect.js';
 
 /** Cart, checkout, order and coupon test helpers: setup over HTTP, state read from the database. */
 
@@ -73,4 +75,48 @@ export async function orderMovements(admin: Client, variantId: string) {
     .filter((m) => String(m.kind).startsWith('ORDER_'))
     .reverse()
     .map((m) => ({ kind: m.kind, delta_on_hand: m.delta_on_hand, delta_reserved: m.delta_reserved, order_public_id: m.order_public_id }));
+}
+
+export type OrderStatus = 'PLACED' | 'CONFIRMED' | 'SHIPPED' | 'FULFILLED' | 'CANCELLED';
+export const ORDER_STATUSES: OrderStatus[] = ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED'];
+/** The admin moves that take a placed order to each status. */
+const PATH: Record<OrderStatus, Record<string, unknown>[]> = {
+  PLACED: [],
+  CONFIRMED: [{ status: 'CONFIRMED' }],
+  SHIPPED: [{ status: 'CONFIRMED' }, { status: 'SHIPPED', carrier: 'UPS', tracking_number: '1Z999' }],
+  FULFILLED: [{ status: 'CONFIRMED' }, { status: 'SHIPPED', carrier: 'UPS' }, { status: 'FULFILLED' }],
+  CANCELLED: [{ status: 'CANCELLED' }],
+};
+
+/** PATCH /admin/orders/{ord} as `admin`. */
+export const moveOrder = (admin: Client, order: string, body: Record<string, unknown>) => admin.patch(`${API}/admin/orders/${order}`, body);
+/** A well-formed order ID nobody has. */
+export const unknownOrderId = () => `ord_${randomBytes(12).toString('base64url')}`;
+
+/** A placed order of 3 units (stock 10), moved by `admin` to `status`. */
+export async function orderIn(t: RunningApp, admin: Client, status: OrderStatus, extra: Record<string, unknown> = {}) {
+  const placed = await placedOrder(t, admin, [{ quantity: 3, stock: 10, price: '10.00' }], extra);
+  for (const body of PATH[status]) ok(await moveOrder(admin, placed.order.public_id, body));
+  return { ...placed, orderId: placed.order.public_id as string, variantId: placed.variantIds[0]! };
+}
+
+/** Everything a status change may touch (movements as `admin` reads them). */
+export async function orderState(t: RunningApp, admin: Client, orderId: string, variantId: string) {
+  const order = await t.db.selectFrom('orders').selectAll().where('public_id', '=', orderId).executeTakeFirstOrThrow();
+  const count = async (table: 'order_status_history' | 'coupon_usages') =>
+    (await t.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('order_id', '=', order.id).executeTakeFirstOrThrow()).n;
+  const released = await t.db.selectFrom('coupon_usages').select('released_at').where('order_id', '=', order.id).execute();
+  const coupons = await t.db.selectFrom('coupons').select(['public_id', 'times_used']).orderBy('id').execute();
+  const customer = await t.db.selectFrom('users').select('email').where('id', '=', order.user_id).executeTakeFirstOrThrow();
+  const outbox = await t.db.selectFrom('outbox').select(['kind']).where('recipient', '=', customer.email).orderBy('id').execute();
+  return {
+    order,
+    history: await count('order_status_history'),
+    usages: released,
+    coupons,
+    inventory: await inventoryOf(t, variantId),
+    movements: (await orderMovements(admin, variantId)).length,
+    outbox: outbox.map((e) => e.kind),
+    audit: (await auditRows(t, 'order.status_change', orderId)).length,
+  };
 }
