@@ -100,6 +100,20 @@ export function auditEntries(t: RunningApp, action: string, entityPublicId: stri
     .execute();
 }
 
+/** The storefront list, GET /products?`query`, as `client`. */
+export const listProducts = (client: Client, query: string) => client.get(`${API}/products?${query}`);
+
+/** The storefront list for `query` is exactly `expected`, in that order (and its total says so). */
+export async function expectListed(client: Client, query: string, expected: string[]) {
+  const response = await listProducts(client, query);
+  assert.equal(response.status, 200, `${query}: ${response.text}`);
+  assert.deepEqual(idsOf(response), expected, query);
+  assert.equal(response.body.meta.total, expected.length, query);
+}
+
+/** A fresh category, to keep a group of tests' products apart from the rest; returns its public ID. */
+export const productGroup = async (admin: Client, name: string) => (await createCategory(admin, { name: `${name} ${uniqueSku()}` })).public_id as string;
+
 /** Public IDs of a list response, in order. */
 export const idsOf = (response: Response): string[] => (response.body.data as { public_id: string }[]).map((item) => item.public_id);
 
