@@ -15,6 +15,17 @@ export default tseslint.config(
     },
   },
   {
+    // Each error code has one factory in src/lib/errors.ts, which takes the status from the code.
+    files: ['src/**/*.ts'],
+    ignores: ['src/lib/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='AppError']", message: "Use the code's factory in src/lib/errors.ts (its status comes from the code)" },
+      ],
+    },
+  },
+  {
     // The console: the rules of hooks, checked (a conditional hook is a bug that only shows at run time).
     files: ['packages/console/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

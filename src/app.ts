@@ -20,7 +20,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
-import { AppError } from './lib/errors.js';
+import { shuttingDown } from './lib/errors.js';
 import { createRateLimiter } from './lib/rate-limit.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -147,7 +147,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    throw new AppError(503, 'SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+    throw shuttingDown();
   });
 
   registerErrorHandling(app, routeTable);

@@ -5,7 +5,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import { revokeSessions } from '../auth/session-store.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { forbidden, lastSuperAdmin, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern, keyIn } from '../lib/sql.js';
@@ -105,7 +105,7 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
         if (before.id === ctx.actor.userId) throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
         // What counts is who would be left: a suspended SUPER_ADMIN is not the last one while an active one remains.
         if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && !supers.some((s) => s.status === 'ACTIVE' && s.id !== before.id)) {
-          throw conflict('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
+          throw lastSuperAdmin();
         }
         const after = await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
         const revoked = before.role === role ? [] : await revokeSessions(trx, before.id, clock.now());

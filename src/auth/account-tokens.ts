@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { TokenPurpose } from '../db/schema.js';
 import { isLockNotAvailable } from '../lib/db-errors.js';
-import { AppError, notFound } from '../lib/errors.js';
+import { notFound, tokenExpired } from '../lib/errors.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
 
 /**
@@ -46,8 +46,6 @@ export async function revokeAccountTokens(db: Executor, userId: number, purposes
     .where('used_at', 'is', null)
     .execute();
 }
-
-export const tokenExpired = () => new AppError(410, 'TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
 
 /**
  * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)

@@ -4,7 +4,7 @@ import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
+import { alreadyVerified, notFound, validationError } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
@@ -39,7 +39,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       await transaction(db, async (trx) => {
         const user = await findUserById(trx, ctx.actor.userId);
         if (!user) throw notFound('User');
-        if (user.email_verified_at) throw conflict('ALREADY_VERIFIED', 'This email address is already verified');
+        if (user.email_verified_at) throw alreadyVerified();
         await sendVerification(trx, user, clock.now());
       });
     },

@@ -4,8 +4,7 @@ import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { forbidden, invalidCredentials, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
@@ -30,8 +29,6 @@ export interface SignedIn {
   session: { token: string; expiresAt: Date };
 }
 
-const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Email or password is incorrect');
-
 export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
   const policy = { ttlDays: config.sessionTtlDays, idleDays: config.sessionIdleDays };
   let dummyHash: Promise<string> | null = null;
@@ -52,8 +49,8 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         ]);
       }
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
-      try {
-        return await transaction(db, async (trx) => {
+      // A taken email is EMAIL_TAKEN: the unique constraint decides, under any concurrency.
+      return transaction(db, async (trx) => {
           const user = await insertUser(trx, {
             email: normalizeEmail(input.email),
             passwordHash,
@@ -67,11 +64,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
           const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
           await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
           return { user: toUser(user), session };
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_key')) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
-        throw error;
-      }
+      });
     },
 
     async login(ctx: Ctx, input: LoginBody): Promise<SignedIn> {

@@ -3,8 +3,7 @@ import type { CouponRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
+import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
 import { containsPattern } from '../lib/sql.js';
@@ -33,8 +32,6 @@ export function toCoupon(row: CouponRow, now: Date): Coupon {
     updated_at: row.updated_at.toISOString(),
   };
 }
-
-const codeTaken = () => conflict('CODE_TAKEN', 'Another coupon already uses this code');
 
 /** Checks that hold across fields, after a create or a patch is merged. */
 function checkCoherent(c: {
@@ -68,14 +65,8 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
     return row;
   }
 
-  async function write<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    try {
-      return await transaction(db, work);
-    } catch (error) {
-      if (isUniqueViolation(error, 'coupons_code_unique')) throw codeTaken();
-      throw error;
-    }
-  }
+  /** A code another live coupon has is CODE_TAKEN: its unique index decides. */
+  const write = <T>(work: (trx: Executor) => Promise<T>): Promise<T> => transaction(db, work);
 
   const audited = (c: CouponRow) => {
     const { id: _id, created_at: _c, updated_at: _u, deleted_at: _d, ...rest } = c;

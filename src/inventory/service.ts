@@ -1,8 +1,7 @@
 import type { Db, Trx } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest } from '../lib/idempotency.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
@@ -26,8 +25,6 @@ import type {
   Movement,
   ReservationChange,
 } from './schemas.js';
-
-const stockRule = (message: string) => new AppError(400, 'STOCK_RULE_VIOLATION', message);
 
 /** The quantity columns are PostgreSQL integers. */
 const MAX_QUANTITY = 2_147_483_647;
@@ -86,9 +83,9 @@ export function createInventoryService({ db }: { db: Db }) {
       return toInventoryRecord(row);
     },
 
+    /** A variant with a record is INVENTORY_EXISTS, also when concurrent creates race (the unique index decides). */
     async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
-      try {
-        return await runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
           const variant = isPublicId('var', input.variant_public_id)
             ? await trx
                 .selectFrom('variants')
@@ -104,7 +101,7 @@ export function createInventoryService({ db }: { db: Db }) {
             .onConflict((oc) => oc.column('variant_id').doNothing())
             .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
             .executeTakeFirst();
-          if (!created) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
+          if (!created) throw inventoryExists();
           await insertMovement(trx, {
             inventoryId: created.id,
             kind: 'CREATE',
@@ -122,11 +119,7 @@ export function createInventoryService({ db }: { db: Db }) {
             changes: { before: null, after: snapshot(created) },
           });
           return readRecord(trx, input.variant_public_id);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
-        throw error;
-      }
+      });
     },
 
     async adjust(ctx: AuthedCtx, variantPublicId: string, input: InventoryAdjust, idempotency: IdempotencyRequest | null) {
@@ -189,9 +182,7 @@ export function createInventoryService({ db }: { db: Db }) {
           // by hand would leave the orders unable to do either.
           const held = await heldByOrders(trx, before.id);
           if (reserved < held) {
-            throw conflict('RESERVATION_HELD', `Open orders hold ${held} of the ${before.quantity_reserved} reserved units; at most ${before.quantity_reserved - held} can be released`, [
-              { field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, before.quantity_reserved - held) },
-            ]);
+            throw reservationHeld(held, before.quantity_reserved);
           }
         }
         // A hold may not make stock unavailable; a release only adds availability, so it stands even when

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
-import { conflict, validationError } from './errors.js';
+import { idempotencyKeyReused, validationError } from './errors.js';
 import { transaction } from '../db/transaction.js';
 
 /**
@@ -77,7 +77,7 @@ export async function runIdempotent<T>(
         .where('key', '=', request.key)
         .executeTakeFirstOrThrow();
       if (first.fingerprint !== request.fingerprint) {
-        throw conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+        throw idempotencyKeyReused();
       }
       return { status: first.status_code, data: first.response as T, replayed: true };
     }

@@ -9,7 +9,7 @@ import { couponStatus, discountFor } from '../coupons/rules.js';
 import { reserveStock } from '../inventory/stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { cartEmpty, couponExhausted, insufficientStock, invalidCoupon, notFound, validationError, variantUnavailable } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../lib/idempotency.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
@@ -20,9 +20,6 @@ import type { Order, PlaceOrder } from './schemas.js';
 
 /** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
 const MAX_ORDER_AMOUNT = 999_999_999_999;
-
-const invalidCoupon = (why: string) =>
-  new AppError(400, 'INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
 
 export interface CheckoutDeps {
   db: Db;
@@ -53,7 +50,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     if (status === 'INACTIVE') throw invalidCoupon('the coupon is not active');
     if (status === 'EXPIRED') throw invalidCoupon('the coupon has expired');
     if (status === 'SCHEDULED') throw invalidCoupon('the coupon is not valid yet');
-    if (status === 'EXHAUSTED') throw conflict('COUPON_EXHAUSTED', 'This coupon has been used up');
+    if (status === 'EXHAUSTED') throw couponExhausted(false);
     if (coupon.minimum_order_amount !== null && subtotalCents < toCents(coupon.minimum_order_amount)) {
       throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount}`);
     }
@@ -65,7 +62,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         .where('user_id', '=', userId)
         .where('released_at', 'is', null)
         .executeTakeFirstOrThrow();
-      if (used.n >= coupon.usage_limit_per_user) throw conflict('COUPON_EXHAUSTED', 'You have used this coupon as many times as it allows');
+      if (used.n >= coupon.usage_limit_per_user) throw couponExhausted(true);
     }
     return { coupon, discount: discountFor(coupon, subtotalCents) };
   }
@@ -73,9 +70,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
   function checkSellable(lines: CartLineRow[]): void {
     const off = lines.filter((line) => !line.on_sale);
     if (off.length > 0) {
-      throw conflict(
-        'VARIANT_UNAVAILABLE',
-        'Some items in the cart are no longer on sale; remove them and try again',
+      throw variantUnavailable(
         off.map((line) => ({ field: 'items', message: 'no longer on sale', variant_public_id: line.variant_public_id, sku: line.sku })),
       );
     }
@@ -111,7 +106,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     const userId = ctx.actor.userId;
     // Locking the cart rows makes a double submit wait, then find the cart already emptied.
     const lines = await cartLines(trx, userId).forUpdate('ci').execute();
-    if (lines.length === 0) throw conflict('CART_EMPTY', 'The cart is empty');
+    if (lines.length === 0) throw cartEmpty();
     checkSellable(lines);
 
     const subtotalCents = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
@@ -160,8 +155,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, userId);
     if (shortages.length > 0) {
       const byId = new Map(lines.map((line) => [line.variant_id, line]));
-      throw conflict(
-        'INSUFFICIENT_STOCK',
+      throw insufficientStock(
         'Not enough stock for some items',
         shortages.map((s) => ({
           field: 'items',

@@ -5,7 +5,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import { releaseStock, shipStock } from '../inventory/stock.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { insufficientStock, invalidTransition, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage } from '../lib/pagination.js';
 import { enqueueEmail } from '../outbox/outbox.js';
@@ -36,11 +36,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
    */
   async function move(trx: Trx, ctx: AuthedCtx, order: OrderRow, to: OrderStatus, change: Partial<OrderStatusChange>) {
     if (!canMove(order.status, to)) {
-      const next = allowedFrom(order.status);
-      throw conflict(
-        'INVALID_TRANSITION',
-        `An order that is ${order.status} cannot become ${to}` + (next.length > 0 ? `; it can become ${next.join(' or ')}` : ''),
-      );
+      throw invalidTransition(order.status, to, allowedFrom(order.status));
     }
     const items = await trx
       .selectFrom('order_items as oi')
@@ -68,7 +64,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
       const shortages = await shipStock(trx, lines, order.id, ctx.actor.userId);
       if (shortages.length > 0) {
         const byId = new Map(items.map((item) => [item.variant_id, item]));
-        throw conflict('INSUFFICIENT_STOCK', 'On-hand stock is below what this order ships', shortages.map((s) => ({
+        throw insufficientStock('On-hand stock is below what this order ships', shortages.map((s) => ({
           field: 'items',
           message: `only ${s.available} on hand`,
           variant_public_id: byId.get(s.variantId)?.variant_public_id,
@@ -136,7 +132,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         throw validationError('Shipping needs a carrier', [{ field: 'carrier', message: 'is required when status is SHIPPED' }]);
       }
       if (change.status !== 'SHIPPED' && (change.carrier || change.tracking_number)) {
-        throw new AppError(400, 'VALIDATION_ERROR', 'carrier and tracking_number go with status SHIPPED only', [
+        throw validationError('carrier and tracking_number go with status SHIPPED only', [
           { field: change.carrier ? 'carrier' : 'tracking_number', message: 'only allowed when shipping' },
         ]);
       }

@@ -1,7 +1,6 @@
 import type { Db, Executor } from '../db/database.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound } from '../lib/errors.js';
+import { notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -20,8 +19,6 @@ import {
 } from './repository.js';
 import type { ProductReviewsQuery, RatingSummary, Review, ReviewCreate, ReviewImageInput, ReviewPatch, ReviewSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
-
-const alreadyReviewed = () => conflict('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
 
 /**
  * Reviews by their authors, and the public list. A review is public only once
@@ -50,20 +47,16 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
   }
 
   return {
+    /** A second review of one product by one author is ALREADY_REVIEWED (its unique index decides). */
     async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
-      try {
-        return await transaction(db, async (trx) => {
+      return transaction(db, async (trx) => {
           const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
           const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
           if (productId === undefined) throw notFound('Product');
           const publicId = newPublicId('rev');
           await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
           return read(trx, publicId);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'reviews_one_per_author')) throw alreadyReviewed();
-        throw error;
-      }
+      });
     },
 
     /** An edit that changes anything goes back to moderation; one that changes nothing is a no-op. */

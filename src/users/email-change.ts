@@ -3,16 +3,13 @@ import { writeAudit } from '../audit/audit-log.js';
 import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../auth/account-tokens.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
+import { emailTaken, notFound, validationError } from '../lib/errors.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { enqueueEmail } from '../outbox/outbox.js';
 import { recheckPassword } from './password-check.js';
 import { findUserByEmail, findUserById } from './repository.js';
 import { normalizeEmail, toUser, type User } from './schemas.js';
 import { transaction } from '../db/transaction.js';
-
-const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this email address');
 
 /**
  * The email change flow (spec "Email change flow"): step 1 checks the
@@ -39,9 +36,9 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       });
     },
 
+    /** A taken address is EMAIL_TAKEN, found here or (a race) by the unique constraint. */
     async verify(ctx: AuthedCtx, token: string): Promise<User> {
-      try {
-        return await transaction(db, async (trx) => {
+      return transaction(db, async (trx) => {
           // Another session's token is "not found": only the session that asked may finish.
           const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', clock.now(), (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
           const newEmail = row.new_email!;
@@ -60,11 +57,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
           await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
           await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
           return toUser(after);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-        throw error;
-      }
+      });
     },
   };
 }
