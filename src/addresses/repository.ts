@@ -5,15 +5,6 @@ import { paged, type PageRequest, countOf, totalOf } from '../lib/pagination.js'
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
 
-/**
- * Serialises every address-book write of one account: default flags are
- * decided by reading the book, so two writers must not read it at once.
- * NO KEY UPDATE does not block inserts elsewhere that reference the user.
- */
-export async function lockAddressBook(db: Executor, userId: number): Promise<void> {
-  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
-}
-
 const active = (db: Executor, userId: number) =>
   db.selectFrom('addresses').where('user_id', '=', userId).where('deleted_at', 'is', null);
 

@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
+import { lockAccount } from '../identity/repository.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { addressBookFull, defaultAddressRequired, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
@@ -9,7 +10,6 @@ import {
   findActiveAddress,
   insertAddress,
   listActiveAddresses,
-  lockAddressBook,
   promoteOldest,
   updateAddress,
   type DefaultFlag,
@@ -29,7 +29,8 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
   /** Should the lock ever be bypassed, the one-default indexes refuse the write (409 CONFLICT, src/lib/db-errors.ts). */
   function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
     return transaction(db, async (trx) => {
-      await lockAddressBook(trx, ctx.actor.userId);
+      // Default flags are decided by reading the book: two writers of one account must not read it at once.
+      await lockAccount(trx, ctx.actor.userId);
       return work(trx);
     });
   }

@@ -7,7 +7,7 @@ import { hasRole, type Actor, type AuthedCtx, type Ctx } from '../lib/context.js
 import { csrfTokenInvalid, forbidden, unauthenticated } from '../lib/errors.js';
 import { hmacToken, safeEqual } from '../lib/tokens.js';
 import { PRESESSION_COOKIE, SESSION_COOKIE } from './cookies.js';
-import { findActiveSession, touchSession, type ActiveSession } from './session-store.js';
+import { findActiveSession, touchSession, type ActiveSession } from '../identity/sessions-repository.js';
 
 /**
  * Who may call a route, declared in its `config.access`:

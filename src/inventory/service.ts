@@ -86,39 +86,39 @@ export function createInventoryService({ db }: { db: Db }) {
     /** A variant with a record is INVENTORY_EXISTS, also when concurrent creates race (the unique index decides). */
     async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
       return runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
-          const variant = isPublicId('var', input.variant_public_id)
-            ? await trx
-                .selectFrom('variants')
-                .select('id')
-                .where('public_id', '=', input.variant_public_id)
-                .where('deleted_at', 'is', null)
-                .executeTakeFirst()
-            : undefined;
-          if (!variant) throw notFound('Variant');
-          const created = await trx
-            .insertInto('inventory')
-            .values({ variant_id: variant.id, quantity_on_hand: input.quantity_on_hand, reorder_level: input.reorder_level ?? null })
-            .onConflict((oc) => oc.column('variant_id').doNothing())
-            .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
-            .executeTakeFirst();
-          if (!created) throw inventoryExists();
-          await insertMovement(trx, {
-            inventoryId: created.id,
-            kind: 'CREATE',
-            deltaOnHand: created.quantity_on_hand,
-            deltaReserved: 0,
-            onHandAfter: created.quantity_on_hand,
-            reservedAfter: 0,
-            reason: null,
-            actorUserId: ctx.actor.userId,
-          });
-          await writeAudit(trx, ctx, {
-            action: 'inventory.create',
-            entityType: 'inventory',
-            entityPublicId: input.variant_public_id,
-            changes: { before: null, after: snapshot(created) },
-          });
-          return readRecord(trx, input.variant_public_id);
+        const variant = isPublicId('var', input.variant_public_id)
+          ? await trx
+              .selectFrom('variants')
+              .select('id')
+              .where('public_id', '=', input.variant_public_id)
+              .where('deleted_at', 'is', null)
+              .executeTakeFirst()
+          : undefined;
+        if (!variant) throw notFound('Variant');
+        const created = await trx
+          .insertInto('inventory')
+          .values({ variant_id: variant.id, quantity_on_hand: input.quantity_on_hand, reorder_level: input.reorder_level ?? null })
+          .onConflict((oc) => oc.column('variant_id').doNothing())
+          .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
+          .executeTakeFirst();
+        if (!created) throw inventoryExists();
+        await insertMovement(trx, {
+          inventoryId: created.id,
+          kind: 'CREATE',
+          deltaOnHand: created.quantity_on_hand,
+          deltaReserved: 0,
+          onHandAfter: created.quantity_on_hand,
+          reservedAfter: 0,
+          reason: null,
+          actorUserId: ctx.actor.userId,
+        });
+        await writeAudit(trx, ctx, {
+          action: 'inventory.create',
+          entityType: 'inventory',
+          entityPublicId: input.variant_public_id,
+          changes: { before: null, after: snapshot(created) },
+        });
+        return readRecord(trx, input.variant_public_id);
       });
     },
 

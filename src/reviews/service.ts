@@ -50,12 +50,12 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
     /** A second review of one product by one author is ALREADY_REVIEWED (its unique index decides). */
     async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
       return transaction(db, async (trx) => {
-          const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
-          const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
-          if (productId === undefined) throw notFound('Product');
-          const publicId = newPublicId('rev');
-          await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
-          return read(trx, publicId);
+        const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
+        const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
+        if (productId === undefined) throw notFound('Product');
+        const publicId = newPublicId('rev');
+        await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
+        return read(trx, publicId);
       });
     },
 
