@@ -12,7 +12,7 @@ import type { AuthedCtx, Ctx } from '../lib/context.js';
 import { alreadyVerified, notFound } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
-import { enqueueEmail } from '../outbox/outbox.js';
+import { enqueueEmail } from '../outbox/repository.js';
 import { transaction } from '../db/transaction.js';
 
 /** Queues a verification email for an account; used on register and on resend. */

@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { emailTaken, notFound, validationError } from '../lib/errors.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
-import { enqueueEmail } from '../outbox/outbox.js';
+import { enqueueEmail } from '../outbox/repository.js';
 import { recheckPassword } from './password-check.js';
 import { transaction } from '../db/transaction.js';
 
