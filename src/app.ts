@@ -176,7 +176,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const storefront = createStorefrontService({ db });
   const catalog = createCatalogAdminService({ db, media });
   const categories = createCategoryService({ db });
-  const inventory = createInventoryService({ db });
+  const inventory = createInventoryService({ db, clock });
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
   const checkout = createCheckout({ db, clock, limiter, config });
@@ -184,7 +184,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const adminUsers = createAdminUserService({ db, clock });
   const analytics = createAnalyticsService({ db, clock, config });
   const audit = createAuditService({ db });
-  const expenses = createExpenseService({ db });
+  const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, media });
   const moderation = createReviewModeration({ db });
 

@@ -1,7 +1,8 @@
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { AddressesTable, AddressRow, NewAddress } from '../db/schema.js';
-import { paged, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { type PageRequest } from '../lib/pagination.js';
+import { paged, countOf, totalOf } from '../lib/sql.js';
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import { paged, countOf } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import { containsPattern, countOf, keyIn, paged } from '../lib/sql.js';
 import type { AdminUserListQuery } from './schemas.js';
 
 /** Read models of the accounts admin: the filtered account list and an account's order totals. Writes go through src/identity. */

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { CouponRow, CouponsTable } from '../db/schema.js';
-import { countOf, paged, type PageRequest } from '../lib/pagination.js';
-import { containsPattern } from '../lib/sql.js';
+import { type PageRequest } from '../lib/pagination.js';
+import { containsPattern, countOf, paged } from '../lib/sql.js';
 
 /** SQL of `coupons` and `coupon_usages`, their one owner (checkout and cancellation come through redemption.ts). */
 

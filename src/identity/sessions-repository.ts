@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Role, UserStatus } from '../db/schema.js';
 import { newPublicId } from '../lib/ids.js';
-import { paged, type PageRequest, countOf } from '../lib/pagination.js';
+import { type PageRequest } from '../lib/pagination.js';
+import { paged, countOf } from '../lib/sql.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
 
 /**

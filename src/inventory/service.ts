@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest } from '../lib/idempotency.js';
@@ -8,12 +9,16 @@ import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {
   countMovements,
   countRecords,
+  findLiveVariantId,
   findRecord,
+  findRecordId,
   heldByOrders,
   insertMovement,
+  insertRecord,
   listMovements,
   listRecords,
   lockRecord,
+  updateRecord,
   type InventoryRecordRow,
 } from './repository.js';
 import type {
@@ -57,7 +62,7 @@ const snapshot = (q: Quantities): Quantities => ({
  * locks the record's row, checks the stock rules against the locked values,
  * writes the change, a movement row and an audit entry in one transaction.
  */
-export function createInventoryService({ db }: { db: Db }) {
+export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) {
   async function readRecord(trx: Trx, variantPublicId: string): Promise<InventoryRecord> {
     const row = await findRecord(trx, variantPublicId);
     if (!row) throw notFound('Inventory record');
@@ -86,21 +91,9 @@ export function createInventoryService({ db }: { db: Db }) {
     /** A variant with a record is INVENTORY_EXISTS, also when concurrent creates race (the unique index decides). */
     async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
       return runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
-        const variant = isPublicId('var', input.variant_public_id)
-          ? await trx
-              .selectFrom('variants')
-              .select('id')
-              .where('public_id', '=', input.variant_public_id)
-              .where('deleted_at', 'is', null)
-              .executeTakeFirst()
-          : undefined;
-        if (!variant) throw notFound('Variant');
-        const created = await trx
-          .insertInto('inventory')
-          .values({ variant_id: variant.id, quantity_on_hand: input.quantity_on_hand, reorder_level: input.reorder_level ?? null })
-          .onConflict((oc) => oc.column('variant_id').doNothing())
-          .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
-          .executeTakeFirst();
+        const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
+        if (variantId === undefined) throw notFound('Variant');
+        const created = await insertRecord(trx, { variantId, quantityOnHand: input.quantity_on_hand, reorderLevel: input.reorder_level ?? null });
         if (!created) throw inventoryExists();
         await insertMovement(trx, {
           inventoryId: created.id,
@@ -143,11 +136,7 @@ export function createInventoryService({ db }: { db: Db }) {
         const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
         const stockChanged = onHand !== before.quantity_on_hand;
 
-        await trx
-          .updateTable('inventory')
-          .set({ quantity_on_hand: onHand, reorder_level: reorderLevel, ...(stockChanged ? { last_stock_update: new Date() } : {}) })
-          .where('id', '=', before.id)
-          .execute();
+        await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? clock.now() : null);
         if (stockChanged) {
           await insertMovement(trx, {
             inventoryId: before.id,
@@ -192,11 +181,7 @@ export function createInventoryService({ db }: { db: Db }) {
             `Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`,
           );
         }
-        await trx
-          .updateTable('inventory')
-          .set({ quantity_reserved: reserved, last_stock_update: new Date() })
-          .where('id', '=', before.id)
-          .execute();
+        await updateRecord(trx, before.id, { quantity_reserved: reserved }, clock.now());
         const kind = input.change > 0 ? 'RESERVE' : 'RELEASE';
         await insertMovement(trx, {
           inventoryId: before.id,
@@ -220,12 +205,10 @@ export function createInventoryService({ db }: { db: Db }) {
     },
 
     async movements(variantPublicId: string, page: PageRequest) {
-      const record = isPublicId('var', variantPublicId)
-        ? await db.selectFrom('inventory').select('id').where('variant_public_id', '=', variantPublicId).executeTakeFirst()
-        : undefined;
-      if (!record) throw notFound('Inventory record');
-      const rows = await listMovements(db, record.id, page);
-      return toPage(rows, page, () => countMovements(db, record.id), (row): Movement => ({
+      const recordId = isPublicId('var', variantPublicId) ? await findRecordId(db, variantPublicId) : undefined;
+      if (recordId === undefined) throw notFound('Inventory record');
+      const rows = await listMovements(db, recordId, page);
+      return toPage(rows, page, () => countMovements(db, recordId), (row): Movement => ({
         kind: row.kind,
         delta_on_hand: row.delta_on_hand,
         delta_reserved: row.delta_reserved,

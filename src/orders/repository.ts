@@ -1,8 +1,8 @@
 import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, OrderRow, OrdersTable } from '../db/schema.js';
-import { paged, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import { type PageRequest, type Sort } from '../lib/pagination.js';
+import { containsPattern, keyIn, paged } from '../lib/sql.js';
 import type { AddressSnapshot } from '../addresses/schemas.js';
 import type { AdminOrder, Order, OrderSortField, OrderStatus } from './schemas.js';
 
