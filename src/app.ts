@@ -171,7 +171,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const users = createUserService({ db, clock, limiter, config });
   const recovery = createRecoveryService({ db, clock, limiter, config });
   const emailChange = createEmailChangeService({ db, clock, limiter });
-  const addresses = createAddressService({ db, maxAddresses: config.maxAddressesPerAccount });
+  const addresses = createAddressService({ db, clock, maxAddresses: config.maxAddressesPerAccount });
   const media = createMediaService({ db, config, clock, limiter });
   const storefront = createStorefrontService({ db });
   const catalog = createCatalogAdminService({ db, media });
@@ -185,11 +185,11 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const analytics = createAnalyticsService({ db, clock, config });
   const audit = createAuditService({ db });
   const expenses = createExpenseService({ db, clock });
-  const reviews = createReviewService({ db, media });
-  const moderation = createReviewModeration({ db });
+  const reviews = createReviewService({ db, clock, media });
+  const moderation = createReviewModeration({ db, clock });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
-  const transport = createMailTransport(config);
+  const transport = createMailTransport(config, clock);
   const emailWorker = createEmailWorker({
     db,
     transport,

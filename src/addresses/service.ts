@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import { lockAccount } from '../identity/repository.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { addressBookFull, defaultAddressRequired, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
@@ -25,7 +26,7 @@ const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billin
  * account's book first, so the rules below see a stable book; partial unique
  * indexes back them up in the database.
  */
-export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresses: number }) {
+export function createAddressService({ db, clock, maxAddresses }: { db: Db; clock: Clock; maxAddresses: number }) {
   /** Should the lock ever be bypassed, the one-default indexes refuse the write (409 CONFLICT, src/lib/db-errors.ts). */
   function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
     return transaction(db, async (trx) => {
@@ -62,7 +63,7 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
         }
         const first = count === 0;
         const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
-        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag);
+        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
         const row = await insertAddress(trx, {
           public_id: newPublicId('adr'),
           user_id: ctx.actor.userId,
@@ -88,14 +89,15 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
           if (patch[flag] === false && address[flag]) {
             throw defaultAddressRequired(flag);
           }
-          if (patch[flag] === true && !address[flag]) await clearDefault(trx, ctx.actor.userId, flag);
+          if (patch[flag] === true && !address[flag]) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
         }
         const { is_default_shipping, is_default_billing, ...fields } = patch;
-        const row = await updateAddress(trx, address.id, {
-          ...fields,
-          ...(is_default_shipping ? { is_default_shipping } : {}),
-          ...(is_default_billing ? { is_default_billing } : {}),
-        });
+        const row = await updateAddress(
+          trx,
+          address.id,
+          { ...fields, ...(is_default_shipping ? { is_default_shipping } : {}), ...(is_default_billing ? { is_default_billing } : {}) },
+          clock.now(),
+        );
         return toAddress(row);
       });
     },
@@ -104,8 +106,9 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
       await inBook(ctx, async (trx) => {
         const address = await ownedOrNotFound(trx, ctx, publicId);
-        await updateAddress(trx, address.id, { deleted_at: new Date(), is_default_shipping: false, is_default_billing: false });
-        for (const flag of FLAGS) if (address[flag]) await promoteOldest(trx, ctx.actor.userId, flag);
+        const now = clock.now();
+        await updateAddress(trx, address.id, { deleted_at: now, is_default_shipping: false, is_default_billing: false }, now);
+        for (const flag of FLAGS) if (address[flag]) await promoteOldest(trx, ctx.actor.userId, flag, now);
       });
     },
   };

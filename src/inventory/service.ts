@@ -90,7 +90,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
 
     /** A variant with a record is INVENTORY_EXISTS, also when concurrent creates race (the unique index decides). */
     async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
-      return runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), async (trx) => {
         const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
         if (variantId === undefined) throw notFound('Variant');
         const created = await insertRecord(trx, { variantId, quantityOnHand: input.quantity_on_hand, reorderLevel: input.reorder_level ?? null });
@@ -128,7 +128,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
           { field: 'quantity_on_hand', message: 'one of quantity_on_hand, quantity_change or reorder_level is required' },
         ]);
       }
-      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
         const before = await lockLive(trx, variantPublicId);
         const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
         if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
@@ -162,7 +162,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
 
     /** Manual hold (change > 0) or release (change < 0), for exceptional cases. */
     async changeReservation(ctx: AuthedCtx, variantPublicId: string, input: ReservationChange, idempotency: IdempotencyRequest | null) {
-      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
         const before = await lockLive(trx, variantPublicId);
         const reserved = before.quantity_reserved + input.change;
         if (reserved < 0) throw stockRule(`Cannot release ${-input.change}: only ${before.quantity_reserved} reserved`);

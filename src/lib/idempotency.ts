@@ -53,6 +53,8 @@ export async function runIdempotent<T>(
   userId: number,
   request: IdempotencyRequest | null,
   status: number,
+  /** The clock's now: keys older than 24 hours from it are forgotten. */
+  now: Date,
   work: (trx: Trx) => Promise<T>,
 ): Promise<IdempotentResult<T>> {
   if (!request) return { status, data: await transaction(db, work), replayed: false };
@@ -61,7 +63,7 @@ export async function runIdempotent<T>(
       .deleteFrom('idempotency_keys')
       .where('user_id', '=', userId)
       .where('key', '=', request.key)
-      .where('created_at', '<', new Date(Date.now() - KEY_TTL_MS))
+      .where('created_at', '<', new Date(now.getTime() - KEY_TTL_MS))
       .execute();
     const claimed = await trx
       .insertInto('idempotency_keys')

@@ -153,7 +153,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     async placeOrder(ctx: AuthedCtx, input: PlaceOrder, idempotency: IdempotencyRequest | null): Promise<IdempotentResult<Order>> {
       await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
       const snapshot = await shippingAddress(ctx, input.address_public_id);
-      return runIdempotent(db, ctx.actor.userId, idempotency, 201, (trx) => place(trx, ctx, input, snapshot));
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), (trx) => place(trx, ctx, input, snapshot));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
@@ -26,7 +27,7 @@ import { transaction } from '../db/transaction.js';
  * live reviews only and are recomputed in the transaction of every change that
  * can move them.
  */
-export function createReviewService({ db, media }: { db: Db; media: Pick<MediaService, 'resolveImageUrls'> }) {
+export function createReviewService({ db, clock, media }: { db: Db; clock: Clock; media: Pick<MediaService, 'resolveImageUrls'> }) {
   /** Image URLs must be the author's own uploads to the reviews folder (contract section 5); stored as the upload returned them. */
   async function storedImages(trx: Executor, ctx: AuthedCtx, images: ReviewImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
@@ -71,7 +72,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
           ...(images !== undefined && images !== JSON.stringify(normaliseImages(before.images)) ? { images } : {}),
         };
         if (Object.keys(changes).length > 0) {
-          await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: new Date() });
+          await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: clock.now() });
           await refreshProductRating(trx, before.product_id);
         }
         return read(trx, publicId);
@@ -81,7 +82,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
       await transaction(db, async (trx) => {
         const review = await ownLockedReview(trx, ctx, publicId);
-        const now = new Date();
+        const now = clock.now();
         await updateReview(trx, review.id, { deleted_at: now, updated_at: now });
         await refreshProductRating(trx, review.product_id);
       });
