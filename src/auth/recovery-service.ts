@@ -11,7 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
 import { alreadyVerified, notFound } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { enqueueEmail } from '../outbox/repository.js';
 import { transaction } from '../db/transaction.js';
 

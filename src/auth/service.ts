@@ -8,7 +8,7 @@ import { forbidden, invalidCredentials, notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
 import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { findUserByEmail, insertUser } from '../identity/repository.js';
 import { normalizeEmail, requireStrongPassword } from '../identity/rules.js';
 import { toUser } from '../identity/schemas.js';

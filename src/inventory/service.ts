@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
-import { runIdempotent, type IdempotencyRequest } from '../lib/idempotency.js';
+import { runIdempotent, type IdempotencyRequest } from '../idempotency/idempotency.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {

@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.js';
 import { hasRole, type AuthedCtx } from '../lib/context.js';
 import { forbidden, invalidImageUrl as invalidImage, payloadTooLarge, validationError as badRequest, type AppError } from '../lib/errors.js';
 import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { safeEqual } from '../lib/tokens.js';
 import { consumeUploadToken, findMediaFile, findUploadToken, insertMediaFile, insertUploadToken, lockMediaFiles } from './repository.js';
 import type { MediaAuth, UploadedFile, UploadForm } from './schemas.js';

@@ -7,7 +7,7 @@ import { toUser, type User } from '../identity/schemas.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { emailTaken, notFound, validationError } from '../lib/errors.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { enqueueEmail } from '../outbox/repository.js';
 import { recheckPassword } from './password-check.js';
 import { transaction } from '../db/transaction.js';

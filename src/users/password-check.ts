@@ -4,7 +4,7 @@ import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { invalidPassword } from '../lib/errors.js';
 import { verifyPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 
 /**
  * The current password, asked again before a sensitive change (password,

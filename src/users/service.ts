@@ -7,7 +7,7 @@ import { requireStrongPassword } from '../identity/rules.js';
 import { toUser, type User } from '../identity/schemas.js';
 import { revokeSessions } from '../identity/sessions-repository.js';
 import type { Clock } from '../lib/clock.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';

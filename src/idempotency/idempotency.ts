@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
-import { idempotencyKeyReused, validationError } from './errors.js';
+import { idempotencyKeyReused, validationError } from '../lib/errors.js';
+import { claimKey, findKey, forgetStaleKey, storeResponse } from './repository.js';
 import { transaction } from '../db/transaction.js';
 
 /**
@@ -59,37 +60,16 @@ export async function runIdempotent<T>(
 ): Promise<IdempotentResult<T>> {
   if (!request) return { status, data: await transaction(db, work), replayed: false };
   return transaction(db, async (trx) => {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('key', '=', request.key)
-      .where('created_at', '<', new Date(now.getTime() - KEY_TTL_MS))
-      .execute();
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values({ user_id: userId, key: request.key, fingerprint: request.fingerprint, status_code: 0, response: 'null' })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!claimed) {
-      const first = await trx
-        .selectFrom('idempotency_keys')
-        .select(['fingerprint', 'status_code', 'response'])
-        .where('user_id', '=', userId)
-        .where('key', '=', request.key)
-        .executeTakeFirstOrThrow();
+    await forgetStaleKey(trx, userId, request.key, new Date(now.getTime() - KEY_TTL_MS));
+    if (!(await claimKey(trx, userId, request.key, request.fingerprint))) {
+      const first = await findKey(trx, userId, request.key);
       if (first.fingerprint !== request.fingerprint) {
         throw idempotencyKeyReused();
       }
       return { status: first.status_code, data: first.response as T, replayed: true };
     }
     const data = await work(trx);
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ status_code: status, response: JSON.stringify(data) })
-      .where('user_id', '=', userId)
-      .where('key', '=', request.key)
-      .execute();
+    await storeResponse(trx, userId, request.key, status, data);
     return { status, data, replayed: false };
   });
 }
