@@ -174,8 +174,8 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const addresses = createAddressService({ db, maxAddresses: config.maxAddressesPerAccount });
   const media = createMediaService({ db, config, clock, limiter });
   const storefront = createStorefrontService({ db });
-  const catalog = createCatalogAdminService({ db, media });
-  const categories = createCategoryService({ db });
+  const catalog = createCatalogAdminService({ db, clock, media });
+  const categories = createCategoryService({ db, clock });
   const inventory = createInventoryService({ db });
   const cart = createCartService({ db, config });
   const coupons = createCouponService({ db, clock });
@@ -222,7 +222,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(userRoutes({ users, emailChange }));
       await api.register(addressRoutes({ addresses }));
       await api.register(catalogPublicRoutes({ storefront, categories }));
-      await api.register(catalogAdminRoutes({ catalog, categories, storefront }));
+      await api.register(catalogAdminRoutes({ catalog, categories }));
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));

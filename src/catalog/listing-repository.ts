@@ -1,14 +1,14 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { Database, ProductStatus, ProductsTable } from '../db/schema.js';
+import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
 import { offsetOf, pageClause, paged, type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern, keyIn } from '../lib/sql.js';
 import type { ProductSortField } from './schemas.js';
 
 /**
- * Catalog SQL. A product page is always the same bounded set of statements:
- * the page of products (with its total), then the variants and categories of
- * exactly those products. Never one query per product.
+ * Product list SQL, storefront and admin. A product page is always the same
+ * bounded set of statements: the page of products (with its total), then the
+ * variants and categories of exactly those products. Never one query per product.
  */
 
 export interface ProductFilters {
@@ -257,31 +257,9 @@ export function categoriesOf(db: Executor, productIds: number[]) {
     .execute();
 }
 
-/** A live category and every live descendant, in one recursive statement. */
-export async function categorySubtree(db: Executor, categoryPublicId: string): Promise<number[] | null> {
-  const rows = await db
-    .withRecursive('tree(id)', (qb) =>
-      qb
-        .selectFrom('categories')
-        .select('id')
-        .where('public_id', '=', categoryPublicId)
-        .where('deleted_at', 'is', null)
-        .unionAll((u) =>
-          u.selectFrom('categories as c').innerJoin('tree', 'tree.id', 'c.parent_id').select('c.id').where('c.deleted_at', 'is', null),
-        ),
-    )
-    .selectFrom('tree')
-    .select('id')
-    .execute();
-  return rows.length > 0 ? rows.map((r) => r.id) : null;
-}
-
-/** Locks the product row of a variant (by the variant's public ID), before the variant itself is locked. */
-export async function lockProductOfVariant(db: Executor, variantPublicId: string): Promise<void> {
-  await db
-    .selectFrom('products')
-    .select('id')
-    .where('id', '=', (eb) => eb.selectFrom('variants').select('product_id').where('public_id', '=', variantPublicId))
-    .forNoKeyUpdate()
-    .execute();
+/** Loads the variants and categories of a set of products: two statements, whatever the count. */
+export async function hydrate(db: Executor, products: ProductRow[], audience: ProductFilters['audience'], includeDeletedVariants = false) {
+  const ids = products.map((p) => p.id);
+  const [variants, categories] = await Promise.all([variantsOf(db, ids, audience, includeDeletedVariants), categoriesOf(db, ids)]);
+  return { variants, categories };
 }
