@@ -5,13 +5,13 @@ import { API, createCategory, createVariant, expectStatus, idsOf, makeProduct, p
 import { signInAs, type Client } from './helpers/factories.js';
 
 /**
- * Storefront products are written as JSON by PostgreSQL: lists send each
- * product's stored document, a single product is built fresh by the same SQL
- * function (migration 0011). Two checks, in every corner of the shape
+ * Storefront products are written as JSON by PostgreSQL: lists and the
+ * detail route send each product's stored document (src/db/DERIVED.md). Two
+ * checks, in every corner of the shape
  * (images with and without alt text, a compare-at price, a variant that is
  * not on sale, no brand, no active variant (no price), several categories,
  * timestamps to the millisecond):
- * - each listed product equals the product read on its own (stored == fresh);
+ * - each listed product equals the product read on its own;
  * - the product read on its own equals the admin view of it, built by the
  *   service's mappers, cut down to the public fields (SQL == the mappers).
  */

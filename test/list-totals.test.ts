@@ -7,7 +7,7 @@ import { signInAs, type Client } from './helpers/factories.js';
 
 /**
  * The unfiltered storefront list and the admin inventory's default view read
- * their totals from counters kept by triggers (migrations 0008 and 0009).
+ * their totals from counters the database keeps (src/db/DERIVED.md).
  * Whatever the catalog goes through, the totals the lists report must equal
  * real counts.
  */
@@ -130,7 +130,7 @@ describe('inventory total', () => {
 });
 
 describe("the inventory search's product names and counts", () => {
-  /** Products whose kept name or count (migration 0012) differs from the product's name or a real count of its live records. */
+  /** Products whose kept name or count (inventory_products) differs from the product's name or a real count of its live records. */
   async function driftedProducts(): Promise<string[]> {
     const rows = await sql<{ public_id: string }>`
       SELECT p.public_id FROM products p LEFT JOIN inventory_products ip ON ip.product_id = p.id

@@ -7,12 +7,11 @@ import { checkout, shopper } from './helpers/commerce.js';
 import { signInAs, signUp, type Client } from './helpers/factories.js';
 
 /**
- * Storefront lists read each product's stored document (migration 0011),
- * kept by triggers. Every kind of write that shows in a product must leave
+ * Storefront lists read each product's stored document (src/db/DERIVED.md),
+ * kept by the database. Every kind of write that shows in a product must leave
  * the stored document equal to a fresh one: after each step below, (1) no
  * product's document differs from `product_document()` computed now, and
- * (2) the listed product equals the product detail endpoint, which builds
- * its answer without the stored documents.
+ * (2) the listed product equals the product detail endpoint.
  */
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import type { ImageJson, ProductRow } from '../db/schema.js';
 import { toInventoryRecord } from '../inventory/service.js';
 import type { AdminProduct, AdminVariant, PublicVariant } from './schemas.js';
-import type { VariantWithStock } from './repository.js';
+import type { VariantWithStock } from './listing-repository.js';
 
 type CategoryRef = { public_id: string; name: string; slug: string };
 

@@ -15,6 +15,7 @@ import * as productDocuments from './migrations/0011-product-documents.js';
 import * as inventoryProducts from './migrations/0012-inventory-products.js';
 import * as mediaStore from './migrations/0013-media-store.js';
 import * as outboxClaims from './migrations/0014-outbox-claims.js';
+import * as derivedBySource from './migrations/0015-derived-by-source.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0012-inventory-products': inventoryProducts,
   '0013-media-store': mediaStore,
   '0014-outbox-claims': outboxClaims,
+  '0015-derived-by-source': derivedBySource,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -155,7 +155,7 @@ export interface InventoryTable {
   reorder_level: number | null;
   created_at: CreatedAt;
   last_stock_update: UpdatedAt;
-  /** Copies of the list's sort and search keys, kept by triggers (migration 0006); never written by the app. */
+  /** Copies of the list's sort and search keys, derived by the database (src/db/DERIVED.md); never written by the app. */
   variant_public_id: ColumnType<string, never, never>;
   product_public_id: ColumnType<string, never, never>;
   product_name: ColumnType<string, never, never>;
@@ -372,15 +372,30 @@ export interface ExpensesTable {
   deleted_at: Timestamp | null;
 }
 
-/** One row: how many products the storefront shows, kept by triggers (migration 0008). */
+/** Derived stores (src/db/DERIVED.md): written only by the triggers of migration 0015, read by the services. */
+
+/** One row: how many products the storefront shows. */
 export interface StorefrontTotalsTable {
   singleton: Generated<boolean>;
   products: number;
 }
 
-/** One row: how many inventory records are live (variant not deleted), kept by triggers (migration 0009). */
+/** One row: how many inventory records are live (variant not deleted). */
 export interface InventoryTotalsTable {
   singleton: Generated<boolean>;
+  live_records: number;
+}
+
+/** Each product's storefront `Product` document, as JSON text (json, so it is sent as stored). */
+export interface ProductDocumentsTable {
+  product_id: number;
+  document: unknown;
+}
+
+/** Each product's name and number of live inventory records, for the admin inventory search. */
+export interface InventoryProductsTable {
+  product_id: number;
+  name: string;
   live_records: number;
 }
 
@@ -397,6 +412,8 @@ export interface Database {
   variants: VariantsTable;
   inventory: InventoryTable;
   inventory_totals: InventoryTotalsTable;
+  product_documents: ProductDocumentsTable;
+  inventory_products: InventoryProductsTable;
   inventory_movements: InventoryMovementsTable;
   idempotency_keys: IdempotencyKeysTable;
   cart_items: CartItemsTable;

@@ -13,6 +13,14 @@ import type { Db, Trx } from './database.js';
  */
 export const MAX_ATTEMPTS = 4;
 
+export type RetryReason = 'deadlock' | 'serialization';
+const retries = new WeakMap<Db, Record<RetryReason, number>>();
+
+/** How many times transactions on `db` were run again, by reason (a metric: zero while the lock order holds). */
+export function transactionRetries(db: Db): Readonly<Record<RetryReason, number>> {
+  return retries.get(db) ?? { deadlock: 0, serialization: 0 };
+}
+
 const pause = (attempt: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
 
 export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
@@ -21,6 +29,9 @@ export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Pr
       return await db.transaction().execute(work);
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+      const counts = retries.get(db) ?? { deadlock: 0, serialization: 0 };
+      counts[(error as { code?: string }).code === '40P01' ? 'deadlock' : 'serialization']++;
+      retries.set(db, counts);
       await pause(attempt);
     }
   }

@@ -46,13 +46,19 @@ export interface JsonPage {
  * and the tests check it (test/catalog-json.test.ts) instead of a serializer.
  */
 export function sendJsonPage(reply: FastifyReply, page: JsonPage) {
-  return sendJsonText(reply, `{"success":true,"data":${page.data},"meta":${JSON.stringify(page.meta)}}`);
+  return sendJsonText(reply, `{"success": true, "data": ${page.data}, "meta": ${flatJson(page.meta)}}`);
 }
 
 /** Sends one resource that PostgreSQL already wrote as JSON text, in the `{success, data}` envelope (see sendJsonPage). */
 export function sendJsonData(reply: FastifyReply, data: string) {
-  return sendJsonText(reply, `{"success":true,"data":${data}}`);
+  return sendJsonText(reply, `{"success": true, "data": ${data}}`);
 }
+
+/**
+ * A flat object in the text form PostgreSQL gives jsonb (`{"a": 1, "b": 2}`),
+ * so the envelope around stored documents is spaced like the documents.
+ */
+const flatJson = (value: object) => `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`).join(', ')}}`;
 
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
   const totalPages = Math.ceil(total / limit);

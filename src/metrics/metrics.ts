@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { poolStats, type Db } from '../db/database.js';
+import { transactionRetries } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import { errorCodeOf } from '../lib/error-handler.js';
 import { emailBacklog } from '../outbox/repository.js';
@@ -77,6 +78,20 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     registers: [registry],
     collect() {
       this.set(poolStats(deps.db).waiting);
+    },
+  });
+  const retried = { deadlock: 0, serialization: 0 };
+  new Counter({
+    name: 'db_transaction_retries_total',
+    help: 'Transactions run again after PostgreSQL aborted them as a deadlock victim or a serialization failure (src/db/LOCKING.md: zero while the lock order holds)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      const now = transactionRetries(deps.db);
+      for (const reason of ['deadlock', 'serialization'] as const) {
+        if (now[reason] > retried[reason]) this.inc({ reason }, now[reason] - retried[reason]);
+        retried[reason] = now[reason];
+      }
     },
   });
   // Both outbox gauges come from one query per scrape (prom-client collects every metric at once).

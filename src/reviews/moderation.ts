@@ -6,7 +6,7 @@ import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import { toAdminReview } from './mappers.js';
-import { countReviews, findReview, listReviews, lockReview, refreshProductRating, updateReview, type ReviewFilters } from './repository.js';
+import { countReviews, findReview, listReviews, lockReview, updateReview, type ReviewFilters } from './repository.js';
 import type { AdminReview, AdminReviewListQuery, ReviewModeration, ReviewSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
@@ -28,7 +28,6 @@ export function createReviewModeration({ db, clock }: { db: Db; clock: Clock }) 
         const note = decision.moderation_note ?? null;
         const now = clock.now();
         await updateReview(trx, before.id, { status: decision.status, moderation_note: note, moderated_by: ctx.actor.userId, moderated_at: now });
-        await refreshProductRating(trx, before.product_id);
         await writeAudit(trx, ctx, {
           action: 'review.moderate',
           entityType: 'review',

@@ -94,7 +94,7 @@ export function findReview(db: Executor, publicId: string, userId?: number): Pro
 export function lockReview(db: Executor, publicId: string, userId?: number) {
   let query = db.selectFrom('reviews').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null);
   if (userId !== undefined) query = query.where('user_id', '=', userId);
-  return query.forUpdate().executeTakeFirst();
+  return query.forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function insertReview(
@@ -148,23 +148,4 @@ export function ratingSummary(db: Executor, productId: number) {
       eb.fn.countAll<number>().filterWhere('rating', '=', 5).as('r5'),
     ])
     .executeTakeFirstOrThrow();
-}
-
-/**
- * Recomputes products.rating_average and rating_count from the approved, live
- * reviews. The product row is locked first, in its own statement: the UPDATE
- * then reads the reviews with a snapshot taken after any concurrent writer of
- * this product's reviews committed, so two moderations cannot both miss each other.
- */
-export async function refreshProductRating(db: Executor, productId: number): Promise<void> {
-  await db.selectFrom('products').select('id').where('id', '=', productId).forNoKeyUpdate().execute();
-  await sql`
-    UPDATE products p SET rating_average = s.average, rating_count = s.count
-    FROM (
-      SELECT coalesce(round(avg(rating), 2), 0) AS average, count(*) AS count
-      FROM reviews
-      WHERE product_id = ${productId} AND status = 'APPROVED' AND deleted_at IS NULL
-    ) s
-    WHERE p.id = ${productId}
-  `.execute(db);
 }

@@ -14,7 +14,6 @@ import {
   listReviews,
   lockReview,
   ratingSummary,
-  refreshProductRating,
   updateReview,
   type ReviewFilters,
 } from './repository.js';
@@ -73,7 +72,6 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
         };
         if (Object.keys(changes).length > 0) {
           await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: clock.now() });
-          await refreshProductRating(trx, before.product_id);
         }
         return read(trx, publicId);
       });
@@ -84,7 +82,6 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
         const review = await ownLockedReview(trx, ctx, publicId);
         const now = clock.now();
         await updateReview(trx, review.id, { deleted_at: now, updated_at: now });
-        await refreshProductRating(trx, review.product_id);
       });
     },
 

@@ -1,16 +1,20 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { accessibilityProblems, describeViolations, inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
+import { accessibilityProblems, describeViolations, inConsole, RESULTS_DIR, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
-const orderId: string = await (async () => {
+const { orderId, productId, variantId, customerId, couponId } = await (async () => {
   const admin = await signInAs(t, 'ADMIN');
-  const { variantId } = await sellableVariant(admin.client, { stock: 10 });
+  const { variantId, productId } = await sellableVariant(admin.client, { stock: 10, name: 'Linen napkin' });
+  const coupon = await admin.client.post('/api/v1/admin/coupons', { code: 'AXE10', discount_type: 'PERCENTAGE', discount_value: '10' });
   const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
-  return (await checkout(buyer.client, buyer.addressId)).body.data.public_id;
+  const order = (await checkout(buyer.client, buyer.addressId, { coupon_code: 'AXE10' })).body.data;
+  return { orderId: order.public_id as string, productId, variantId, customerId: buyer.user.public_id as string, couponId: coupon.body.data.public_id as string };
 })();
 
 /** Each screen, once loaded: no serious or critical WCAG 2.1 AA problem. */
@@ -29,6 +33,10 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/categories', ready: (page) => page.getByRole('button', { name: 'Create category' }).waitFor() },
   { path: () => '/admin/coupons', ready: (page) => page.getByRole('table', { name: 'Coupons' }).waitFor() },
   { path: () => '/admin/money', ready: (page) => page.getByRole('table', { name: 'Profit and loss by month' }).waitFor() },
+  { path: () => `/admin/products/${productId}`, ready: (page) => page.getByRole('table', { name: 'Variants' }).waitFor() },
+  { path: () => `/admin/inventory/${variantId}`, ready: (page) => page.getByRole('table', { name: 'Stock movements' }).waitFor() },
+  { path: () => `/admin/customers/${customerId}`, ready: (page) => page.getByRole('table', { name: /^Orders of / }).waitFor() },
+  { path: () => `/admin/coupons/${couponId}`, ready: (page) => page.getByRole('table', { name: 'Orders that used AXE10' }).waitFor() },
 ];
 
 describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
@@ -51,9 +59,14 @@ describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
         async (page) => {
           await signInThroughUi(page, email);
           const found: string[] = [];
+          // A screenshot of each screen at this size, for people to look at.
+          const shots = path.join(RESULTS_DIR, 'screens', viewport ? 'tablet' : 'laptop');
+          mkdirSync(shots, { recursive: true });
           for (const screen of SCREENS) {
             await page.goto(screen.path());
             await screen.ready(page);
+            const name = screen.path().replace(/^\/admin\/?/, '').replace(/(prd|var|usr|cpn|ord)_\w+/, '$1').replace(/\W+/g, '-') || 'dashboard';
+            await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
             const problems = await accessibilityProblems(page);
             if (problems.length > 0) found.push(`${screen.path()}:\n${describeViolations(problems)}`);
           }

@@ -158,7 +158,7 @@ describe('console: catalog', () => {
       await page.getByRole('button', { name: 'Delete variant STOOL-LOW' }).click();
       const confirm = page.getByRole('dialog');
       await confirm.getByText(/Its stock record \(5 on hand\) leaves Inventory/).waitFor();
-      await confirm.getByText(/The 2 reserved by open orders stay reserved/).waitFor();
+      await confirm.getByText(/The 2 units reserved by open orders stay reserved/).waitFor();
       await confirm.getByRole('button', { name: 'Delete variant' }).click();
       await page.getByText('Variant STOOL-LOW deleted').waitFor();
       await variants.getByRole('cell', { name: 'STOOL-LOW', exact: true }).waitFor({ state: 'detached' });

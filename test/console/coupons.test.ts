@@ -34,9 +34,28 @@ describe('console: coupons', () => {
       await page.reload();
       await page.getByRole('table', { name: 'Orders that used SPRING25' }).getByText(buyer.email).waitFor();
 
+      // Switching off applies at once and can be undone from the notice.
+      const status = async () => (await admin.client.get('/api/v1/admin/coupons?search=SPRING25')).body.data[0].status;
+      await page.getByRole('button', { name: 'Switch off' }).click();
+      const notice = page.getByRole('alert').filter({ hasText: 'SPRING25 is off: checkout refuses it' });
+      await notice.waitFor();
+      await page.getByRole('button', { name: 'Switch on' }).waitFor();
+      assert.equal(await status(), 'INACTIVE');
+      await notice.getByRole('button', { name: 'Undo' }).click();
+      await page.getByText('SPRING25 is on again').waitFor();
+      await page.getByRole('button', { name: 'Switch off' }).waitFor();
+      assert.equal(await status(), 'ACTIVE');
+
       await page.getByRole('switch', { name: 'Active' }).uncheck();
       await page.getByRole('button', { name: 'Save coupon' }).click();
       await page.getByText('Coupon SPRING25 saved').waitFor();
+
+      // A code in use is refused next to the Code field.
+      await page.goto('/admin/coupons/new');
+      await page.getByRole('textbox', { name: 'Code' }).fill('spring25');
+      await page.getByRole('textbox', { name: 'Percent off' }).fill('5');
+      await page.getByRole('button', { name: 'Create coupon' }).click();
+      await page.getByText('Another coupon already uses this code').waitFor();
     });
     const list = await admin.client.get('/api/v1/admin/coupons?search=SPRING');
     assert.deepEqual(list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]), [['SPRING25', '25.00', 1, 1, 'INACTIVE']]);

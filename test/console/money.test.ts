@@ -44,6 +44,41 @@ describe('console: money', () => {
     );
   });
 
+  test('expenses filtered by the days they were spent, in the URL; coupon performance pages', async (t2) => {
+    const { email, client } = await signInAs(t, 'SUPER_ADMIN');
+    for (const [description, spent_at] of [['January rent', '2026-01-05'], ['February rent', '2026-02-10'], ['March rent', '2026-03-02']]) {
+      assert.equal((await client.post('/api/v1/admin/expenses', { description, category: 'RENT', amount: '800.00', spent_at })).status, 201);
+    }
+    for (let i = 0; i < 12; i++) {
+      assert.equal((await client.post('/api/v1/admin/coupons', { code: `PAGE${String(i).padStart(2, '0')}`, discount_type: 'PERCENTAGE', discount_value: '5' })).status, 201);
+    }
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, email);
+      await page.goto('/admin/money');
+      const expenses = page.getByRole('table', { name: 'Operating expenses' });
+      await expenses.getByRole('cell', { name: 'January rent', exact: true }).waitFor();
+      await page.getByRole('textbox', { name: 'Spent from' }).fill('2026-02-01');
+      await page.getByRole('textbox', { name: 'Spent to' }).fill('2026-02-28');
+      await page.waitForURL(/spent_from=2026-02-01.*spent_to=2026-02-28|spent_to=2026-02-28.*spent_from=2026-02-01/);
+      await expenses.getByRole('cell', { name: 'January rent', exact: true }).waitFor({ state: 'detached' });
+      await expenses.getByRole('cell', { name: 'February rent', exact: true }).waitFor();
+      assert.equal(await expenses.getByRole('cell', { name: 'March rent', exact: true }).count(), 0);
+
+      // The same URL opens the same view.
+      await page.reload();
+      await expenses.getByRole('cell', { name: 'February rent', exact: true }).waitFor();
+      assert.equal(await expenses.getByRole('row').count(), 2, 'the header and February');
+
+      const coupons = page.getByRole('table', { name: 'Coupon performance' });
+      await page.getByText('1–10 of 12').waitFor();
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForURL(/coupon_page=2/);
+      await page.getByText('11–12 of 12').waitFor();
+      assert.equal(await coupons.getByRole('link').count(), 2);
+      assert.match(page.url(), /spent_from=2026-02-01/, 'paging the coupons keeps the expense filters');
+    });
+  });
+
   test('an ADMIN has no Money link and is sent to the dashboard from its URL', async (t2) => {
     const { email } = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {

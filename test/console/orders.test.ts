@@ -24,14 +24,21 @@ describe('console: orders', () => {
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
       await page.getByRole('cell', { name: /Walnut desk/ }).waitFor();
 
+      // The lines link to the product, the email to the customer.
+      await page.getByRole('link', { name: 'Walnut desk' }).waitFor();
+      await page.getByRole('link', { name: buyer.email }).waitFor();
+      const sku = (await page.getByRole('cell', { name: /^SKU-/ }).innerText()).trim();
+
       await page.getByRole('button', { name: 'Confirm' }).click();
       const confirm = page.getByRole('dialog');
-      await confirm.getByText('Stock stays reserved').waitFor();
+      await confirm.getByText(`Stock stays reserved for this order: 2 × ${sku}.`).waitFor();
+      await confirm.getByRole('textbox', { name: 'Note (internal)' }).fill('Called the customer to check the address');
       await confirm.getByRole('button', { name: 'Confirm' }).click();
       await page.getByRole('button', { name: 'Ship' }).waitFor();
 
       await page.getByRole('button', { name: 'Ship' }).click();
       const ship = page.getByRole('dialog');
+      await ship.getByText(`Shipping takes 2 × ${sku} out of on hand and reserved stock.`).waitFor();
       // The form refuses to send without a carrier, next to the field.
       await ship.getByRole('button', { name: 'Ship order' }).click();
       await ship.getByText('Name the carrier').waitFor();
@@ -45,6 +52,7 @@ describe('console: orders', () => {
       await page.getByText('No further steps').waitFor();
       const history = page.getByRole('heading', { name: 'History' }).locator('..');
       for (const step of ['Placed', 'Confirmed', 'Shipped', 'Fulfilled']) await history.getByText(step, { exact: true }).waitFor();
+      await history.getByText('Called the customer to check the address').waitFor();
     });
 
     const order = await t.db.selectFrom('orders').select('status').where('order_number', '=', number).executeTakeFirstOrThrow();
@@ -52,6 +60,36 @@ describe('console: orders', () => {
     const stock = await inventoryOf(t, variantId);
     assert.equal(stock.quantity_on_hand, 3, 'shipping took the two units out');
     assert.equal(stock.quantity_reserved, 0);
+  });
+
+  test('cancelling says, line by line, what goes back to stock and that the coupon use is released, and does it', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const mugs = await sellableVariant(admin.client, { name: 'Tea mug', price: '20.00', stock: 10 });
+    const plates = await sellableVariant(admin.client, { name: 'Side plate', price: '15.00', stock: 10 });
+    const code = `KEEP${Date.now() % 100000}`;
+    assert.equal((await admin.client.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
+    const buyer = await shopper(t, [
+      { variantId: mugs.variantId, quantity: 3 },
+      { variantId: plates.variantId, quantity: 1 },
+    ]);
+    const placed = await checkout(buyer.client, buyer.addressId, { coupon_code: code });
+    assert.equal(placed.status, 201, placed.text);
+    const skus = placed.body.data.items.map((i: any) => i.sku) as string[];
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/orders/${placed.body.data.public_id}`);
+      await page.getByRole('button', { name: 'Cancel order' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(`Cancelling releases 3 × ${skus[0]}, 1 × ${skus[1]} back to available stock.`).waitFor();
+      await dialog.getByText(`The use of coupon ${code} is released: it counts as unused again.`).waitFor();
+      await dialog.getByRole('button', { name: 'Cancel order' }).click();
+      await page.getByText('No further steps').waitFor();
+    });
+    assert.deepEqual(await inventoryOf(t, mugs.variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
+    assert.deepEqual(await inventoryOf(t, plates.variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
+    const coupon = await admin.client.get(`/api/v1/admin/coupons?search=${code}`);
+    assert.equal(coupon.body.data[0].times_used, 0);
   });
 
   test('a search typed just before following a link does not pull the person back to the list', async (t2) => {

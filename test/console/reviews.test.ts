@@ -18,23 +18,44 @@ describe('console: reviews', () => {
     };
     const good = await write('Pours beautifully', 5);
     const spam = await write('Buy followers here', 1);
+    const meh = await write('Lid rattles', 3);
 
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('link', { name: 'Moderation queue' }).click();
       await page.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor();
       await page.getByRole('article', { name: 'Pours beautifully' }).waitFor();
+      // The product by name, linked, not its ID.
+      await page.getByRole('article', { name: 'Pours beautifully' }).getByRole('link', { name: 'Stoneware teapot' }).waitFor();
+      // The queue is oldest first; sorted by rating (in the URL) the lowest comes first.
+      const titles = () => page.getByRole('article').evaluateAll((items) => items.map((i) => i.querySelector('h2')?.textContent));
+      assert.deepEqual(await titles(), ['Pours beautifully', 'Buy followers here', 'Lid rattles']);
+      await page.getByRole('combobox', { name: 'Sort' }).click();
+      await page.getByRole('option', { name: 'Lowest rating first' }).click();
+      await page.waitForURL(/sort=rating/);
+      await page.locator('article h2').first().filter({ hasText: /^Buy followers here$/ }).waitFor();
+      assert.deepEqual(await titles(), ['Buy followers here', 'Lid rattles', 'Pours beautifully']);
 
       await page.getByRole('button', { name: 'Approve "Pours beautifully"' }).click();
       await page.getByRole('article', { name: 'Pours beautifully' }).waitFor({ state: 'detached' });
       await page.getByText('Review approved').waitFor();
+      const spamCard = page.getByRole('article', { name: 'Buy followers here' });
+      await spamCard.getByRole('textbox', { name: 'Moderation note (internal)' }).fill('Link farm');
       await page.getByRole('button', { name: 'Reject "Buy followers here"' }).click();
+      await spamCard.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Reject "Lid rattles"' }).click();
       await page.getByText('Nothing waiting').waitFor();
+
+      // A decision can be changed later from its view; the note stays with the review.
+      await page.getByRole('search').getByText('Rejected', { exact: true }).click();
+      await page.getByRole('article', { name: 'Buy followers here' }).getByText('Note: Link farm').waitFor();
+      await page.getByRole('button', { name: 'Approve "Lid rattles"' }).click();
+      await page.getByText('Review approved').first().waitFor();
     });
 
-    const publicList = await t.client().get(`/api/v1/products/${productId}/reviews`);
-    assert.deepEqual(publicList.body.data.map((r: any) => r.public_id), [good], 'only the approved review is public');
+    const publicList = await t.client().get(`/api/v1/products/${productId}/reviews?sort=created_at`);
+    assert.deepEqual(publicList.body.data.map((r: any) => r.public_id), [good, meh], 'only the approved reviews are public');
     const rejected = await admin.client.get('/api/v1/admin/reviews?status=REJECTED');
-    assert.deepEqual(rejected.body.data.map((r: any) => r.public_id), [spam]);
+    assert.deepEqual(rejected.body.data.map((r: any) => [r.public_id, r.moderation_note]), [[spam, 'Link farm']]);
   });
 });

@@ -34,6 +34,11 @@ describe('console: inventory', () => {
       await confirm.getByText('13', { exact: true }).waitFor();
       await confirm.getByRole('button', { name: 'Apply' }).click();
       await page.getByText('On hand is now 13').waitFor();
+      // A change the API refuses (below zero) is shown at the amount, and nothing changes.
+      await page.getByRole('textbox', { name: /^Change/ }).fill('-20');
+      await page.getByRole('button', { name: 'Adjust stock' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('On-hand quantity cannot go below zero (it would be -7)').waitFor();
       await page.getByRole('table', { name: 'Stock movements' }).getByText('Delivery from the weaver').waitFor();
 
       // The order holds its unit: releasing it by hand is refused, next to the field, with the figure.
@@ -45,6 +50,12 @@ describe('console: inventory', () => {
       await page.getByRole('textbox', { name: 'Reorder level' }).fill('20');
       await page.getByRole('button', { name: 'Save level' }).click();
       await page.getByText('Low stock at 20 or fewer').waitFor();
+      // One heading for the threshold, and the label on its input.
+      assert.equal(await page.getByText('Reorder level', { exact: true }).count(), 1);
+
+      await page.getByRole('link', { name: 'the product Linen apron' }).click();
+      await page.waitForURL(new RegExp(`/admin/products/${low.productId}$`));
+      await page.getByRole('table', { name: 'Variants' }).waitFor();
     });
 
     const stock = await inventoryOf(t, low.variantId);

@@ -50,10 +50,12 @@ export async function inConsole(
   app: TestApp,
   body: (page: Page, context: BrowserContext) => Promise<void>,
   viewport: Viewport = LAPTOP,
+  /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
+  timezoneId?: string,
 ): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const name = t.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-  const context = await browser.newContext({ baseURL: app.baseUrl, viewport, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ baseURL: app.baseUrl, viewport, reducedMotion: 'reduce', ...(timezoneId ? { timezoneId } : {}) });
   await context.tracing.start({ screenshots: true, snapshots: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

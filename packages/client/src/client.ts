@@ -1,7 +1,7 @@
 import createClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import type { ErrorResponse, HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import { createCookieJar, type CookieStore } from './cookies.js';
-import { apiErrorOf, NetworkError } from './errors.js';
+import { ApiError, apiErrorOf, jsonOf, NetworkError, ResponseError, safeJson } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
 import { createTransport } from './transport.js';
 
@@ -40,7 +40,11 @@ type Method = Extract<HttpMethod, 'get' | 'post' | 'put' | 'patch' | 'delete'>;
 
 /** The request options of an operation: `params` (`path`, `query`) and `body`, each required when the operation requires it. */
 export type CallInit<P extends keyof paths, M extends keyof paths[P]> = MaybeOptionalInit<paths[P], M>;
-type InitArgs<I> = RequiredKeysOf<I> extends never ? [init?: I & { [key: string]: unknown }] : [init: I & { [key: string]: unknown }];
+/**
+ * The init argument, optional when nothing in it is required. It is typed from the path alone, never inferred
+ * from the argument (as openapi-fetch does), so TypeScript's excess-property check catches a misspelt optional field.
+ */
+type InitArgs<I> = RequiredKeysOf<I> extends never ? [init?: I] : [init: I];
 type Defined<T> = [T] extends [never] ? undefined : T extends undefined ? undefined : T;
 
 /** The success body of an operation (the envelope `{ success, data, meta? }`; `undefined` for 202 and 204). */
@@ -68,7 +72,7 @@ export type PageOf<P extends PagedPath> = SuccessBody<P, 'get'> extends { data: 
 export type ItemOf<P extends PagedPath> = PageOf<P>['data'] extends readonly (infer Item)[] ? Item : never;
 
 /** A typed call resolving to the success body, throwing ApiError on refusal and NetworkError when no answer came. */
-type Call<M extends Method> = <P extends PathsWithMethod<paths, M>, I extends CallInit<P, M>>(path: P, ...init: InitArgs<I>) => Promise<SuccessBody<P, M>>;
+type Call<M extends Method> = <P extends PathsWithMethod<paths, M>>(path: P, ...init: InitArgs<CallInit<P, M>>) => Promise<SuccessBody<P, M>>;
 
 const browser = () => typeof (globalThis as { document?: unknown }).document !== 'undefined';
 
@@ -94,14 +98,17 @@ export function createApi(options: CommerceClientOptions) {
     async (path, ...init) => {
       let result: { data?: unknown; error?: unknown; response: Response };
       try {
+        // The body is read as text and parsed below, so that a 2xx answer that is not JSON is a ResponseError.
         const send = raw[method.toUpperCase() as Uppercase<M>] as (path: string, init?: object) => Promise<typeof result>;
-        result = await send(path as string, init[0] as object | undefined);
+        result = await send(path as string, { ...(init[0] as object | undefined), parseAs: 'text' });
       } catch (error) {
-        if (error instanceof NetworkError || (error as Error)?.name === 'AbortError') throw error;
+        // From the transport: a refused CSRF token (ApiError), a token answer that is not JSON (ResponseError), an abort.
+        if (error instanceof NetworkError || error instanceof ApiError || error instanceof ResponseError || (error as Error)?.name === 'AbortError') throw error;
+        // Anything else failed on the way, e.g. the connection dropped while the body was read.
         throw new NetworkError(`${method.toUpperCase()} ${String(path)} failed`, error);
       }
       if (!result.response.ok) throw apiErrorOf(result.response, result.error);
-      return result.data as never;
+      return jsonOf(result.response, (result.data as string | undefined) ?? '', `${method.toUpperCase()} ${String(path)}`) as never;
     };
 
   const GET = call('get');
@@ -149,21 +156,16 @@ export function createApi(options: CommerceClientOptions) {
     for (const field of ['token', 'signature', 'publicKey', 'folder'] as const) form.append(field, credentials[field]);
     form.append('expire', String(credentials.expire));
     let response: Response;
+    let text: string;
     try {
       // Signed by the token, not the session: no cookies go to the image host.
       response = await (transportFetch ?? globalThis.fetch)(credentials.uploadEndpoint, { method: 'POST', body: form, credentials: 'omit' });
+      text = await response.text();
     } catch (error) {
       throw new NetworkError('The upload did not reach the image host', error);
     }
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: kept as text for the error
-    }
-    if (!response.ok) throw apiErrorOf(response, body);
-    return body as Uploaded;
+    if (!response.ok) throw apiErrorOf(response, safeJson(text));
+    return jsonOf(response, text, `POST ${credentials.uploadEndpoint}`) as Uploaded;
   }
   return {
     GET,

@@ -51,8 +51,9 @@ export function createCommerceClient(options: CommerceClientOptions) {
       all: all('/api/v1/products'),
       get: (product_public_id: string) => api.GET('/api/v1/products/{product_public_id}', { params: { path: { product_public_id } } }).then(data),
       bySlug: (slug: string) => api.GET('/api/v1/products/by-slug/{slug}', { params: { path: { slug } } }).then(data),
-      reviews: (product_public_id: string, query?: NonNullable<CallInit<'/api/v1/products/{product_public_id}/reviews', 'get'>>['params'] extends { query?: infer Q } ? Q : never) =>
-        api.GET('/api/v1/products/{product_public_id}/reviews', { params: { path: { product_public_id }, query } }),
+      /** A page of a product's published reviews, `{ data, meta }` like every list, plus this list's rating `summary`. */
+      reviews: (product_public_id: string, query?: QueryOf<'/api/v1/products/{product_public_id}/reviews'>) =>
+        api.GET('/api/v1/products/{product_public_id}/reviews', { params: { path: { product_public_id }, query } }).then(({ data, meta, summary }) => ({ data, meta, summary })),
     },
     categories: {
       list: list('/api/v1/categories'),

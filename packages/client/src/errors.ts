@@ -45,6 +45,47 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * An answer came, but not one the API gives: a 2xx whose body is not the JSON
+ * it declares (a proxy's or captive portal's HTML page, a truncated body).
+ * Neither a refusal (`ApiError`, which carries the service's code) nor a lost
+ * request (`NetworkError`, which a retry may cure): the request may well have
+ * been carried out, so it is not retried.
+ */
+export class ResponseError extends Error {
+  override readonly name = 'ResponseError';
+  constructor(
+    message: string,
+    readonly status: number,
+    /** The answer's Content-Type, e.g. `text/html` from a proxy. */
+    readonly contentType: string | null,
+    readonly request_id: string | null,
+    override readonly cause: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** `text` parsed as JSON (`undefined` when empty), or a ResponseError naming `what` when it is not JSON. */
+export function jsonOf(response: Response, text: string, what: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const type = response.headers.get('content-type');
+    throw new ResponseError(`${what}: HTTP ${response.status} with a body that is not JSON (${type ?? 'no content type'})`, response.status, type, response.headers.get('x-request-id'), error);
+  }
+}
+
+/** A refusal's body: the envelope when it is JSON, else the text (a proxy's page) for the message. */
+export const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
 const FALLBACK_CODES: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
   401: 'UNAUTHENTICATED',
@@ -58,7 +99,8 @@ const FALLBACK_CODES: Record<number, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
   431: 'PAYLOAD_TOO_LARGE',
-  503: 'NOT_READY',
+  // NOT_READY is only /health/ready's; any other operation declares SERVICE_UNAVAILABLE.
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 interface Envelope {

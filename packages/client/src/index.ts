@@ -14,4 +14,4 @@ export {
   type paths,
 } from './client.js';
 export { createCookieJar, type CookieStore } from './cookies.js';
-export { ApiError, NetworkError, type ErrorCode, type ErrorDetail } from './errors.js';
+export { ApiError, NetworkError, ResponseError, type ErrorCode, type ErrorDetail } from './errors.js';

@@ -1,5 +1,5 @@
 import type { CookieStore } from './cookies.js';
-import { NetworkError } from './errors.js';
+import { apiErrorOf, jsonOf, NetworkError, ResponseError, safeJson } from './errors.js';
 import { IDEMPOTENT_OPERATIONS } from './generated/operations.js';
 
 /**
@@ -30,8 +30,12 @@ const IDEMPOTENT = IDEMPOTENT_OPERATIONS.map((operation) => {
   return { method, pattern: new RegExp('^' + path.replace(/\{[^}]+\}/g, '[^/]+') + '$') };
 });
 
-/** A successful write here may start, end or rotate the session: the CSRF token it was bound to is spent. */
-const SESSION_WRITES = /\/auth\/(login|register|session|sessions|password-reset)/;
+/**
+ * A successful write here may start or end the caller's session, so the CSRF token bound to it is spent: sign up,
+ * sign in, sign out, revoking one session (perhaps this one) and a password reset (which signs out every session of
+ * the account). Revoking the other sessions, asking for a reset email or changing the password keep this session.
+ */
+const SESSION_WRITES = /\/auth\/(login|register|session|sessions\/[^/]+|password-reset\/verify)$/;
 
 /** A version 4 UUID from `crypto.getRandomValues` (present in browsers, Node 20+, Bun, Deno and edge runtimes, secure context or not). */
 export function uuid(): string {
@@ -47,14 +51,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createTransport(options: TransportOptions) {
   let token: Promise<string> | null = null;
 
-  async function exchange(url: URL, init: RequestInit & { headers: Headers }): Promise<Response> {
+  /** One request with the cookie store's cookies; a changed cookie spends the CSRF token, except on the token's own fetch. */
+  async function exchange(url: URL, init: RequestInit & { headers: Headers }, fetchingToken = false): Promise<Response> {
     if (options.cookies) {
       const cookie = await options.cookies.get(url);
       if (cookie) init.headers.set('cookie', cookie);
     }
     const response = await options.fetch(url.href, { ...init, credentials: options.credentials });
     if (options.cookies && typeof response.headers.getSetCookie === 'function') {
-      if (await options.cookies.set(url, response.headers.getSetCookie())) token = null;
+      // The token's own answer sets the pre-session cookie it is bound to: that token is the fresh one, keep it.
+      if ((await options.cookies.set(url, response.headers.getSetCookie())) && !fetchingToken) token = null;
     }
     return response;
   }
@@ -63,18 +69,25 @@ export function createTransport(options: TransportOptions) {
   function csrfToken(): Promise<string> {
     token ??= (async () => {
       let response: Response;
+      let text: string;
       try {
-        response = await exchange(new URL(options.csrfUrl, (globalThis as { location?: { href: string } }).location?.href), { method: 'GET', headers: new Headers() });
+        response = await exchange(new URL(options.csrfUrl, (globalThis as { location?: { href: string } }).location?.href), { method: 'GET', headers: new Headers() }, true);
+        text = await response.text();
       } catch (error) {
         throw new NetworkError('Could not reach the service for a CSRF token', error);
       }
-      const body = (await response.json().catch(() => null)) as { data?: { csrf_token?: string } } | null;
-      const value = body?.data?.csrf_token;
-      if (!response.ok || typeof value !== 'string') throw new NetworkError(`No CSRF token (HTTP ${response.status})`, body);
+      // Refused (429, 503...): the service's own error, with its code and Retry-After.
+      if (!response.ok) throw apiErrorOf(response, safeJson(text));
+      const value = (jsonOf(response, text, 'GET /api/v1/auth/csrf-token') as { data?: { csrf_token?: unknown } } | undefined)?.data?.csrf_token;
+      if (typeof value !== 'string') throw new ResponseError('GET /api/v1/auth/csrf-token: the answer carries no csrf_token', response.status, response.headers.get('content-type'), response.headers.get('x-request-id'), value);
       return value;
     })();
-    token.catch(() => (token = null));
-    return token;
+    // A failed fetch is forgotten (unless a newer one took its place), so the next write asks again.
+    const fetching = token;
+    fetching.catch(() => {
+      if (token === fetching) token = null;
+    });
+    return fetching;
   }
 
   async function isStaleToken(response: Response): Promise<boolean> {

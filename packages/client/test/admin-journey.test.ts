@@ -70,6 +70,8 @@ test('an admin builds a product, runs an order to fulfilment, moderates a review
   assert.equal(approved.status, 'APPROVED');
   const published = await shopper.products.reviews(product.public_id);
   assert.deepEqual(published.data.map((r) => r.public_id), [review.public_id]);
+  assert.equal(published.meta.total, 1);
+  assert.deepEqual(Object.keys(published).sort(), ['data', 'meta', 'summary'], 'a list like the others (plus its rating summary), not the envelope');
 
   // The P&L counts the fulfilled order: revenue 24.00, cost of goods 8.00.
   const { data: pnl } = await admin.GET('/api/v1/admin/analytics/pnl');

@@ -19,9 +19,9 @@ export function clientOf(t: TestApp, options: Partial<CommerceClientOptions> = {
 }
 
 /** A signed-in client of an administrator with `role` (the account is made in the database, as `npm run admin:create` does). */
-export async function staffClient(t: TestApp, role: 'ADMIN' | 'SUPER_ADMIN' = 'ADMIN') {
+export async function staffClient(t: TestApp, role: 'ADMIN' | 'SUPER_ADMIN' = 'ADMIN', options: Partial<CommerceClientOptions> = {}) {
   const { email } = await signInAs(t, role);
-  const client = clientOf(t);
+  const client = clientOf(t, options);
   await client.auth.login({ email, password: PASSWORD });
   return client;
 }

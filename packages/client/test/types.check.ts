@@ -1,10 +1,10 @@
 /**
  * Type-level tests, compiled by `npm run typecheck` and never run: each
  * `@ts-expect-error` must meet an error, so a type that stops catching a
- * mistake fails the type-check. The README's examples are here too, so they
- * keep compiling.
+ * mistake fails the type-check. The README's examples live in examples/
+ * (compiled by the same step; test/readme.test.ts keeps the README's copies equal).
  */
-import { ApiError, createCommerceClient, createCookieJar, type ErrorCode, type ErrorCodeOf, type SuccessBody } from '../src/index.js';
+import { ApiError, createCommerceClient, type ErrorCode, type ErrorCodeOf, type SuccessBody } from '../src/index.js';
 
 const shop = createCommerceClient({ baseUrl: '' });
 
@@ -18,6 +18,28 @@ export async function typeTests() {
     // @ts-expect-error the path parameter is `product_public_id`
     params: { path: { product_id: 'prd_1' } },
   });
+
+  // A misspelt optional field of a typed call's body, query or options (excess properties are errors).
+  await shop.PATCH('/api/v1/admin/inventory/{variant_public_id}', {
+    params: { path: { variant_public_id: 'var_1' } },
+    // @ts-expect-error the movement's note is `reason`
+    body: { quantity_change: 5, note: 'restock' },
+  });
+  await shop.POST('/api/v1/admin/inventory', {
+    // @ts-expect-error the threshold is `reorder_level`
+    body: { variant_public_id: 'var_1', quantity_on_hand: 5, reorder_lvl: 2 },
+  });
+  await shop.GET('/api/v1/admin/inventory', {
+    // @ts-expect-error the stock filter is `stock_status`
+    params: { query: { status: 'LOW_STOCK' } },
+  });
+  for await (const record of shop.items('/api/v1/admin/inventory', {
+    // @ts-expect-error the stock filter is `stock_status`
+    params: { query: { status: 'LOW_STOCK' } },
+  }))
+    void record;
+  // @ts-expect-error `parms` is not an option of a call
+  await shop.GET('/api/v1/products', { parms: { query: { search: 'teapot' } } });
 
   // A value outside an enum.
   // @ts-expect-error `cheapest` is not a sort of GET /products
@@ -48,6 +70,10 @@ export async function typeTests() {
   const page = await shop.products.list();
   const total: number = page.meta.total;
   const deleted: SuccessBody<'/api/v1/cart', 'delete'> = undefined;
+  const reviews = await shop.products.reviews('prd_1', { sort: '-rating' });
+  const reviewCount: number = reviews.meta.total;
+  // @ts-expect-error the helpers resolve to data and meta, not the envelope
+  void reviews.success;
 
   // Error codes: the service's, and each operation's own.
   const code: ErrorCode = 'CART_EMPTY';
@@ -66,30 +92,5 @@ export async function typeTests() {
     // @ts-expect-error not a code of the service
     ApiError.is(error, 'NOPE');
   }
-  return { status, total, deleted, code, checkoutCode, wrongCode, unknownCode };
-}
-
-/** The README's Node script. */
-export async function nodeScriptExample() {
-  const admin = createCommerceClient({ baseUrl: 'http://localhost:3000' });
-  await admin.auth.login({ email: 'admin@example.com', password: 'secret' });
-  for await (const record of admin.items('/api/v1/admin/inventory', { params: { query: { stock_status: 'LOW_STOCK', limit: 100 } } })) {
-    console.log(record.sku, record.quantity_available);
-    await admin.PATCH('/api/v1/admin/inventory/{variant_public_id}', {
-      params: { path: { variant_public_id: record.variant_public_id } },
-      body: { quantity_change: 50, reason: 'restock' },
-    });
-  }
-  for await (const { data, meta } of admin.pages('/api/v1/admin/orders', { params: { query: { status: 'PLACED', limit: 100 } } })) {
-    console.log(`page ${meta.page}/${meta.totalPages}`, data.length);
-  }
-  const { data: pnl } = await admin.GET('/api/v1/admin/analytics/pnl', { params: { query: { from: '2026-01-01' } } });
-  console.log(pnl.total.net_profit);
-}
-
-/** The README's server-side forwarding of a visitor's cookies. */
-export async function forwardedCookiesExample(cookieHeader: string) {
-  const visitor = createCommerceClient({ baseUrl: 'http://api.internal', cookies: createCookieJar(cookieHeader) });
-  const { data: orders } = await visitor.orders.list({ limit: 20 });
-  return orders.map((o) => `${o.order_number}: ${o.status}, ${o.total}`);
+  return { status, total, deleted, reviewCount, code, checkoutCode, wrongCode, unknownCode };
 }

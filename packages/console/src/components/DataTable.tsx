@@ -11,6 +11,8 @@ export interface Column<Row> {
   /** The API's sort key for this column, when the server can sort by it. */
   sort?: string;
   align?: 'left' | 'right';
+  /** Keeps the cell on one line (an order number, an amount): the other columns wrap instead. */
+  nowrap?: boolean;
 }
 
 export interface PageMeta {
@@ -33,13 +35,15 @@ interface DataTableProps<Row> {
   sort?: string | undefined;
   onSort?: (sort: string) => void;
   onPage?: (page: number) => void;
+  /** Below this width the table scrolls sideways instead of squeezing its columns (default 640 px). */
+  minWidth?: number;
 }
 
 /**
  * A server-side table: the rows are one page, sorting and paging go back to the API through the URL.
  * While the next page loads the previous one stays visible, dimmed, so nothing jumps.
  */
-export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, empty, sort, onSort, onPage }: DataTableProps<Row>) {
+export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, empty, sort, onSort, onPage, minWidth = 640 }: DataTableProps<Row>) {
   const active = sort?.replace(/^-/, '');
   const descending = sort?.startsWith('-') ?? false;
 
@@ -62,7 +66,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, em
     <div>
       {/* Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1). */}
       <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
-        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={640}>
+        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={minWidth}>
           <VisuallyHidden component="caption">{label}</VisuallyHidden>
           <Table.Thead>
             <Table.Tr>
@@ -81,7 +85,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, em
             {rows?.map((row) => (
               <Table.Tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <Table.Td key={column.key} ta={column.align ?? 'left'}>
+                  <Table.Td key={column.key} ta={column.align ?? 'left'} style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
                     {column.render(row)}
                   </Table.Td>
                 ))}

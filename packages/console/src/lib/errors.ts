@@ -45,8 +45,11 @@ export const FORM_ERROR = '_form';
 export interface Placement {
   /** Form paths that have an input on screen: a name, or a pattern such as /^images\.\d+\.alt_text$/. */
   inputs: readonly (string | RegExp)[];
-  /** Refusal codes that concern one input, e.g. { SLUG_TAKEN: 'slug' }: the message goes next to it. */
-  codes?: Record<string, string>;
+  /**
+   * Refusal codes that concern one input, e.g. { SLUG_TAKEN: 'slug' }: the API's message goes next to
+   * it, or the one given ({ INVALID_PASSWORD: ['current_password', 'This is not your current password'] }).
+   */
+  codes?: Record<string, string | [field: string, message: string]>;
   /** The form's name for an API field when they differ, e.g. options.size → options, quantity_on_hand → stock. */
   rename?: (field: string) => string;
   /** How to name a field that has no input, e.g. images.0.url → "Image 1"; else a readable form of its path. */
@@ -79,7 +82,8 @@ export function placeErrors(error: unknown, { inputs, codes = {}, rename = (fiel
     }
   }
   const coded = refusal ? codes[refusal.code] : undefined;
-  if (coded && hasInput(coded)) out[coded] = refusal!.message;
+  const [codedField, codedMessage] = typeof coded === 'string' ? [coded, refusal!.message] : (coded ?? []);
+  if (codedField && hasInput(codedField)) out[codedField] = codedMessage!;
   else if (Object.keys(out).length === 0 || elsewhere.length > 0) {
     const said = refusal ? `${refusal.message.replace(/[.!?]?$/, '.')} ${elsewhere.map((e) => `${e}.`).join(' ')}`.trim() : describe(error);
     out[FORM_ERROR] = refusal?.request_id ? `${said} (request ${refusal.request_id})` : said;

@@ -13,7 +13,8 @@ export function money(amount: string | null | undefined, currency = 'USD'): stri
   return format.format(Number(amount));
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Times name their zone ("10:12 PM UTC", "11:12 AM GMT+13"): day filters and the dashboard count UTC days.
+const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export function when(iso: string | null | undefined): string {
@@ -34,7 +35,12 @@ export function titleCase(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase().replaceAll('_', ' ');
 }
 
-/** Today in the browser's calendar, as date inputs and the day filters take it (YYYY-MM-DD). */
+/** Today in the UTC calendar (YYYY-MM-DD), as the day filters and the dashboard count days. */
+export function utcDay(date = new Date()): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Today in the browser's calendar (YYYY-MM-DD), for a date a person picks, such as the day an expense was spent. */
 export function localDay(date = new Date()): string {
   return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }

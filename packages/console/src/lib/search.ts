@@ -35,12 +35,21 @@ export function compact<T extends Record<string, unknown>>(values: T): Partial<T
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as Partial<T>;
 }
 
-/** A calendar day (the browser's) as the inclusive start / exclusive end instant the API expects. */
+/**
+ * A calendar day as the inclusive start / exclusive end instant the API expects. Days are UTC days,
+ * as the dashboard's figures and the P&L count them, so a list opened from a figure shows the orders
+ * that figure counted whatever the browser's time zone; the date inputs say "(UTC)".
+ */
 export function dayStart(day: string): string {
-  return new Date(`${day}T00:00:00`).toISOString();
+  return new Date(`${day}T00:00:00Z`).toISOString();
 }
 export function dayAfter(day: string): string {
-  const d = new Date(`${day}T00:00:00`);
-  d.setDate(d.getDate() + 1);
-  return d.toISOString();
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+}
+
+/** An instant in the URL (`since` of a dashboard period): an ISO date-time, else nothing. */
+export function instant(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }

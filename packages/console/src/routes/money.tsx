@@ -8,9 +8,13 @@ export interface MoneySearch {
   /** The P&L range: calendar days, both inclusive (the API's defaults: the last twelve months). */
   from?: string | undefined;
   to?: string | undefined;
-  /** The expenses list below it. */
+  /** The expenses list below it: its page, category and days spent (both inclusive). */
   page?: number | undefined;
   category?: (typeof EXPENSE_CATEGORIES)[number] | undefined;
+  spent_from?: string | undefined;
+  spent_to?: string | undefined;
+  /** The coupon performance table's page. */
+  coupon_page?: number | undefined;
 }
 
 export const moneyRoute = createRoute({
@@ -22,6 +26,9 @@ export const moneyRoute = createRoute({
     to: date(search.to),
     page: search.page === undefined ? undefined : page(search.page),
     category: oneOf(search.category, EXPENSE_CATEGORIES),
+    spent_from: date(search.spent_from),
+    spent_to: date(search.spent_to),
+    coupon_page: search.coupon_page === undefined ? undefined : page(search.coupon_page),
   }),
   component: lazyRouteComponent(() => import('../screens/money'), 'MoneyScreen'),
 });

@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { date, oneOf, page, text } from '../lib/search';
+import { date, instant, oneOf, page, text } from '../lib/search';
 import { staffRoute } from './staff';
 
 export const ORDER_STATUSES = ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED'] as const;
@@ -9,9 +9,11 @@ export interface OrdersSearch {
   page?: number | undefined;
   status?: (typeof ORDER_STATUSES)[number] | undefined;
   q?: string | undefined;
-  /** Calendar days in the browser's time zone, both inclusive. */
+  /** UTC calendar days, both inclusive (as the dashboard counts days). */
   from?: string | undefined;
   to?: string | undefined;
+  /** An exact start (ISO instant): a dashboard period (the last 7 days runs from now minus 7 × 24 hours). */
+  since?: string | undefined;
   sort?: (typeof ORDER_SORTS)[number] | undefined;
 }
 
@@ -24,6 +26,7 @@ export const ordersRoute = createRoute({
     q: text(search.q),
     from: date(search.from),
     to: date(search.to),
+    since: instant(search.since),
     sort: oneOf(search.sort, ORDER_SORTS),
   }),
   component: lazyRouteComponent(() => import('../screens/orders'), 'OrdersScreen'),

@@ -3,9 +3,10 @@ import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
-import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { notifyDone, notifyError, placeErrors } from '../lib/errors';
 import { when } from '../lib/format';
 import { useStaff } from '../session';
 
@@ -34,11 +35,9 @@ function PasswordForm() {
           void queryClient.invalidateQueries({ queryKey: ['sessions'] });
           notifyDone('Password changed; your other sessions were signed out');
         } catch (error) {
-          const errors = fieldErrors(error);
-          const code = (error as { code?: string }).code;
-          if (code === 'INVALID_PASSWORD') errors.current_password = 'This is not your current password';
-          form.setErrors(errors);
-          if (Object.keys(errors).length === 0) notifyError(error, 'Password not changed');
+          form.setErrors(
+            placeErrors(error, { inputs: ['current_password', 'new_password'], codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] } }),
+          );
         }
       })}
     >
@@ -46,6 +45,7 @@ function PasswordForm() {
         <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('current_password')} />
         <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('new_password')} />
         <PasswordInput label="Repeat the new password" autoComplete="new-password" required {...form.getInputProps('repeat')} />
+        <FormErrors form={form} title="Password not changed" />
         <Group>
           <Button type="submit" loading={form.submitting}>
             Change password

@@ -5,10 +5,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatusBadge } from '../components/StatusBadge';
-import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { notifyDone, notifyError, placeErrors } from '../lib/errors';
+import { notifyUndoable } from '../lib/undo';
 import { money, when } from '../lib/format';
 
 const MONEY = /^\d{1,10}(\.\d{1,2})?$/;
@@ -76,7 +78,8 @@ const bodyOf = (v: CouponValues) => ({
   is_active: v.is_active,
 });
 
-function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts | null; submitLabel: string; onSubmit: (body: ReturnType<typeof bodyOf>) => Promise<Record<string, string> | void> }) {
+/** `onSubmit` throws the API's refusal: field errors go next to their inputs, the rest above the button. */
+function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts | null; submitLabel: string; onSubmit: (body: ReturnType<typeof bodyOf>) => Promise<void> }) {
   const optionalMoney = (value: string) => (value.trim() === '' || MONEY.test(value.trim()) ? null : 'An amount like 50.00, or empty for none');
   const optionalCount = (value: string) => (value.trim() === '' || (WHOLE.test(value.trim()) && Number(value) >= 1) ? null : 'A whole number from 1, or empty for no limit');
   const form = useForm<CouponValues>({
@@ -100,8 +103,11 @@ function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts |
     <form
       noValidate
       onSubmit={form.onSubmit(async (values) => {
-        const errors = await onSubmit(bodyOf(values));
-        if (errors) form.setErrors(errors);
+        try {
+          await onSubmit(bodyOf(values));
+        } catch (error) {
+          form.setErrors(placeErrors(error, { inputs: Object.keys(values), codes: { CODE_TAKEN: 'code' } }));
+        }
       })}
     >
       <Stack>
@@ -129,6 +135,7 @@ function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts |
           <TextInput label="Ends" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
         </SimpleGrid>
         <Switch label="Active" description="Off: the code is refused at checkout" {...form.getInputProps('is_active', { type: 'checkbox' })} />
+        <FormErrors form={form} />
         <Group>
           <Button type="submit" loading={form.submitting}>
             {submitLabel}
@@ -150,15 +157,10 @@ export function NewCouponScreen() {
           initial={null}
           submitLabel="Create coupon"
           onSubmit={async (body) => {
-            try {
-              const created = (await api.POST('/api/v1/admin/coupons', { body })).data;
-              void queryClient.invalidateQueries({ queryKey: ['coupons'] });
-              notifyDone(`Coupon ${created.code} created`);
-              await navigate({ to: '/coupons/$couponId', params: { couponId: created.public_id } });
-            } catch (error) {
-              notifyError(error, 'Not created');
-              return fieldErrors(error);
-            }
+            const created = (await api.POST('/api/v1/admin/coupons', { body })).data;
+            void queryClient.invalidateQueries({ queryKey: ['coupons'] });
+            notifyDone(`Coupon ${created.code} created`);
+            await navigate({ to: '/coupons/$couponId', params: { couponId: created.public_id } });
           }}
         />
       </Paper>
@@ -190,23 +192,37 @@ export function CouponScreen() {
     },
     onError: (error) => notifyError(error, 'Not deleted'),
   });
-  const save = async (body: ReturnType<typeof bodyOf>) => {
-    try {
-      const updated = (await api.PATCH('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } }, body })).data;
-      queryClient.setQueryData(['coupon', couponId], updated);
-      void queryClient.invalidateQueries({ queryKey: ['coupons'] });
-      notifyDone(`Coupon ${updated.code} saved`);
-    } catch (error) {
-      notifyError(error, 'Not saved');
-      return fieldErrors(error);
-    }
+  const patch = async (body: Partial<ReturnType<typeof bodyOf>>) => {
+    const updated = (await api.PATCH('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } }, body })).data;
+    queryClient.setQueryData(['coupon', couponId], updated);
+    void queryClient.invalidateQueries({ queryKey: ['coupons'] });
+    return updated;
   };
+  const save = async (body: ReturnType<typeof bodyOf>) => {
+    const updated = await patch(body);
+    notifyDone(`Coupon ${updated.code} saved`);
+  };
+  /**
+   * Switching a coupon off or on applies at once, with Undo: the API reverses it exactly (is_active
+   * only; nothing else changes). Deleting keeps its confirmation: there is no way back from it.
+   */
+  const toggle = useMutation({
+    mutationFn: (active: boolean) => patch({ is_active: active }),
+    onSuccess: (updated) =>
+      notifyUndoable(
+        updated.is_active ? `${updated.code} is on: checkout accepts it again` : `${updated.code} is off: checkout refuses it`,
+        () => patch({ is_active: !updated.is_active }),
+        `${updated.code} is ${updated.is_active ? 'off' : 'on'} again`,
+      ),
+    onError: (error) => notifyError(error, 'Not changed'),
+  });
 
   type UsageRow = NonNullable<typeof usages.data>['data'][number];
   const columns: Column<UsageRow>[] = [
     {
       key: 'order',
       header: 'Order',
+      nowrap: true,
       render: (u) => <Anchor renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: u.order_public_id }} />}>{u.order_number}</Anchor>,
     },
     { key: 'customer', header: 'Customer', render: (u) => u.user.email },
@@ -227,21 +243,26 @@ export function CouponScreen() {
               </Group>
             }
             actions={
-              <Button
-                color="red"
-                variant="light"
-                onClick={() =>
-                  modals.openConfirmModal({
-                    title: `Delete ${c.code}?`,
-                    children: <Text size="sm">Customers can no longer use it; orders that used it keep their discount and the history stays.</Text>,
-                    labels: { confirm: 'Delete', cancel: 'Keep it' },
-                    confirmProps: { color: 'red' },
-                    onConfirm: () => remove.mutate(),
-                  })
-                }
-              >
-                Delete
-              </Button>
+              <>
+                <Button variant="default" loading={toggle.isPending} onClick={() => toggle.mutate(!c.is_active)}>
+                  {c.is_active ? 'Switch off' : 'Switch on'}
+                </Button>
+                <Button
+                  color="red"
+                  variant="light"
+                  onClick={() =>
+                    modals.openConfirmModal({
+                      title: `Delete ${c.code}?`,
+                      children: <Text size="sm">Customers can no longer use it; orders that used it keep their discount and the history stays.</Text>,
+                      labels: { confirm: 'Delete', cancel: 'Keep it' },
+                      confirmProps: { color: 'red' },
+                      onConfirm: () => remove.mutate(),
+                    })
+                  }
+                >
+                  Delete
+                </Button>
+              </>
             }
           />
           <Anchor size="sm" mb="md" display="inline-block" renderRoot={(props) => <Link {...props} to="/coupons" />}>

@@ -41,7 +41,7 @@ export function CouponsScreen() {
     <>
       <PageHeader
         title="Coupons"
-        subtitle="Discount codes customers enter at checkout"
+        subtitle="Discount codes customers enter at checkout, newest first"
         actions={
           <Button leftSection={<IconPlus size={16} />} renderRoot={(props) => <Link {...props} to="/coupons/new" />}>
             New coupon

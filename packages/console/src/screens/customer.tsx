@@ -86,6 +86,7 @@ export function CustomerScreen() {
     {
       key: 'number',
       header: 'Order',
+      nowrap: true,
       render: (order) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: order.public_id }} />}>
           {order.order_number}

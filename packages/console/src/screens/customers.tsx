@@ -46,7 +46,7 @@ export function CustomersScreen() {
   const filtered = Boolean(search.q || search.role || search.status);
   return (
     <>
-      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store: customers and staff" />
+      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store, customers and staff, newest first" />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
         <SearchInput label="Search" placeholder="Name or email" value={search.q} onSearch={(q) => update({ q })} />
         <Select

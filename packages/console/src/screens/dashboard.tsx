@@ -6,7 +6,7 @@ import { api } from '../api';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatCard } from '../components/StatCard';
-import { count, localDay, money } from '../lib/format';
+import { count, money, when } from '../lib/format';
 import type { Period } from '../routes/dashboard';
 
 const RevenueChart = lazy(() => import('../components/RevenueChart'));
@@ -41,7 +41,15 @@ export function DashboardScreen() {
       />
       <QueryState query={stats}>
         {(data) => {
-          const from = data.from.slice(0, 10);
+          // The lists behind the figures start where the figures do: today since 00:00 UTC (the API's day),
+          // a period at its exact start (the last 7 days are now minus 7 × 24 hours, not whole days).
+          const since = data.from;
+          const todayFrom = (today.data?.from ?? new Date().toISOString()).slice(0, 10);
+          const ordersBehind = (label: string, extra: { status?: 'PLACED' } = {}, size = 'sm') => (
+            <Anchor size={size} renderRoot={(props) => <Link {...props} to="/orders" search={period === 'today' ? { from: todayFrom, ...extra } : { since, ...extra }} />}>
+              {label}
+            </Anchor>
+          );
           return (
             <>
               <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} mb="md">
@@ -50,7 +58,7 @@ export function DashboardScreen() {
                   value={today.data ? money(today.data.revenue.net, data.currency) : <Skeleton h={30} w={120} />}
                   hint={today.data ? `${count(today.data.orders.total)} ${today.data.orders.total === 1 ? 'order' : 'orders'} today` : undefined}
                   link={
-                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: localDay() }} />}>
+                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: todayFrom }} />}>
                       Today’s orders
                     </Anchor>
                   }
@@ -59,24 +67,31 @@ export function DashboardScreen() {
                   label={`Net revenue · ${PERIOD_LABELS[period]}`}
                   value={money(data.revenue.net, data.currency)}
                   hint={`Gross ${money(data.revenue.gross, data.currency)} − discounts ${money(data.revenue.discounts, data.currency)} − cancelled ${money(data.revenue.cancellations, data.currency)}`}
+                  link={ordersBehind('The orders behind it')}
                 />
                 <StatCard
                   label="Orders"
                   value={count(data.orders.total)}
-                  hint={`${count(data.orders.by_status.PLACED)} waiting for confirmation`}
-                  link={
-                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from }} />}>
-                      Orders in this period
-                    </Anchor>
+                  hint={
+                    data.orders.by_status.PLACED > 0
+                      ? ordersBehind(`${count(data.orders.by_status.PLACED)} waiting for confirmation`, { status: 'PLACED' }, 'xs')
+                      : 'None waiting for confirmation'
                   }
+                  link={ordersBehind('Orders in this period')}
                 />
-                <StatCard label="Average order value" value={money(data.average_order_value, data.currency)} hint="Net revenue per order not cancelled" />
+                <StatCard
+                  label="Average order value"
+                  value={money(data.average_order_value, data.currency)}
+                  hint="Net revenue per order not cancelled"
+                  link={ordersBehind('The orders it averages')}
+                />
                 <StatCard
                   label="New customers"
                   value={count(data.new_customers)}
+                  hint="The customer list starts with the newest"
                   link={
                     <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers" search={{ role: 'CUSTOMER' }} />}>
-                      Customers
+                      Newest customers
                     </Anchor>
                   }
                 />
@@ -143,7 +158,11 @@ export function DashboardScreen() {
                         <Table.Tbody>
                           {data.top_products.map((product) => (
                             <Table.Tr key={product.product_public_id}>
-                              <Table.Td>{product.name}</Table.Td>
+                              <Table.Td>
+                                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: product.product_public_id }} />}>
+                                  {product.name}
+                                </Anchor>
+                              </Table.Td>
                               <Table.Td ta="right">{count(product.units)}</Table.Td>
                               <Table.Td ta="right">{money(product.revenue, data.currency)}</Table.Td>
                             </Table.Tr>
@@ -156,7 +175,7 @@ export function DashboardScreen() {
               </Grid>
               <Group mt="xs">
                 <Text size="xs" c="dimmed">
-                  Figures in {data.currency}, days in UTC.
+                  Figures in {data.currency}. Days are UTC days: “today” began at 00:00 UTC; this period runs from {when(data.from)} to now, and the order lists these figures link to start there too.
                 </Text>
               </Group>
             </>

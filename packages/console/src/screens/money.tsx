@@ -3,16 +3,17 @@ import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
-import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { notifyDone, notifyError, placeErrors } from '../lib/errors';
 import { count, day, localDay, money, titleCase } from '../lib/format';
 import { compact } from '../lib/search';
-import { EXPENSE_CATEGORIES } from '../routes/money';
+import { EXPENSE_CATEGORIES, type MoneySearch } from '../routes/money';
 
 const PnlChart = lazy(() => import('../components/PnlChart'));
 
@@ -24,7 +25,8 @@ interface ExpenseValues {
   spent_at: string;
 }
 
-function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<Record<string, string> | void> }) {
+/** `onSubmit` throws the API's refusal: field errors go next to their inputs, the rest above the buttons. */
+function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<void> }) {
   const form = useForm<ExpenseValues>({
     initialValues: initial,
     validate: {
@@ -37,8 +39,11 @@ function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValue
     <form
       noValidate
       onSubmit={form.onSubmit(async (values) => {
-        const errors = await onSubmit({ ...values, description: values.description.trim(), amount: values.amount.trim() });
-        if (errors) form.setErrors(errors);
+        try {
+          await onSubmit({ ...values, description: values.description.trim(), amount: values.amount.trim() });
+        } catch (error) {
+          form.setErrors(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
+        }
       })}
     >
       <Stack>
@@ -54,6 +59,7 @@ function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValue
           <TextInput label="Amount" required inputMode="decimal" {...form.getInputProps('amount')} />
           <TextInput label="Spent on" type="date" required {...form.getInputProps('spent_at')} />
         </Group>
+        <FormErrors form={form} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => modals.closeAll()}>
             Cancel
@@ -78,32 +84,32 @@ export function MoneyScreen() {
     queryFn: async () => (await api.GET('/api/v1/admin/analytics/pnl', { params: { query: range } })).data,
     placeholderData: keepPreviousData,
   });
-  const expenseQuery = compact({ page: search.page ?? 1, limit: 10, category: search.category });
+  const expenseQuery = compact({ page: search.page ?? 1, limit: 10, category: search.category, from: search.spent_from, to: search.spent_to });
   const expenses = useQuery({
     queryKey: ['expenses', expenseQuery],
     queryFn: async () => api.GET('/api/v1/admin/expenses', { params: { query: expenseQuery as { page: number; limit: number } } }),
     placeholderData: keepPreviousData,
   });
+  const couponQuery = { page: search.coupon_page ?? 1, limit: 10 };
   const coupons = useQuery({
-    queryKey: ['coupon-analytics'],
-    queryFn: async () => api.GET('/api/v1/admin/analytics/coupons', { params: { query: { page: 1, limit: 10 } } }),
+    queryKey: ['coupon-analytics', couponQuery],
+    queryFn: async () => api.GET('/api/v1/admin/analytics/coupons', { params: { query: couponQuery } }),
+    placeholderData: keepPreviousData,
   });
+  /** A change to the expenses' filters starts them again at page 1. */
+  const filterExpenses = (changes: Pick<MoneySearch, 'category' | 'spent_from' | 'spent_to'>) =>
+    void navigate({ search: (s) => compact({ ...s, page: undefined, ...changes }) });
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['expenses'] });
     void queryClient.invalidateQueries({ queryKey: ['pnl'] });
   };
   const save = async (id: string | null, values: ExpenseValues) => {
-    try {
-      if (id) await api.PATCH('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } }, body: values });
-      else await api.POST('/api/v1/admin/expenses', { body: values });
-      modals.closeAll();
-      refresh();
-      notifyDone(id ? 'Expense updated' : `Expense of ${money(values.amount)} recorded`);
-    } catch (error) {
-      notifyError(error);
-      return fieldErrors(error);
-    }
+    if (id) await api.PATCH('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } }, body: values });
+    else await api.POST('/api/v1/admin/expenses', { body: values });
+    modals.closeAll();
+    refresh();
+    notifyDone(id ? 'Expense updated' : `Expense of ${money(values.amount)} recorded`);
   };
   const openForm = (expense?: { public_id: string; description: string; category: string; amount: string; spent_at: string }) =>
     modals.open({
@@ -165,6 +171,22 @@ export function MoneyScreen() {
     },
   ];
 
+  type CouponRow = NonNullable<typeof coupons.data>['data'][number];
+  const couponColumns: Column<CouponRow>[] = [
+    {
+      key: 'code',
+      header: 'Code',
+      render: (c) => (
+        <Anchor ff="monospace" renderRoot={(props) => <Link {...props} to="/coupons/$couponId" params={{ couponId: c.coupon_public_id }} />}>
+          {c.code}
+        </Anchor>
+      ),
+    },
+    { key: 'uses', header: 'Uses', align: 'right', render: (c) => count(c.uses) },
+    { key: 'discount', header: 'Discount given', align: 'right', render: (c) => money(c.discount_given, pnl.data?.currency) },
+    { key: 'revenue', header: 'Revenue', align: 'right', render: (c) => money(c.revenue, pnl.data?.currency) },
+  ];
+
   const csv = `/api/v1/admin/analytics/pnl?${new URLSearchParams({ ...range, format: 'csv' }).toString()}`;
   return (
     <>
@@ -177,7 +199,7 @@ export function MoneyScreen() {
           </Button>
         }
       />
-      <Paper withBorder p="sm" mb="md" radius="md" role="search">
+      <Paper withBorder p="sm" mb="md" radius="md" role="search" aria-label="Profit and loss range">
         <Group gap="sm" align="flex-end">
           <TextInput label="From" type="date" value={search.from ?? pnl.data?.from ?? ''} onChange={(e) => void navigate({ search: (s) => ({ ...s, from: e.currentTarget.value || undefined }) })} />
           <TextInput label="To" type="date" value={search.to ?? pnl.data?.to ?? ''} onChange={(e) => void navigate({ search: (s) => ({ ...s, to: e.currentTarget.value || undefined }) })} />
@@ -221,7 +243,7 @@ export function MoneyScreen() {
                     <Table.Tbody>
                       {[...report.months].reverse().map((m) => (
                         <Table.Tr key={m.month}>
-                          <Table.Td>{m.month}</Table.Td>
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.month}</Table.Td>
                           <Table.Td ta="right">{money(m.revenue, report.currency)}</Table.Td>
                           <Table.Td ta="right">{money(m.discounts, report.currency)}</Table.Td>
                           <Table.Td ta="right">{money(m.cost_of_goods_sold, report.currency)}</Table.Td>
@@ -254,20 +276,26 @@ export function MoneyScreen() {
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Paper withBorder p="md" radius="md">
-            <Group justify="space-between" mb="sm">
-              <Title order={2} size="h4">
-                Operating expenses
-              </Title>
+            <Title order={2} size="h4" mb="sm">
+              Operating expenses
+            </Title>
+            <Group gap="sm" mb="sm" align="flex-end" role="search" aria-label="Expense filters">
               <Select
                 label="Category"
                 placeholder="Any category"
                 clearable
-                size="xs"
-                w={180}
+                w={170}
                 data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: titleCase(c) }))}
                 value={search.category ?? null}
-                onChange={(value) => void navigate({ search: (s) => compact({ ...s, page: undefined, category: (value ?? undefined) as Category | undefined }) })}
+                onChange={(value) => filterExpenses({ category: (value ?? undefined) as Category | undefined })}
               />
+              <TextInput label="Spent from" type="date" w={165} value={search.spent_from ?? ''} max={search.spent_to} onChange={(e) => filterExpenses({ spent_from: e.currentTarget.value || undefined })} />
+              <TextInput label="Spent to" type="date" w={165} value={search.spent_to ?? ''} min={search.spent_from} onChange={(e) => filterExpenses({ spent_to: e.currentTarget.value || undefined })} />
+              {search.category || search.spent_from || search.spent_to ? (
+                <Button variant="subtle" onClick={() => filterExpenses({ category: undefined, spent_from: undefined, spent_to: undefined })}>
+                  Clear filters
+                </Button>
+              ) : null}
             </Group>
             <QueryState query={expenses}>
               {(result) => (
@@ -280,12 +308,16 @@ export function MoneyScreen() {
                   loading={expenses.isFetching}
                   onPage={(p) => void navigate({ search: (s) => ({ ...s, page: p }) })}
                   empty={
-                    <Text>
-                      No expenses yet.{' '}
-                      <Anchor component="button" onClick={() => openForm()}>
-                        Record the first one
-                      </Anchor>
-                    </Text>
+                    search.category || search.spent_from || search.spent_to ? (
+                      <Text>No expenses match these filters.</Text>
+                    ) : (
+                      <Text>
+                        No expenses yet.{' '}
+                        <Anchor component="button" onClick={() => openForm()}>
+                          Record the first one
+                        </Anchor>
+                      </Text>
+                    )
                   }
                 />
               )}
@@ -298,34 +330,23 @@ export function MoneyScreen() {
               Coupons
             </Title>
             <QueryState query={coupons}>
-              {(result) =>
-                result.data.length === 0 ? (
-                  <Text c="dimmed" size="sm">
-                    No coupons yet.
-                  </Text>
-                ) : (
-                  <Table aria-label="Coupon performance">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Code</Table.Th>
-                        <Table.Th ta="right">Uses</Table.Th>
-                        <Table.Th ta="right">Discount given</Table.Th>
-                        <Table.Th ta="right">Revenue</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {result.data.map((c) => (
-                        <Table.Tr key={c.coupon_public_id}>
-                          <Table.Td>{c.code}</Table.Td>
-                          <Table.Td ta="right">{count(c.uses)}</Table.Td>
-                          <Table.Td ta="right">{money(c.discount_given, pnl.data?.currency)}</Table.Td>
-                          <Table.Td ta="right">{money(c.revenue, pnl.data?.currency)}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                )
-              }
+              {(result) => (
+                <DataTable
+                  label="Coupon performance"
+                  columns={couponColumns}
+                  rows={result.data}
+                  rowKey={(c) => c.coupon_public_id}
+                  meta={result.meta}
+                  loading={coupons.isFetching}
+                  minWidth={0}
+                  onPage={(p) => void navigate({ search: (s) => ({ ...s, coupon_page: p }) })}
+                  empty={
+                    <Text c="dimmed" size="sm">
+                      No coupons yet.
+                    </Text>
+                  }
+                />
+              )}
             </QueryState>
           </Paper>
         </Grid.Col>

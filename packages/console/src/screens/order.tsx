@@ -1,14 +1,15 @@
-import { Anchor, Button, Grid, Group, Paper, Stack, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
+import { Anchor, Button, Grid, Group, List, Paper, Stack, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconCheck, IconPackage, IconTruck, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { api } from '../api';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatusBadge } from '../components/StatusBadge';
-import { fieldErrors, notifyDone, notifyError } from '../lib/errors';
+import { notifyDone, placeErrors } from '../lib/errors';
 import { money, titleCase, when } from '../lib/format';
 
 type Status = 'PLACED' | 'CONFIRMED' | 'SHIPPED' | 'FULFILLED' | 'CANCELLED';
@@ -19,64 +20,123 @@ interface Change {
   note?: string;
 }
 
-/** The lifecycle as the API enforces it, with what each step does to stock, shown before confirming. */
-const NEXT: Record<Status, { to: Status; label: string; stock: string; color?: string }[]> = {
+/** The lifecycle as the API enforces it (src/orders/transitions.ts). */
+const NEXT: Record<Status, { to: Status; label: string; color?: string }[]> = {
   PLACED: [
-    { to: 'CONFIRMED', label: 'Confirm', stock: 'Stock stays reserved for this order.' },
-    { to: 'CANCELLED', label: 'Cancel order', stock: 'The reserved units go back to available stock.', color: 'red' },
+    { to: 'CONFIRMED', label: 'Confirm' },
+    { to: 'CANCELLED', label: 'Cancel order', color: 'red' },
   ],
   CONFIRMED: [
-    { to: 'SHIPPED', label: 'Ship', stock: 'The units leave the warehouse: on hand and reserved both go down.' },
-    { to: 'CANCELLED', label: 'Cancel order', stock: 'The reserved units go back to available stock.', color: 'red' },
+    { to: 'SHIPPED', label: 'Ship' },
+    { to: 'CANCELLED', label: 'Cancel order', color: 'red' },
   ],
-  SHIPPED: [{ to: 'FULFILLED', label: 'Mark fulfilled', stock: 'No stock change.' }],
+  SHIPPED: [{ to: 'FULFILLED', label: 'Mark fulfilled' }],
   FULFILLED: [],
   CANCELLED: [],
 };
 const ICONS: Record<Status, typeof IconCheck> = { PLACED: IconPackage, CONFIRMED: IconCheck, SHIPPED: IconTruck, FULFILLED: IconCheck, CANCELLED: IconX };
 
-export const orderQuery = (id: string) => ({
-  queryKey: ['order', id],
-  queryFn: async () => (await api.GET('/api/v1/admin/orders/{order_public_id}', { params: { path: { order_public_id: id } } })).data,
-});
+interface OrderFacts {
+  items: { sku: string; quantity: number }[];
+  coupon_code: string | null;
+}
 
-function ShipForm({ onSubmit }: { onSubmit: (values: { carrier: string; tracking_number?: string; note?: string }) => Promise<Record<string, string> | void> }) {
-  const form = useForm({
+/** "2 × MUG-1, 1 × MUG-2": the order's units per SKU (lines of one variant counted together, as the API does). */
+function units(items: OrderFacts['items']): string {
+  const bySku = new Map<string, number>();
+  for (const item of items) bySku.set(item.sku, (bySku.get(item.sku) ?? 0) + item.quantity);
+  return [...bySku].map(([sku, quantity]) => `${quantity} × ${sku}`).join(', ');
+}
+
+/**
+ * What a step does, line by line, as src/orders/service.ts does it: confirming keeps the
+ * reservation, shipping takes the units out of on hand and reserved (and emails the customer),
+ * cancelling gives the reserved units back, releases the coupon use and marks the payment refunded.
+ */
+export function stepEffects(to: Status, order: OrderFacts): string[] {
+  const lines = units(order.items);
+  switch (to) {
+    case 'CONFIRMED':
+      return [`Stock stays reserved for this order: ${lines}.`];
+    case 'SHIPPED':
+      return [`Shipping takes ${lines} out of on hand and reserved stock.`, 'The customer is emailed the carrier and tracking number.'];
+    case 'CANCELLED':
+      return [
+        `Cancelling releases ${lines} back to available stock.`,
+        ...(order.coupon_code ? [`The use of coupon ${order.coupon_code} is released: it counts as unused again.`] : []),
+        'The payment is marked refunded. A cancelled order cannot be reopened.',
+      ];
+    default:
+      return ['No stock change.'];
+  }
+}
+
+interface TransitionValues {
+  carrier: string;
+  tracking_number: string;
+  note: string;
+}
+
+/** One step's confirmation: its effect per line, the carrier when shipping, and an internal note for the history. */
+function TransitionForm({ step, order, onSubmit }: { step: (typeof NEXT)[Status][number]; order: OrderFacts; onSubmit: (change: Change) => Promise<void> }) {
+  const shipping = step.to === 'SHIPPED';
+  const form = useForm<TransitionValues>({
     initialValues: { carrier: '', tracking_number: '', note: '' },
     validate: {
-      carrier: (value) => (value.trim() === '' ? 'Name the carrier' : value.length > 100 ? 'At most 100 characters' : null),
+      carrier: (value) => (!shipping ? null : value.trim() === '' ? 'Name the carrier' : value.length > 100 ? 'At most 100 characters' : null),
       tracking_number: (value) => (value.length > 100 ? 'At most 100 characters' : null),
+      note: (value) => (value.length > 1000 ? 'At most 1,000 characters' : null),
     },
   });
   return (
     <form
-      onSubmit={form.onSubmit(async (values) => {
-        const errors = await onSubmit({
-          carrier: values.carrier.trim(),
-          ...(values.tracking_number.trim() ? { tracking_number: values.tracking_number.trim() } : {}),
-          ...(values.note.trim() ? { note: values.note.trim() } : {}),
-        });
-        if (errors) form.setErrors(errors);
-      })}
       noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await onSubmit({
+            status: step.to,
+            ...(shipping ? { carrier: values.carrier.trim() } : {}),
+            ...(shipping && values.tracking_number.trim() ? { tracking_number: values.tracking_number.trim() } : {}),
+            ...(values.note.trim() ? { note: values.note.trim() } : {}),
+          });
+          modals.closeAll();
+        } catch (error) {
+          // INSUFFICIENT_STOCK names the SKUs short on hand; INVALID_TRANSITION says what the order can become now.
+          form.setErrors(placeErrors(error, { inputs: ['carrier', 'tracking_number', 'note'] }));
+        }
+      })}
     >
       <Stack>
-        <Text size="sm">The units leave the warehouse: on hand and reserved both go down. The customer is emailed.</Text>
-        <TextInput label="Carrier" required data-autofocus {...form.getInputProps('carrier')} />
-        <TextInput label="Tracking number" {...form.getInputProps('tracking_number')} />
-        <Textarea label="Note (internal)" autosize minRows={2} maxLength={1000} {...form.getInputProps('note')} />
+        <List size="sm" spacing={4}>
+          {stepEffects(step.to, order).map((effect) => (
+            <List.Item key={effect}>{effect}</List.Item>
+          ))}
+        </List>
+        {shipping ? (
+          <>
+            <TextInput label="Carrier" required data-autofocus maxLength={100} {...form.getInputProps('carrier')} />
+            <TextInput label="Tracking number" maxLength={100} {...form.getInputProps('tracking_number')} />
+          </>
+        ) : null}
+        <Textarea label="Note (internal)" description="Kept in the order's history" autosize minRows={2} maxLength={1000} data-autofocus={!shipping || undefined} {...form.getInputProps('note')} />
+        <FormErrors form={form} title={`${step.label} failed`} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => modals.closeAll()}>
             Back
           </Button>
-          <Button type="submit" loading={form.submitting} leftSection={<IconTruck size={16} />}>
-            Ship order
+          <Button type="submit" color={step.color} loading={form.submitting} leftSection={shipping ? <IconTruck size={16} /> : undefined}>
+            {shipping ? 'Ship order' : step.label}
           </Button>
         </Group>
       </Stack>
     </form>
   );
 }
+
+export const orderQuery = (id: string) => ({
+  queryKey: ['order', id],
+  queryFn: async () => (await api.GET('/api/v1/admin/orders/{order_public_id}', { params: { path: { order_public_id: id } } })).data,
+});
 
 export function OrderScreen() {
   const { orderId } = useParams({ from: '/staff/orders/$orderId' });
@@ -94,34 +154,21 @@ export function OrderScreen() {
     },
   });
 
-  const start = (step: (typeof NEXT)[Status][number], number: string) => {
-    if (step.to === 'SHIPPED') {
-      modals.open({
-        title: `Ship ${number}`,
-        children: (
-          <ShipForm
-            onSubmit={async (values) => {
-              try {
-                await change.mutateAsync({ status: 'SHIPPED', ...values });
-                modals.closeAll();
-              } catch (error) {
-                notifyError(error, 'Not shipped');
-                return fieldErrors(error);
-              }
-            }}
-          />
-        ),
-      });
-      return;
-    }
-    modals.openConfirmModal({
-      title: `${step.label} ${number}?`,
-      children: <Text size="sm">{step.stock}</Text>,
-      labels: { confirm: step.label, cancel: 'Back' },
-      confirmProps: step.color ? { color: step.color } : {},
-      onConfirm: () => change.mutate({ status: step.to }, { onError: (error) => notifyError(error, `${step.label} failed`) }),
+  // Every step asks first, with its effect per line: none can be undone (a cancelled order cannot be reopened,
+  // shipped units do not come back), so they get a confirmation rather than an Undo.
+  const start = (step: (typeof NEXT)[Status][number], facts: OrderFacts & { order_number: string }) =>
+    modals.open({
+      title: step.to === 'SHIPPED' ? `Ship ${facts.order_number}` : `${step.label} ${facts.order_number}?`,
+      children: (
+        <TransitionForm
+          step={step}
+          order={facts}
+          onSubmit={async (body) => {
+            await change.mutateAsync(body);
+          }}
+        />
+      ),
     });
-  };
 
   return (
     <QueryState query={order}>
@@ -131,7 +178,10 @@ export function OrderScreen() {
             title={`Order ${data.order_number}`}
             subtitle={
               <Group gap="xs" component="span">
-                <StatusBadge status={data.status} /> placed {when(data.placed_at)} by {data.customer.email}
+                <StatusBadge status={data.status} /> placed {when(data.placed_at)} by{' '}
+                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: data.customer.public_id }} />}>
+                  {data.customer.email}
+                </Anchor>
               </Group>
             }
             actions={
@@ -143,7 +193,7 @@ export function OrderScreen() {
                     variant={step.color ? 'light' : 'filled'}
                     loading={change.isPending && change.variables?.status === step.to}
                     disabled={change.isPending}
-                    onClick={() => start(step, data.order_number)}
+                    onClick={() => start(step, data)}
                   >
                     {step.label}
                   </Button>
@@ -178,7 +228,7 @@ export function OrderScreen() {
                     {data.items.map((item) => (
                       <Table.Tr key={item.variant_public_id}>
                         <Table.Td>
-                          {item.product_name}
+                          <Anchor renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: item.product_public_id }} />}>{item.product_name}</Anchor>
                           <Text size="xs" c="dimmed">
                             {Object.entries(item.options)
                               .map(([name, value]) => `${name}: ${value}`)

@@ -1,4 +1,4 @@
-import { Anchor, Select, Text, TextInput } from '@mantine/core';
+import { Anchor, CloseButton, Group, Select, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
@@ -14,6 +14,9 @@ import { ORDER_STATUSES, type OrdersSearch } from '../routes/orders';
 
 const PAGE_SIZE = 25;
 
+/** The later of two ISO instants, either of which may be absent. */
+const latest = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+
 export function OrdersScreen() {
   const search = useSearch({ from: '/staff/orders' });
   const navigate = useNavigate({ from: '/orders' });
@@ -26,7 +29,7 @@ export function OrdersScreen() {
     sort: search.sort ?? '-placed_at',
     status: search.status,
     search: search.q,
-    placed_from: search.from ? dayStart(search.from) : undefined,
+    placed_from: latest(search.since, search.from ? dayStart(search.from) : undefined),
     placed_to: search.to ? dayAfter(search.to) : undefined,
   };
   const orders = useQuery({
@@ -40,6 +43,7 @@ export function OrdersScreen() {
     {
       key: 'number',
       header: 'Order',
+      nowrap: true,
       render: (order) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: order.public_id }} />}>
           {order.order_number}
@@ -47,13 +51,21 @@ export function OrdersScreen() {
       ),
     },
     { key: 'placed', header: 'Placed', sort: 'placed_at', render: (order) => when(order.placed_at) },
-    { key: 'customer', header: 'Customer', render: (order) => order.customer.email },
+    {
+      key: 'customer',
+      header: 'Customer',
+      render: (order) => (
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: order.customer.public_id }} />}>
+          {order.customer.email}
+        </Anchor>
+      ),
+    },
     { key: 'status', header: 'Status', render: (order) => <StatusBadge status={order.status} /> },
     { key: 'items', header: 'Items', align: 'right', render: (order) => order.items.reduce((n, item) => n + item.quantity, 0) },
-    { key: 'total', header: 'Total', sort: 'total', align: 'right', render: (order) => money(order.total, order.currency) },
+    { key: 'total', header: 'Total', sort: 'total', align: 'right', nowrap: true, render: (order) => money(order.total, order.currency) },
   ];
 
-  const filtered = Boolean(search.status || search.q || search.from || search.to);
+  const filtered = Boolean(search.status || search.q || search.from || search.to || search.since);
   return (
     <>
       <PageHeader title="Orders" subtitle="Every order placed in the store" />
@@ -68,8 +80,14 @@ export function OrdersScreen() {
           onChange={(status) => update({ status: (status ?? undefined) as OrdersSearch['status'] })}
           w={170}
         />
-        <TextInput label="Placed from" type="date" value={search.from ?? ''} max={search.to} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={165} />
-        <TextInput label="Placed to" type="date" value={search.to ?? ''} min={search.from} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={165} />
+        <TextInput label="Placed from (UTC)" type="date" value={search.from ?? ''} max={search.to} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={165} />
+        <TextInput label="Placed to (UTC)" type="date" value={search.to ?? ''} min={search.from} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={165} />
+        {search.since ? (
+          <Group gap={4} wrap="nowrap" mb={6}>
+            <Text size="sm">Placed since {when(search.since)}</Text>
+            <CloseButton size="sm" aria-label="Remove the “placed since” filter" onClick={() => update({ since: undefined })} />
+          </Group>
+        ) : null}
       </FilterBar>
       <QueryState query={orders}>
         {(result) => (

@@ -218,6 +218,12 @@ function StockRecordForm({ variant, onDone }: { variant: VariantFacts; onDone: (
   );
 }
 
+/** "The 2 units reserved by open orders stay reserved: …", in the singular for one unit. */
+export function reservedByOrders(units: number): string {
+  const one = units === 1;
+  return `The ${count(units)} ${one ? 'unit' : 'units'} reserved by open orders ${one ? 'stays' : 'stay'} reserved: those orders still ship, or give ${one ? 'it' : 'them'} back if cancelled.`;
+}
+
 /**
  * What deleting a variant does, as the API does it (a soft delete, src/catalog/admin-service.ts): it
  * leaves the store, its stock record leaves Inventory, and open orders keep what they reserved.
@@ -227,7 +233,7 @@ export function variantDeletionEffect(variant: VariantFacts): string {
   const record = stock
     ? ` Its stock record (${count(stock.quantity_on_hand)} on hand) leaves Inventory and can no longer be adjusted.` +
       (stock.quantity_reserved > 0
-        ? ` The ${count(stock.quantity_reserved)} reserved by open orders stay reserved: those orders still ship, or give the units back if cancelled.`
+        ? ` ${reservedByOrders(stock.quantity_reserved)}`
         : '')
     : '';
   return `${variant.sku} can no longer be bought; carts holding it show it as unavailable.${record} Past orders keep their lines. There is no undo.`;

@@ -14,7 +14,7 @@ import { notifyDone, notifyError, placeErrors } from '../lib/errors';
 import { count, titleCase, when } from '../lib/format';
 import { allCategoriesQuery } from '../queries/categories';
 import { PRODUCT_STATUSES } from '../routes/catalog';
-import { VariantsPanel, type VariantFacts } from './product-variants';
+import { reservedByOrders, VariantsPanel, type VariantFacts } from './product-variants';
 
 type Status = (typeof PRODUCT_STATUSES)[number];
 
@@ -176,7 +176,7 @@ function productDeletionEffect(variants: VariantFacts[]): string {
       : `It leaves the store at once with its ${count(variants.length)} ${variants.length === 1 ? 'variant' : 'variants'}: nobody can buy them, and carts holding them show them as unavailable.`,
   ];
   if (variants.some((v) => v.inventory)) parts.push(`Their stock records (${count(onHand)} on hand) leave Inventory and can no longer be adjusted.`);
-  if (reserved > 0) parts.push(`The ${count(reserved)} units reserved by open orders stay reserved: those orders still ship, or give the units back if cancelled.`);
+  if (reserved > 0) parts.push(reservedByOrders(reserved));
   parts.push('Past orders keep their lines and totals. There is no undo.');
   return parts.join(' ');
 }

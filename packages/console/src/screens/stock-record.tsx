@@ -5,11 +5,12 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { FormErrors } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { StatCard } from '../components/StatCard';
 import { StatusBadge } from '../components/StatusBadge';
-import { describe, fieldErrors, notifyDone } from '../lib/errors';
+import { describe, notifyDone, placeErrors } from '../lib/errors';
 import { count, titleCase, when } from '../lib/format';
 
 interface Figures {
@@ -76,8 +77,14 @@ function AdjustForm({ record, variantId, onDone }: { record: Figures; variantId:
           onDone();
           notifyDone(`On hand is now ${count(after)}`);
         } catch (error) {
-          const errors = fieldErrors(error);
-          form.setErrors({ amount: errors.quantity_change ?? errors.quantity_on_hand ?? (Object.keys(errors).length === 0 ? describe(error) : undefined), reason: errors.reason });
+          form.setErrors(
+            placeErrors(error, {
+              inputs: ['amount', 'reason'],
+              rename: (field) => (field === 'quantity_change' || field === 'quantity_on_hand' ? 'amount' : field),
+              // On hand below what orders hold, and the like: next to the amount.
+              codes: { STOCK_RULE_VIOLATION: 'amount' },
+            }),
+          );
         }
       })}
     >
@@ -92,6 +99,7 @@ function AdjustForm({ record, variantId, onDone }: { record: Figures; variantId:
         />
         <NumberInput label={form.values.mode === 'set' ? 'New on-hand quantity' : 'Change (negative removes)'} allowDecimal={false} required {...form.getInputProps('amount')} />
         <TextInput label="Reason" placeholder="e.g. Stock count, damaged, delivery" maxLength={255} {...form.getInputProps('reason')} />
+        <FormErrors form={form} title="Not adjusted" />
         <Group>
           <Button type="submit" loading={form.submitting}>
             Adjust stock
@@ -224,7 +232,10 @@ export function StockRecordScreen() {
             title={r.product_name}
             subtitle={
               <Group gap="xs" component="span">
-                <StatusBadge status={r.stock_status} /> SKU {r.sku}
+                <StatusBadge status={r.stock_status} /> SKU {r.sku} of{' '}
+                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: r.product_public_id }} />}>
+                  the product {r.product_name}
+                </Anchor>
               </Group>
             }
           />
@@ -253,7 +264,7 @@ export function StockRecordScreen() {
                 </Title>
                 <ReservationForm record={r} variantId={variantId} onDone={refresh} />
                 <Title order={2} size="h4" mt="lg" mb="sm">
-                  Reorder level
+                  Low-stock alert
                 </Title>
                 <ReorderLevelForm key={String(r.reorder_level)} record={r} variantId={variantId} onDone={refresh} />
               </Paper>

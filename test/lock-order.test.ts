@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { transactionRetries } from '../src/db/transaction.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
+import { checkout, shopper } from './helpers/commerce.js';
+import { consistent, staleDerived } from './helpers/derived.js';
+import { signInAs, signUp, type Client } from './helpers/factories.js';
+
+/**
+ * src/db/LOCKING.md, raced. Every pair of writers whose locks overlap on one
+ * product (its row, its variants, their inventory records, the derived
+ * stores, its document) runs at once, two of each. The lock order holds when
+ * every request answers as it would alone (2xx, or the 404/409 its rules give
+ * when the other writer deleted or used up what it needed), PostgreSQL
+ * aborted no transaction as a deadlock victim (transaction() retried
+ * nothing), and every derived store is consistent afterwards.
+ */
+let t: TestApp;
+let admin: Client;
+
+before(async () => {
+  t = await startTestApp({ RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' });
+  admin = (await signInAs(t, 'ADMIN')).client;
+});
+after(() => t.close());
+
+interface Fixture {
+  product: string;
+  /** Two variants with plenty of stock. */
+  variants: [string, string];
+  category: string;
+  otherCategory: string;
+}
+
+async function fixture(): Promise<Fixture> {
+  const category = (await createCategory(admin, { name: `Lock ${uniqueSku()}` })).public_id;
+  const otherCategory = (await createCategory(admin, { name: `Lock other ${uniqueSku()}` })).public_id;
+  const made = await makeProduct(admin, { categories: [category], variants: [{ price: '10.00', stock: 1000 }, { price: '12.00', stock: 1000 }] });
+  return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory };
+}
+
+type Fire = () => Promise<{ status: number; text: string; body: any }>;
+
+interface Writer {
+  name: string;
+  /** Makes what one request needs, then returns the request to fire. */
+  prepare(f: Fixture): Promise<Fire>;
+  /** Statuses a request may answer with when the other writer got there first (deleted, sold, moved). */
+  allowed: number[];
+}
+
+const newVariant = async (f: Fixture, stock?: number) => {
+  const variant = await admin.post(`${API}/admin/products/${f.product}/variants`, { sku: uniqueSku('LOCK'), name: 'Extra', price: '15.00' });
+  expectStatus(variant, 201);
+  if (stock !== undefined) expectStatus(await admin.post(`${API}/admin/inventory`, { variant_public_id: variant.body.data.public_id, quantity_on_hand: stock }), 201);
+  return variant.body.data.public_id as string;
+};
+
+const placedOrder = async (f: Fixture) => {
+  const s = await shopper(t, [{ variantId: f.variants[0], quantity: 1 }]);
+  return expectStatus(await checkout(s.client, s.addressId), 201).public_id as string;
+};
+
+const WRITERS: Writer[] = [
+  {
+    name: 'checkout of both variants',
+    allowed: [201, 409],
+    async prepare(f) {
+      const s = await shopper(t, [{ variantId: f.variants[1], quantity: 1 }, { variantId: f.variants[0], quantity: 1 }]);
+      return () => checkout(s.client, s.addressId);
+    },
+  },
+  {
+    name: 'checkout of the last unit',
+    allowed: [201, 409],
+    async prepare(f) {
+      const last = await newVariant(f, 1);
+      const s = await shopper(t, [{ variantId: last, quantity: 1 }]);
+      return () => checkout(s.client, s.addressId);
+    },
+  },
+  {
+    name: 'order cancellation',
+    allowed: [200],
+    async prepare(f) {
+      const order = await placedOrder(f);
+      return () => admin.patch(`${API}/admin/orders/${order}`, { status: 'CANCELLED' });
+    },
+  },
+  {
+    name: 'order shipment',
+    allowed: [200],
+    async prepare(f) {
+      const order = await placedOrder(f);
+      expectStatus(await admin.patch(`${API}/admin/orders/${order}`, { status: 'CONFIRMED' }), 200);
+      return () => admin.patch(`${API}/admin/orders/${order}`, { status: 'SHIPPED', carrier: 'Post', tracking_number: 'T1' });
+    },
+  },
+  {
+    name: 'stock adjustment',
+    allowed: [200, 404],
+    prepare: async (f) => () => admin.patch(`${API}/admin/inventory/${f.variants[0]}`, { quantity_change: 1, reason: 'count' }),
+  },
+  {
+    name: 'stock reservation',
+    allowed: [200, 404],
+    prepare: async (f) => () => admin.patch(`${API}/admin/inventory/${f.variants[1]}/reservation`, { change: 1, reason: 'hold' }),
+  },
+  {
+    name: 'inventory record creation',
+    allowed: [201, 404],
+    async prepare(f) {
+      const variant = await newVariant(f);
+      return () => admin.post(`${API}/admin/inventory`, { variant_public_id: variant, quantity_on_hand: 5 });
+    },
+  },
+  {
+    name: 'variant update',
+    allowed: [200, 404],
+    prepare: async (f) => () => admin.patch(`${API}/admin/variants/${f.variants[1]}`, { price: (10 + Math.floor(Math.random() * 90)).toFixed(2), sku: uniqueSku('RE') }),
+  },
+  {
+    name: 'variant deletion',
+    allowed: [204, 404],
+    async prepare(f) {
+      const variant = await newVariant(f, 3);
+      return () => admin.delete(`${API}/admin/variants/${variant}`);
+    },
+  },
+  {
+    name: 'product update',
+    allowed: [200, 404],
+    prepare: async (f) => () => admin.patch(`${API}/admin/products/${f.product}`, { name: `Renamed ${uniqueSku()}`, category_public_ids: [f.category, f.otherCategory] }),
+  },
+  {
+    name: 'product deletion',
+    allowed: [204, 404],
+    prepare: async (f) => () => admin.delete(`${API}/admin/products/${f.product}`),
+  },
+  {
+    name: 'category rename',
+    allowed: [200],
+    prepare: async (f) => () => admin.patch(`${API}/admin/categories/${f.category}`, { name: `Lock ${uniqueSku()}` }),
+  },
+  {
+    name: 'category link',
+    allowed: [204, 404],
+    prepare: async (f) => () => admin.request('PUT', `${API}/admin/categories/${f.otherCategory}/products/${f.product}`),
+  },
+  {
+    name: 'review moderation',
+    allowed: [200],
+    async prepare(f) {
+      const { client } = await signUp(t);
+      const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }), 201);
+      return () => admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' });
+    },
+  },
+];
+
+describe('every pair of writers that share locks, raced on one product', () => {
+  for (const [i, a] of WRITERS.entries()) {
+    for (const b of WRITERS.slice(i)) {
+      test(`${a.name} × ${b.name}`, async () => {
+        const f = await fixture();
+        const fires: [Writer, Fire][] = [];
+        for (const writer of [a, b, a, b]) fires.push([writer, await writer.prepare(f)]);
+        const retriesBefore = { ...transactionRetries(t.db) };
+        const answers = await Promise.all(fires.map(([, fire]) => fire()));
+        answers.forEach((answer, k) => {
+          const writer = fires[k]![0];
+          assert.ok(writer.allowed.includes(answer.status), `${writer.name}: ${answer.status} ${answer.text.slice(0, 300)}`);
+        });
+        assert.deepEqual(transactionRetries(t.db), retriesBefore, 'no transaction was aborted as a deadlock victim');
+        assert.deepEqual(await staleDerived(t.db), consistent);
+      });
+    }
+  }
+});
