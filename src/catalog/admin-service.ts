@@ -4,8 +4,7 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound } from '../lib/errors.js';
+import { notFound, slugTaken } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -32,8 +31,6 @@ import {
 import type { AdminProduct, AdminProductListQuery, AdminVariant, ImageInput, ProductCreate, ProductPatch, ProductSortField, VariantCreate, VariantPatch } from './schemas.js';
 import { chooseSlug } from './slug.js';
 
-const slugTaken = () => conflict('SLUG_TAKEN', 'Another product already uses this slug');
-const skuTaken = () => conflict('SKU_TAKEN', 'Another variant already uses this SKU');
 
 /** The fields an audit entry records for a product or variant (no derived or internal columns). */
 const productAudit = (p: ProductRow) => ({ name: p.name, slug: p.slug, description: p.description, brand: p.brand, status: p.status, images: p.images });
@@ -85,7 +82,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   }
 
   const productSlug = (trx: Executor, explicit: string | undefined, name: string, exceptId?: number) =>
-    chooseSlug(explicit, name, slugTaken, (candidate) => productSlugInUse(trx, candidate, exceptId));
+    chooseSlug(explicit, name, () => slugTaken('product'), (candidate) => productSlugInUse(trx, candidate, exceptId));
 
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
     const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
@@ -97,16 +94,8 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     return toAdminVariant(row!);
   }
 
-  /** Runs a write, translating the catalog's unique constraints into 409s. */
-  async function write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    try {
-      return await transaction(db, work);
-    } catch (error) {
-      if (isUniqueViolation(error, 'products_slug_unique')) throw slugTaken();
-      if (isUniqueViolation(error, 'variants_sku_unique')) throw skuTaken();
-      throw error;
-    }
-  }
+  // A racing duplicate slug or SKU that passed the checks here meets its unique constraint, which the error handler translates (lib/db-errors.ts).
+  const write = <T>(work: (trx: Trx) => Promise<T>) => transaction(db, work);
 
   /** A category link or unlink: the category must be live, the product live and locked (its links change under its row lock). */
   async function linkTarget(trx: Trx, categoryPublicId: string, productPublicId: string) {

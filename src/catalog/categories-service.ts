@@ -3,8 +3,7 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
+import { notFound, slugTaken, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { toPage } from '../lib/pagination.js';
 import {
@@ -33,7 +32,6 @@ const toCategory = (c: CategoryWithParent): Category => ({
 });
 
 const audited = (c: CategoryWithParent) => ({ name: c.name, slug: c.slug, description: c.description, parent_public_id: c.parent_public_id, position: c.position });
-const slugTaken = () => conflict('SLUG_TAKEN', 'Another category already uses this slug');
 
 /** Categories: a tree via parent links; public reads, admin writes (soft delete). */
 export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
@@ -57,16 +55,10 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   const slugFor = (executor: Executor, explicit: string | undefined, name: string, exceptId?: number) =>
-    chooseSlug(explicit, name, slugTaken, (candidate) => categorySlugInUse(executor, candidate, exceptId));
+    chooseSlug(explicit, name, () => slugTaken('category'), (candidate) => categorySlugInUse(executor, candidate, exceptId));
 
-  async function write<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    try {
-      return await transaction(db, work);
-    } catch (error) {
-      if (isUniqueViolation(error, 'categories_slug_unique')) throw slugTaken();
-      throw error;
-    }
-  }
+  // A racing duplicate slug meets its unique constraint, which the error handler translates (lib/db-errors.ts).
+  const write = <T>(work: (trx: Executor) => Promise<T>) => transaction(db, work);
 
   return {
     async list(query: CategoryListQuery) {

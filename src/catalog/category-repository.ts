@@ -1,7 +1,8 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { CategoriesTable, CategoryRow } from '../db/schema.js';
-import { countOf, paged, totalOf, type PageRequest } from '../lib/pagination.js';
+import type { PageRequest } from '../lib/pagination.js';
+import { countOf, paged, totalOf } from '../lib/sql.js';
 
 /** Category SQL: the tree of live categories, each with its parent's public ID. */
 export type CategoryWithParent = CategoryRow & { parent_public_id: string | null };

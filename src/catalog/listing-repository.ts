@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
-import { offsetOf, pageClause, paged, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import type { PageRequest, Sort } from '../lib/pagination.js';
+import { containsPattern, keyIn, offsetOf, pageClause, paged } from '../lib/sql.js';
 import type { ProductSortField } from './schemas.js';
 
 /**

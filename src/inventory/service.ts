@@ -19,8 +19,8 @@ import {
   listRecords,
   lockRecord,
   updateRecord,
-  type InventoryRecordRow,
 } from './repository.js';
+import { toInventoryRecord } from './mappers.js';
 import type {
   InventoryAdjust,
   InventoryCreate,
@@ -34,21 +34,6 @@ import type {
 /** The quantity columns are PostgreSQL integers. */
 const MAX_QUANTITY = 2_147_483_647;
 
-export function toInventoryRecord(row: InventoryRecordRow): InventoryRecord {
-  return {
-    variant_public_id: row.variant_public_id,
-    product_public_id: row.product_public_id,
-    product_name: row.product_name,
-    sku: row.sku,
-    quantity_on_hand: row.quantity_on_hand,
-    quantity_reserved: row.quantity_reserved,
-    quantity_available: row.quantity_available,
-    reorder_level: row.reorder_level,
-    stock_status: row.stock_status,
-    created_at: row.created_at.toISOString(),
-    last_stock_update: row.last_stock_update.toISOString(),
-  };
-}
 
 type Quantities = { quantity_on_hand: number; quantity_reserved: number; reorder_level: number | null };
 const snapshot = (q: Quantities): Quantities => ({

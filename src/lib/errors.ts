@@ -31,9 +31,6 @@ export class AppError extends Error {
   }
 }
 
-/** The codes answered with one status, e.g. `CodeWithStatus<409>`. */
-type CodeWithStatus<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];
-
 // 400
 
 export const validationError = (message: string, details?: ErrorDetail[]) => new AppError('VALIDATION_ERROR', message, details);
@@ -123,12 +120,6 @@ export const lastSuperAdmin = () => new AppError('LAST_SUPER_ADMIN', 'The last S
 export const alreadyReviewed = () =>
   new AppError('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
 
-/**
- * Any 409 by code, for callers not yet moved to the code's own factory.
- * @deprecated Use the code's factory above (slugTaken, skuTaken, ...).
- * TODO(catalog owner): src/catalog still calls this; switch it to slugTaken/skuTaken and delete it.
- */
-export const conflict = (code: CodeWithStatus<409>, message: string, details?: ErrorDetail[]) => new AppError(code, message, details);
 
 // 410
 

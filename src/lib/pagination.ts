@@ -6,8 +6,6 @@ import { Type, type TString } from 'typebox';
  * paging (LIMIT/OFFSET as literals, the filtered count) is in ./sql.ts, for
  * repositories.
  */
-// TODO(catalog owner): src/catalog imports these from here; import them from ./sql.js and drop this line.
-export { offsetOf, paged, pageClause, countOf, totalOf } from './sql.js';
 export const PageQuery = {
   // The cap keeps (page - 1) * limit inside PostgreSQL's OFFSET range; any page past the end is simply empty.
   page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: '1-based page number' }),
