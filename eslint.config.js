@@ -109,6 +109,19 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Type-aware: a promise nobody awaits loses its error (an unhandled rejection takes the process down), and one
+    // handed to a callback that ignores it runs unchecked. node:test's test/describe/hooks return promises by design.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   ...restrictedSyntax(),
   layering,
   {

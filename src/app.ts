@@ -103,7 +103,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
     genReqId: () => randomUUID(),
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
-    frameworkErrors: (error, request, reply) => replyWithError(error, request, reply),
+    frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
     clientErrorHandler,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },

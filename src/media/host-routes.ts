@@ -27,7 +27,7 @@ export const mediaHostRoutes =
       // Authenticated by the signed, single-use token instead of a session.
       config: { access: 'public', csrf: false, documentedBody: { contentType: 'multipart/form-data', schema: UploadFormFields } },
       // ImageKit clients read `message` at the top level; the envelope's fields sit beside it.
-      errorHandler: (error, request, reply) => replyWithError(error, request, reply, true),
+      errorHandler: (error, request, reply) => void replyWithError(error, request, reply, true),
       schema: {
         tags: ['Media'],
         summary: 'Upload an image (built-in image host, ImageKit upload API)',
