@@ -1,6 +1,101 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The folders of src/ in layers, lowest first. A folder may import only
+ * folders in layers below its own, so dependencies flow one way and no
+ * import cycle between folders can form: an import up or across a layer
+ * fails lint. A new folder goes into a layer here (an unlisted one fails
+ * too); a folder that needs one of its own layer moves up a layer.
+ * `config` is src/config.ts; `entry` is the other files at the top of src/
+ * (app.ts wiring, main.ts, worker.ts, openapi-document.ts).
+ */
+const LAYERS = [
+  ['config'],
+  ['lib'],
+  ['db'],
+  // The owners of tables every feature writes through.
+  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits'],
+  // The access guard every route uses, sign-in and recovery.
+  ['auth'],
+  ['media', 'inventory'],
+  ['catalog'],
+  ['addresses', 'cart', 'coupons', 'users', 'admin-users', 'expenses', 'reviews', 'analytics', 'email', 'housekeeping', 'metrics', 'health', 'console', 'openapi'],
+  ['orders'],
+  ['entry'],
+];
+
+const FOLDERS = LAYERS.flat().filter((name) => name !== 'config' && name !== 'entry');
+
+const layering = {
+  files: ['src/**/*.ts'],
+  plugins: { boundaries },
+  settings: {
+    // Each folder is an element; the files at the top of src/ are classified as files.
+    'boundaries/elements': FOLDERS.map((name) => ({ type: name, pattern: `src/${name}` })),
+    'boundaries/files': [
+      { category: 'config', pattern: 'src/config.ts' },
+      { category: 'entry', pattern: 'src/*.ts' },
+    ],
+    // The .js specifiers of TypeScript's ESM imports resolved to their .ts files.
+    'import/resolver': { typescript: { project: './tsconfig.json' } },
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: [
+          { allow: { to: { module: { origin: ['external', 'core'] } } } },
+          // Everything may read the configuration's types and parser; the entry points may import anything.
+          { allow: { to: { file: { categories: 'config' } } } },
+          { from: { file: { categories: 'entry' } }, allow: { to: { element: { type: FOLDERS } } } },
+          { from: { file: { categories: 'entry' } }, allow: { to: { file: { categories: 'entry' } } } },
+          ...LAYERS.flatMap((layer, i) =>
+            layer.map((type) => ({ from: { element: { type } }, allow: { to: { element: { type: [type, ...LAYERS.slice(0, i).flat()] } } } })),
+          ),
+        ],
+      },
+    ],
+    'boundaries/no-unknown-files': 'error',
+  },
+};
+
+/**
+ * Patterns src/ may not use, each with where it is allowed:
+ * - `new AppError(...)`: each error code has one factory in src/lib/errors.ts, which takes the status from the code.
+ * - `new Date()` and `Date.now()`: every time read in request and worker paths goes through the injected Clock
+ *   (src/lib/clock.ts), so tests can move time. Process-level code (start-up waits, shutdown timing) reads the
+ *   wall clock itself.
+ * - SQL (Kysely's selectFrom/insertInto/updateTable/deleteFrom, the sql`...` tag): only in repositories
+ *   (`repository.ts`, `*-repository.ts`), src/db and the shared fragments of src/lib/sql.ts. Services and routes
+ *   call repository functions.
+ */
+const APP_ERROR = { selector: "NewExpression[callee.name='AppError']", message: "Use the code's factory in src/lib/errors.ts (its status comes from the code)" };
+const NOW = [
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/lib/clock.ts)' },
+  { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from the injected Clock (src/lib/clock.ts)' },
+];
+const SQL = [
+  { selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto)$/]", message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)" },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)" },
+];
+const SQL_HOMES = ['src/**/repository.ts', 'src/**/*-repository.ts', 'src/db/**', 'src/lib/sql.ts'];
+const CLOCK_EXEMPT = ['src/lib/clock.ts', 'src/lib/shutdown.ts', 'src/main.ts'];
+const CLOCK_EXEMPT_DB = ['src/db/connect.ts', 'src/db/embedded-keeper.ts'];
+function restrictedSyntax() {
+  const rule = (...patterns) => ({ 'no-restricted-syntax': ['error', ...patterns] });
+  // For overlapping globs the last entry wins.
+  return [
+    { files: ['src/**/*.ts'], rules: rule(APP_ERROR, ...NOW, ...SQL) },
+    { files: SQL_HOMES, rules: rule(APP_ERROR, ...NOW) },
+    { files: ['src/lib/errors.ts'], rules: rule(...NOW, ...SQL) },
+    { files: CLOCK_EXEMPT, rules: rule(APP_ERROR, ...SQL) },
+    { files: CLOCK_EXEMPT_DB, rules: rule(APP_ERROR) },
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/', 'test-results/'] },
@@ -14,6 +109,21 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Type-aware: a promise nobody awaits loses its error (an unhandled rejection takes the process down), and one
+    // handed to a callback that ignores it runs unchecked. node:test's test/describe/hooks return promises by design.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  ...restrictedSyntax(),
+  layering,
   {
     // The console: the rules of hooks, checked (a conditional hook is a bug that only shows at run time).
     files: ['packages/console/src/**/*.{ts,tsx}'],

@@ -5,10 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
-import { newPublicId } from '../src/lib/ids.js';
 import { hashPassword } from '../src/lib/password.js';
-import { isPasswordTooSimple, normalizeEmail } from '../src/users/schemas.js';
+import { systemClock } from '../src/lib/clock.js';
+import { upsertAdministrator } from '../src/identity/repository.js';
+import { isPasswordTooSimple, normalizeEmail } from '../src/identity/rules.js';
 import { writeAudit } from '../src/audit/audit-log.js';
+import { transaction } from '../src/db/transaction.js';
 import { openDatabase } from './database.js';
 
 const { values } = parseArgs({
@@ -50,22 +52,12 @@ if (password.length < 8 || password.length > 128 || isPasswordTooSimple(password
 const { config, db, close } = await openDatabase();
 try {
   const passwordHash = await hashPassword(password, config.passwordHashCost);
-  const user = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('users')
-      .values({
-        public_id: newPublicId('usr'),
-        email,
-        password_hash: passwordHash,
-        first_name: values['first-name']!,
-        last_name: values['last-name']!,
-        phone_number: null,
-        role,
-        email_verified_at: new Date(),
-      })
-      .onConflict((oc) => oc.column('email').doUpdateSet({ role, password_hash: passwordHash, updated_at: new Date() }))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const user = await transaction(db, async (trx) => {
+    const row = await upsertAdministrator(
+      trx,
+      { email, passwordHash, firstName: values['first-name']!, lastName: values['last-name']!, phoneNumber: null, role },
+      systemClock.now(),
+    );
     await writeAudit(trx, { actor: null, meta: { requestId: 'cli', ip: 'cli', userAgent: 'admin:create' } }, {
       action: 'user.admin_create',
       entityType: 'user',

@@ -1,5 +1,5 @@
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../src/openapi/document.js';
+import { buildOpenApiDocument } from '../src/openapi-document.js';
 
 /**
  * The files of packages/client that are generated from the service: the

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createDb } from '../src/db/database.js';
 import { startEmbeddedDatabase, type RunningDatabase } from '../src/db/embedded.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { buildServer, serverIsStale } from './build.js';
 import { buildConsole, consoleIsStale } from './console-build.js';
 
 const TEMPLATE = 'commerce_test_template';
@@ -52,6 +53,9 @@ async function main(): Promise<number> {
 
     // The service's tests, then the client package's (run against the same real server).
     const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
+    // Tests that start the service through `npm start` run the compiled build; it is made once here,
+    // not by several test files' `npm start` at the same time.
+    if (serverIsStale()) await buildServer();
     const browserEnv: Record<string, string> = {};
     if (files.some((file) => file.includes(`${path.sep}console${path.sep}`))) {
       // Browser tests drive the production build; Chromium is unpacked once here, not by each test file at the same time.

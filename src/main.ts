@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { connectDatabase } from './db/connect.js';
+import { systemClock } from './lib/clock.js';
 import { startProcess } from './lib/process.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
@@ -13,7 +14,7 @@ import { startMetricsServer } from './metrics/server.js';
 startProcess(async ({ config, log, shutdown }) => {
   let metrics: Metrics | null = null;
   const db = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
-  metrics = createMetrics({ db });
+  metrics = createMetrics({ db, clock: systemClock });
   const app = await buildApp({ config, db, log, metrics });
   shutdown.add('http', async (deadline) => {
     // Requests in flight finish. A keep-alive connection whose request finishes during the drain

@@ -14,7 +14,7 @@ import { startProcess } from './lib/process.js';
  */
 startProcess(async ({ config, log, shutdown }) => {
   const db = await connectDatabase(config, log, shutdown);
-  const transport = createMailTransport(config);
+  const transport = createMailTransport(config, systemClock);
   const worker = createEmailWorker({
     db,
     transport,

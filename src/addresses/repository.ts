@@ -1,18 +1,10 @@
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { AddressesTable, AddressRow, NewAddress } from '../db/schema.js';
-import { paged, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { type PageRequest } from '../lib/pagination.js';
+import { paged, countOf, totalOf } from '../lib/sql.js';
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
-
-/**
- * Serialises every address-book write of one account: default flags are
- * decided by reading the book, so two writers must not read it at once.
- * NO KEY UPDATE does not block inserts elsewhere that reference the user.
- */
-export async function lockAddressBook(db: Executor, userId: number): Promise<void> {
-  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
-}
 
 const active = (db: Executor, userId: number) =>
   db.selectFrom('addresses').where('user_id', '=', userId).where('deleted_at', 'is', null);
@@ -37,32 +29,32 @@ export function insertAddress(db: Executor, address: NewAddress): Promise<Addres
   return db.insertInto('addresses').values(address).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateAddress(db: Executor, id: number, changes: Updateable<AddressesTable>): Promise<AddressRow> {
+export function updateAddress(db: Executor, id: number, changes: Updateable<AddressesTable>, now: Date): Promise<AddressRow> {
   return db
     .updateTable('addresses')
-    .set({ ...changes, updated_at: new Date() })
+    .set({ ...changes, updated_at: now })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 /** Takes a default flag away from whichever address of the account holds it. */
-export async function clearDefault(db: Executor, userId: number, flag: DefaultFlag): Promise<void> {
+export async function clearDefault(db: Executor, userId: number, flag: DefaultFlag, now: Date): Promise<void> {
   await db
     .updateTable('addresses')
-    .set({ [flag]: false, updated_at: new Date() })
+    .set({ [flag]: false, updated_at: now })
     .where('user_id', '=', userId)
     .where(flag, '=', true)
     .execute();
 }
 
 /** Gives a default flag to the oldest active address ("next oldest", contract section 4). */
-export async function promoteOldest(db: Executor, userId: number, flag: DefaultFlag): Promise<void> {
+export async function promoteOldest(db: Executor, userId: number, flag: DefaultFlag, now: Date): Promise<void> {
   const oldest = await active(db, userId)
     .select('id')
     .orderBy('created_at', 'asc')
     .orderBy('public_id', 'asc')
     .limit(1)
     .executeTakeFirst();
-  if (oldest) await db.updateTable('addresses').set({ [flag]: true, updated_at: new Date() }).where('id', '=', oldest.id).execute();
+  if (oldest) await db.updateTable('addresses').set({ [flag]: true, updated_at: now }).where('id', '=', oldest.id).execute();
 }

@@ -1,7 +1,8 @@
 import type { Db, Trx } from '../db/database.js';
+import { lockAccount } from '../identity/repository.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound } from '../lib/errors.js';
+import { addressBookFull, defaultAddressRequired, notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
 import {
@@ -10,7 +11,6 @@ import {
   findActiveAddress,
   insertAddress,
   listActiveAddresses,
-  lockAddressBook,
   promoteOldest,
   updateAddress,
   type DefaultFlag,
@@ -26,17 +26,14 @@ const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billin
  * account's book first, so the rules below see a stable book; partial unique
  * indexes back them up in the database.
  */
-export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresses: number }) {
-  async function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
-    try {
-      return await transaction(db, async (trx) => {
-        await lockAddressBook(trx, ctx.actor.userId);
-        return work(trx);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('CONFLICT', 'The default address changed concurrently; retry the request');
-      throw error;
-    }
+export function createAddressService({ db, clock, maxAddresses }: { db: Db; clock: Clock; maxAddresses: number }) {
+  /** Should the lock ever be bypassed, the one-default indexes refuse the write (409 CONFLICT, src/lib/db-errors.ts). */
+  function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
+    return transaction(db, async (trx) => {
+      // Default flags are decided by reading the book: two writers of one account must not read it at once.
+      await lockAccount(trx, ctx.actor.userId);
+      return work(trx);
+    });
   }
 
   async function ownedOrNotFound(trx: Trx, ctx: AuthedCtx, publicId: string) {
@@ -62,13 +59,11 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
         // Counted under the book's lock, so racing creates cannot overshoot the cap.
         const count = await countActiveAddresses(trx, ctx.actor.userId);
         if (count >= maxAddresses) {
-          throw conflict('ADDRESS_BOOK_FULL', `An address book holds at most ${maxAddresses} addresses; delete one to add another`, [
-            { field: 'address_book', message: `holds ${count} of at most ${maxAddresses} addresses`, limit: maxAddresses },
-          ]);
+          throw addressBookFull(maxAddresses, count);
         }
         const first = count === 0;
         const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
-        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag);
+        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
         const row = await insertAddress(trx, {
           public_id: newPublicId('adr'),
           user_id: ctx.actor.userId,
@@ -92,20 +87,17 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
         const address = await ownedOrNotFound(trx, ctx, publicId);
         for (const flag of FLAGS) {
           if (patch[flag] === false && address[flag]) {
-            throw conflict(
-              'DEFAULT_ADDRESS_REQUIRED',
-              `This address is the default ${flag === 'is_default_shipping' ? 'shipping' : 'billing'} address; make another address the default instead`,
-              [{ field: flag, message: 'cannot be unset on the address that holds it' }],
-            );
+            throw defaultAddressRequired(flag);
           }
-          if (patch[flag] === true && !address[flag]) await clearDefault(trx, ctx.actor.userId, flag);
+          if (patch[flag] === true && !address[flag]) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
         }
         const { is_default_shipping, is_default_billing, ...fields } = patch;
-        const row = await updateAddress(trx, address.id, {
-          ...fields,
-          ...(is_default_shipping ? { is_default_shipping } : {}),
-          ...(is_default_billing ? { is_default_billing } : {}),
-        });
+        const row = await updateAddress(
+          trx,
+          address.id,
+          { ...fields, ...(is_default_shipping ? { is_default_shipping } : {}), ...(is_default_billing ? { is_default_billing } : {}) },
+          clock.now(),
+        );
         return toAddress(row);
       });
     },
@@ -114,8 +106,9 @@ export function createAddressService({ db, maxAddresses }: { db: Db; maxAddresse
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
       await inBook(ctx, async (trx) => {
         const address = await ownedOrNotFound(trx, ctx, publicId);
-        await updateAddress(trx, address.id, { deleted_at: new Date(), is_default_shipping: false, is_default_billing: false });
-        for (const flag of FLAGS) if (address[flag]) await promoteOldest(trx, ctx.actor.userId, flag);
+        const now = clock.now();
+        await updateAddress(trx, address.id, { deleted_at: now, is_default_shipping: false, is_default_billing: false }, now);
+        for (const flag of FLAGS) if (address[flag]) await promoteOldest(trx, ctx.actor.userId, flag, now);
       });
     },
   };

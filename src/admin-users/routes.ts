@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
-import { User } from '../users/schemas.js';
+import { User } from '../identity/schemas.js';
 import { AdminUserDetail, AdminUserListQuery, RoleChange } from './schemas.js';
 import type { AdminUserService } from './service.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery } from '../lib/pagination.js';
 import { Money } from '../lib/schemas.js';
-import { Role, User } from '../users/schemas.js';
+import { Role, User } from '../identity/schemas.js';
 
 export const AdminUserListQuery = Type.Object({
   ...PageQuery,

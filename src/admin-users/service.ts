@@ -1,15 +1,15 @@
-import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
 import type { Role, UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { revokeSessions } from '../auth/session-store.js';
+import { findUserByPublicId, lockSuperAdmins, updateUser } from '../identity/repository.js';
+import { toUser, type User } from '../identity/schemas.js';
+import { revokeSessions } from '../identity/sessions-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { forbidden, lastSuperAdmin, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
-import { toUser, type User } from '../users/schemas.js';
+import { toPage } from '../lib/pagination.js';
+import { countAccounts, listAccounts, orderTotals } from './repository.js';
 import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
@@ -20,10 +20,7 @@ import { transaction } from '../db/transaction.js';
  */
 export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) {
   async function target(executor: Executor, publicId: string, lock = false): Promise<UserRow> {
-    if (!isPublicId('usr', publicId)) throw notFound('User');
-    let query = executor.selectFrom('users').selectAll().where('public_id', '=', publicId);
-    if (lock) query = query.forUpdate();
-    const user = await query.executeTakeFirst();
+    const user = isPublicId('usr', publicId) ? await findUserByPublicId(executor, publicId, lock) : undefined;
     if (!user) throw notFound('User');
     return user;
   }
@@ -39,8 +36,9 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
     return transaction(db, async (trx) => {
       const before = await target(trx, publicId, true);
       checkReach(ctx, before);
-      const after = await trx.updateTable('users').set({ status, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
-      const revoked = status === 'SUSPENDED' ? await revokeSessions(trx, before.id, clock.now()) : [];
+      const now = clock.now();
+      const after = await updateUser(trx, before.id, { status }, now);
+      const revoked = status === 'SUSPENDED' ? await revokeSessions(trx, before.id, now) : [];
       await writeAudit(trx, ctx, {
         action: status === 'SUSPENDED' ? 'user.suspend' : 'user.activate',
         entityType: 'user',
@@ -53,39 +51,13 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
 
   return {
     async list(query: AdminUserListQuery) {
-      let base = db.selectFrom('users');
-      if (query.role) base = base.where('role', '=', query.role);
-      if (query.status) base = base.where('status', '=', query.status);
-      if (query.search) {
-        // Two trigram-index lookups: email and full name.
-        const pattern = containsPattern(query.search);
-        const ids = db
-          .selectFrom('users as byemail')
-          .select('byemail.id')
-          .where('byemail.email', 'ilike', pattern)
-          .unionAll(db.selectFrom('users as byname').select('byname.id').where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern));
-        base = base.where(keyIn('id', ids));
-      }
-      const rows = await base
-        .selectAll()
-        .select(countOf(base).as('total_count'))
-        .orderBy('created_at', 'desc')
-        .orderBy('public_id', 'desc')
-        .$call(paged(query))
-        .execute();
-      return toPage(rows, query, totalOf(base), toUser);
+      const rows = await listAccounts(db, query);
+      return toPage(rows, query, () => countAccounts(db, query), toUser);
     },
 
     async get(publicId: string): Promise<AdminUserDetail> {
       const user = await target(db, publicId);
-      const totals = await db
-        .selectFrom('orders')
-        .select([
-          (eb) => eb.fn.countAll<number>().as('order_count'),
-          sql<string>`coalesce(sum(total) FILTER (WHERE status <> 'CANCELLED'), 0)::numeric(12,2)::text`.as('lifetime_spend'),
-        ])
-        .where('user_id', '=', user.id)
-        .executeTakeFirstOrThrow();
+      const totals = await orderTotals(db, user.id);
       return { ...toUser(user), order_count: totals.order_count, lifetime_spend: totals.lifetime_spend };
     },
 
@@ -98,17 +70,18 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
      */
     async changeRole(ctx: AuthedCtx, publicId: string, role: Role): Promise<User> {
       return transaction(db, async (trx) => {
-        const supers = await trx.selectFrom('users').select(['id', 'status']).where('role', '=', 'SUPER_ADMIN').orderBy('id').forUpdate().execute();
+        const supers = await lockSuperAdmins(trx);
         // The actor may have been demoted by a concurrent request a moment ago.
         if (!supers.some((s) => s.id === ctx.actor.userId)) throw forbidden();
         const before = await target(trx, publicId, true);
         if (before.id === ctx.actor.userId) throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
         // What counts is who would be left: a suspended SUPER_ADMIN is not the last one while an active one remains.
         if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && !supers.some((s) => s.status === 'ACTIVE' && s.id !== before.id)) {
-          throw conflict('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
+          throw lastSuperAdmin();
         }
-        const after = await trx.updateTable('users').set({ role, updated_at: clock.now() }).where('id', '=', before.id).returningAll().executeTakeFirstOrThrow();
-        const revoked = before.role === role ? [] : await revokeSessions(trx, before.id, clock.now());
+        const now = clock.now();
+        const after = await updateUser(trx, before.id, { role }, now);
+        const revoked = before.role === role ? [] : await revokeSessions(trx, before.id, now);
         await writeAudit(trx, ctx, {
           action: 'user.role_change',
           entityType: 'user',

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { Ctx } from '../lib/context.js';
 import { newPublicId } from '../lib/ids.js';
+import { insertAuditEntry } from './repository.js';
 
 /**
  * Appends one audit entry. Always called with the transaction that makes the
@@ -19,22 +20,19 @@ export interface AuditEntry {
 
 export async function writeAudit(db: Executor, ctx: Ctx, entry: AuditEntry): Promise<void> {
   const actor = entry.actor !== undefined ? entry.actor : ctx.actor;
-  await db
-    .insertInto('audit_log')
-    .values({
-      public_id: newPublicId('aud'),
-      actor_user_id: actor?.userId ?? null,
-      actor_public_id: actor?.publicId ?? null,
-      actor_email: actor?.email ?? null,
-      actor_role: actor?.role ?? null,
-      action: entry.action,
-      entity_type: entry.entityType,
-      entity_public_id: entry.entityPublicId,
-      changes: entry.changes ? JSON.stringify(entry.changes) : null,
-      reason: entry.reason ?? null,
-      ip: ctx.meta.ip,
-      user_agent: ctx.meta.userAgent,
-      request_id: ctx.meta.requestId,
-    })
-    .execute();
+  await insertAuditEntry(db, {
+    public_id: newPublicId('aud'),
+    actor_user_id: actor?.userId ?? null,
+    actor_public_id: actor?.publicId ?? null,
+    actor_email: actor?.email ?? null,
+    actor_role: actor?.role ?? null,
+    action: entry.action,
+    entity_type: entry.entityType,
+    entity_public_id: entry.entityPublicId,
+    changes: entry.changes ? JSON.stringify(entry.changes) : null,
+    reason: entry.reason ?? null,
+    ip: ctx.meta.ip,
+    user_agent: ctx.meta.userAgent,
+    request_id: ctx.meta.requestId,
+  });
 }

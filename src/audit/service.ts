@@ -1,20 +1,10 @@
 import type { Db } from '../db/database.js';
-import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { toPage, type PageRequest } from '../lib/pagination.js';
+import { countAuditEntries, listAuditEntries } from './repository.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Reading the append-only audit log (SUPER_ADMIN), newest first. */
 export function createAuditService({ db }: { db: Db }) {
-  function filtered(query: AuditQuery) {
-    let base = db.selectFrom('audit_log');
-    if (query.actor) base = query.actor.startsWith('usr_') ? base.where('actor_public_id', '=', query.actor) : base.where('actor_email', '=', query.actor.toLowerCase());
-    if (query.action) base = base.where('action', '=', query.action);
-    if (query.entity_type) base = base.where('entity_type', '=', query.entity_type);
-    if (query.entity_public_id) base = base.where('entity_public_id', '=', query.entity_public_id);
-    if (query.from) base = base.where('created_at', '>=', new Date(query.from));
-    if (query.to) base = base.where('created_at', '<', new Date(query.to));
-    return base;
-  }
-
   const toEntry = (row: {
     public_id: string;
     actor_public_id: string | null;
@@ -45,15 +35,8 @@ export function createAuditService({ db }: { db: Db }) {
 
   return {
     async list(query: AuditQuery, page: PageRequest) {
-      const base = filtered(query);
-      const rows = await base
-        .selectAll()
-        .select(countOf(base).as('total_count'))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .$call(paged(page))
-        .execute();
-      return toPage(rows, page, totalOf(base), toEntry);
+      const rows = await listAuditEntries(db, query, page);
+      return toPage(rows, page, () => countAuditEntries(db, query), toEntry);
     },
   };
 }

@@ -4,10 +4,10 @@ import type { Db } from '../db/database.js';
 import type { Role } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { hasRole, type Actor, type AuthedCtx, type Ctx } from '../lib/context.js';
-import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
+import { csrfTokenInvalid, forbidden, unauthenticated } from '../lib/errors.js';
 import { hmacToken, safeEqual } from '../lib/tokens.js';
 import { PRESESSION_COOKIE, SESSION_COOKIE } from './cookies.js';
-import { findActiveSession, touchSession, type ActiveSession } from './session-store.js';
+import { findActiveSession, touchSession, type ActiveSession } from '../identity/sessions-repository.js';
 
 /**
  * Who may call a route, declared in its `config.access`:
@@ -72,9 +72,7 @@ export function registerGuard(app: FastifyInstance, deps: { db: Db; config: Conf
     if (checkCsrf) {
       const sent = request.headers['x-csrf-token'];
       const expected = request.csrfKey ? csrfTokenFor(request.csrfKey) : null;
-      if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) {
-        throw new AppError(403, 'CSRF_TOKEN_INVALID', 'Missing or invalid x-csrf-token header; fetch one from GET /auth/csrf-token');
-      }
+      if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw csrfTokenInvalid();
     }
     if (role && request.session && !hasRole(request.session.role, role)) throw forbidden();
   });

@@ -2,16 +2,17 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
+import { findUserByEmail, findUserById, markEmailVerified, updateUser } from '../identity/repository.js';
+import { normalizeEmail, requireStrongPassword } from '../identity/rules.js';
+import { toUser, type User } from '../identity/schemas.js';
+import { revokeSessions } from '../identity/sessions-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
+import { alreadyVerified, notFound } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
-import { enqueueEmail } from '../outbox/outbox.js';
-import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
-import { isPasswordTooSimple, normalizeEmail, toUser, type User } from '../users/schemas.js';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from './account-tokens.js';
-import { revokeSessions } from './session-store.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
+import { enqueueEmail } from '../outbox/repository.js';
 import { transaction } from '../db/transaction.js';
 
 /** Queues a verification email for an account; used on register and on resend. */
@@ -25,10 +26,11 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
   return {
     async verifyEmail(ctx: Ctx, token: string): Promise<User> {
       return transaction(db, async (trx) => {
-        const row = await consumeAccountToken(trx, token, 'VERIFY_EMAIL', clock.now());
+        const now = clock.now();
+        const row = await consumeAccountToken(trx, token, 'VERIFY_EMAIL', now);
         const before = await findUserById(trx, row.user_id);
         if (!before) throw notFound('Token');
-        const user = before.email_verified_at ? before : await trx.updateTable('users').set({ email_verified_at: clock.now(), updated_at: clock.now() }).where('id', '=', row.user_id).returningAll().executeTakeFirstOrThrow();
+        const user = before.email_verified_at ? before : await updateUser(trx, row.user_id, { email_verified_at: now }, now);
         await writeAudit(trx, ctx, { action: 'auth.email_verify', entityType: 'user', entityPublicId: user.public_id, actor: { userId: user.id, publicId: user.public_id, email: user.email, role: user.role } });
         return toUser(user);
       });
@@ -39,7 +41,7 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
       await transaction(db, async (trx) => {
         const user = await findUserById(trx, ctx.actor.userId);
         if (!user) throw notFound('User');
-        if (user.email_verified_at) throw conflict('ALREADY_VERIFIED', 'This email address is already verified');
+        if (user.email_verified_at) throw alreadyVerified();
         await sendVerification(trx, user, clock.now());
       });
     },
@@ -60,18 +62,17 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
 
     /** Sets the new password and signs the account out everywhere. */
     async resetPassword(ctx: Ctx, token: string, newPassword: string): Promise<void> {
-      if (isPasswordTooSimple(newPassword)) {
-        throw validationError('The new password is too simple', [{ field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' }]);
-      }
+      requireStrongPassword(newPassword, 'new_password');
       await transaction(db, async (trx) => {
+        const now = clock.now();
         // The token is checked and locked first: unknown, spent and busy tokens cost no hash.
-        const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', clock.now());
+        const row = await consumeAccountToken(trx, token, 'PASSWORD_RESET', now);
         const passwordHash = await hashPassword(newPassword, config.passwordHashCost);
-        await revokeAccountTokens(trx, row.user_id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], clock.now());
-        const user = await updateUser(trx, row.user_id, { password_hash: passwordHash });
+        await revokeAccountTokens(trx, row.user_id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], now);
+        const user = await updateUser(trx, row.user_id, { password_hash: passwordHash }, now);
         // The reset link reached the inbox, so the address is proven.
-        if (!user.email_verified_at) await trx.updateTable('users').set({ email_verified_at: clock.now() }).where('id', '=', user.id).execute();
-        const revoked = await revokeSessions(trx, user.id, clock.now());
+        if (!user.email_verified_at) await markEmailVerified(trx, user.id, now);
+        const revoked = await revokeSessions(trx, user.id, now);
         await writeAudit(trx, ctx, {
           action: 'auth.password_reset',
           entityType: 'user',

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { newSecretToken } from '../lib/tokens.js';
-import { User } from '../users/schemas.js';
+import { User } from '../identity/schemas.js';
 import { clearSessionCookie, setPresessionCookie, setSessionCookie } from './cookies.js';
 import { authedCtxOf, csrfTokenFor, ctxOf } from './guard.js';
 import { CsrfToken, LoginBody, PasswordReset, PasswordResetRequest, RegisterBody, SessionState, SessionSummary, TokenBody } from './schemas.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../lib/schemas.js';
-import { Email, Name, Password, PhoneNumber, Role } from '../users/schemas.js';
+import { Email, Name, Password, PhoneNumber, Role } from '../identity/schemas.js';
 
 export const RegisterBody = Type.Object(
   {

@@ -4,17 +4,23 @@ import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../lib/errors.js';
+import { forbidden, invalidCredentials, notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { paged, toPage, type PageRequest, countOf, totalOf } from '../lib/pagination.js';
+import { toPage, type PageRequest } from '../lib/pagination.js';
 import { createDummyHash, hashPassword, verifyPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
-import { findUserByEmail, insertUser } from '../users/repository.js';
-import { isPasswordTooSimple, normalizeEmail, toUser } from '../users/schemas.js';
-import type { ActiveSession } from './session-store.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
+import { findUserByEmail, insertUser } from '../identity/repository.js';
+import { normalizeEmail, requireStrongPassword } from '../identity/rules.js';
+import { toUser } from '../identity/schemas.js';
+import {
+  countLiveSessions,
+  createSession,
+  findOwnLiveSession,
+  listLiveSessions,
+  revokeSessions,
+  type ActiveSession,
+} from '../identity/sessions-repository.js';
 import { sendVerification } from './recovery-service.js';
-import { createSession, revokeSessions } from './session-store.js';
 import type { LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
@@ -30,8 +36,6 @@ export interface SignedIn {
   session: { token: string; expiresAt: Date };
 }
 
-const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'Email or password is incorrect');
-
 export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
   const policy = { ttlDays: config.sessionTtlDays, idleDays: config.sessionIdleDays };
   let dummyHash: Promise<string> | null = null;
@@ -46,32 +50,24 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
   return {
     async register(ctx: Ctx, input: RegisterBody): Promise<SignedIn> {
       await limiter.hit(db, 'REGISTER', ctx.meta.ip, { enforce: true });
-      if (isPasswordTooSimple(input.password)) {
-        throw validationError('The password is too simple', [
-          { field: 'password', message: 'must mix at least two of lower case, upper case, digits and symbols' },
-        ]);
-      }
+      requireStrongPassword(input.password, 'password');
       const passwordHash = await hashPassword(input.password, config.passwordHashCost);
-      try {
-        return await transaction(db, async (trx) => {
-          const user = await insertUser(trx, {
-            email: normalizeEmail(input.email),
-            passwordHash,
-            firstName: input.first_name,
-            lastName: input.last_name,
-            phoneNumber: input.phone_number ?? null,
-            role: 'CUSTOMER', // whatever the body says: roles are raised only by a SUPER_ADMIN
-          });
-          const session = await startSession(trx, ctx, user);
-          await sendVerification(trx, user, clock.now());
-          const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
-          await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
-          return { user: toUser(user), session };
+      // A taken email is EMAIL_TAKEN: the unique constraint decides, under any concurrency.
+      return transaction(db, async (trx) => {
+        const user = await insertUser(trx, {
+          email: normalizeEmail(input.email),
+          passwordHash,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          phoneNumber: input.phone_number ?? null,
+          role: 'CUSTOMER', // whatever the body says: roles are raised only by a SUPER_ADMIN
         });
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_key')) throw conflict('EMAIL_TAKEN', 'An account with this email already exists');
-        throw error;
-      }
+        const session = await startSession(trx, ctx, user);
+        await sendVerification(trx, user, clock.now());
+        const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
+        await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
+        return { user: toUser(user), session };
+      });
     },
 
     async login(ctx: Ctx, input: LoginBody): Promise<SignedIn> {
@@ -132,20 +128,8 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
 
     async listSessions(ctx: AuthedCtx, page: PageRequest) {
       const now = clock.now();
-      const live = db
-        .selectFrom('sessions')
-        .where('user_id', '=', ctx.actor.userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where('last_seen_at', '>', new Date(now.getTime() - policy.idleDays * 86_400_000));
-      const rows = await live
-        .select(['id', 'public_id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
-        .select(countOf(live).as('total_count'))
-        .orderBy('created_at', 'desc')
-        .orderBy('public_id', 'desc')
-        .$call(paged(page))
-        .execute();
-      return toPage(rows, page, totalOf(live), (row): SessionSummary => ({
+      const rows = await listLiveSessions(db, ctx.actor.userId, now, policy, page);
+      return toPage(rows, page, () => countLiveSessions(db, ctx.actor.userId, now, policy), (row): SessionSummary => ({
         public_id: row.public_id,
         created_at: row.created_at.toISOString(),
         last_seen_at: row.last_seen_at.toISOString(),
@@ -159,13 +143,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
     async revokeSession(ctx: AuthedCtx, sessionPublicId: string): Promise<{ revokedCurrent: boolean }> {
       if (!isPublicId('ses', sessionPublicId)) throw notFound('Session');
       return transaction(db, async (trx) => {
-        const target = await trx
-          .selectFrom('sessions')
-          .select('id')
-          .where('public_id', '=', sessionPublicId)
-          .where('user_id', '=', ctx.actor.userId)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
+        const target = await findOwnLiveSession(trx, ctx.actor.userId, sessionPublicId);
         if (!target) throw notFound('Session');
         await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: target.id });
         await writeAudit(trx, ctx, { action: 'auth.session_revoke', entityType: 'session', entityPublicId: sessionPublicId });

@@ -41,3 +41,65 @@ export function sellableVariant(db: Executor, variantPublicId: string) {
     .where('p.deleted_at', 'is', null)
     .executeTakeFirst();
 }
+
+/**
+ * Adds to a line in one upsert that only inserts a variant on sale and
+ * refuses a line above 999; returns nothing when it wrote nothing (either).
+ */
+export function addToLine(db: Executor, userId: number, variantPublicId: string, quantity: number, now: Date) {
+  return db
+    .insertInto('cart_items')
+    .columns(['user_id', 'variant_id', 'quantity'])
+    .expression(
+      db
+        .selectFrom('variants as v')
+        .innerJoin('products as p', 'p.id', 'v.product_id')
+        .select([sql<number>`${userId}::bigint`.as('user_id'), 'v.id', sql<number>`${quantity}::int`.as('quantity')])
+        .where('v.public_id', '=', variantPublicId)
+        .where('v.status', '=', 'ACTIVE')
+        .where('v.deleted_at', 'is', null)
+        .where('p.status', '=', 'ACTIVE')
+        .where('p.deleted_at', 'is', null),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'variant_id'])
+        .doUpdateSet({ quantity: sql`cart_items.quantity + excluded.quantity`, updated_at: now })
+        .where(sql<boolean>`cart_items.quantity + excluded.quantity <= 999`),
+    )
+    .returning('quantity')
+    .executeTakeFirst();
+}
+
+/** Sets a line's quantity; returns nothing when the cart has no such line. */
+export function setLineQuantity(db: Executor, userId: number, variantPublicId: string, quantity: number, now: Date) {
+  return db
+    .updateTable('cart_items')
+    .set({ quantity, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('variant_id', '=', (eb) => eb.selectFrom('variants').select('id').where('public_id', '=', variantPublicId))
+    .returning('quantity')
+    .executeTakeFirst();
+}
+
+/** Removes a line; returns nothing when the cart has no such line. */
+export function removeLine(db: Executor, userId: number, variantPublicId: string) {
+  return db
+    .deleteFrom('cart_items')
+    .where('user_id', '=', userId)
+    .where('variant_id', '=', (eb) => eb.selectFrom('variants').select('id').where('public_id', '=', variantPublicId))
+    .returning('quantity')
+    .executeTakeFirst();
+}
+
+export async function clearCart(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('cart_items').where('user_id', '=', userId).execute();
+}
+
+/**
+ * Removes the lines an order took (checkout, in its transaction). Only those
+ * variants: a line added meanwhile by another request stays in the cart.
+ */
+export async function removeOrderedLines(db: Executor, userId: number, variantIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('cart_items').where('user_id', '=', userId).where('variant_id', '=', sql<number>`ANY(${[...variantIds]}::bigint[])`).execute();
+}

@@ -15,14 +15,13 @@ import {
   VariantCreate,
   VariantPatch,
 } from './schemas.js';
-import type { StorefrontService } from './storefront-service.js';
 import { Type } from 'typebox';
 
 /** Catalog management for ADMIN and SUPER_ADMIN. */
 export const catalogAdminRoutes =
-  (deps: { catalog: CatalogAdminService; categories: CategoryService; storefront: StorefrontService }): FastifyPluginAsyncTypebox =>
+  (deps: { catalog: CatalogAdminService; categories: CategoryService }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { catalog, categories, storefront } = deps;
+    const { catalog, categories } = deps;
     const config = { access: 'admin' as const };
     const tags = ['Admin: catalog'];
     const product = IdParam('product_public_id', 'prd');
@@ -37,7 +36,7 @@ export const catalogAdminRoutes =
     app.get('/admin/products', {
       config,
       schema: { tags, summary: 'All products, any status', querystring: AdminProductListQuery, response: { 200: Page(AdminProduct), ...errorResponses() } },
-      handler: async (request) => ({ success: true as const, ...(await storefront.adminList(request.query)) }),
+      handler: async (request) => ({ success: true as const, ...(await catalog.list(request.query)) }),
     });
 
     app.get('/admin/products/:product_public_id', {

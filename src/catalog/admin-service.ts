@@ -1,20 +1,36 @@
 import type { Db, Executor, Trx } from '../db/database.js';
 import type { ImageJson, ProductRow, VariantRow } from '../db/schema.js';
-import { writeAudit } from '../audit/audit-log.js';
-import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound } from '../lib/errors.js';
-import { isPublicId, newPublicId } from '../lib/ids.js';
-import type { MediaService } from '../media/service.js';
-import { toAdminProducts, toAdminVariant } from './mappers.js';
-import { lockProductOfVariant, variantsOf } from './repository.js';
-import type { AdminProduct, AdminVariant, ImageInput, ProductCreate, ProductPatch, VariantCreate, VariantPatch } from './schemas.js';
-import { chooseSlug } from './slug.js';
-import { hydrate } from './storefront-service.js';
 import { transaction } from '../db/transaction.js';
+import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { notFound, slugTaken } from '../lib/errors.js';
+import { isPublicId, newPublicId } from '../lib/ids.js';
+import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
+import type { MediaService } from '../media/service.js';
+import { liveCategoryIds } from './category-repository.js';
+import { countProducts, hydrate, listProducts, variantsOf, type ProductFilters } from './listing-repository.js';
+import { toAdminProducts, toAdminVariant } from './mappers.js';
+import { productFilters } from './product-filters.js';
+import {
+  deleteProduct,
+  deleteVariant,
+  findLiveProduct,
+  findProduct,
+  insertProduct,
+  insertVariant,
+  linkProductCategory,
+  lockLiveVariant,
+  lockProductOfVariant,
+  productSlugInUse,
+  setProductCategories,
+  unlinkProductCategory,
+  updateProduct,
+  updateVariant,
+} from './product-repository.js';
+import type { AdminProduct, AdminProductListQuery, AdminVariant, ImageInput, ProductCreate, ProductPatch, ProductSortField, VariantCreate, VariantPatch } from './schemas.js';
+import { chooseSlug } from './slug.js';
 
-const slugTaken = () => conflict('SLUG_TAKEN', 'Another product already uses this slug');
-const skuTaken = () => conflict('SKU_TAKEN', 'Another variant already uses this SKU');
 
 /** The fields an audit entry records for a product or variant (no derived or internal columns). */
 const productAudit = (p: ProductRow) => ({ name: p.name, slug: p.slug, description: p.description, brand: p.brand, status: p.status, images: p.images });
@@ -30,10 +46,12 @@ const variantAudit = (v: VariantRow) => ({
 });
 
 /**
- * Admin catalog writes (contract section 6). Deletes are soft; a deleted
- * product takes its variants with it. Every write is audited in its transaction.
+ * Admin catalog (contract section 6). Deletes are soft; a deleted product
+ * takes its variants with it. Every write is audited in its transaction; what
+ * it derives (price range, documents, inventory keys) the database keeps in
+ * the same transaction (src/db/DERIVED.md).
  */
-export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<MediaService, 'resolveImageUrls'> }) {
+export function createCatalogAdminService({ db, clock, media }: { db: Db; clock: Clock; media: Pick<MediaService, 'resolveImageUrls'> }) {
   /** The images as stored: URLs checked and normalised by the media module, positions from the order given. */
   async function storedImages(trx: Executor, images: ImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
@@ -43,10 +61,7 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
   }
 
   async function liveProduct(trx: Executor, publicId: string, lock = false): Promise<ProductRow> {
-    if (!isPublicId('prd', publicId)) throw notFound('Product');
-    let query = trx.selectFrom('products').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null);
-    if (lock) query = query.forNoKeyUpdate();
-    const product = await query.executeTakeFirst();
+    const product = isPublicId('prd', publicId) ? await findLiveProduct(trx, publicId, lock) : undefined;
     if (!product) throw notFound('Product');
     return product;
   }
@@ -55,33 +70,21 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
   async function liveVariant(trx: Executor, publicId: string): Promise<VariantRow> {
     if (!isPublicId('var', publicId)) throw notFound('Variant');
     await lockProductOfVariant(trx, publicId);
-    const variant = await trx.selectFrom('variants').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forNoKeyUpdate().executeTakeFirst();
+    const variant = await lockLiveVariant(trx, publicId);
     if (!variant) throw notFound('Variant');
     return variant;
   }
 
   async function categoryIds(trx: Executor, publicIds: string[]): Promise<number[]> {
-    if (publicIds.length === 0) return [];
-    const rows = await trx
-      .selectFrom('categories')
-      .select(['id', 'public_id'])
-      .where('public_id', 'in', publicIds)
-      .where('deleted_at', 'is', null)
-      .execute();
-    const missing = publicIds.find((id) => !rows.some((row) => row.public_id === id));
+    const { ids, missing } = await liveCategoryIds(trx, publicIds);
     if (missing) throw notFound(`Category ${missing}`);
-    return rows.map((row) => row.id);
+    return ids;
   }
 
-  async function setCategories(trx: Trx, productId: number, publicIds: string[]): Promise<void> {
-    const ids = await categoryIds(trx, publicIds);
-    await trx.deleteFrom('product_categories').where('product_id', '=', productId).execute();
-    if (ids.length > 0) await trx.insertInto('product_categories').values(ids.map((category_id) => ({ product_id: productId, category_id }))).execute();
-  }
+  const productSlug = (trx: Executor, explicit: string | undefined, name: string, exceptId?: number) =>
+    chooseSlug(explicit, name, () => slugTaken('product'), (candidate) => productSlugInUse(trx, candidate, exceptId));
 
-
-  async function readProduct(trx: Executor, productId: number): Promise<AdminProduct> {
-    const product = await trx.selectFrom('products').selectAll().where('id', '=', productId).executeTakeFirstOrThrow();
+  async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
     const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
     return toAdminProducts([product], variants, categories)[0]!;
   }
@@ -91,111 +94,103 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
     return toAdminVariant(row!);
   }
 
-  /** Runs a write, translating the catalog's unique constraints into 409s. */
-  async function write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    try {
-      return await transaction(db, work);
-    } catch (error) {
-      if (isUniqueViolation(error, 'products_slug_unique')) throw slugTaken();
-      if (isUniqueViolation(error, 'variants_sku_unique')) throw skuTaken();
-      throw error;
-    }
+  // A racing duplicate slug or SKU that passed the checks here meets its unique constraint, which the error handler translates (lib/db-errors.ts).
+  const write = <T>(work: (trx: Trx) => Promise<T>) => transaction(db, work);
+
+  /** A category link or unlink: the category must be live, the product live and locked (its links change under its row lock). */
+  async function linkTarget(trx: Trx, categoryPublicId: string, productPublicId: string) {
+    if (!isPublicId('cat', categoryPublicId)) throw notFound('Category');
+    const { ids, missing } = await liveCategoryIds(trx, [categoryPublicId]);
+    if (missing) throw notFound('Category');
+    const product = await liveProduct(trx, productPublicId, true);
+    return { categoryId: ids[0]!, productId: product.id };
   }
 
   return {
+    /** Admin list: every status, optionally deleted ones, with costs and inventory. */
+    async list(query: AdminProductListQuery) {
+      const base = await productFilters(db, query, 'admin');
+      if (!base) return { data: [], meta: pageMeta(query, 0) };
+      const filters: ProductFilters = { ...base, status: query.status, includeDeleted: query.include_deleted === 'true' };
+      const rows = await listProducts(db, filters, parseSort<ProductSortField>(query.sort), query);
+      const { variants, categories } = await hydrate(db, rows, 'admin');
+      const page = await toPage(rows, query, () => countProducts(db, filters), (row) => row);
+      return { data: toAdminProducts(page.data, variants, categories), meta: page.meta };
+    },
+
     async getProduct(publicId: string): Promise<AdminProduct> {
-      if (!isPublicId('prd', publicId)) throw notFound('Product');
-      const product = await db.selectFrom('products').select('id').where('public_id', '=', publicId).executeTakeFirst();
+      const product = isPublicId('prd', publicId) ? await findProduct(db, { publicId }) : undefined;
       if (!product) throw notFound('Product');
-      return readProduct(db, product.id);
+      return readProduct(db, product);
     },
 
     createProduct: (ctx: AuthedCtx, input: ProductCreate) =>
       write(async (trx) => {
-        const images = await storedImages(trx, input.images);
-        const product = await trx
-          .insertInto('products')
-          .values({
-            public_id: newPublicId('prd'),
-            name: input.name,
-            slug: await chooseSlug(trx, 'products', input.slug, input.name, slugTaken),
-            description: input.description ?? '',
-            brand: input.brand ?? null,
-            status: input.status ?? 'DRAFT',
-            images,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (input.category_public_ids) await setCategories(trx, product.id, input.category_public_ids);
+        const product = await insertProduct(trx, {
+          public_id: newPublicId('prd'),
+          name: input.name,
+          slug: await productSlug(trx, input.slug, input.name),
+          description: input.description ?? '',
+          brand: input.brand ?? null,
+          status: input.status ?? 'DRAFT',
+          images: await storedImages(trx, input.images),
+        });
+        if (input.category_public_ids) await setProductCategories(trx, product.id, await categoryIds(trx, input.category_public_ids));
         await writeAudit(trx, ctx, {
           action: 'product.create',
           entityType: 'product',
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), category_public_ids: input.category_public_ids ?? [] } },
         });
-        return readProduct(trx, product.id);
+        return readProduct(trx, product);
       }),
 
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
       write(async (trx) => {
         const before = await liveProduct(trx, publicId, true);
         const images = await storedImages(trx, patch.images);
-        const after = await trx
-          .updateTable('products')
-          .set({
-            ...(patch.name !== undefined ? { name: patch.name } : {}),
-            ...(patch.slug !== undefined ? { slug: await chooseSlug(trx, 'products', patch.slug, before.name, slugTaken, before.id) } : {}),
-            ...(patch.description !== undefined ? { description: patch.description } : {}),
-            ...(patch.brand !== undefined ? { brand: patch.brand } : {}),
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(images !== undefined ? { images } : {}),
-            updated_at: new Date(),
-          })
-          .where('id', '=', before.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (patch.category_public_ids) await setCategories(trx, before.id, patch.category_public_ids);
+        const after = await updateProduct(trx, before.id, {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.slug !== undefined ? { slug: await productSlug(trx, patch.slug, before.name, before.id) } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          ...(patch.brand !== undefined ? { brand: patch.brand } : {}),
+          ...(patch.status !== undefined ? { status: patch.status } : {}),
+          ...(images !== undefined ? { images } : {}),
+          updated_at: clock.now(),
+        });
+        if (patch.category_public_ids) await setProductCategories(trx, before.id, await categoryIds(trx, patch.category_public_ids));
         await writeAudit(trx, ctx, {
           action: 'product.update',
           entityType: 'product',
           entityPublicId: publicId,
           changes: { before: productAudit(before), after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) } },
         });
-        return readProduct(trx, before.id);
+        return readProduct(trx, after);
       }),
 
     deleteProduct: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
-        const now = new Date();
-        // Variants before the product row's update: the variants' trigger locks their inventory records
-        // before the product's document, the order checkout takes them in (src/db/LOCKING.md).
-        await trx.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('product_id', '=', product.id).where('deleted_at', 'is', null).execute();
-        await trx.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', product.id).execute();
+        await deleteProduct(trx, product.id, clock.now());
         await writeAudit(trx, ctx, { action: 'product.delete', entityType: 'product', entityPublicId: publicId, changes: { before: productAudit(product), after: null } });
       }),
 
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
       write(async (trx) => {
         const product = await liveProduct(trx, productPublicId, true);
-        const images = await storedImages(trx, input.images);
-        const variant = await trx
-          .insertInto('variants')
-          .values({
-            public_id: newPublicId('var'),
-            product_id: product.id,
-            sku: input.sku,
-            name: input.name,
-            options: JSON.stringify(input.options ?? {}),
-            price: input.price,
-            compare_at_price: input.compare_at_price ?? null,
-            cost_price: input.cost_price ?? null,
-            status: input.status ?? 'ACTIVE',
-            images,
-            position: input.position ?? 0,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const variant = await insertVariant(trx, {
+          public_id: newPublicId('var'),
+          product_id: product.id,
+          sku: input.sku,
+          name: input.name,
+          options: JSON.stringify(input.options ?? {}),
+          price: input.price,
+          compare_at_price: input.compare_at_price ?? null,
+          cost_price: input.cost_price ?? null,
+          status: input.status ?? 'ACTIVE',
+          images: await storedImages(trx, input.images),
+          position: input.position ?? 0,
+        });
         await writeAudit(trx, ctx, { action: 'variant.create', entityType: 'variant', entityPublicId: variant.public_id, changes: { before: null, after: variantAudit(variant) } });
         return readVariant(trx, variant);
       }),
@@ -205,17 +200,12 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
         const before = await liveVariant(trx, publicId);
         const images = await storedImages(trx, patch.images);
         const { options, images: _images, ...fields } = patch;
-        const after = await trx
-          .updateTable('variants')
-          .set({
-            ...fields,
-            ...(options !== undefined ? { options: JSON.stringify(options) } : {}),
-            ...(images !== undefined ? { images } : {}),
-            updated_at: new Date(),
-          })
-          .where('id', '=', before.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const after = await updateVariant(trx, before.id, {
+          ...fields,
+          ...(options !== undefined ? { options: JSON.stringify(options) } : {}),
+          ...(images !== undefined ? { images } : {}),
+          updated_at: clock.now(),
+        });
         await writeAudit(trx, ctx, { action: 'variant.update', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(before), after: variantAudit(after) } });
         return readVariant(trx, after);
       }),
@@ -223,44 +213,23 @@ export function createCatalogAdminService({ db, media }: { db: Db; media: Pick<M
     deleteVariant: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         const variant = await liveVariant(trx, publicId);
-        const now = new Date();
-        await trx.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('id', '=', variant.id).execute();
+        await deleteVariant(trx, variant.id, clock.now());
         await writeAudit(trx, ctx, { action: 'variant.delete', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(variant), after: null } });
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */
     linkCategory: (ctx: AuthedCtx, categoryPublicId: string, productPublicId: string) =>
       write(async (trx) => {
-        if (!isPublicId('cat', categoryPublicId)) throw notFound('Category');
-        const [categoryId] = await categoryIds(trx, [categoryPublicId]).catch(() => {
-          throw notFound('Category');
-        });
-        const product = await liveProduct(trx, productPublicId, true); // a product's category links change only under its row lock
-        const inserted = await trx
-          .insertInto('product_categories')
-          .values({ product_id: product.id, category_id: categoryId! })
-          .onConflict((oc) => oc.doNothing())
-          .returning('product_id')
-          .executeTakeFirst();
-        if (inserted) {
+        const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
+        if (await linkProductCategory(trx, productId, categoryId)) {
           await writeAudit(trx, ctx, { action: 'category.link_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: false }, after: { product_public_id: productPublicId, linked: true } } });
         }
       }),
 
     unlinkCategory: (ctx: AuthedCtx, categoryPublicId: string, productPublicId: string) =>
       write(async (trx) => {
-        if (!isPublicId('cat', categoryPublicId)) throw notFound('Category');
-        const [categoryId] = await categoryIds(trx, [categoryPublicId]).catch(() => {
-          throw notFound('Category');
-        });
-        const product = await liveProduct(trx, productPublicId, true); // a product's category links change only under its row lock
-        const deleted = await trx
-          .deleteFrom('product_categories')
-          .where('product_id', '=', product.id)
-          .where('category_id', '=', categoryId!)
-          .returning('product_id')
-          .executeTakeFirst();
-        if (deleted) {
+        const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
+        if (await unlinkProductCategory(trx, productId, categoryId)) {
           await writeAudit(trx, ctx, { action: 'category.unlink_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: true }, after: { product_public_id: productPublicId, linked: false } } });
         }
       }),

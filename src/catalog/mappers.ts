@@ -1,7 +1,7 @@
 import type { ImageJson, ProductRow } from '../db/schema.js';
-import { toInventoryRecord } from '../inventory/service.js';
+import { stockStatus, toInventoryRecord } from '../inventory/mappers.js';
 import type { AdminProduct, AdminVariant, PublicVariant } from './schemas.js';
-import type { VariantWithStock } from './repository.js';
+import type { VariantWithStock } from './listing-repository.js';
 
 type CategoryRef = { public_id: string; name: string; slug: string };
 
@@ -52,12 +52,6 @@ export function toAdminVariant(v: VariantWithStock): AdminVariant {
   };
 }
 
-/** Mirrors the SQL function stock_status(); used where the row was read without it. */
-export function stockStatus(available: number, reorderLevel: number | null) {
-  if (available <= 0) return 'OUT_OF_STOCK' as const;
-  if (reorderLevel !== null && available <= reorderLevel) return 'LOW_STOCK' as const;
-  return 'IN_STOCK' as const;
-}
 
 function productBase(p: ProductRow, categories: CategoryRef[]) {
   return {

@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
 import type { AppError } from '../lib/errors.js';
 import { newPublicId } from '../lib/ids.js';
 /** "Men's Shoes & Boots" -> "mens-shoes-boots"; falls back to "item" for names with no letters or digits. */
@@ -19,20 +17,16 @@ export function slugify(name: string): string {
 /**
  * The slug to store for a product or category: an explicit slug must be free
  * among live rows (else `taken()`); a generated one gets a short random suffix
- * when its base is taken. `exceptId` is the row being edited.
+ * when its base is taken. `inUse` asks the owner's repository.
  */
 export async function chooseSlug(
-  db: Executor,
-  table: 'products' | 'categories',
   explicit: string | undefined,
   name: string,
   taken: () => AppError,
-  exceptId?: number,
+  inUse: (candidate: string) => Promise<boolean>,
 ): Promise<string> {
   const candidate = explicit ?? slugify(name);
-  const clash = await sql<{ one: number }>`
-    SELECT 1 AS one FROM ${sql.table(table)} WHERE slug = ${candidate} AND deleted_at IS NULL AND id <> ${exceptId ?? -1} LIMIT 1`.execute(db);
-  if (clash.rows.length === 0) return candidate;
+  if (!(await inUse(candidate))) return candidate;
   if (explicit) throw taken();
   return `${candidate.slice(0, 100)}-${newPublicId('prd').slice(4, 10).toLowerCase()}`;
 }

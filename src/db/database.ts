@@ -14,11 +14,10 @@ export type Trx = Transaction<Database>;
 export type Executor = Db | Trx;
 
 /**
- * Statements are prepared once per connection and reused. Planning a
- * statement costs PostgreSQL as much as running it for the short queries an
- * API makes (measured in bench/NOTES.md); a named statement is parsed once and,
- * after five runs, runs on a cached plan when that plan is no worse than a
- * fresh one (plan_cache_mode = auto). Scripts are never named (they may hold
+ * Statements are prepared once per connection and reused: for an API's short
+ * queries planning costs as much as running (bench finding 12). A named
+ * statement is parsed once and, after five runs, runs on a cached plan when
+ * that plan is no worse than a fresh one (plan_cache_mode = auto). Scripts are never named (they may hold
  * several commands, which a prepared statement cannot; see preparable), and
  * at most MAX_NAMED texts are, so the statements each
  * server connection keeps stay bounded whatever SQL the service builds.

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Role } from '../lib/context.js';
 
 /** Table shapes as Kysely sees them. Keep in step with src/db/migrations. */
 
@@ -6,7 +7,7 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export type Role = 'CUSTOMER' | 'ADMIN' | 'SUPER_ADMIN';
+export type { Role };
 export type UserStatus = 'ACTIVE' | 'SUSPENDED';
 
 export interface UsersTable {

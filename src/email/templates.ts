@@ -1,4 +1,4 @@
-import type { EmailKind } from '../outbox/outbox.js';
+import type { QueuedEmail } from '../outbox/emails.js';
 
 /** Plain-text and HTML bodies for every email the service sends. Links point at PUBLIC_BASE_URL. */
 export interface RenderedEmail {
@@ -8,8 +8,6 @@ export interface RenderedEmail {
   /** The action link, logged when mail is written to files so a newcomer can follow it. */
   link: string | null;
 }
-
-type Payload = Record<string, unknown>;
 
 const escape = (value: unknown) =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -27,7 +25,7 @@ function build(title: string, paragraphs: string[], action?: { label: string; ur
 
 const link = (base: string, path: string, token: unknown) => `${base}${path}?token=${encodeURIComponent(String(token))}`;
 
-export function renderEmail(kind: EmailKind, payload: Payload, publicBaseUrl: string): RenderedEmail {
+export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: string): RenderedEmail {
   switch (kind) {
     case 'verify_email':
       return build('Verify your email address', [`Hello ${payload.first_name ?? ''},`.trim(), 'Confirm this address to finish setting up your account. The link is valid for 24 hours.'], {

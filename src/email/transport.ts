@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 
 /** Sends one message. SMTP in production; without SMTP_URL, each message becomes an .eml file. */
 export interface MailTransport {
@@ -10,7 +11,7 @@ export interface MailTransport {
   close(): void;
 }
 
-export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>): MailTransport {
+export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>, clock: Clock = systemClock): MailTransport {
   if (config.smtpUrl) {
     const smtp = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
     return {
@@ -29,7 +30,7 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>)
       mkdirSync(directory, { recursive: true });
       const safeTo = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       // A random part keeps two messages to one recipient in the same millisecond from sharing a file.
-      const file = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${safeTo}.eml`);
+      const file = path.join(directory, `${clock.now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${safeTo}.eml`);
       writeFileSync(file, info.message as Buffer, { flag: 'wx' });
       return { file };
     },

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
-import type { EmailKind } from '../outbox/outbox.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
-import { keyIn } from '../lib/sql.js';
+import type { QueuedEmail } from '../outbox/emails.js';
+import { claimDueEmails, markEmailDelivered, recordEmailFailure, releaseEmailClaim, renewEmailLease } from '../outbox/repository.js';
 import { renderEmail } from './templates.js';
 import type { MailTransport } from './transport.js';
 
@@ -55,40 +54,11 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs);
 
   /** Takes up to BATCH due messages nobody else holds, under a new claim. */
-  function claimBatch(claim: string) {
-    const due = db
-      .selectFrom('outbox')
-      .select('id')
-      .where('delivered_at', 'is', null)
-      .where('next_attempt_at', '<=', clock.now())
-      .orderBy('id')
-      .limit(BATCH)
-      .forUpdate()
-      .skipLocked();
-    return db
-      .updateTable('outbox')
-      .set({ next_attempt_at: leaseEnd(), claim })
-      .where(keyIn('id', due))
-      .returning(['id', 'kind', 'recipient', 'payload', 'attempts'])
-      .execute();
-  }
-
+  const claimBatch = (claim: string) => claimDueEmails(db, claim, clock.now(), leaseEnd(), BATCH);
   /** Renews the lease on what the claim still holds; returns the IDs it holds. */
-  async function heartbeat(claim: string): Promise<Set<number>> {
-    const held = await db
-      .updateTable('outbox')
-      .set({ next_attempt_at: leaseEnd() })
-      .where('claim', '=', claim)
-      .where('delivered_at', 'is', null)
-      .returning('id')
-      .execute();
-    return new Set(held.map((row) => row.id));
-  }
-
+  const heartbeat = (claim: string) => renewEmailLease(db, claim, leaseEnd());
   /** Hands back what the claim holds and has not sent, due at once (a stopping worker's unsent messages). */
-  function release(claim: string) {
-    return db.updateTable('outbox').set({ next_attempt_at: clock.now(), claim: null }).where('claim', '=', claim).where('delivered_at', 'is', null).execute();
-  }
+  const release = (claim: string) => releaseEmailClaim(db, claim, clock.now());
 
   async function runOnce(): Promise<number> {
     const claim = randomUUID();
@@ -138,7 +108,8 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     let sent: Awaited<ReturnType<MailTransport['send']>>;
     let link: string | null = null;
     try {
-      const email = renderEmail(message.kind as EmailKind, message.payload, deps.publicBaseUrl);
+      // The kind and payload were written together by enqueueEmail, typed by kind.
+      const email = renderEmail({ kind: message.kind, payload: message.payload } as QueuedEmail, deps.publicBaseUrl);
       link = email.link;
       sent = await transport.send({
         from: deps.mailFrom,
@@ -150,14 +121,8 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
       });
     } catch (error) {
       // Only while this claim still holds the message: a worker whose lease lapsed must not push back one another is sending.
-      const retryAt = attempts >= MAX_ATTEMPTS ? sql<Date>`'infinity'::timestamptz` : new Date(clock.now().getTime() + backoffMs(attempts));
-      await db
-        .updateTable('outbox')
-        .set({ attempts, next_attempt_at: retryAt, last_error: String((error as Error)?.message ?? error).slice(0, 500), claim: null })
-        .where('id', '=', message.id)
-        .where('claim', '=', lease.claim)
-        .where('delivered_at', 'is', null)
-        .execute();
+      const retryAt = attempts >= MAX_ATTEMPTS ? null : new Date(clock.now().getTime() + backoffMs(attempts));
+      await recordEmailFailure(db, message.id, lease.claim, attempts, retryAt, String((error as Error)?.message ?? error));
       log.warn({ kind: message.kind, outbox_id: message.id, attempts, err: error }, 'email delivery failed; will retry');
       return;
     }
@@ -177,12 +142,7 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     const { token: _token, ...kept } = message.payload;
     for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
       try {
-        await db
-          .updateTable('outbox')
-          .set({ delivered_at: clock.now(), attempts, payload: JSON.stringify(kept), last_error: null, claim: null })
-          .where('id', '=', message.id)
-          .where('delivered_at', 'is', null)
-          .execute();
+        await markEmailDelivered(db, message.id, attempts, kept, clock.now());
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error) || lease.left() <= 0) {

@@ -1,15 +1,14 @@
 import type { Db, Executor } from '../db/database.js';
-import type { Selectable } from 'kysely';
-import type { ExpenseCategory, ExpensesTable } from '../db/schema.js';
+import type { ExpenseCategory } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { paged, toPage, countOf, totalOf } from '../lib/pagination.js';
+import { toPage } from '../lib/pagination.js';
+import { countExpenses, insertExpense, listExpenses, lockExpense, updateExpense, type ExpenseRow } from './repository.js';
 import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
 import { transaction } from '../db/transaction.js';
-
-type ExpenseRow = Selectable<ExpensesTable>;
 
 const toExpense = (row: ExpenseRow): Expense => ({
   public_id: row.public_id,
@@ -27,39 +26,30 @@ const positive = (amount: string | undefined) => {
 };
 
 /** Operating expenses (SUPER_ADMIN), feeding the P&L. Deletes are soft. */
-export function createExpenseService({ db }: { db: Db }) {
+export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
   async function find(executor: Executor, publicId: string): Promise<ExpenseRow> {
-    const row = isPublicId('exp', publicId)
-      ? await executor.selectFrom('expenses').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst()
-      : undefined;
+    const row = isPublicId('exp', publicId) ? await lockExpense(executor, publicId) : undefined;
     if (!row) throw notFound('Expense');
     return row;
   }
 
   return {
     async list(query: ExpenseListQuery) {
-      let base = db.selectFrom('expenses').where('deleted_at', 'is', null);
-      if (query.category) base = base.where('category', '=', query.category as ExpenseCategory);
-      if (query.from) base = base.where('spent_at', '>=', query.from);
-      if (query.to) base = base.where('spent_at', '<=', query.to);
-      const rows = await base
-        .selectAll()
-        .select(countOf(base).as('total_count'))
-        .orderBy('spent_at', 'desc')
-        .orderBy('public_id', 'desc')
-        .$call(paged(query))
-        .execute();
-      return toPage(rows, query, totalOf(base), toExpense);
+      const rows = await listExpenses(db, query);
+      return toPage(rows, query, () => countExpenses(db, query), toExpense);
     },
 
     async create(ctx: AuthedCtx, input: ExpenseCreate): Promise<Expense> {
       positive(input.amount);
       return transaction(db, async (trx) => {
-        const row = await trx
-          .insertInto('expenses')
-          .values({ public_id: newPublicId('exp'), description: input.description, category: input.category as ExpenseCategory, amount: input.amount, spent_at: input.spent_at, created_by: ctx.actor.userId })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await insertExpense(trx, {
+          public_id: newPublicId('exp'),
+          description: input.description,
+          category: input.category as ExpenseCategory,
+          amount: input.amount,
+          spent_at: input.spent_at,
+          created_by: ctx.actor.userId,
+        });
         await writeAudit(trx, ctx, { action: 'expense.create', entityType: 'expense', entityPublicId: row.public_id, changes: { before: null, after: audited(row) } });
         return toExpense(row);
       });
@@ -69,12 +59,7 @@ export function createExpenseService({ db }: { db: Db }) {
       positive(patch.amount);
       return transaction(db, async (trx) => {
         const before = await find(trx, publicId);
-        const after = await trx
-          .updateTable('expenses')
-          .set({ ...patch, category: (patch.category ?? before.category) as ExpenseCategory, updated_at: new Date() })
-          .where('id', '=', before.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const after = await updateExpense(trx, before.id, { ...patch, category: (patch.category ?? before.category) as ExpenseCategory }, clock.now());
         await writeAudit(trx, ctx, { action: 'expense.update', entityType: 'expense', entityPublicId: publicId, changes: { before: audited(before), after: audited(after) } });
         return toExpense(after);
       });
@@ -83,7 +68,8 @@ export function createExpenseService({ db }: { db: Db }) {
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
       await transaction(db, async (trx) => {
         const before = await find(trx, publicId);
-        await trx.updateTable('expenses').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', before.id).execute();
+        const now = clock.now();
+        await updateExpense(trx, before.id, { deleted_at: now }, now);
         await writeAudit(trx, ctx, { action: 'expense.delete', entityType: 'expense', entityPublicId: publicId, changes: { before: audited(before), after: null } });
       });
     },

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
 import { sendError } from '../lib/error-handler.js';
 import { Ok, errorResponses } from '../lib/schemas.js';
+import { ping } from './repository.js';
 
 /** Liveness and readiness probes; they sit outside /api/v1. */
 export const healthRoutes =
@@ -23,7 +23,7 @@ export const healthRoutes =
       schema: { tags, summary: 'Readiness: the database answers', response: { 200: Status, ...errorResponses('NOT_READY') } },
       handler: async (request, reply) => {
         try {
-          await sql`SELECT 1`.execute(deps.db);
+          await ping(deps.db);
           return { success: true as const, data: { status: 'ready' } };
         } catch (error) {
           request.log.warn({ err: error }, 'readiness check failed');

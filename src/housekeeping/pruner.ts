@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.js';
-import { deleteDeliveredEmails } from '../outbox/outbox.js';
+import { deleteDeliveredEmails } from '../outbox/repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the

@@ -1,8 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { countOf, offsetOf, pageClause, paged, totalOf, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import { type PageRequest, type Sort } from '../lib/pagination.js';
+import { containsPattern, countOf, keyIn, offsetOf, pageClause, paged, totalOf } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
 /**
@@ -260,3 +260,39 @@ export function listMovements(db: Executor, inventoryId: number, page: PageReque
 }
 
 export const countMovements = (db: Executor, inventoryId: number): Promise<number> => totalOf(movementsOf(db, inventoryId))();
+
+/** A live variant's ID (a record is created for live variants only). Reads the catalog's table; catalog owns it. */
+export async function findLiveVariantId(db: Executor, variantPublicId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('variants').select('id').where('public_id', '=', variantPublicId).where('deleted_at', 'is', null).executeTakeFirst();
+  return row?.id;
+}
+
+/** Creates a variant's record; returns nothing when it already has one. */
+export function insertRecord(db: Executor, record: { variantId: number; quantityOnHand: number; reorderLevel: number | null }) {
+  return db
+    .insertInto('inventory')
+    .values({ variant_id: record.variantId, quantity_on_hand: record.quantityOnHand, reorder_level: record.reorderLevel })
+    .onConflict((oc) => oc.column('variant_id').doNothing())
+    .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
+    .executeTakeFirst();
+}
+
+/** Writes a locked record's new quantities; `stockUpdatedAt` is set when a stock quantity changed. */
+export async function updateRecord(
+  db: Executor,
+  id: number,
+  changes: { quantity_on_hand?: number; quantity_reserved?: number; reorder_level?: number | null },
+  stockUpdatedAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('inventory')
+    .set({ ...changes, ...(stockUpdatedAt ? { last_stock_update: stockUpdatedAt } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The record ID of a variant (deleted variants' records included). */
+export async function findRecordId(db: Executor, variantPublicId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('inventory').select('id').where('variant_public_id', '=', variantPublicId).executeTakeFirst();
+  return row?.id;
+}

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import { InventoryAdjust, InventoryCreate, InventoryListQuery, InventoryRecord, Movement, ReservationChange } from './schemas.js';

@@ -1,22 +1,26 @@
 import type { Db, Trx } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
-import { runIdempotent, type IdempotencyRequest } from '../lib/idempotency.js';
+import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
+import { runIdempotent, type IdempotencyRequest } from '../idempotency/idempotency.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {
   countMovements,
   countRecords,
+  findLiveVariantId,
   findRecord,
+  findRecordId,
   heldByOrders,
   insertMovement,
+  insertRecord,
   listMovements,
   listRecords,
   lockRecord,
-  type InventoryRecordRow,
+  updateRecord,
 } from './repository.js';
+import { toInventoryRecord } from './mappers.js';
 import type {
   InventoryAdjust,
   InventoryCreate,
@@ -27,26 +31,9 @@ import type {
   ReservationChange,
 } from './schemas.js';
 
-const stockRule = (message: string) => new AppError(400, 'STOCK_RULE_VIOLATION', message);
-
 /** The quantity columns are PostgreSQL integers. */
 const MAX_QUANTITY = 2_147_483_647;
 
-export function toInventoryRecord(row: InventoryRecordRow): InventoryRecord {
-  return {
-    variant_public_id: row.variant_public_id,
-    product_public_id: row.product_public_id,
-    product_name: row.product_name,
-    sku: row.sku,
-    quantity_on_hand: row.quantity_on_hand,
-    quantity_reserved: row.quantity_reserved,
-    quantity_available: row.quantity_available,
-    reorder_level: row.reorder_level,
-    stock_status: row.stock_status,
-    created_at: row.created_at.toISOString(),
-    last_stock_update: row.last_stock_update.toISOString(),
-  };
-}
 
 type Quantities = { quantity_on_hand: number; quantity_reserved: number; reorder_level: number | null };
 const snapshot = (q: Quantities): Quantities => ({
@@ -60,7 +47,7 @@ const snapshot = (q: Quantities): Quantities => ({
  * locks the record's row, checks the stock rules against the locked values,
  * writes the change, a movement row and an audit entry in one transaction.
  */
-export function createInventoryService({ db }: { db: Db }) {
+export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) {
   async function readRecord(trx: Trx, variantPublicId: string): Promise<InventoryRecord> {
     const row = await findRecord(trx, variantPublicId);
     if (!row) throw notFound('Inventory record');
@@ -86,47 +73,31 @@ export function createInventoryService({ db }: { db: Db }) {
       return toInventoryRecord(row);
     },
 
+    /** A variant with a record is INVENTORY_EXISTS, also when concurrent creates race (the unique index decides). */
     async create(ctx: AuthedCtx, input: InventoryCreate, idempotency: IdempotencyRequest | null) {
-      try {
-        return await runIdempotent(db, ctx.actor.userId, idempotency, 201, async (trx) => {
-          const variant = isPublicId('var', input.variant_public_id)
-            ? await trx
-                .selectFrom('variants')
-                .select('id')
-                .where('public_id', '=', input.variant_public_id)
-                .where('deleted_at', 'is', null)
-                .executeTakeFirst()
-            : undefined;
-          if (!variant) throw notFound('Variant');
-          const created = await trx
-            .insertInto('inventory')
-            .values({ variant_id: variant.id, quantity_on_hand: input.quantity_on_hand, reorder_level: input.reorder_level ?? null })
-            .onConflict((oc) => oc.column('variant_id').doNothing())
-            .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
-            .executeTakeFirst();
-          if (!created) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
-          await insertMovement(trx, {
-            inventoryId: created.id,
-            kind: 'CREATE',
-            deltaOnHand: created.quantity_on_hand,
-            deltaReserved: 0,
-            onHandAfter: created.quantity_on_hand,
-            reservedAfter: 0,
-            reason: null,
-            actorUserId: ctx.actor.userId,
-          });
-          await writeAudit(trx, ctx, {
-            action: 'inventory.create',
-            entityType: 'inventory',
-            entityPublicId: input.variant_public_id,
-            changes: { before: null, after: snapshot(created) },
-          });
-          return readRecord(trx, input.variant_public_id);
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), async (trx) => {
+        const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
+        if (variantId === undefined) throw notFound('Variant');
+        const created = await insertRecord(trx, { variantId, quantityOnHand: input.quantity_on_hand, reorderLevel: input.reorder_level ?? null });
+        if (!created) throw inventoryExists();
+        await insertMovement(trx, {
+          inventoryId: created.id,
+          kind: 'CREATE',
+          deltaOnHand: created.quantity_on_hand,
+          deltaReserved: 0,
+          onHandAfter: created.quantity_on_hand,
+          reservedAfter: 0,
+          reason: null,
+          actorUserId: ctx.actor.userId,
         });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('INVENTORY_EXISTS', 'This variant already has an inventory record');
-        throw error;
-      }
+        await writeAudit(trx, ctx, {
+          action: 'inventory.create',
+          entityType: 'inventory',
+          entityPublicId: input.variant_public_id,
+          changes: { before: null, after: snapshot(created) },
+        });
+        return readRecord(trx, input.variant_public_id);
+      });
     },
 
     async adjust(ctx: AuthedCtx, variantPublicId: string, input: InventoryAdjust, idempotency: IdempotencyRequest | null) {
@@ -142,7 +113,7 @@ export function createInventoryService({ db }: { db: Db }) {
           { field: 'quantity_on_hand', message: 'one of quantity_on_hand, quantity_change or reorder_level is required' },
         ]);
       }
-      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
         const before = await lockLive(trx, variantPublicId);
         const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
         if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
@@ -150,11 +121,7 @@ export function createInventoryService({ db }: { db: Db }) {
         const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
         const stockChanged = onHand !== before.quantity_on_hand;
 
-        await trx
-          .updateTable('inventory')
-          .set({ quantity_on_hand: onHand, reorder_level: reorderLevel, ...(stockChanged ? { last_stock_update: new Date() } : {}) })
-          .where('id', '=', before.id)
-          .execute();
+        await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? clock.now() : null);
         if (stockChanged) {
           await insertMovement(trx, {
             inventoryId: before.id,
@@ -180,7 +147,7 @@ export function createInventoryService({ db }: { db: Db }) {
 
     /** Manual hold (change > 0) or release (change < 0), for exceptional cases. */
     async changeReservation(ctx: AuthedCtx, variantPublicId: string, input: ReservationChange, idempotency: IdempotencyRequest | null) {
-      return runIdempotent(db, ctx.actor.userId, idempotency, 200, async (trx) => {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
         const before = await lockLive(trx, variantPublicId);
         const reserved = before.quantity_reserved + input.change;
         if (reserved < 0) throw stockRule(`Cannot release ${-input.change}: only ${before.quantity_reserved} reserved`);
@@ -189,9 +156,7 @@ export function createInventoryService({ db }: { db: Db }) {
           // by hand would leave the orders unable to do either.
           const held = await heldByOrders(trx, before.id);
           if (reserved < held) {
-            throw conflict('RESERVATION_HELD', `Open orders hold ${held} of the ${before.quantity_reserved} reserved units; at most ${before.quantity_reserved - held} can be released`, [
-              { field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, before.quantity_reserved - held) },
-            ]);
+            throw reservationHeld(held, before.quantity_reserved);
           }
         }
         // A hold may not make stock unavailable; a release only adds availability, so it stands even when
@@ -201,11 +166,7 @@ export function createInventoryService({ db }: { db: Db }) {
             `Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`,
           );
         }
-        await trx
-          .updateTable('inventory')
-          .set({ quantity_reserved: reserved, last_stock_update: new Date() })
-          .where('id', '=', before.id)
-          .execute();
+        await updateRecord(trx, before.id, { quantity_reserved: reserved }, clock.now());
         const kind = input.change > 0 ? 'RESERVE' : 'RELEASE';
         await insertMovement(trx, {
           inventoryId: before.id,
@@ -229,12 +190,10 @@ export function createInventoryService({ db }: { db: Db }) {
     },
 
     async movements(variantPublicId: string, page: PageRequest) {
-      const record = isPublicId('var', variantPublicId)
-        ? await db.selectFrom('inventory').select('id').where('variant_public_id', '=', variantPublicId).executeTakeFirst()
-        : undefined;
-      if (!record) throw notFound('Inventory record');
-      const rows = await listMovements(db, record.id, page);
-      return toPage(rows, page, () => countMovements(db, record.id), (row): Movement => ({
+      const recordId = isPublicId('var', variantPublicId) ? await findRecordId(db, variantPublicId) : undefined;
+      if (recordId === undefined) throw notFound('Inventory record');
+      const rows = await listMovements(db, recordId, page);
+      return toPage(rows, page, () => countMovements(db, recordId), (row): Movement => ({
         kind: row.kind,
         delta_on_hand: row.delta_on_hand,
         delta_reserved: row.delta_reserved,

@@ -1,4 +1,5 @@
-import type { Role } from '../db/schema.js';
+/** An account's role, lowest first (the users table stores it: src/db/schema.ts). */
+export type Role = 'CUSTOMER' | 'ADMIN' | 'SUPER_ADMIN';
 
 /** Who is acting: the signed-in account and the session it acts through. */
 export interface Actor {

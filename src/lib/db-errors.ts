@@ -1,4 +1,6 @@
-/** Recognising PostgreSQL errors by SQLSTATE, so services can translate them into AppErrors. */
+/** Recognising PostgreSQL errors by SQLSTATE, and translating the expected ones into AppErrors. */
+import { alreadyReviewed, codeTaken, concurrentChange, emailTaken, inventoryExists, skuTaken, slugTaken, type AppError } from './errors.js';
+
 interface PgError {
   code?: string;
   constraint?: string;
@@ -7,6 +9,35 @@ interface PgError {
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = error as PgError;
   return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
+}
+
+/**
+ * What each unique constraint means when a write runs into it: the one place
+ * where unique violations become refusals (the error handler asks here; a
+ * service neither catches nor re-checks them). A violation of a constraint
+ * not listed stays unexpected (500). Add the constraint here when a new one
+ * can be hit by a client's write.
+ */
+const UNIQUE_CONSTRAINTS: Readonly<Record<string, () => AppError>> = {
+  users_email_key: emailTaken,
+  coupons_code_unique: codeTaken,
+  reviews_one_per_author: alreadyReviewed,
+  // The variant key and its copy (migration 0006): concurrent creates for one variant run into either.
+  inventory_variant_id_key: inventoryExists,
+  inventory_by_variant_public_id: inventoryExists,
+  // The address book's one-default indexes back up its lock (src/addresses/service.ts).
+  addresses_one_default_shipping: () => concurrentChange('The default address changed concurrently; retry the request'),
+  addresses_one_default_billing: () => concurrentChange('The default address changed concurrently; retry the request'),
+  products_slug_unique: () => slugTaken('product'),
+  categories_slug_unique: () => slugTaken('category'),
+  variants_sku_unique: skuTaken,
+};
+
+/** The refusal a unique violation stands for, or null when it is not one the service expects. */
+export function uniqueViolationError(error: unknown): AppError | null {
+  const pg = error as PgError;
+  if (pg?.code !== '23505' || pg.constraint === undefined) return null;
+  return UNIQUE_CONSTRAINTS[pg.constraint]?.() ?? null;
 }
 
 /** A `FOR UPDATE NOWAIT` found the row locked by another transaction. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, isRetryableTransactionError } from './db-errors.js';
+import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationError } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { VISIBLE } from './text.js';
@@ -108,9 +108,8 @@ const RETRY_AFTER_SECONDS = 2;
 
 /** The answer for any error; `null` means unexpected (a 500, logged). */
 export function mapError(error: FastifyError | AppError | Error): MappedError | null {
-  if (error instanceof AppError) {
-    return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers };
-  }
+  const known = error instanceof AppError ? error : uniqueViolationError(error);
+  if (known) return { status: known.status, code: known.code, message: known.message, details: known.details, headers: known.headers };
   if (isDatabaseUnavailable(error)) {
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
   }

@@ -1,8 +1,13 @@
 /**
- * The one error type of the service. Expected failures carry a status and a
- * stable code; the error handler turns them into the error envelope.
+ * The one error type of the service. Expected failures carry a stable code;
+ * the status comes from the code (src/lib/error-codes.ts), so the two can
+ * never disagree, and the error handler turns them into the envelope.
+ *
+ * Every code a service raises has exactly one factory below (named after
+ * the code), so each refusal reads the same wherever it is raised. Nothing
+ * outside this file writes `new AppError(...)` (eslint.config.js).
  */
-import type { ErrorCode } from './error-codes.js';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 export interface ErrorDetail {
   field: string;
@@ -11,8 +16,9 @@ export interface ErrorDetail {
 }
 
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
     readonly details?: readonly ErrorDetail[],
@@ -21,22 +27,117 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = ERROR_CODES[code].status;
   }
 }
 
-export const validationError = (message: string, details?: ErrorDetail[]) =>
-  new AppError(400, 'VALIDATION_ERROR', message, details);
+// 400
 
-export const unauthenticated = (message = 'Authentication required') => new AppError(401, 'UNAUTHENTICATED', message);
+export const validationError = (message: string, details?: ErrorDetail[]) => new AppError('VALIDATION_ERROR', message, details);
 
-export const forbidden = (message = 'You do not have access to this resource') => new AppError(403, 'FORBIDDEN', message);
+export const invalidPassword = (field: 'password' | 'current_password') =>
+  new AppError('INVALID_PASSWORD', field === 'current_password' ? 'The current password is incorrect' : 'The password is incorrect');
 
-export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`);
+export const invalidCoupon = (why: string) =>
+  new AppError('INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
 
-export const conflict = (code: ErrorCode, message: string, details?: ErrorDetail[]) =>
-  new AppError(409, code, message, details);
+export const invalidImageUrl = (field: string, message: string) =>
+  new AppError('INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for your uploads", [{ field, message }]);
+
+export const stockRuleViolation = (message: string) => new AppError('STOCK_RULE_VIOLATION', message);
+
+// 401
+
+export const unauthenticated = (message = 'Authentication required') => new AppError('UNAUTHENTICATED', message);
+
+export const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Email or password is incorrect');
+
+// 403
+
+export const forbidden = (message = 'You do not have access to this resource') => new AppError('FORBIDDEN', message);
+
+export const csrfTokenInvalid = () =>
+  new AppError('CSRF_TOKEN_INVALID', 'Missing or invalid x-csrf-token header; fetch one from GET /auth/csrf-token');
+
+// 404
+
+export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found`);
+
+// 409
+
+/** CONFLICT: a concurrent change got there first (retrying is the answer). */
+export const concurrentChange = (message: string) => new AppError('CONFLICT', message);
+
+export const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email address');
+
+export const alreadyVerified = () => new AppError('ALREADY_VERIFIED', 'This email address is already verified');
+
+export const addressBookFull = (limit: number, count: number) =>
+  new AppError('ADDRESS_BOOK_FULL', `An address book holds at most ${limit} addresses; delete one to add another`, [
+    { field: 'address_book', message: `holds ${count} of at most ${limit} addresses`, limit },
+  ]);
+
+export const defaultAddressRequired = (flag: 'is_default_shipping' | 'is_default_billing') =>
+  new AppError(
+    'DEFAULT_ADDRESS_REQUIRED',
+    `This address is the default ${flag === 'is_default_shipping' ? 'shipping' : 'billing'} address; make another address the default instead`,
+    [{ field: flag, message: 'cannot be unset on the address that holds it' }],
+  );
+
+export const slugTaken = (what: 'product' | 'category') => new AppError('SLUG_TAKEN', `Another ${what} already uses this slug`);
+
+export const skuTaken = () => new AppError('SKU_TAKEN', 'Another variant already uses this SKU');
+
+export const codeTaken = () => new AppError('CODE_TAKEN', 'Another coupon already uses this code');
+
+export const inventoryExists = () => new AppError('INVENTORY_EXISTS', 'This variant already has an inventory record');
+
+export const reservationHeld = (held: number, reserved: number) =>
+  new AppError('RESERVATION_HELD', `Open orders hold ${held} of the ${reserved} reserved units; at most ${reserved - held} can be released`, [
+    { field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, reserved - held) },
+  ]);
+
+/** `details` names each short variant. */
+export const insufficientStock = (message: string, details: ErrorDetail[]) => new AppError('INSUFFICIENT_STOCK', message, details);
+
+/** `details` names each line that is no longer on sale. */
+export const variantUnavailable = (details: ErrorDetail[]) =>
+  new AppError('VARIANT_UNAVAILABLE', 'Some items in the cart are no longer on sale; remove them and try again', details);
+
+export const cartEmpty = () => new AppError('CART_EMPTY', 'The cart is empty');
+
+/** Used up overall, or (`byAccount`) by this account as often as the coupon allows. */
+export const couponExhausted = (byAccount: boolean) =>
+  new AppError('COUPON_EXHAUSTED', byAccount ? 'You have used this coupon as many times as it allows' : 'This coupon has been used up');
+
+export const invalidTransition = (from: string, to: string, allowed: readonly string[]) =>
+  new AppError('INVALID_TRANSITION', `An order that is ${from} cannot become ${to}` + (allowed.length > 0 ? `; it can become ${allowed.join(' or ')}` : ''));
+
+export const idempotencyKeyReused = () => new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+
+export const lastSuperAdmin = () => new AppError('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
+
+export const alreadyReviewed = () =>
+  new AppError('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
+
+
+// 410
+
+export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
+
+// 413, 415
+
+export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
+
+export const unsupportedMediaType = (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', message);
+
+// 429
 
 export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError(429, 'RATE_LIMITED', 'Too many requests, try again later', undefined, {
+  new AppError('RATE_LIMITED', 'Too many requests, try again later', undefined, {
     'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+
+// 503
+
+export const shuttingDown = () => new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });

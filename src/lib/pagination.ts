@@ -1,8 +1,11 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import { Type, type TString } from 'typebox';
 
-/** Query parameters and `meta` shared by every list endpoint. */
+/**
+ * Query parameters and `meta` shared by every list endpoint. The SQL side of
+ * paging (LIMIT/OFFSET as literals, the filtered count) is in ./sql.ts, for
+ * repositories.
+ */
 export const PageQuery = {
   // The cap keeps (page - 1) * limit inside PostgreSQL's OFFSET range; any page past the end is simply empty.
   page: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: '1-based page number' }),
@@ -25,33 +28,6 @@ export interface PageMeta {
   hasNext: boolean;
   hasPrev: boolean;
 }
-
-export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;
-
-/**
- * Applies a page with LIMIT and OFFSET as literals (both validated integers).
- * Statements are prepared and their plans cached (src/db/database.ts); with
- * LIMIT and OFFSET as parameters the cached plan has to guess them, so
- * PostgreSQL either re-planned every call (the product list: 0.5 ms, as long
- * as running it) or kept a plan that was wrong for deep pages (page 400:
- * 13.7 ms instead of 1.8). As literals, each page shape gets an exact plan
- * once. Use with `.$call(paged(page))`.
- */
-interface Pageable {
-  limit(limit: RawBuilder<number>): Pageable;
-  offset(offset: RawBuilder<number>): Pageable;
-}
-
-export const paged =
-  (page: PageRequest) =>
-  <QB extends Pageable>(query: QB): QB => {
-    const limited = query.limit(sql.lit(page.limit));
-    const offset = offsetOf(page);
-    return (offset > 0 ? limited.offset(sql.lit(offset)) : limited) as QB;
-  };
-
-/** The same page as a clause, for statements written as SQL text. */
-export const pageClause = (page: PageRequest) => sql`LIMIT ${sql.lit(page.limit)} OFFSET ${sql.lit(offsetOf(page))}`;
 
 const sendJsonText = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
@@ -122,16 +98,3 @@ export async function toPage<T extends { total_count: number | string | null }, 
   const total = first ? Number(first.total_count) : request.page === 1 ? 0 : await countAll();
   return { data: rows.map(map), meta: pageMeta(request, total) };
 }
-
-/**
- * The filtered total of a list: the list's own FROM and WHERE counted once.
- * Use it as a scalar subquery in the page (`.select(countOf(base).as('total_count'))`)
- * and alone for the rare page past the end (`() => countOf(base).executeTakeFirstOrThrow().then(r => r.n)`).
- * A window count (`count(*) OVER ()`) would materialise every matching row instead.
- */
-export function countOf<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) {
-  return base.select(sql<number>`count(*)::int`.as('n'));
-}
-
-export const totalOf = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) => async (): Promise<number> =>
-  ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;

@@ -58,12 +58,12 @@ export const sendEmpty = (reply: FastifyReply, status: 202 | 204) => reply.code(
 export const IdParam = <N extends string>(name: N, prefix: string) =>
   Type.Object({ [name]: Type.String({ description: `Public ID (\`${prefix}_...\`)` }) } as Record<N, TString>);
 
-/** Where a route's declared error codes travel from its schema to the OpenAPI document (src/docs.ts). */
+/** Where a route's declared error codes travel from its schema to the OpenAPI document (src/openapi/docs.ts). */
 export const ERROR_CODES_KEY = 'x-error-codes';
 
 /**
  * The error responses a route can give beyond the ones every route of its
- * kind shares (validation, session, CSRF, role: src/docs.ts adds those), by
+ * kind shares (validation, session, CSRF, role: src/openapi/docs.ts adds those), by
  * code: `errorResponses('NOT_FOUND', 'SLUG_TAKEN')`. Each status answers with
  * the envelope; the document lists the codes per status and the client's
  * types narrow `error.code` to them.

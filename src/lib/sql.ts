@@ -1,4 +1,7 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { PageRequest } from './pagination.js';
+
+/** SQL fragments shared by the repositories (no table of their own): patterns, key lists, paging, counts. */
 
 /** A case-insensitive substring pattern for ILIKE with the user's wildcards escaped. */
 export const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -10,3 +13,39 @@ export const containsPattern = (term: string): string => `%${term.replace(/[\\%_
  * and `IN (subquery)` lets the planner hash-join it against a full scan.
  */
 export const keyIn = (column: string, subquery: Expression<unknown>) => sql<SqlBool>`${sql.ref(column)} = ANY(ARRAY(${subquery}))`;
+
+export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;
+
+/**
+ * Applies a page with LIMIT and OFFSET as literals (both validated integers),
+ * so each page shape gets an exact cached plan instead of one that guesses
+ * them (bench findings 16, 19). Use with `.$call(paged(page))`.
+ */
+interface Pageable {
+  limit(limit: RawBuilder<number>): Pageable;
+  offset(offset: RawBuilder<number>): Pageable;
+}
+
+export const paged =
+  (page: PageRequest) =>
+  <QB extends Pageable>(query: QB): QB => {
+    const limited = query.limit(sql.lit(page.limit));
+    const offset = offsetOf(page);
+    return (offset > 0 ? limited.offset(sql.lit(offset)) : limited) as QB;
+  };
+
+/** The same page as a clause, for statements written as SQL text. */
+export const pageClause = (page: PageRequest) => sql`LIMIT ${sql.lit(page.limit)} OFFSET ${sql.lit(offsetOf(page))}`;
+
+/**
+ * The filtered total of a list: the list's own FROM and WHERE counted once.
+ * Use it as a scalar subquery in the page (`.select(countOf(base).as('total_count'))`)
+ * and alone for the rare page past the end (`() => countOf(base).executeTakeFirstOrThrow().then(r => r.n)`).
+ * A window count (`count(*) OVER ()`) would materialise every matching row instead.
+ */
+export function countOf<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) {
+  return base.select(sql<number>`count(*)::int`.as('n'));
+}
+
+export const totalOf = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) => async (): Promise<number> =>
+  ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { replyWithError, sendError } from '../lib/error-handler.js';
-import { AppError } from '../lib/errors.js';
+import { unsupportedMediaType, validationError } from '../lib/errors.js';
 import { NoContent, errorResponses, errorResponsesShaped } from '../lib/schemas.js';
 import { UploadError, UploadedFile, UploadFormFields, type UploadForm } from './schemas.js';
 import { MAX_UPLOAD_BYTES, type MediaService } from './service.js';
@@ -27,7 +27,7 @@ export const mediaHostRoutes =
       // Authenticated by the signed, single-use token instead of a session.
       config: { access: 'public', csrf: false, documentedBody: { contentType: 'multipart/form-data', schema: UploadFormFields } },
       // ImageKit clients read `message` at the top level; the envelope's fields sit beside it.
-      errorHandler: (error, request, reply) => replyWithError(error, request, reply, true),
+      errorHandler: (error, request, reply) => void replyWithError(error, request, reply, true),
       schema: {
         tags: ['Media'],
         summary: 'Upload an image (built-in image host, ImageKit upload API)',
@@ -84,19 +84,19 @@ const MAX_MEDIA_PATH = 300;
 
 /** Reads every part; the file is buffered (the 5 MB limit bounds it). A repeated field is an error. */
 async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
-  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data');
+  if (!request.isMultipart()) throw unsupportedMediaType('Send the upload as multipart/form-data');
   const fields: Record<string, string> = {};
   let file: Buffer | null = null;
   for await (const part of request.parts()) {
     if (part.fieldname in fields || (part.fieldname === 'file' && file)) {
-      throw new AppError(400, 'VALIDATION_ERROR', `The ${part.fieldname} parameter is repeated`);
+      throw validationError(`The ${part.fieldname} parameter is repeated`);
     }
     if (part.type === 'file') {
-      if (part.fieldname !== 'file') throw new AppError(400, 'VALIDATION_ERROR', `Unexpected file part ${part.fieldname}`);
+      if (part.fieldname !== 'file') throw validationError(`Unexpected file part ${part.fieldname}`);
       file = await part.toBuffer();
     } else {
-      if (part.valueTruncated) throw new AppError(400, 'VALIDATION_ERROR', `The ${part.fieldname} parameter is too long`);
-      if (part.fieldname === 'file') throw new AppError(400, 'VALIDATION_ERROR', 'Send file as a binary file part; base64 and URLs are not accepted');
+      if (part.valueTruncated) throw validationError(`The ${part.fieldname} parameter is too long`);
+      if (part.fieldname === 'file') throw validationError('Send file as a binary file part; base64 and URLs are not accepted');
       fields[part.fieldname] = String(part.value);
     }
   }

@@ -3,9 +3,9 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { hasRole, type AuthedCtx } from '../lib/context.js';
-import { AppError, forbidden } from '../lib/errors.js';
+import { forbidden, invalidImageUrl as invalidImage, payloadTooLarge, validationError as badRequest, type AppError } from '../lib/errors.js';
 import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { safeEqual } from '../lib/tokens.js';
 import { consumeUploadToken, findMediaFile, findUploadToken, insertMediaFile, insertUploadToken, lockMediaFiles } from './repository.js';
 import type { MediaAuth, UploadedFile, UploadForm } from './schemas.js';
@@ -18,10 +18,7 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const REQUIRED_FIELDS = ['fileName', 'token', 'expire', 'signature', 'publicKey', 'folder'] as const;
 const KNOWN_FOLDERS = new Set(Object.values(MEDIA_FOLDERS));
 
-const badRequest = (message: string) => new AppError(400, 'VALIDATION_ERROR', message);
-const denied = (message: string) => new AppError(403, 'FORBIDDEN', message);
-const invalidImage = (field: string, message: string) =>
-  new AppError(400, 'INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for your uploads", [{ field, message }]);
+const denied = forbidden;
 
 export interface MediaDeps {
   db: Db;
@@ -80,7 +77,7 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
       if (Number(expire) <= Math.floor(now.getTime() / 1000)) throw denied('The token has expired; fetch new credentials');
       if (!KNOWN_FOLDERS.has(folder)) throw denied('The token was issued for another folder');
 
-      if (form.file.length > MAX_UPLOAD_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The file is larger than 5 MB');
+      if (form.file.length > MAX_UPLOAD_BYTES) throw payloadTooLarge('The file is larger than 5 MB');
       const type = sniffImage(form.file);
       if (!type) throw badRequest('The file is not a JPEG, PNG, GIF or WebP image');
 

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { poolStats, type Db } from '../db/database.js';
 import { transactionRetries } from '../db/transaction.js';
+import type { Clock } from '../lib/clock.js';
 import { errorCodeOf } from '../lib/error-handler.js';
+import { emailBacklog } from '../outbox/repository.js';
 
 /**
  * What an operator graphs and alerts on, in Prometheus's format: requests
@@ -23,7 +24,7 @@ export interface Metrics {
 
 const CHECKOUT_ROUTE = '/api/v1/orders';
 
-export function createMetrics(deps: { db: Db }): Metrics {
+export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -96,14 +97,8 @@ export function createMetrics(deps: { db: Db }): Metrics {
   // Both outbox gauges come from one query per scrape (prom-client collects every metric at once).
   let outbox: { at: number; state: Promise<{ pending: number; age: number }> } | null = null;
   const outboxState = () => {
-    if (!outbox || Date.now() - outbox.at > 1000) {
-      const state = sql<{ pending: number; age: number | null }>`
-        SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float8 AS age
-        FROM outbox WHERE delivered_at IS NULL`
-        .execute(deps.db)
-        .then(({ rows }) => ({ pending: rows[0]?.pending ?? 0, age: rows[0]?.age ?? 0 }));
-      outbox = { at: Date.now(), state };
-    }
+    const now = deps.clock.now().getTime();
+    if (!outbox || now - outbox.at > 1000) outbox = { at: now, state: emailBacklog(deps.db) };
     return outbox.state;
   };
   // While the database is away the pool and request metrics report it; these two keep their last value.

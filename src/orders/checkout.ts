@@ -1,28 +1,25 @@
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db, Trx } from '../db/database.js';
-import type { CouponRow } from '../db/schema.js';
-import { cartLines, type CartLineRow } from '../cart/repository.js';
-import { toLineItem } from '../cart/service.js';
+import { findActiveAddress } from '../addresses/repository.js';
 import { toAddressSnapshot, type AddressSnapshot } from '../addresses/schemas.js';
-import { couponStatus, discountFor } from '../coupons/rules.js';
-import { reserveStock } from '../inventory/stock.js';
+import { toLineItem } from '../cart/lines.js';
+import { cartLines, removeOrderedLines, type CartLineRow } from '../cart/repository.js';
+import { applyCoupon, recordCouponUse } from '../coupons/redemption.js';
+import { reserveStock } from '../inventory/stock-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
-import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../lib/idempotency.js';
+import { cartEmpty, insufficientStock, notFound, validationError, variantUnavailable } from '../lib/errors.js';
+import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
-import { insertPlacedOrder } from './placement.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
+import { enqueueEmail } from '../outbox/repository.js';
+import { insertPlacedOrder } from './placement-repository.js';
 import { priceOrder } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
 
 /** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
 const MAX_ORDER_AMOUNT = 999_999_999_999;
-
-const invalidCoupon = (why: string) =>
-  new AppError(400, 'INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
 
 export interface CheckoutDeps {
   db: Db;
@@ -39,43 +36,10 @@ export interface CheckoutDeps {
  * Any failure rolls everything back: no reservation, no coupon use, cart intact.
  */
 export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
-  async function couponFor(trx: Trx, code: string, userId: number, subtotalCents: number): Promise<{ coupon: CouponRow; discount: number }> {
-    // Locking the coupon row serialises its uses, so usage limits hold under any concurrency.
-    const coupon = await trx
-      .selectFrom('coupons')
-      .selectAll()
-      .where('code', '=', code.trim().toUpperCase())
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!coupon) throw invalidCoupon('unknown code');
-    const status = couponStatus(coupon, clock.now());
-    if (status === 'INACTIVE') throw invalidCoupon('the coupon is not active');
-    if (status === 'EXPIRED') throw invalidCoupon('the coupon has expired');
-    if (status === 'SCHEDULED') throw invalidCoupon('the coupon is not valid yet');
-    if (status === 'EXHAUSTED') throw conflict('COUPON_EXHAUSTED', 'This coupon has been used up');
-    if (coupon.minimum_order_amount !== null && subtotalCents < toCents(coupon.minimum_order_amount)) {
-      throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount}`);
-    }
-    if (coupon.usage_limit_per_user !== null) {
-      const used = await trx
-        .selectFrom('coupon_usages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('coupon_id', '=', coupon.id)
-        .where('user_id', '=', userId)
-        .where('released_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (used.n >= coupon.usage_limit_per_user) throw conflict('COUPON_EXHAUSTED', 'You have used this coupon as many times as it allows');
-    }
-    return { coupon, discount: discountFor(coupon, subtotalCents) };
-  }
-
   function checkSellable(lines: CartLineRow[]): void {
     const off = lines.filter((line) => !line.on_sale);
     if (off.length > 0) {
-      throw conflict(
-        'VARIANT_UNAVAILABLE',
-        'Some items in the cart are no longer on sale; remove them and try again',
+      throw variantUnavailable(
         off.map((line) => ({ field: 'items', message: 'no longer on sale', variant_public_id: line.variant_public_id, sku: line.sku })),
       );
     }
@@ -87,35 +51,29 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
    * after an idempotent retry has had the chance to replay.
    */
   async function shippingAddress(ctx: AuthedCtx, addressPublicId: string): Promise<AddressSnapshot | null> {
-    const address = isPublicId('adr', addressPublicId)
-      ? await db
-          .selectFrom('addresses')
-          .selectAll()
-          .where('public_id', '=', addressPublicId)
-          .where('user_id', '=', ctx.actor.userId)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst()
-      : undefined;
+    const address = isPublicId('adr', addressPublicId) ? await findActiveAddress(db, ctx.actor.userId, addressPublicId) : undefined;
     return address ? toAddressSnapshot(address) : null;
   }
 
   /**
-   * The transaction, in four round trips whatever the cart holds: the cart
-   * (locked), the coupon when there is one, the order with its items,
-   * history, email and emptied cart in one statement, and last the stock
-   * reservation in one statement, so the inventory rows, the hottest locks,
-   * are held only for that statement and the commit.
+   * The transaction, in a fixed number of round trips whatever the cart
+   * holds: the cart (locked), the coupon when there is one (coupons), the
+   * order with its items and history in one statement, the emptied cart
+   * lines (cart), the email (outbox), the coupon use (coupons), and last the
+   * stock reservation in one statement (inventory), so the inventory rows,
+   * the hottest locks, are held only for that statement and the commit.
+   * Each table is written by its owner's function.
    */
   async function place(trx: Trx, ctx: AuthedCtx, input: PlaceOrder, snapshot: AddressSnapshot | null): Promise<Order> {
     if (!snapshot) throw notFound('Address');
     const userId = ctx.actor.userId;
     // Locking the cart rows makes a double submit wait, then find the cart already emptied.
     const lines = await cartLines(trx, userId).forUpdate('ci').execute();
-    if (lines.length === 0) throw conflict('CART_EMPTY', 'The cart is empty');
+    if (lines.length === 0) throw cartEmpty();
     checkSellable(lines);
 
     const subtotalCents = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
-    const applied = input.coupon_code ? await couponFor(trx, input.coupon_code, userId, subtotalCents) : null;
+    const applied = input.coupon_code ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalCents, now: clock.now() }) : null;
     const totals = priceOrder(
       lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
       applied?.discount ?? 0,
@@ -146,22 +104,20 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       paymentMethod: input.payment_method,
       notes: input.notes ?? null,
       lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
-      email: ctx.actor.email,
     });
-
-    if (applied) {
-      await trx.updateTable('coupons').set({ times_used: sql`times_used + 1` }).where('id', '=', applied.coupon.id).execute();
-      await trx
-        .insertInto('coupon_usages')
-        .values({ coupon_id: applied.coupon.id, user_id: userId, order_id: order.id, discount_amount: fromCents(totals.discount) })
-        .execute();
-    }
+    await removeOrderedLines(trx, userId, lines.map((line) => line.variant_id));
+    await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
+      order_public_id: order.public_id,
+      order_number: order.order_number,
+      total: amounts.total,
+      currency: config.commerce.currency,
+    });
+    if (applied) await recordCouponUse(trx, applied, { userId, orderId: order.id, discount: amounts.discount_total });
 
     const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, userId);
     if (shortages.length > 0) {
       const byId = new Map(lines.map((line) => [line.variant_id, line]));
-      throw conflict(
-        'INSUFFICIENT_STOCK',
+      throw insufficientStock(
         'Not enough stock for some items',
         shortages.map((s) => ({
           field: 'items',
@@ -197,7 +153,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     async placeOrder(ctx: AuthedCtx, input: PlaceOrder, idempotency: IdempotencyRequest | null): Promise<IdempotentResult<Order>> {
       await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
       const snapshot = await shippingAddress(ctx, input.address_public_id);
-      return runIdempotent(db, ctx.actor.userId, idempotency, 201, (trx) => place(trx, ctx, input, snapshot));
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), (trx) => place(trx, ctx, input, snapshot));
     },
   };
 }

@@ -1,8 +1,8 @@
 import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, OrderRow, OrdersTable } from '../db/schema.js';
-import { paged, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import { type PageRequest, type Sort } from '../lib/pagination.js';
+import { containsPattern, keyIn, paged } from '../lib/sql.js';
 import type { AddressSnapshot } from '../addresses/schemas.js';
 import type { AdminOrder, Order, OrderSortField, OrderStatus } from './schemas.js';
 
@@ -167,3 +167,46 @@ export function toOrders(rows: OrderWithCustomer[], details: Details): AdminOrde
 
 /** The customer's view drops the customer block (it is them). */
 export const toCustomerOrder = ({ customer: _customer, ...order }: AdminOrder): Order => order;
+
+/** An order row locked for a status change; `userId` limits it to one customer's orders. */
+export function lockOrder(db: Executor, publicId: string, userId?: number): Promise<OrderRow | undefined> {
+  let query = db.selectFrom('orders').selectAll().where('public_id', '=', publicId);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  return query.forUpdate().executeTakeFirst();
+}
+
+/** An order's lines as its stock effects need them, with the keys a shortage names. */
+export function orderStockLines(db: Executor, orderId: number) {
+  return db
+    .selectFrom('order_items as oi')
+    .innerJoin('variants as v', 'v.id', 'oi.variant_id')
+    .select(['oi.variant_id', 'oi.quantity', 'v.public_id as variant_public_id', 'v.sku'])
+    .where('oi.order_id', '=', orderId)
+    .execute();
+}
+
+/** Moves an order to `status` (with the shipment or the refund that goes with it) and appends the history entry. */
+export async function recordStatusChange(
+  db: Executor,
+  change: {
+    orderId: number;
+    status: OrderStatus;
+    actorUserId: number;
+    note: string | null;
+    now: Date;
+    shipment?: { carrier: string; trackingNumber: string | null };
+    refunded?: boolean;
+  },
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({
+      status: change.status,
+      updated_at: change.now,
+      ...(change.shipment ? { carrier: change.shipment.carrier, tracking_number: change.shipment.trackingNumber } : {}),
+      ...(change.refunded ? { payment_status: 'REFUNDED' } : {}),
+    })
+    .where('id', '=', change.orderId)
+    .execute();
+  await db.insertInto('order_status_history').values({ order_id: change.orderId, status: change.status, actor_user_id: change.actorUserId, note: change.note }).execute();
+}

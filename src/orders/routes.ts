@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
-import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../lib/idempotency.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { Checkout } from './checkout.js';
 import { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';

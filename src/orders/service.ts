@@ -1,15 +1,27 @@
-import { sql } from 'kysely';
 import type { Db, Trx } from '../db/database.js';
 import type { OrderRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { releaseStock, shipStock } from '../inventory/stock.js';
+import { releaseCouponUse } from '../coupons/redemption.js';
+import { findUserById } from '../identity/repository.js';
+import { releaseStock, shipStock } from '../inventory/stock-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError, conflict, notFound, validationError } from '../lib/errors.js';
+import { insufficientStock, invalidTransition, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage } from '../lib/pagination.js';
-import { enqueueEmail } from '../outbox/outbox.js';
-import { countOrders, findOrderRow, listOrderRows, orderDetails, toCustomerOrder, toOrders, type OrderFilters } from './repository.js';
+import { enqueueEmail } from '../outbox/repository.js';
+import {
+  countOrders,
+  findOrderRow,
+  listOrderRows,
+  lockOrder as lockOrderRow,
+  orderDetails,
+  orderStockLines,
+  recordStatusChange,
+  toCustomerOrder,
+  toOrders,
+  type OrderFilters,
+} from './repository.js';
 import type { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderSortField, OrderStatus, OrderStatusChange } from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
 import { transaction } from '../db/transaction.js';
@@ -36,39 +48,21 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
    */
   async function move(trx: Trx, ctx: AuthedCtx, order: OrderRow, to: OrderStatus, change: Partial<OrderStatusChange>) {
     if (!canMove(order.status, to)) {
-      const next = allowedFrom(order.status);
-      throw conflict(
-        'INVALID_TRANSITION',
-        `An order that is ${order.status} cannot become ${to}` + (next.length > 0 ? `; it can become ${next.join(' or ')}` : ''),
-      );
+      throw invalidTransition(order.status, to, allowedFrom(order.status));
     }
-    const items = await trx
-      .selectFrom('order_items as oi')
-      .innerJoin('variants as v', 'v.id', 'oi.variant_id')
-      .select(['oi.variant_id', 'oi.quantity', 'v.public_id as variant_public_id', 'v.sku'])
-      .where('oi.order_id', '=', order.id)
-      .execute();
+    const now = clock.now();
+    const items = await orderStockLines(trx, order.id);
     const lines = items.map((item) => ({ variantId: item.variant_id, quantity: item.quantity }));
 
     if (to === 'CANCELLED') {
-      if (order.coupon_id !== null) {
-        await trx.selectFrom('coupons').select('id').where('id', '=', order.coupon_id).forUpdate().execute();
-        const released = await trx
-          .updateTable('coupon_usages')
-          .set({ released_at: clock.now() })
-          .where('order_id', '=', order.id)
-          .where('released_at', 'is', null)
-          .returning('id')
-          .executeTakeFirst();
-        if (released) await trx.updateTable('coupons').set({ times_used: sql`times_used - 1` }).where('id', '=', order.coupon_id).execute();
-      }
+      if (order.coupon_id !== null) await releaseCouponUse(trx, order.coupon_id, order.id, now);
       await releaseStock(trx, lines, order.id, ctx.actor.userId);
     }
     if (to === 'SHIPPED') {
       const shortages = await shipStock(trx, lines, order.id, ctx.actor.userId);
       if (shortages.length > 0) {
         const byId = new Map(items.map((item) => [item.variant_id, item]));
-        throw conflict('INSUFFICIENT_STOCK', 'On-hand stock is below what this order ships', shortages.map((s) => ({
+        throw insufficientStock('On-hand stock is below what this order ships', shortages.map((s) => ({
           field: 'items',
           message: `only ${s.available} on hand`,
           variant_public_id: byId.get(s.variantId)?.variant_public_id,
@@ -79,35 +73,21 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
       }
     }
 
-    await trx
-      .updateTable('orders')
-      .set({
-        status: to,
-        updated_at: clock.now(),
-        ...(to === 'SHIPPED' ? { carrier: change.carrier!, tracking_number: change.tracking_number ?? null } : {}),
-        ...(to === 'CANCELLED' ? { payment_status: 'REFUNDED' } : {}),
-      })
-      .where('id', '=', order.id)
-      .execute();
-    await trx
-      .insertInto('order_status_history')
-      .values({ order_id: order.id, status: to, actor_user_id: ctx.actor.userId, note: change.note ?? null })
-      .execute();
-    if (to === 'SHIPPED') {
-      const customer = await trx.selectFrom('users').select('email').where('id', '=', order.user_id).executeTakeFirstOrThrow();
-      await enqueueEmail(trx, 'order_shipped', customer.email, {
+    const shipment = to === 'SHIPPED' ? { carrier: change.carrier!, trackingNumber: change.tracking_number ?? null } : undefined;
+    await recordStatusChange(trx, { orderId: order.id, status: to, actorUserId: ctx.actor.userId, note: change.note ?? null, now, shipment, refunded: to === 'CANCELLED' });
+    if (shipment) {
+      const customer = await findUserById(trx, order.user_id);
+      await enqueueEmail(trx, 'order_shipped', customer!.email, {
         order_public_id: order.public_id,
         order_number: order.order_number,
-        carrier: change.carrier,
-        tracking_number: change.tracking_number ?? null,
+        carrier: shipment.carrier,
+        tracking_number: shipment.trackingNumber,
       });
     }
   }
 
   async function lockOrder(trx: Trx, publicId: string, userId?: number): Promise<OrderRow> {
-    let query = trx.selectFrom('orders').selectAll().where('public_id', '=', publicId);
-    if (userId !== undefined) query = query.where('user_id', '=', userId);
-    const order = isPublicId('ord', publicId) ? await query.forUpdate().executeTakeFirst() : undefined;
+    const order = isPublicId('ord', publicId) ? await lockOrderRow(trx, publicId, userId) : undefined;
     if (!order) throw notFound('Order');
     return order;
   }
@@ -136,7 +116,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         throw validationError('Shipping needs a carrier', [{ field: 'carrier', message: 'is required when status is SHIPPED' }]);
       }
       if (change.status !== 'SHIPPED' && (change.carrier || change.tracking_number)) {
-        throw new AppError(400, 'VALIDATION_ERROR', 'carrier and tracking_number go with status SHIPPED only', [
+        throw validationError('carrier and tracking_number go with status SHIPPED only', [
           { field: change.carrier ? 'carrier' : 'tracking_number', message: 'only allowed when shipping' },
         ]);
       }

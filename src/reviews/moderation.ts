@@ -1,5 +1,6 @@
 import { writeAudit } from '../audit/audit-log.js';
 import type { Db } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
@@ -10,7 +11,7 @@ import type { AdminReview, AdminReviewListQuery, ReviewModeration, ReviewSortFie
 import { transaction } from '../db/transaction.js';
 
 /** Admin moderation (contract section 10): every decision is audited and moves the product's rating in one transaction. */
-export function createReviewModeration({ db }: { db: Db }) {
+export function createReviewModeration({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Live reviews in every status; oldest first by default, so the moderation queue is worked in order. */
     async list(query: AdminReviewListQuery) {
@@ -25,7 +26,7 @@ export function createReviewModeration({ db }: { db: Db }) {
         const before = isPublicId('rev', publicId) ? await lockReview(trx, publicId) : undefined;
         if (!before) throw notFound('Review');
         const note = decision.moderation_note ?? null;
-        const now = new Date();
+        const now = clock.now();
         await updateReview(trx, before.id, { status: decision.status, moderation_note: note, moderated_by: ctx.actor.userId, moderated_at: now });
         await writeAudit(trx, ctx, {
           action: 'review.moderate',

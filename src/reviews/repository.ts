@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ReviewStatus, ReviewsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
-import { paged, type PageRequest, type Sort, countOf, totalOf } from '../lib/pagination.js';
+import type { PageRequest, Sort } from '../lib/pagination.js';
+import { countOf, paged, totalOf } from '../lib/sql.js';
 import type { ReviewSortField } from './schemas.js';
 
 /**

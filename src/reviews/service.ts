@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound } from '../lib/errors.js';
+import { notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -20,15 +20,13 @@ import {
 import type { ProductReviewsQuery, RatingSummary, Review, ReviewCreate, ReviewImageInput, ReviewPatch, ReviewSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
-const alreadyReviewed = () => conflict('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
-
 /**
  * Reviews by their authors, and the public list. A review is public only once
  * APPROVED; any edit sends it back to PENDING. Product ratings count approved,
  * live reviews only and are recomputed in the transaction of every change that
  * can move them.
  */
-export function createReviewService({ db, media }: { db: Db; media: Pick<MediaService, 'resolveImageUrls'> }) {
+export function createReviewService({ db, clock, media }: { db: Db; clock: Clock; media: Pick<MediaService, 'resolveImageUrls'> }) {
   /** Image URLs must be the author's own uploads to the reviews folder (contract section 5); stored as the upload returned them. */
   async function storedImages(trx: Executor, ctx: AuthedCtx, images: ReviewImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
@@ -49,20 +47,16 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
   }
 
   return {
+    /** A second review of one product by one author is ALREADY_REVIEWED (its unique index decides). */
     async create(ctx: AuthedCtx, input: ReviewCreate): Promise<Review> {
-      try {
-        return await transaction(db, async (trx) => {
-          const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
-          const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
-          if (productId === undefined) throw notFound('Product');
-          const publicId = newPublicId('rev');
-          await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
-          return read(trx, publicId);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'reviews_one_per_author')) throw alreadyReviewed();
-        throw error;
-      }
+      return transaction(db, async (trx) => {
+        const images = (await storedImages(trx, ctx, input.images)) ?? '[]';
+        const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
+        if (productId === undefined) throw notFound('Product');
+        const publicId = newPublicId('rev');
+        await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
+        return read(trx, publicId);
+      });
     },
 
     /** An edit that changes anything goes back to moderation; one that changes nothing is a no-op. */
@@ -77,7 +71,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
           ...(images !== undefined && images !== JSON.stringify(normaliseImages(before.images)) ? { images } : {}),
         };
         if (Object.keys(changes).length > 0) {
-          await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: new Date() });
+          await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: clock.now() });
         }
         return read(trx, publicId);
       });
@@ -86,7 +80,7 @@ export function createReviewService({ db, media }: { db: Db; media: Pick<MediaSe
     async remove(ctx: AuthedCtx, publicId: string): Promise<void> {
       await transaction(db, async (trx) => {
         const review = await ownLockedReview(trx, ctx, publicId);
-        const now = new Date();
+        const now = clock.now();
         await updateReview(trx, review.id, { deleted_at: now, updated_at: now });
       });
     },

@@ -1,18 +1,16 @@
 import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../auth/account-tokens.js';
+import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
+import { findUserByEmail, findUserById, updateUser } from '../identity/repository.js';
+import { normalizeEmail } from '../identity/rules.js';
+import { toUser, type User } from '../identity/schemas.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { conflict, notFound, validationError } from '../lib/errors.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
-import { enqueueEmail } from '../outbox/outbox.js';
+import { emailTaken, notFound, validationError } from '../lib/errors.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
+import { enqueueEmail } from '../outbox/repository.js';
 import { recheckPassword } from './password-check.js';
-import { findUserByEmail, findUserById } from './repository.js';
-import { normalizeEmail, toUser, type User } from './schemas.js';
 import { transaction } from '../db/transaction.js';
-
-const emailTaken = () => conflict('EMAIL_TAKEN', 'Another account already uses this email address');
 
 /**
  * The email change flow (spec "Email change flow"): step 1 checks the
@@ -39,32 +37,24 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       });
     },
 
+    /** A taken address is EMAIL_TAKEN, found here or (a race) by the unique constraint. */
     async verify(ctx: AuthedCtx, token: string): Promise<User> {
-      try {
-        return await transaction(db, async (trx) => {
-          // Another session's token is "not found": only the session that asked may finish.
-          const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', clock.now(), (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
-          const newEmail = row.new_email!;
-          const holder = await findUserByEmail(trx, newEmail);
-          if (holder && holder.id !== ctx.actor.userId) throw emailTaken();
-          const before = await findUserById(trx, ctx.actor.userId);
-          if (!before) throw notFound('User');
-          const after = await trx
-            .updateTable('users')
-            .set({ email: newEmail, email_verified_at: clock.now(), updated_at: clock.now() })
-            .where('id', '=', before.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          // Links already mailed to the old address (password reset, verification) must not outlive it.
-          await revokeAccountTokens(trx, before.id, ['PASSWORD_RESET', 'VERIFY_EMAIL'], clock.now());
-          await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
-          await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
-          return toUser(after);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-        throw error;
-      }
+      return transaction(db, async (trx) => {
+        // Another session's token is "not found": only the session that asked may finish.
+        const now = clock.now();
+        const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', now, (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
+        const newEmail = row.new_email!;
+        const holder = await findUserByEmail(trx, newEmail);
+        if (holder && holder.id !== ctx.actor.userId) throw emailTaken();
+        const before = await findUserById(trx, ctx.actor.userId);
+        if (!before) throw notFound('User');
+        const after = await updateUser(trx, before.id, { email: newEmail, email_verified_at: now }, now);
+        // Links already mailed to the old address (password reset, verification) must not outlive it.
+        await revokeAccountTokens(trx, before.id, ['PASSWORD_RESET', 'VERIFY_EMAIL'], now);
+        await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
+        await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
+        return toUser(after);
+      });
     },
   };
 }

@@ -2,9 +2,9 @@ import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { AppError } from '../lib/errors.js';
+import { invalidPassword } from '../lib/errors.js';
 import { verifyPassword } from '../lib/password.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 
 /**
  * The current password, asked again before a sensitive change (password,
@@ -19,7 +19,7 @@ export async function recheckPassword(
   ctx: AuthedCtx,
   user: Pick<UserRow, 'email' | 'password_hash' | 'public_id'>,
   password: string,
-  field: string,
+  field: 'password' | 'current_password',
 ): Promise<void> {
   await deps.limiter.hit(deps.db, 'LOGIN', user.email, { enforce: true });
   if (await verifyPassword(password, user.password_hash)) {
@@ -32,5 +32,5 @@ export async function recheckPassword(
     entityPublicId: user.public_id,
     changes: { after: { field } },
   });
-  throw new AppError(400, 'INVALID_PASSWORD', field === 'current_password' ? 'The current password is incorrect' : 'The password is incorrect');
+  throw invalidPassword(field);
 }

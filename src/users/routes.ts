@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { NoContent, Ok, errorResponses, sendEmpty } from '../lib/schemas.js';
-import { EmailChangeStart, EmailChangeVerify, PasswordChange, ProfilePatch, User } from './schemas.js';
+import { User } from '../identity/schemas.js';
+import { EmailChangeStart, EmailChangeVerify, PasswordChange, ProfilePatch } from './schemas.js';
 import type { UserService } from './service.js';
 import type { EmailChangeService } from './email-change.js';
 

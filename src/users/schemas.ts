@@ -1,34 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { RequiredText, Timestamp } from '../lib/schemas.js';
-import type { UserRow } from '../db/schema.js';
-
-export const Role = Type.Union([Type.Literal('CUSTOMER'), Type.Literal('ADMIN'), Type.Literal('SUPER_ADMIN')]);
-
-export const Email = Type.String({ format: 'email', maxLength: 254, description: 'Compared case-insensitively' });
-export const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164, e.g. +14155550100' });
-export const Name = RequiredText(100, { description: '1-100 characters on one line, at least one of them visible' });
-export const Password = Type.String({
-  minLength: 8,
-  maxLength: 128,
-  description: '8-128 characters, not all of one kind (letters, digits, symbols)',
-});
-
-export const User = Type.Object(
-  {
-    public_id: Type.String(),
-    email: Type.String(),
-    first_name: Type.String(),
-    last_name: Type.String(),
-    phone_number: Type.Union([Type.String(), Type.Null()]),
-    role: Role,
-    email_verified: Type.Boolean(),
-    status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')]),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'User' },
-);
-export type User = Static<typeof User>;
+import { Email, Name, Password, PhoneNumber } from '../identity/schemas.js';
 
 export const ProfilePatch = Type.Object(
   { first_name: Type.Optional(Name), last_name: Type.Optional(Name), phone_number: Type.Optional(Type.Union([PhoneNumber, Type.Null()])) },
@@ -49,26 +20,3 @@ export const EmailChangeStart = Type.Object(
 export type EmailChangeStart = Static<typeof EmailChangeStart>;
 
 export const EmailChangeVerify = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
-
-export function toUser(row: UserRow): User {
-  return {
-    public_id: row.public_id,
-    email: row.email,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    phone_number: row.phone_number,
-    role: row.role,
-    email_verified: row.email_verified_at !== null,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-/** Character classes: lower, upper, digit, other. A password of only one is refused. */
-export function isPasswordTooSimple(password: string): boolean {
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(password)).length;
-  return classes < 2;
-}
-
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();

@@ -1,16 +1,18 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { revokeAccountTokens } from '../auth/account-tokens.js';
-import { revokeSessions } from '../auth/session-store.js';
+import { revokeAccountTokens } from '../identity/account-tokens.js';
+import { findUserById, updateUser } from '../identity/repository.js';
+import { requireStrongPassword } from '../identity/rules.js';
+import { toUser, type User } from '../identity/schemas.js';
+import { revokeSessions } from '../identity/sessions-repository.js';
 import type { Clock } from '../lib/clock.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, validationError } from '../lib/errors.js';
+import { notFound } from '../lib/errors.js';
 import { hashPassword } from '../lib/password.js';
 import { recheckPassword } from './password-check.js';
-import { findUserById, updateUser } from './repository.js';
-import { isPasswordTooSimple, toUser, type PasswordChange, type ProfilePatch, type User } from './schemas.js';
+import type { PasswordChange, ProfilePatch } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 export interface UserDeps {
@@ -32,7 +34,7 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
       return transaction(db, async (trx) => {
         const before = await findUserById(trx, ctx.actor.userId);
         if (!before) throw notFound('User');
-        const after = await updateUser(trx, ctx.actor.userId, patch);
+        const after = await updateUser(trx, ctx.actor.userId, patch, clock.now());
         const pick = (u: typeof before) => ({ first_name: u.first_name, last_name: u.last_name, phone_number: u.phone_number });
         await writeAudit(trx, ctx, {
           action: 'user.profile_update',
@@ -49,17 +51,14 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
       const user = await findUserById(db, ctx.actor.userId);
       if (!user) throw notFound('User');
       await recheckPassword({ db, limiter }, ctx, user, input.current_password, 'current_password');
-      if (isPasswordTooSimple(input.new_password)) {
-        throw validationError('The new password is too simple', [
-          { field: 'new_password', message: 'must mix at least two of lower case, upper case, digits and symbols' },
-        ]);
-      }
+      requireStrongPassword(input.new_password, 'new_password');
       const passwordHash = await hashPassword(input.new_password, config.passwordHashCost);
       await transaction(db, async (trx) => {
-        await updateUser(trx, user.id, { password_hash: passwordHash });
-        const revoked = await revokeSessions(trx, user.id, clock.now(), { except: ctx.actor.sessionId });
+        const now = clock.now();
+        await updateUser(trx, user.id, { password_hash: passwordHash }, now);
+        const revoked = await revokeSessions(trx, user.id, now, { except: ctx.actor.sessionId });
         // Reset and email-change links mailed before the change must not undo it.
-        await revokeAccountTokens(trx, user.id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], clock.now());
+        await revokeAccountTokens(trx, user.id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], now);
         await writeAudit(trx, ctx, {
           action: 'auth.password_change',
           entityType: 'user',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { clientFiles } from '../../../scripts/client-files.js';
-import { buildOpenApiDocument } from '../../../src/openapi/document.js';
+import { buildOpenApiDocument } from '../../../src/openapi-document.js';
 
 /**
  * CI guards on the document the client is generated from: it is valid

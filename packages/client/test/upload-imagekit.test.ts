@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { startTestApp } from '../../../test/helpers/app.js';
@@ -29,7 +29,7 @@ async function formOf(request: IncomingMessage): Promise<FormData> {
   return new Response(Buffer.concat(chunks), { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData();
 }
 
-const imagekit = createServer(async (request, response) => {
+async function answer(request: IncomingMessage, response: ServerResponse) {
   const form = await formOf(request);
   const fields: Record<string, string> = {};
   let file: Received['file'] = null;
@@ -61,7 +61,9 @@ const imagekit = createServer(async (request, response) => {
     thumbnailUrl: `${IMAGEKIT.IMAGEKIT_URL_ENDPOINT}/tr:n-ik_ml_thumbnail${filePath}`,
     AITags: null,
   });
-});
+}
+// A failed check is a failed test: the request ends with a 500 the client reports.
+const imagekit = createServer((request, response) => void answer(request, response).catch(() => response.writeHead(500).end()));
 await new Promise<void>((resolve) => imagekit.listen(0, '127.0.0.1', resolve));
 const imagekitOrigin = `http://127.0.0.1:${(imagekit.address() as AddressInfo).port}`;
 

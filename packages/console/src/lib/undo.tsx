@@ -18,7 +18,7 @@ export function notifyUndoable(message: string, undo: () => Promise<unknown>, un
         <Button
           size="compact-sm"
           variant="light"
-          onClick={async () => {
+          onClick={() => void (async () => {
             notifications.hide(id);
             try {
               await undo();
@@ -26,7 +26,7 @@ export function notifyUndoable(message: string, undo: () => Promise<unknown>, un
             } catch (error) {
               notifyError(error, 'Not undone');
             }
-          }}
+          })()}
         >
           Undo
         </Button>

@@ -115,7 +115,7 @@ export function CategoriesScreen() {
       children: <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>,
       labels: { confirm: 'Delete', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: async () => {
+      onConfirm: () => void (async () => {
         try {
           await api.DELETE('/api/v1/admin/categories/{category_public_id}', { params: { path: { category_public_id: node.public_id } } });
           await refresh();
@@ -123,7 +123,7 @@ export function CategoriesScreen() {
         } catch (error) {
           notifyError(error, 'Not deleted');
         }
-      },
+      })(),
     });
 
   return (

@@ -246,7 +246,7 @@ export function VariantsPanel({ productId, variants, onChange }: { productId: st
       children: <Text size="sm">{variantDeletionEffect(v)}</Text>,
       labels: { confirm: 'Delete variant', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: async () => {
+      onConfirm: () => void (async () => {
         try {
           await api.DELETE('/api/v1/admin/variants/{variant_public_id}', { params: { path: { variant_public_id: v.public_id } } });
           onChange();
@@ -254,7 +254,7 @@ export function VariantsPanel({ productId, variants, onChange }: { productId: st
         } catch (error) {
           notifyError(error, 'Not deleted');
         }
-      },
+      })(),
     });
   return (
     <>

@@ -200,7 +200,7 @@ export function ProductScreen() {
       children: <Text size="sm">{productDeletionEffect(variants)}</Text>,
       labels: { confirm: 'Delete product', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: async () => {
+      onConfirm: () => void (async () => {
         try {
           await api.DELETE('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } } });
           void queryClient.invalidateQueries({ queryKey: ['products'] });
@@ -211,7 +211,7 @@ export function ProductScreen() {
         } catch (error) {
           notifyError(error, 'Not deleted');
         }
-      },
+      })(),
     });
   return (
     <QueryState query={product}>

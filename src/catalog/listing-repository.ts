@@ -1,14 +1,14 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { Database, ProductStatus, ProductsTable } from '../db/schema.js';
-import { offsetOf, pageClause, paged, type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn } from '../lib/sql.js';
+import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
+import type { PageRequest, Sort } from '../lib/pagination.js';
+import { containsPattern, keyIn, offsetOf, pageClause, paged } from '../lib/sql.js';
 import type { ProductSortField } from './schemas.js';
 
 /**
- * Catalog SQL. A product page is always the same bounded set of statements:
- * the page of products (with its total), then the variants and categories of
- * exactly those products. Never one query per product.
+ * Product list SQL, storefront and admin. A product page is always the same
+ * bounded set of statements: the page of products (with its total), then the
+ * variants and categories of exactly those products. Never one query per product.
  */
 
 export interface ProductFilters {
@@ -26,13 +26,7 @@ export interface ProductFilters {
 
 type ProductEb = ExpressionBuilder<Database & { p: ProductsTable }, 'p'>;
 
-/**
- * The storefront's status, written into the SQL as a literal rather than
- * sent as a parameter: the partial indexes (`WHERE status = 'ACTIVE' ...`)
- * can only be proven to apply to a cached plan when the statement says the
- * same constant. As a parameter, the price sort's cached plan could not use
- * its index, so PostgreSQL planned it afresh on every call (1.1 ms).
- */
+/** A literal, not a parameter: only then can a cached plan use the partial indexes (`WHERE status = 'ACTIVE'`; bench finding 21). */
 const ACTIVE = sql.lit('ACTIVE' as const);
 
 /** Variants a filter may look at: public ones for the storefront, live ones for admins. */
@@ -55,9 +49,7 @@ function filteredProducts(db: Executor, f: ProductFilters) {
     if (f.status) query = query.where('p.status', '=', f.status);
   }
   if (f.search) {
-    // One bitmap scan of products: the name and description trigram indexes and the ids of the SKU matches,
-    // OR-ed together as bitmaps, so each matching product is read once, with its sort keys. Gathering ids
-    // first and fetching the products by id read every match twice (bench/NOTES.md, finding 24).
+    // One bitmap scan: the name, description and SKU matches OR-ed as bitmaps, each product read once (bench finding 24).
     const pattern = containsPattern(f.search);
     let skus = db.selectFrom('variants as v').select('v.product_id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
     if (f.audience === 'public') skus = skus.where('v.status', '=', ACTIVE);
@@ -122,12 +114,10 @@ function orderOf(sort: Sort<ProductSortField>) {
 }
 
 /**
- * The page's rows. Past the first page, by deferred join: the sort's index
- * walks past the offset reading index entries only (the storefront's sort
- * indexes carry the id, migration 0010) and only the page's rows are read
- * from the table; a plain OFFSET read every skipped row (page 400: 8,000
- * rows, 2.9 ms -> 0.8 ms). A first page skips nothing, and the plain form
- * lets the planner stop at the twentieth match of a filter.
+ * The page's rows. Past the first page, by deferred join: the offset is
+ * skipped in the sort's index (which carries the id) and only the page's rows
+ * are read from the table (bench finding 19). A first page skips nothing, and
+ * the plain form lets the planner stop at the twentieth match of a filter.
  */
 function pageRows(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   const matching = filteredProducts(db, filters);
@@ -149,22 +139,12 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
   return pageQuery(db, filters, sort, page).execute();
 }
 
-/**
- * The rows of the CTE `page` as the JSON text of a `data` array, in the
- * sort's order: the products' stored documents (src/db/DERIVED.md), joined
- * with commas. Building them per request was most of a page's work in
- * PostgreSQL (bench/NOTES.md, finding 23).
- */
+/** The rows of the CTE `page` as the JSON text of a `data` array, in the sort's order: their stored documents (bench finding 23). */
 const pageJson = (sort: Sort<ProductSortField>) =>
   sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ', ' ORDER BY ${orderOf(sort)}) || ']', '[]')
     FROM page p JOIN product_documents d ON d.product_id = p.id)`;
 
-/**
- * A storefront page in one round trip, as the JSON text of its `data`
- * array, and its total. PostgreSQL writes the whole page; the service passes
- * it on without parsing and re-serialising 25 KB per request (bench/NOTES.md,
- * finding 18), and each product's part is its stored document (finding 23).
- */
+/** A storefront page and its total in one round trip, the page as JSON text passed on unparsed (bench findings 18, 23). */
 export async function listPublicProductsJson(
   db: Executor,
   filters: ProductFilters,
@@ -183,12 +163,7 @@ export async function listPublicProductsJson(
   return { data: row.data, total: Number(row.total) };
 }
 
-/**
- * A filtered storefront page (search, category, price, stock): the matches
- * are found once, kept with their sort keys, and both the page and the total
- * are taken from them. Finding them twice (once to page, once to count) was
- * most of the work of a search (bench/NOTES.md, finding 20).
- */
+/** A filtered storefront page: the matches found once, with their sort keys, and both the page and the total taken from them (bench finding 20). */
 async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
   const matched = filteredProducts(db, filters).select(['p.id', 'p.public_id', 'p.created_at', 'p.name', 'p.price_min', 'p.rating_average']);
   const result = await sql<{ data: string; total: number }>`
@@ -257,31 +232,9 @@ export function categoriesOf(db: Executor, productIds: number[]) {
     .execute();
 }
 
-/** A live category and every live descendant, in one recursive statement. */
-export async function categorySubtree(db: Executor, categoryPublicId: string): Promise<number[] | null> {
-  const rows = await db
-    .withRecursive('tree(id)', (qb) =>
-      qb
-        .selectFrom('categories')
-        .select('id')
-        .where('public_id', '=', categoryPublicId)
-        .where('deleted_at', 'is', null)
-        .unionAll((u) =>
-          u.selectFrom('categories as c').innerJoin('tree', 'tree.id', 'c.parent_id').select('c.id').where('c.deleted_at', 'is', null),
-        ),
-    )
-    .selectFrom('tree')
-    .select('id')
-    .execute();
-  return rows.length > 0 ? rows.map((r) => r.id) : null;
-}
-
-/** Locks the product row of a variant (by the variant's public ID), before the variant itself is locked. */
-export async function lockProductOfVariant(db: Executor, variantPublicId: string): Promise<void> {
-  await db
-    .selectFrom('products')
-    .select('id')
-    .where('id', '=', (eb) => eb.selectFrom('variants').select('product_id').where('public_id', '=', variantPublicId))
-    .forNoKeyUpdate()
-    .execute();
+/** Loads the variants and categories of a set of products: two statements, whatever the count. */
+export async function hydrate(db: Executor, products: ProductRow[], audience: ProductFilters['audience'], includeDeletedVariants = false) {
+  const ids = products.map((p) => p.id);
+  const [variants, categories] = await Promise.all([variantsOf(db, ids, audience, includeDeletedVariants), categoriesOf(db, ids)]);
+  return { variants, categories };
 }

@@ -58,9 +58,7 @@ const CHECKED = {
  * of two round trips is what bounds checkout on a hot variant.
  */
 async function apply(trx: Trx, lines: StockLine[], effect: Effect, check: Check, orderId: number, actorUserId: number | null): Promise<Shortage[]> {
-  // The lines travel as one JSON document rather than two arrays: the planner cannot see into it, so
-  // its estimate is the same for every call and PostgreSQL settles on one cached plan (with arrays it
-  // re-planned every call, 0.4 ms each, measured with pg_stat_statements).
+  // One JSON document rather than two arrays, so the estimate never changes and the plan stays cached (bench finding 15).
   const wanted = JSON.stringify(lines.map((l) => ({ variant_id: l.variantId, quantity: l.quantity })));
   const result = await sql<{ variant_id: number; requested: number; available: number }>`
     WITH wanted AS (

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { RateLimitName, RateLimitRule } from '../config.js';
-import { rateLimited } from './errors.js';
+import { rateLimited } from '../lib/errors.js';
+import { countEvent, deleteCounter, uncountEvent } from './repository.js';
 
 /**
  * Fixed-window counters kept in PostgreSQL, so every instance of the service
@@ -27,33 +27,17 @@ export function createRateLimiter(rules: Readonly<Record<RateLimitName, RateLimi
       const at = now();
       const windowStart = new Date(at.getTime() - rule.windowSeconds * 1000);
       // A window older than the rule restarts at 1; otherwise count up.
-      const row = await db
-        .insertInto('rate_limits')
-        .values({ name, key, window_started_at: at, hits: 1 })
-        .onConflict((oc) =>
-          oc.columns(['name', 'key']).doUpdateSet({
-            hits: sql`CASE WHEN rate_limits.window_started_at <= ${windowStart} THEN 1 ELSE rate_limits.hits + 1 END`,
-            window_started_at: sql`CASE WHEN rate_limits.window_started_at <= ${windowStart} THEN ${at} ELSE rate_limits.window_started_at END`,
-          }),
-        )
-        .returning(['hits', 'window_started_at'])
-        .executeTakeFirstOrThrow();
+      const row = await countEvent(db, name, key, at, windowStart);
       if (options.enforce && row.hits > rule.count) throw rateLimited(retryAfter(row.window_started_at, rule.windowSeconds));
     },
 
     async reset(db, name, key) {
-      await db.deleteFrom('rate_limits').where('name', '=', name).where('key', '=', key).execute();
+      await deleteCounter(db, name, key);
     },
 
     async release(db, name, key) {
       if (!rules[name]) return;
-      await db
-        .updateTable('rate_limits')
-        .set((eb) => ({ hits: eb('hits', '-', 1) }))
-        .where('name', '=', name)
-        .where('key', '=', key)
-        .where('hits', '>', 0)
-        .execute();
+      await uncountEvent(db, name, key);
     },
   };
 }

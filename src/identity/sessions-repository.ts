@@ -2,9 +2,16 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Role, UserStatus } from '../db/schema.js';
 import { newPublicId } from '../lib/ids.js';
+import { type PageRequest } from '../lib/pagination.js';
+import { paged, countOf } from '../lib/sql.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
 
-/** SQL for sessions. The cookie holds a random token; only its SHA-256 is stored. */
+/**
+ * SQL of `sessions`, their one owner: sign-in (auth) creates them, the guard
+ * finds and touches them, and every change that must end them (sign-out,
+ * password change or reset, suspension, role change) revokes them here. The
+ * cookie holds a random token; only its SHA-256 is stored.
+ */
 
 export interface ActiveSession {
   sessionId: number;
@@ -111,3 +118,37 @@ export async function revokeSessions(
   const rows = await query.returning('public_id').execute();
   return rows.map((row) => row.public_id);
 }
+
+/** One live (not revoked) session of an account by public ID; another account's is not found. */
+export function findOwnLiveSession(db: Executor, userId: number, publicId: string) {
+  return db
+    .selectFrom('sessions')
+    .select('id')
+    .where('public_id', '=', publicId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A page of an account's live sessions, newest first, each row with the total as `total_count`. */
+export function listLiveSessions(db: Executor, userId: number, now: Date, policy: SessionPolicy, page: PageRequest) {
+  return liveSessions(db, userId, now, policy)
+    .select(['id', 'public_id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
+    .select(countOf(liveSessions(db, userId, now, policy)).as('total_count'))
+    .orderBy('created_at', 'desc')
+    .orderBy('public_id', 'desc')
+    .$call(paged(page))
+    .execute();
+}
+
+export async function countLiveSessions(db: Executor, userId: number, now: Date, policy: SessionPolicy): Promise<number> {
+  return (await countOf(liveSessions(db, userId, now, policy)).executeTakeFirstOrThrow()).n;
+}
+
+const liveSessions = (db: Executor, userId: number, now: Date, policy: SessionPolicy) =>
+  db
+    .selectFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', new Date(now.getTime() - policy.idleDays * DAY_MS));

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { Access } from './auth/guard.js';
-import { documentOperation, finishDocument } from './openapi/operations.js';
+import type { Access } from '../auth/guard.js';
+import { documentOperation, finishDocument } from './operations.js';
 
 const ACCESS_NOTE: Record<Access, string> = {
   public: 'Public.',

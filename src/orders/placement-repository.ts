@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { CartLineRow } from '../cart/repository.js';
-import type { EmailKind } from '../outbox/outbox.js';
 
 /** Everything a placed order stores, computed by checkout before it writes. */
 export interface PlacedOrder {
@@ -15,18 +14,15 @@ export interface PlacedOrder {
   notes: string | null;
   /** The cart lines as read under lock, with each line's total. */
   lines: (CartLineRow & { line_total: string })[];
-  /** Who gets the confirmation email. */
-  email: string;
 }
-
-const ORDER_PLACED: EmailKind = 'order_placed';
 
 /**
  * Writes a placed order in one statement: the order, its items (from the
- * lines checkout read under lock, so prices match the totals it computed),
- * its first status, the confirmation email in the outbox, and the emptied
- * cart lines. One round trip instead of five keeps the transaction, and the cart
- * locks it holds, short.
+ * lines checkout read under lock, so prices match the totals it computed)
+ * and its first status. One round trip instead of three keeps the
+ * transaction, and the cart locks it holds, short. The confirmation email
+ * (outbox), the emptied cart lines (cart) and the coupon use (coupons) are
+ * written by their owners, in the same transaction (src/orders/checkout.ts).
  */
 export async function insertPlacedOrder(trx: Trx, order: PlacedOrder) {
   const { lines } = order;
@@ -52,16 +48,6 @@ export async function insertPlacedOrder(trx: Trx, order: PlacedOrder) {
     ),
     history AS (
       INSERT INTO order_status_history (order_id, status, actor_user_id) SELECT id, 'PLACED', ${order.userId} FROM new_order
-    ),
-    email AS (
-      INSERT INTO outbox (kind, recipient, payload)
-      SELECT ${ORDER_PLACED}, ${order.email},
-             jsonb_build_object('order_public_id', public_id, 'order_number', order_number, 'total', ${order.amounts.total}::text, 'currency', ${order.currency}::text)
-      FROM new_order
-    ),
-    emptied AS (
-      -- Only the lines ordered: a line added meanwhile by another request stays in the cart.
-      DELETE FROM cart_items WHERE user_id = ${order.userId} AND variant_id = ANY(${column((l) => l.variant_id)}::bigint[])
     )
     SELECT id, public_id, order_number, placed_at, updated_at FROM new_order
   `.execute(trx);

@@ -1,6 +1,6 @@
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { createDb } from '../db/database.js';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createDb } from './db/database.js';
 
 /**
  * The OpenAPI document exactly as the running service serves it at

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Trx } from '../db/database.js';
-import { conflict, validationError } from './errors.js';
+import { idempotencyKeyReused, validationError } from '../lib/errors.js';
+import { claimKey, findKey, forgetStaleKey, storeResponse } from './repository.js';
 import { transaction } from '../db/transaction.js';
 
 /**
@@ -53,41 +54,22 @@ export async function runIdempotent<T>(
   userId: number,
   request: IdempotencyRequest | null,
   status: number,
+  /** The clock's now: keys older than 24 hours from it are forgotten. */
+  now: Date,
   work: (trx: Trx) => Promise<T>,
 ): Promise<IdempotentResult<T>> {
   if (!request) return { status, data: await transaction(db, work), replayed: false };
   return transaction(db, async (trx) => {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('key', '=', request.key)
-      .where('created_at', '<', new Date(Date.now() - KEY_TTL_MS))
-      .execute();
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values({ user_id: userId, key: request.key, fingerprint: request.fingerprint, status_code: 0, response: 'null' })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!claimed) {
-      const first = await trx
-        .selectFrom('idempotency_keys')
-        .select(['fingerprint', 'status_code', 'response'])
-        .where('user_id', '=', userId)
-        .where('key', '=', request.key)
-        .executeTakeFirstOrThrow();
+    await forgetStaleKey(trx, userId, request.key, new Date(now.getTime() - KEY_TTL_MS));
+    if (!(await claimKey(trx, userId, request.key, request.fingerprint))) {
+      const first = await findKey(trx, userId, request.key);
       if (first.fingerprint !== request.fingerprint) {
-        throw conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+        throw idempotencyKeyReused();
       }
       return { status: first.status_code, data: first.response as T, replayed: true };
     }
     const data = await work(trx);
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ status_code: status, response: JSON.stringify(data) })
-      .where('user_id', '=', userId)
-      .where('key', '=', request.key)
-      .execute();
+    await storeResponse(trx, userId, request.key, status, data);
     return { status, data, replayed: false };
   });
 }

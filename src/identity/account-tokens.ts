@@ -1,8 +1,8 @@
 import type { Executor } from '../db/database.js';
 import type { TokenPurpose } from '../db/schema.js';
-import { isLockNotAvailable } from '../lib/db-errors.js';
-import { AppError, notFound } from '../lib/errors.js';
+import { notFound, tokenExpired } from '../lib/errors.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
+import { insertAccountToken, lockAccountToken, markAccountTokenUsed, useUpAccountTokens } from './tokens-repository.js';
 
 /**
  * Single-use account tokens (verification, reset, email change): random,
@@ -22,32 +22,19 @@ export async function issueAccountToken(
   // A new token supersedes any the account still holds for the same purpose.
   await revokeAccountTokens(db, input.userId, [input.purpose], input.now);
   const token = newSecretToken();
-  await db
-    .insertInto('account_tokens')
-    .values({
-      user_id: input.userId,
-      purpose: input.purpose,
-      token_hash: hashToken(token),
-      new_email: input.newEmail ?? null,
-      session_id: input.sessionId ?? null,
-      expires_at: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
-    })
-    .execute();
+  await insertAccountToken(db, {
+    userId: input.userId,
+    purpose: input.purpose,
+    tokenHash: hashToken(token),
+    newEmail: input.newEmail ?? null,
+    sessionId: input.sessionId ?? null,
+    expiresAt: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
+  });
   return token;
 }
 
 /** Ends every unused token of these purposes: links already mailed stop working. */
-export async function revokeAccountTokens(db: Executor, userId: number, purposes: readonly TokenPurpose[], now: Date): Promise<void> {
-  await db
-    .updateTable('account_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', 'in', purposes)
-    .where('used_at', 'is', null)
-    .execute();
-}
-
-export const tokenExpired = () => new AppError(410, 'TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
+export const revokeAccountTokens = useUpAccountTokens;
 
 /**
  * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)
@@ -64,19 +51,10 @@ export async function consumeAccountToken(
   now: Date,
   accept: (row: { user_id: number; session_id: number | null }) => boolean = () => true,
 ) {
-  const row = await db
-    .selectFrom('account_tokens')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .where('purpose', '=', purpose)
-    .forUpdate()
-    .noWait()
-    .executeTakeFirst()
-    .catch((error: unknown) => {
-      throw isLockNotAvailable(error) ? tokenExpired() : error;
-    });
+  const row = await lockAccountToken(db, hashToken(token), purpose);
+  if (row === 'busy') throw tokenExpired();
   if (!row || !accept(row)) throw notFound('Token');
   if (row.used_at !== null || row.expires_at <= now) throw tokenExpired();
-  await db.updateTable('account_tokens').set({ used_at: now }).where('id', '=', row.id).execute();
+  await markAccountTokenUsed(db, row.id, now);
   return row;
 }

@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import { containsPattern, countOf, keyIn, paged } from '../lib/sql.js';
+import type { AdminUserListQuery } from './schemas.js';
+
+/** Read models of the accounts admin: the filtered account list and an account's order totals. Writes go through src/identity. */
+
+function filtered(db: Executor, query: AdminUserListQuery) {
+  let base = db.selectFrom('users');
+  if (query.role) base = base.where('role', '=', query.role);
+  if (query.status) base = base.where('status', '=', query.status);
+  if (query.search) {
+    // Two trigram-index lookups: email and full name.
+    const pattern = containsPattern(query.search);
+    const ids = db
+      .selectFrom('users as byemail')
+      .select('byemail.id')
+      .where('byemail.email', 'ilike', pattern)
+      .unionAll(db.selectFrom('users as byname').select('byname.id').where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern));
+    base = base.where(keyIn('id', ids));
+  }
+  return base;
+}
+
+/** A page of accounts, newest first, each row with the filtered total as `total_count`. */
+export function listAccounts(db: Executor, query: AdminUserListQuery) {
+  return filtered(db, query)
+    .selectAll()
+    .select(countOf(filtered(db, query)).as('total_count'))
+    .orderBy('created_at', 'desc')
+    .orderBy('public_id', 'desc')
+    .$call(paged(query))
+    .execute();
+}
+
+export async function countAccounts(db: Executor, query: AdminUserListQuery): Promise<number> {
+  return (await countOf(filtered(db, query)).executeTakeFirstOrThrow()).n;
+}
+
+/** Orders an account placed (cancelled included) and what the ones not cancelled add up to. */
+export function orderTotals(db: Executor, userId: number) {
+  return db
+    .selectFrom('orders')
+    .select([
+      (eb) => eb.fn.countAll<number>().as('order_count'),
+      sql<string>`coalesce(sum(total) FILTER (WHERE status <> 'CANCELLED'), 0)::numeric(12,2)::text`.as('lifetime_spend'),
+    ])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+}

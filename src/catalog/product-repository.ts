@@ -1,0 +1,96 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { ProductRow, ProductsTable, VariantRow, VariantsTable } from '../db/schema.js';
+
+/**
+ * Product and variant SQL for the admin catalog: single rows, writes and
+ * category links. Row locks follow src/db/LOCKING.md: a product's row before
+ * its variants', and a product's category links only under its row lock.
+ * What a write derives (price range, documents, inventory keys) the database
+ * does in the same statement (src/db/DERIVED.md).
+ */
+
+/** A live product by public ID; `lock` holds its row (FOR NO KEY UPDATE) for the rest of the transaction. */
+export function findLiveProduct(db: Executor, publicId: string, lock = false): Promise<ProductRow | undefined> {
+  const query = db.selectFrom('products').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null);
+  return (lock ? query.forNoKeyUpdate() : query).executeTakeFirst();
+}
+
+/** Any product, deleted or not, by public ID or internal ID. */
+export function findProduct(db: Executor, by: { publicId: string } | { id: number }): Promise<ProductRow | undefined> {
+  const query = db.selectFrom('products').selectAll();
+  return ('id' in by ? query.where('id', '=', by.id) : query.where('public_id', '=', by.publicId)).executeTakeFirst();
+}
+
+/** Locks the product row of a variant (by the variant's public ID), before the variant itself is locked. */
+export async function lockProductOfVariant(db: Executor, variantPublicId: string): Promise<void> {
+  await db
+    .selectFrom('products')
+    .select('id')
+    .where('id', '=', (eb) => eb.selectFrom('variants').select('product_id').where('public_id', '=', variantPublicId))
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** A live variant by public ID, locked for the rest of the transaction (lock its product first). */
+export function lockLiveVariant(db: Executor, publicId: string): Promise<VariantRow | undefined> {
+  return db.selectFrom('variants').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forNoKeyUpdate().executeTakeFirst();
+}
+
+export async function productSlugInUse(db: Executor, slug: string, exceptId?: number): Promise<boolean> {
+  const row = await db.selectFrom('products').select('id').where('slug', '=', slug).where('deleted_at', 'is', null).where('id', '<>', exceptId ?? -1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function insertProduct(db: Executor, values: Insertable<ProductsTable>): Promise<ProductRow> {
+  return db.insertInto('products').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateProduct(db: Executor, id: number, changes: Updateable<ProductsTable>): Promise<ProductRow> {
+  return db.updateTable('products').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Soft-deletes a product and its live variants. Variants first: their trigger
+ * locks their inventory records before the product's document, the order a
+ * checkout takes them in; the product row's own update comes after.
+ */
+export async function deleteProduct(db: Executor, id: number, now: Date): Promise<void> {
+  await db.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('product_id', '=', id).where('deleted_at', 'is', null).execute();
+  await db.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+export function insertVariant(db: Executor, values: Insertable<VariantsTable>): Promise<VariantRow> {
+  return db.insertInto('variants').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateVariant(db: Executor, id: number, changes: Updateable<VariantsTable>): Promise<VariantRow> {
+  return db.updateTable('variants').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteVariant(db: Executor, id: number, now: Date): Promise<void> {
+  await db.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Replaces a product's categories (hold the product's row). */
+export async function setProductCategories(db: Executor, productId: number, categoryIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('product_categories').where('product_id', '=', productId).execute();
+  if (categoryIds.length > 0) await db.insertInto('product_categories').values(categoryIds.map((category_id) => ({ product_id: productId, category_id }))).execute();
+}
+
+/** Links a product to a category (hold the product's row); false when it already was. */
+export async function linkProductCategory(db: Executor, productId: number, categoryId: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('product_categories')
+    .values({ product_id: productId, category_id: categoryId })
+    .onConflict((oc) => oc.doNothing())
+    .returning('product_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Unlinks a product from a category (hold the product's row); false when it was not linked. */
+export async function unlinkProductCategory(db: Executor, productId: number, categoryId: number): Promise<boolean> {
+  const deleted = await db.deleteFrom('product_categories').where('product_id', '=', productId).where('category_id', '=', categoryId).returning('product_id').executeTakeFirst();
+  return deleted !== undefined;
+}

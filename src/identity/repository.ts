@@ -1,0 +1,102 @@
+import type { Executor } from '../db/database.js';
+import type { Role, UserRow } from '../db/schema.js';
+import { newPublicId } from '../lib/ids.js';
+
+/**
+ * SQL of the `users` table, its one owner: every module that reads an
+ * account by key or changes one comes here (auth, profile, admin, the
+ * admin:create script). Read models elsewhere may join `users` for a name or
+ * an email; none writes it.
+ */
+
+export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An account by public ID, optionally row-locked for a read-modify-write. */
+export function findUserByPublicId(db: Executor, publicId: string, lock = false): Promise<UserRow | undefined> {
+  let query = db.selectFrom('users').selectAll().where('public_id', '=', publicId);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Every SUPER_ADMIN row, locked in id order: role changes that could leave none serialise here. */
+export function lockSuperAdmins(db: Executor): Promise<Pick<UserRow, 'id' | 'status'>[]> {
+  return db.selectFrom('users').select(['id', 'status']).where('role', '=', 'SUPER_ADMIN').orderBy('id').forUpdate().execute();
+}
+
+/**
+ * Serialises writes that decide by reading several rows of one account (the
+ * address book). NO KEY UPDATE does not block inserts elsewhere that
+ * reference the user.
+ */
+export async function lockAccount(db: Executor, userId: number): Promise<void> {
+  await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string | null;
+  role: Role;
+}
+
+/** Inserts an account; a taken email is a unique violation on `users_email_key` (409 EMAIL_TAKEN). */
+export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      public_id: newPublicId('usr'),
+      email: user.email,
+      password_hash: user.passwordHash,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      phone_number: user.phoneNumber,
+      role: user.role,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Creates a verified administrator, or raises the account with that email to the role with the new password. */
+export function upsertAdministrator(db: Executor, user: NewUser, now: Date): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      public_id: newPublicId('usr'),
+      email: user.email,
+      password_hash: user.passwordHash,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      phone_number: user.phoneNumber,
+      role: user.role,
+      email_verified_at: now,
+    })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ role: user.role, password_hash: user.passwordHash, updated_at: now }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export type UserChanges = Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone_number' | 'password_hash' | 'email' | 'role' | 'status' | 'email_verified_at'>>;
+
+/** Changes an account; a taken email is a unique violation on `users_email_key` (409 EMAIL_TAKEN). */
+export function updateUser(db: Executor, id: number, changes: UserChanges, now: Date): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Marks the address proven without touching `updated_at` (a password reset proves it on the side). */
+export async function markEmailVerified(db: Executor, id: number, now: Date): Promise<void> {
+  await db.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).execute();
+}
+

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import { keyIn } from '../lib/sql.js';
+import type { EmailKind, EmailPayloads } from './emails.js';
+
+/**
+ * SQL of the `outbox`, its one owner. Emails are queued here in the same
+ * transaction as the change that causes them (contract section 13), so a
+ * committed change always has its email and a rolled-back one never does.
+ * The delivery worker (src/email/worker.ts) claims, leases and marks them
+ * through the functions below.
+ */
+export async function enqueueEmail<K extends EmailKind>(db: Executor, kind: K, recipient: string, payload: EmailPayloads[K]): Promise<void> {
+  await db.insertInto('outbox').values({ kind, recipient, payload: JSON.stringify(payload) }).execute();
+}
+
+/**
+ * Takes up to `limit` due messages nobody else holds (FOR UPDATE SKIP LOCKED)
+ * under `claim`, hidden from other workers until `leaseEnd`.
+ */
+export function claimDueEmails(db: Executor, claim: string, now: Date, leaseEnd: Date, limit: number) {
+  const due = db
+    .selectFrom('outbox')
+    .select('id')
+    .where('delivered_at', 'is', null)
+    .where('next_attempt_at', '<=', now)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return db
+    .updateTable('outbox')
+    .set({ next_attempt_at: leaseEnd, claim })
+    .where(keyIn('id', due))
+    .returning(['id', 'kind', 'recipient', 'payload', 'attempts'])
+    .execute();
+}
+
+/** Renews the lease on what the claim still holds; returns the IDs it holds. */
+export async function renewEmailLease(db: Executor, claim: string, leaseEnd: Date): Promise<Set<number>> {
+  const held = await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: leaseEnd })
+    .where('claim', '=', claim)
+    .where('delivered_at', 'is', null)
+    .returning('id')
+    .execute();
+  return new Set(held.map((row) => row.id));
+}
+
+/** Hands back what the claim holds and has not sent, due at `now`. */
+export async function releaseEmailClaim(db: Executor, claim: string, now: Date): Promise<void> {
+  await db.updateTable('outbox').set({ next_attempt_at: now, claim: null }).where('claim', '=', claim).where('delivered_at', 'is', null).execute();
+}
+
+/**
+ * Records a failed attempt and when to try again (`null`: never, the
+ * attempts are used up), only while `claim` still holds the message.
+ */
+export async function recordEmailFailure(db: Executor, id: number, claim: string, attempts: number, retryAt: Date | null, error: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ attempts, next_attempt_at: retryAt ?? sql<Date>`'infinity'::timestamptz`, last_error: error.slice(0, 500), claim: null })
+    .where('id', '=', id)
+    .where('claim', '=', claim)
+    .where('delivered_at', 'is', null)
+    .execute();
+}
+
+/** Marks a message delivered whoever holds it now (sent is sent), keeping `payload` (the token removed) for support. */
+export async function markEmailDelivered(db: Executor, id: number, attempts: number, payload: object, now: Date): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ delivered_at: now, attempts, payload: JSON.stringify(payload), last_error: null, claim: null })
+    .where('id', '=', id)
+    .where('delivered_at', 'is', null)
+    .execute();
+}
+
+/** Delivered messages are kept for support a while, then deleted in batches. */
+export async function deleteDeliveredEmails(db: Executor, deliveredBefore: Date, batchSize: number): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('outbox').select('id').where('delivered_at', 'is not', null).where('delivered_at', '<', deliveredBefore).limit(batchSize),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The backlog for metrics: messages not yet delivered and the age in seconds of the oldest (0 when none). */
+export async function emailBacklog(db: Executor): Promise<{ pending: number; age: number }> {
+  const { rows } = await sql<{ pending: number; age: number | null }>`
+    SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float8 AS age
+    FROM outbox WHERE delivered_at IS NULL`.execute(db);
+  return { pending: rows[0]?.pending ?? 0, age: rows[0]?.age ?? 0 };
+}
