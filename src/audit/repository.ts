@@ -1,27 +1,17 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../db/database.js';
+import type { AuditLogTable } from '../db/schema.js';
 import { type PageRequest } from '../lib/pagination.js';
 import { countOf, paged } from '../lib/sql.js';
 import type { AuditQuery } from './schemas.js';
 
 /** SQL of the append-only `audit_log`, its one owner: entries are inserted (audit-log.ts) and read, never changed. */
 
-export interface AuditRow {
-  public_id: string;
-  actor_user_id: number | null;
-  actor_public_id: string | null;
-  actor_email: string | null;
-  actor_role: string | null;
-  action: string;
-  entity_type: string;
-  entity_public_id: string | null;
-  changes: string | null;
-  reason: string | null;
-  ip: string;
-  user_agent: string | null;
-  request_id: string;
-}
+/** An entry as written (`changes` as JSON text) and as read. */
+export type NewAuditRow = Insertable<AuditLogTable>;
+export type AuditRow = Selectable<AuditLogTable>;
 
-export async function insertAuditEntry(db: Executor, row: AuditRow): Promise<void> {
+export async function insertAuditEntry(db: Executor, row: NewAuditRow): Promise<void> {
   await db.insertInto('audit_log').values(row).execute();
 }
 

@@ -1,25 +1,11 @@
 import type { Db } from '../db/database.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
-import { countAuditEntries, listAuditEntries } from './repository.js';
+import { countAuditEntries, listAuditEntries, type AuditRow } from './repository.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Reading the append-only audit log (SUPER_ADMIN), newest first. */
 export function createAuditService({ db }: { db: Db }) {
-  const toEntry = (row: {
-    public_id: string;
-    actor_public_id: string | null;
-    actor_email: string | null;
-    actor_role: string | null;
-    action: string;
-    entity_type: string;
-    entity_public_id: string | null;
-    changes: unknown;
-    reason: string | null;
-    ip: string | null;
-    user_agent: string | null;
-    request_id: string | null;
-    created_at: Date;
-  }): AuditEntry => ({
+  const toEntry = (row: AuditRow): AuditEntry => ({
     public_id: row.public_id,
     actor: row.actor_public_id && row.actor_email && row.actor_role ? { public_id: row.actor_public_id, email: row.actor_email, role: row.actor_role } : null,
     action: row.action,

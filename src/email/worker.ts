@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
+import { backgroundLoop } from '../lib/background-loop.js';
 import type { Clock } from '../lib/clock.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import type { QueuedEmail } from '../outbox/emails.js';
@@ -46,9 +47,6 @@ export const messageIdOf = (outboxId: number, publicBaseUrl: string) => `<outbox
 export function createEmailWorker(deps: EmailWorkerDeps) {
   const { db, transport, clock, log } = deps;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let stopped = true;
   let releasing = false;
 
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs);
@@ -154,36 +152,21 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     }
   }
 
-  function schedule(delay: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce().catch((error: unknown) => {
-        log.error({ err: error }, 'email worker batch failed');
-        return 0;
-      });
-      void running.then((count) => {
-        running = null;
-        // A full batch means more may be waiting: go again at once.
-        schedule(count === BATCH ? 0 : deps.pollIntervalMs);
-      });
-    }, delay);
-    timer.unref();
-  }
+  const loop = backgroundLoop({
+    run: runOnce,
+    // A full batch means more may be waiting: go again at once.
+    pauseAfter: (count) => (count === BATCH ? 0 : deps.pollIntervalMs),
+    retryMs: deps.pollIntervalMs,
+    onError: (error) => log.error({ err: error }, 'email worker batch failed'),
+  });
 
   return {
     runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
+    start: () => loop.start(0),
     /** Stops polling; the message being sent finishes, the rest of the batch is handed back (due at once). */
     async stop() {
-      stopped = true;
       releasing = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (running) await running;
+      await loop.stop();
       releasing = false; // a later runOnce (tests drive it by hand) sends its whole batch
     },
   };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
+import { backgroundLoop } from '../lib/background-loop.js';
 import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.js';
 import { deleteDeliveredEmails } from '../outbox/repository.js';
 
@@ -30,9 +31,6 @@ export interface PrunerDeps {
 }
 
 export function createPruner({ db, clock, log, retention }: PrunerDeps) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  let stopped = true;
   const ago = (seconds: number) => new Date(clock.now().getTime() - seconds * 1000);
 
   /** Runs `batch` until it comes back short of a full batch (or MAX_BATCHES); returns the total. */
@@ -67,34 +65,21 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     return result;
   }
 
-  function schedule(delay: number) {
-    if (stopped || retention.intervalMs === null) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => log.error({ err: error }, 'pruning failed; will try again'))
-        .finally(() => {
-          running = null;
-          schedule(retention.intervalMs!);
-        });
-    }, delay);
-    timer.unref();
-  }
+  const loop = backgroundLoop({
+    run: runOnce,
+    pauseAfter: () => retention.intervalMs!,
+    retryMs: retention.intervalMs ?? 0,
+    onError: (error) => log.error({ err: error }, 'pruning failed; will try again'),
+  });
 
   return {
     runOnce,
     /** First run soon after start, then every `intervalMs`. */
     start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(Math.min(retention.intervalMs ?? 0, 60_000));
+      if (retention.intervalMs !== null) loop.start(Math.min(retention.intervalMs, 60_000));
     },
     /** Stops scheduling and waits for a run in flight. */
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (running) await running;
-    },
+    stop: () => loop.stop(),
   };
 }
 

@@ -47,37 +47,26 @@ export interface NewUser {
   role: Role;
 }
 
+const newUserRow = (user: NewUser) => ({
+  public_id: newPublicId('usr'),
+  email: user.email,
+  password_hash: user.passwordHash,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  phone_number: user.phoneNumber,
+  role: user.role,
+});
+
 /** Inserts an account; a taken email is a unique violation on `users_email_key` (409 EMAIL_TAKEN). */
 export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
-  return db
-    .insertInto('users')
-    .values({
-      public_id: newPublicId('usr'),
-      email: user.email,
-      password_hash: user.passwordHash,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      phone_number: user.phoneNumber,
-      role: user.role,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.insertInto('users').values(newUserRow(user)).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Creates a verified administrator, or raises the account with that email to the role with the new password. */
 export function upsertAdministrator(db: Executor, user: NewUser, now: Date): Promise<UserRow> {
   return db
     .insertInto('users')
-    .values({
-      public_id: newPublicId('usr'),
-      email: user.email,
-      password_hash: user.passwordHash,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      phone_number: user.phoneNumber,
-      role: user.role,
-      email_verified_at: now,
-    })
+    .values({ ...newUserRow(user), email_verified_at: now })
     .onConflict((oc) => oc.column('email').doUpdateSet({ role: user.role, password_hash: user.passwordHash, updated_at: now }))
     .returningAll()
     .executeTakeFirstOrThrow();
