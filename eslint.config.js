@@ -22,7 +22,22 @@ const LAYERS = [
   ['auth'],
   ['media', 'inventory'],
   ['catalog'],
-  ['addresses', 'cart', 'coupons', 'users', 'admin-users', 'expenses', 'reviews', 'analytics', 'email', 'housekeeping', 'metrics', 'health', 'console', 'openapi'],
+  [
+    'addresses',
+    'cart',
+    'coupons',
+    'users',
+    'admin-users',
+    'expenses',
+    'reviews',
+    'analytics',
+    'email',
+    'housekeeping',
+    'metrics',
+    'health',
+    'console',
+    'openapi',
+  ],
   ['orders'],
   ['entry'],
 ];
@@ -54,7 +69,10 @@ const layering = {
           { from: { file: { categories: 'entry' } }, allow: { to: { element: { type: FOLDERS } } } },
           { from: { file: { categories: 'entry' } }, allow: { to: { file: { categories: 'entry' } } } },
           ...LAYERS.flatMap((layer, i) =>
-            layer.map((type) => ({ from: { element: { type } }, allow: { to: { element: { type: [type, ...LAYERS.slice(0, i).flat()] } } } })),
+            layer.map((type) => ({
+              from: { element: { type } },
+              allow: { to: { element: { type: [type, ...LAYERS.slice(0, i).flat()] } } },
+            })),
           ),
         ],
       },
@@ -73,14 +91,29 @@ const layering = {
  *   (`repository.ts`, `*-repository.ts`), src/db and the shared fragments of src/lib/sql.ts. Services and routes
  *   call repository functions.
  */
-const APP_ERROR = { selector: "NewExpression[callee.name='AppError']", message: "Use the code's factory in src/lib/errors.ts (its status comes from the code)" };
+const APP_ERROR = {
+  selector: "NewExpression[callee.name='AppError']",
+  message: "Use the code's factory in src/lib/errors.ts (its status comes from the code)",
+};
 const NOW = [
-  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/lib/clock.ts)' },
-  { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from the injected Clock (src/lib/clock.ts)' },
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: 'Read the time from the injected Clock (src/lib/clock.ts)',
+  },
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message: 'Read the time from the injected Clock (src/lib/clock.ts)',
+  },
 ];
 const SQL = [
-  { selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto)$/]", message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)" },
-  { selector: "TaggedTemplateExpression[tag.name='sql']", message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)" },
+  {
+    selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto)$/]',
+    message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)",
+  },
+  {
+    selector: "TaggedTemplateExpression[tag.name='sql']",
+    message: "SQL lives in the owning module's repository (repository.ts, *-repository.ts)",
+  },
 ];
 const SQL_HOMES = ['src/**/repository.ts', 'src/**/*-repository.ts', 'src/db/**', 'src/lib/sql.ts'];
 const CLOCK_EXEMPT = ['src/lib/clock.ts', 'src/lib/shutdown.ts', 'src/main.ts'];
@@ -117,7 +150,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
     },
@@ -132,7 +173,15 @@ export default tseslint.config(
   },
   {
     // The client's examples are a consumer's code (a script, a Next.js page), not the service's: they read their own environment.
-    files: ['src/config.ts', 'scripts/**', 'test/**', 'bench/**', 'packages/console/vite.config.ts', 'packages/*/test/**', 'packages/client/examples/**'],
+    files: [
+      'src/config.ts',
+      'scripts/**',
+      'test/**',
+      'bench/**',
+      'packages/console/vite.config.ts',
+      'packages/*/test/**',
+      'packages/client/examples/**',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

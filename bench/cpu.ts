@@ -29,7 +29,10 @@ function ticksOf(pid: number | 'self'): Ticks | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which may itself hold spaces: state is [0], ppid [1], utime [11] ... cstime [14].
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     return { own: fields[11]! + fields[12]!, reapedChildren: fields[13]! + fields[14]!, ppid: fields[1]! };
   } catch {
     return null; // gone, or not Linux

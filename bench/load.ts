@@ -27,11 +27,12 @@ const scenario = JSON.parse(process.env.BENCH_SCENARIO!) as Scenario;
 const settings = JSON.parse(process.env.BENCH_SETTINGS!) as Settings;
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
-
 async function getRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'get') throw new Error('not a get scenario');
   const { path, headers } = scenario;
-  return spreadRound((url, connections) => autocannon({ url: url + path, connections, duration: seconds, headers: headers ?? {} }).then(roundOf));
+  return spreadRound((url, connections) =>
+    autocannon({ url: url + path, connections, duration: seconds, headers: headers ?? {} }).then(roundOf),
+  );
 }
 
 /**
@@ -42,7 +43,9 @@ async function getRound(seconds: number): Promise<Round> {
 async function spreadRound(run: (url: string, connections: number) => Promise<Round>): Promise<Round> {
   if (scenario.kind === 'raw-checkout') throw new Error('the raw checkout has no URL');
   const urls = scenario.kind !== 'checkout' && scenario.spread ? scenario.spread : [scenario.url];
-  const rounds = await Promise.all(urls.map((url, i) => run(url, Math.floor(settings.connections / urls.length) + (i < settings.connections % urls.length ? 1 : 0))));
+  const rounds = await Promise.all(
+    urls.map((url, i) => run(url, Math.floor(settings.connections / urls.length) + (i < settings.connections % urls.length ? 1 : 0))),
+  );
   const sum = (pick: (r: Round) => number | undefined) => rounds.reduce((total, r) => total + (pick(r) ?? 0), 0);
   return {
     rps: sum((r) => r.rps),
@@ -80,7 +83,10 @@ const headersOf = (s: Session) => ({ cookie: s.cookie, 'x-csrf-token': s.csrf, '
  * checks out a fresh cart. Shoppers are used once, in order, across the
  * warm-up and the rounds; running out shows as rejected requests.
  */
-const shoppers = scenario.kind === 'orders' || scenario.kind === 'raw-checkout' ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[]) : [];
+const shoppers =
+  scenario.kind === 'orders' || scenario.kind === 'raw-checkout'
+    ? (JSON.parse(readFileSync(scenario.shoppersFile, 'utf8')) as Session[])
+    : [];
 let nextShopper = 0;
 
 function ordersRound(seconds: number): Promise<Round> {
@@ -172,6 +178,7 @@ if (settings.warmupSeconds > 0) await round(settings.warmupSeconds);
 const rounds: Round[] = [];
 for (let i = 0; i < settings.rounds; i++) rounds.push(await round(settings.roundSeconds));
 const usedCarts = raw ? raw.used() : nextShopper;
-if (shoppers.length > 0 && usedCarts > shoppers.length) process.stderr.write(`[bench] ran out of prepared carts: ${usedCarts} requests for ${shoppers.length}\n`);
+if (shoppers.length > 0 && usedCarts > shoppers.length)
+  process.stderr.write(`[bench] ran out of prepared carts: ${usedCarts} requests for ${shoppers.length}\n`);
 await raw?.close();
 process.stdout.write(JSON.stringify(rounds));

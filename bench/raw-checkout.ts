@@ -43,12 +43,22 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
       await db.transaction().execute(async (trx) => {
         const lines = await cartLines(trx, owner.user_id).forUpdate('ci').execute();
         if (lines.length === 0) throw new Error('empty cart');
-        const totals = priceOrder(lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })), 0, RULES);
+        const totals = priceOrder(
+          lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
+          0,
+          RULES,
+        );
         const items = lines.map(toLineItem);
         const order = await insertPlacedOrder(trx, {
           publicId: newPublicId('ord'),
           userId: owner.user_id,
-          amounts: { subtotal: fromCents(totals.subtotal), discount_total: '0.00', shipping_total: fromCents(totals.shipping), tax_total: fromCents(totals.tax), total: fromCents(totals.total) },
+          amounts: {
+            subtotal: fromCents(totals.subtotal),
+            discount_total: '0.00',
+            shipping_total: fromCents(totals.shipping),
+            tax_total: fromCents(totals.tax),
+            total: fromCents(totals.total),
+          },
           currency: RULES.currency,
           coupon: null,
           shippingAddress: toAddressSnapshot(owner.address as never),
@@ -56,9 +66,23 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
           notes: null,
           lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
         });
-        await removeOrderedLines(trx, owner.user_id, lines.map((line) => line.variant_id));
-        await enqueueEmail(trx, 'order_placed', owner.email, { order_public_id: order.public_id, order_number: order.order_number, total: fromCents(totals.total), currency: RULES.currency });
-        const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, owner.user_id);
+        await removeOrderedLines(
+          trx,
+          owner.user_id,
+          lines.map((line) => line.variant_id),
+        );
+        await enqueueEmail(trx, 'order_placed', owner.email, {
+          order_public_id: order.public_id,
+          order_number: order.order_number,
+          total: fromCents(totals.total),
+          currency: RULES.currency,
+        });
+        const shortages = await reserveStock(
+          trx,
+          lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })),
+          order.id,
+          owner.user_id,
+        );
         if (shortages.length > 0) throw new Error('insufficient stock');
       });
       return true;
@@ -87,7 +111,16 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
     const elapsed = (Date.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
     const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
-    return { rps: (orders + rejected) / elapsed, p50: at(0.5), p99: at(0.99), errors: rejected, non2xx: 0, orders, rejected, ordersPerSecond: orders / elapsed };
+    return {
+      rps: (orders + rejected) / elapsed,
+      p50: at(0.5),
+      p99: at(0.99),
+      errors: rejected,
+      non2xx: 0,
+      orders,
+      rejected,
+      ordersPerSecond: orders / elapsed,
+    };
   }
 
   return { round, close: () => db.destroy(), used: () => next };

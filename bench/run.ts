@@ -33,7 +33,10 @@ import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
 
 const PASSWORD = 'Bench-Pass-1';
-const MEDIA_SIZES = [['20k.png', 20 * 1024], ['500k.png', 500 * 1024]] as const;
+const MEDIA_SIZES = [
+  ['20k.png', 20 * 1024],
+  ['500k.png', 500 * 1024],
+] as const;
 const settings = {
   connections: 50,
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 3),
@@ -59,7 +62,10 @@ function freePort(): Promise<number> {
 }
 
 function startProcess(script: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') log(`${script} exited with ${code ?? signal}`);
   });
@@ -81,7 +87,10 @@ async function waitFor(url: string, seconds = 60): Promise<void> {
 /** Signs in over HTTP the way a browser would: pre-session CSRF token, login, then the session's CSRF token. */
 async function signIn(base: string, email: string) {
   const first = await fetch(`${base}/api/v1/auth/csrf-token`);
-  const presession = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const presession = first.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const csrf1 = ((await first.json()) as any).data.csrf_token;
   const login = await fetch(`${base}/api/v1/auth/login`, {
     method: 'POST',
@@ -89,14 +98,16 @@ async function signIn(base: string, email: string) {
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${await login.text()}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c?.startsWith('session='))!;
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c?.startsWith('session='))!;
   const token = await fetch(`${base}/api/v1/auth/csrf-token`, { headers: { cookie } });
   const csrf = ((await token.json()) as any).data.csrf_token as string;
   const addresses = await fetch(`${base}/api/v1/users/me/addresses`, { headers: { cookie } });
   const addressId = ((await addresses.json()) as any).data[0]?.public_id as string;
   return { cookie, csrf, addressId };
 }
-
 
 function runLoad(scenario: object): Promise<Round[]> {
   return new Promise((resolve, reject) => {
@@ -140,10 +151,20 @@ async function main() {
     const hash = await hashPassword(PASSWORD, 15);
     let t = Date.now();
     await seedBenchStore(db, hash);
-    log(`seeded ${BENCH_SIZES.products} products, ${BENCH_SIZES.products * BENCH_SIZES.variantsPerProduct} variants, ${BENCH_SIZES.customers} customers, ${BENCH_SIZES.orders} orders in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    log(
+      `seeded ${BENCH_SIZES.products} products, ${BENCH_SIZES.products * BENCH_SIZES.variantsPerProduct} variants, ${BENCH_SIZES.customers} customers, ${BENCH_SIZES.orders} orders in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
     const { id: adminId } = await db
       .insertInto('users')
-      .values({ public_id: newPublicId('usr'), email: 'admin@bench.test', password_hash: hash, first_name: 'Bench', last_name: 'Admin', phone_number: null, role: 'SUPER_ADMIN' })
+      .values({
+        public_id: newPublicId('usr'),
+        email: 'admin@bench.test',
+        password_hash: hash,
+        first_name: 'Bench',
+        last_name: 'Admin',
+        phone_number: null,
+        role: 'SUPER_ADMIN',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     // Uploaded images of two sizes (a thumbnail, a product photo), stored as the service stores them and as files beside.
@@ -154,7 +175,15 @@ async function main() {
       writeFileSync(path.join(mediaDir, name), content);
       await db
         .insertInto('media_files')
-        .values({ path: `/bench/${name}`, url: `http://bench/media/bench/${name}`, folder: '/bench/', user_id: adminId, mime_type: 'image/png', size, content })
+        .values({
+          path: `/bench/${name}`,
+          url: `http://bench/media/bench/${name}`,
+          folder: '/bench/',
+          user_id: adminId,
+          mime_type: 'image/png',
+          size,
+          content,
+        })
         .execute();
     }
 
@@ -164,13 +193,14 @@ async function main() {
       WHERE p.status = 'ACTIVE' ORDER BY v.id LIMIT 2000`.execute(db);
     const variants = spread.rows.map((r) => r.public_id);
     const hot = variants[0]!;
-    await sql`UPDATE inventory SET quantity_on_hand = 1000000 WHERE variant_id IN (SELECT id FROM variants WHERE public_id = ANY(${variants}))`.execute(db);
+    await sql`UPDATE inventory SET quantity_on_hand = 1000000 WHERE variant_id IN (SELECT id FROM variants WHERE public_id = ANY(${variants}))`.execute(
+      db,
+    );
     const sample = await sql<{ product: string; category: string }>`
       SELECT p.public_id AS product, c.public_id AS category FROM products p
       JOIN product_categories pc ON pc.product_id = p.id JOIN categories c ON c.id = pc.category_id
       WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(db);
     const { product, category } = sample.rows[0]!;
-
 
     const [port, basePort] = [await freePort(), await freePort()];
     const serviceEnv = (port: number, dataDir: string) => ({
@@ -185,9 +215,17 @@ async function main() {
       RATE_LIMIT_LOGIN: '0',
       RATE_LIMIT_LOGIN_IP: '0',
     });
-    const service = startProcess('src/main.ts', serviceEnv(port, scratch), profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const service = startProcess(
+      'src/main.ts',
+      serviceEnv(port, scratch),
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     children.push(service);
-    const baselineServer = startProcess('bench/baseline.ts', { DATABASE_URL: databaseUrl, PORT: String(basePort), BENCH_MEDIA_DIR: mediaDir });
+    const baselineServer = startProcess('bench/baseline.ts', {
+      DATABASE_URL: databaseUrl,
+      PORT: String(basePort),
+      BENCH_MEDIA_DIR: mediaDir,
+    });
     children.push(baselineServer);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/health/ready`);
@@ -211,7 +249,10 @@ async function main() {
 
     // One prepared cart per POST /orders: more than the warm-up and rounds can use at 1,000 orders/s.
     const cartsPerScenario = Math.ceil((settings.warmupSeconds + settings.rounds * settings.roundSeconds) * 1000 * 1.25);
-    const shopperFiles: Record<'spread' | 'hot', string> = { spread: path.join(scratch, 'shoppers-spread.json'), hot: path.join(scratch, 'shoppers-hot.json') };
+    const shopperFiles: Record<'spread' | 'hot', string> = {
+      spread: path.join(scratch, 'shoppers-spread.json'),
+      hot: path.join(scratch, 'shoppers-hot.json'),
+    };
     const get = (path: string, headers?: Record<string, string>) => ({ kind: 'get', url: base, path, headers });
     const adminGet = (path: string) => get(path, { cookie: adminSession.cookie });
     // Prepared just before their scenario, as a shopper's cart adds would leave them: a session seen moments ago.
@@ -219,7 +260,10 @@ async function main() {
     const prepare = (tag: 'spread' | 'hot') => async () => {
       const started = Date.now();
       const batch = `${tag}${prepared++ || ''}`; // instance runs prepare a scenario's shoppers once per setup
-      writeFileSync(shopperFiles[tag], JSON.stringify(await prepareShoppers(db, batch, cartsPerScenario, hash, variants, tag === 'hot' ? hot : null)));
+      writeFileSync(
+        shopperFiles[tag],
+        JSON.stringify(await prepareShoppers(db, batch, cartsPerScenario, hash, variants, tag === 'hot' ? hot : null)),
+      );
       log(`prepared ${cartsPerScenario} shoppers with a cart of two lines in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     };
     const scenarios: { name: string; scenario: { kind: string }; prepare?: () => Promise<void> }[] = [
@@ -238,15 +282,29 @@ async function main() {
         scenario: adminGet(`/api/v1/admin/inventory?sort=${sort}`),
       })),
       ...MEDIA_SIZES.flatMap(([file, size]) => [
-        { name: `media ${size / 1024} KB: from disk, bare Fastify`, scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-disk/${file}` } },
-        { name: `media ${size / 1024} KB: from PostgreSQL, bare Fastify`, scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-db/${file}` } },
+        {
+          name: `media ${size / 1024} KB: from disk, bare Fastify`,
+          scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-disk/${file}` },
+        },
+        {
+          name: `media ${size / 1024} KB: from PostgreSQL, bare Fastify`,
+          scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: `/media-db/${file}` },
+        },
         { name: `media ${size / 1024} KB: the service`, scenario: get(`/media/bench/${file}`) },
       ]),
       { name: 'baseline (again)', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
       // The checkout baseline (bench/raw-checkout.ts): the same transaction through node-postgres, no HTTP, on carts prepared alike.
-      { name: 'checkout baseline: raw transaction, spread', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
+      {
+        name: 'checkout baseline: raw transaction, spread',
+        scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.spread },
+        prepare: prepare('spread'),
+      },
       { name: 'checkout: spread', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
-      { name: 'checkout baseline: raw transaction, hot variant', scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
+      {
+        name: 'checkout baseline: raw transaction, hot variant',
+        scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot },
+        prepare: prepare('hot'),
+      },
       { name: 'checkout: hot variant', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout flow: 2 cart adds + order', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot: null, variants } },
     ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
@@ -256,45 +314,65 @@ async function main() {
     await sql`VACUUM ANALYZE`.execute(db);
 
     const checkoutStart = new Date();
-    const results: { name: string; setup: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; ordersPerSecond?: number; rejected?: number; cpu: CpuShares }[] = [];
+    const results: {
+      name: string;
+      setup: string;
+      rps: number;
+      p50: number;
+      p99: number;
+      errors: number;
+      non2xx: number;
+      ordersPerSecond?: number;
+      rejected?: number;
+      cpu: CpuShares;
+    }[] = [];
     const setups = setupsFor(counts);
     // Scenarios on the service run once per setup; those on the bare baseline server, once.
     const onService = (scenario: object) => 'url' in scenario && scenario.url === base;
-    for (const { name, scenario, prepare } of scenarios) for (const setup of onService(scenario) ? setups : setups.slice(0, 1)) {
-      // The whole checkout flow gives each connection its own session; the driver does not spread it.
-      if (setup.via === 'driver' && scenario.kind === 'checkout') continue;
-      await prepare?.();
-      t = Date.now();
-      const targets = instances.slice(0, setup.instances);
-      balancer?.use(targets.map((i) => i.url));
-      // The "service" whose CPU is measured is the server the scenario drives: the instances, or the bare baseline server.
-      const measure = cpu.start(onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!]);
-      const routed = !onService(scenario)
-        ? scenario
-        : setup.via === 'balancer' && balancer
-          ? { ...scenario, url: balancer.url }
-          : { ...scenario, spread: targets.map((i) => i.url) };
-      const rounds = await runLoad(routed);
-      const row = {
-        name,
-        setup: onService(scenario) ? setup.label : '',
-        cpu: measure(),
-        rps: median(rounds.map((r) => r.rps)),
-        p50: median(rounds.map((r) => r.p50)),
-        p99: median(rounds.map((r) => r.p99)),
-        errors: rounds.reduce((s, r) => s + r.errors, 0),
-        non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
-        ...(rounds[0]?.ordersPerSecond !== undefined
-          ? { ordersPerSecond: median(rounds.map((r) => r.ordersPerSecond ?? 0)), rejected: rounds.reduce((s, r) => s + (r.rejected ?? 0), 0) }
-          : {}),
-      };
-      results.push(row);
-      log(`${name}${row.setup ? ` [${row.setup}]` : ''}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
-    }
+    for (const { name, scenario, prepare } of scenarios)
+      for (const setup of onService(scenario) ? setups : setups.slice(0, 1)) {
+        // The whole checkout flow gives each connection its own session; the driver does not spread it.
+        if (setup.via === 'driver' && scenario.kind === 'checkout') continue;
+        await prepare?.();
+        t = Date.now();
+        const targets = instances.slice(0, setup.instances);
+        balancer?.use(targets.map((i) => i.url));
+        // The "service" whose CPU is measured is the server the scenario drives: the instances, or the bare baseline server.
+        const measure = cpu.start(onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!]);
+        const routed = !onService(scenario)
+          ? scenario
+          : setup.via === 'balancer' && balancer
+            ? { ...scenario, url: balancer.url }
+            : { ...scenario, spread: targets.map((i) => i.url) };
+        const rounds = await runLoad(routed);
+        const row = {
+          name,
+          setup: onService(scenario) ? setup.label : '',
+          cpu: measure(),
+          rps: median(rounds.map((r) => r.rps)),
+          p50: median(rounds.map((r) => r.p50)),
+          p99: median(rounds.map((r) => r.p99)),
+          errors: rounds.reduce((s, r) => s + r.errors, 0),
+          non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+          ...(rounds[0]?.ordersPerSecond !== undefined
+            ? {
+                ordersPerSecond: median(rounds.map((r) => r.ordersPerSecond ?? 0)),
+                rejected: rounds.reduce((s, r) => s + (r.rejected ?? 0), 0),
+              }
+            : {}),
+        };
+        results.push(row);
+        log(
+          `${name}${row.setup ? ` [${row.setup}]` : ''}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+        );
+      }
 
     const memory = memoryOf(service.pid!);
-    const oversold = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)).rows[0]!.n;
-    const placed = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders WHERE placed_at >= ${checkoutStart}`.execute(db)).rows[0]!.n;
+    const oversold = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)
+    ).rows[0]!.n;
+    const placed = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders WHERE placed_at >= ${checkoutStart}`.execute(db))
+      .rows[0]!.n;
     // Every order placed during the run must have its confirmation email in the outbox.
     const missing = (
       await sql<{ n: number }>`
@@ -307,21 +385,38 @@ async function main() {
     const baselines = results.filter((r) => r.name.startsWith('baseline'));
     const baselineRps = baselines.reduce((s, r) => s + r.rps, 0) / Math.max(1, baselines.length);
     // Each checkout scenario against the raw transaction on the same kind of carts (the whole flow against the spread one).
-    const rawOrders = (kind: 'spread' | 'hot') => results.find((r) => r.name === `checkout baseline: raw transaction, ${kind === 'hot' ? 'hot variant' : 'spread'}`)?.ordersPerSecond;
+    const rawOrders = (kind: 'spread' | 'hot') =>
+      results.find((r) => r.name === `checkout baseline: raw transaction, ${kind === 'hot' ? 'hot variant' : 'spread'}`)?.ordersPerSecond;
     const checkoutRatios = results
       .filter((r) => r.ordersPerSecond !== undefined && !r.name.startsWith('checkout baseline'))
       .map((r) => {
         const raw = rawOrders(r.name.includes('hot') ? 'hot' : 'spread');
-        return { name: r.setup ? `${r.name} [${r.setup}]` : r.name, ordersPerSecond: r.ordersPerSecond!, rawOrdersPerSecond: raw ?? null, ratio: raw ? r.ordersPerSecond! / raw : null };
+        return {
+          name: r.setup ? `${r.name} [${r.setup}]` : r.name,
+          ordersPerSecond: r.ordersPerSecond!,
+          rawOrdersPerSecond: raw ?? null,
+          ratio: raw ? r.ordersPerSecond! / raw : null,
+        };
       });
     const report = {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+      },
       settings,
       sizes: BENCH_SIZES,
       baselineRps,
       scenarios: results.map((r) => ({ ...r, ratio: r.rps / baselineRps })),
-      checkout: { oversoldVariants: oversold, ordersPlaced: placed, orderEmailsInOutbox: emails, ordersWithoutEmail: missing, ratiosToRawTransaction: checkoutRatios },
+      checkout: {
+        oversoldVariants: oversold,
+        ordersPlaced: placed,
+        orderEmailsInOutbox: emails,
+        ordersWithoutEmail: missing,
+        ratiosToRawTransaction: checkoutRatios,
+      },
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -337,7 +432,9 @@ async function main() {
       ...(counts ? [...scaleOutTable(report.scenarios, setups), ''] : []),
       `| checkout scenario | orders/s | raw transaction orders/s | ratio to the raw transaction |`,
       `|---|---:|---:|---:|`,
-      ...checkoutRatios.map((r) => `| ${r.name} | ${r.ordersPerSecond.toFixed(0)} | ${r.rawOrdersPerSecond?.toFixed(0) ?? ''} | ${r.ratio?.toFixed(2) ?? ''} |`),
+      ...checkoutRatios.map(
+        (r) => `| ${r.name} | ${r.ordersPerSecond.toFixed(0)} | ${r.rawOrdersPerSecond?.toFixed(0) ?? ''} | ${r.ratio?.toFixed(2) ?? ''} |`,
+      ),
       '',
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
@@ -353,7 +450,10 @@ async function main() {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));
     const cleanup = new pg.Client({ connectionString: server.url });
-    await cleanup.connect().then(() => cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {});
+    await cleanup
+      .connect()
+      .then(() => cleanup.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
+      .catch(() => {});
     await cleanup.end().catch(() => {});
     await server.stop();
     rmSync(scratch, { recursive: true, force: true });

@@ -30,7 +30,8 @@ export interface Setup {
 export function instanceCounts(raw: string | undefined): number[] | null {
   if (!raw) return null;
   const counts = raw.split(',').map((s) => Number(s.trim()));
-  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) throw new Error(`BENCH_INSTANCES lists instance counts from 1 to 8, got "${raw}"`);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 8))
+    throw new Error(`BENCH_INSTANCES lists instance counts from 1 to 8, got "${raw}"`);
   return [...new Set(counts)].sort((a, b) => a - b);
 }
 
@@ -65,8 +66,12 @@ export function scaleOutTable(rows: Row[], setups: Setup[]): string[] {
   ];
   for (const row of rows.filter((r) => r.setup !== '')) {
     const one = rows.find((r) => r.name === row.name && r.setup === referenceOf(row.setup));
-    const cpu = row.cpu ? `${row.cpu.services} / ${row.cpu.postgres} / ${row.cpu.balancer} / ${row.cpu.loadDriver} / ${row.cpu.others}` : '';
-    lines.push(`| ${row.name} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.ratio.toFixed(2)} | ${one ? (row.rps / one.rps).toFixed(2) : ''} | ${row.p99} | ${cpu} |`);
+    const cpu = row.cpu
+      ? `${row.cpu.services} / ${row.cpu.postgres} / ${row.cpu.balancer} / ${row.cpu.loadDriver} / ${row.cpu.others}`
+      : '';
+    lines.push(
+      `| ${row.name} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.ratio.toFixed(2)} | ${one ? (row.rps / one.rps).toFixed(2) : ''} | ${row.p99} | ${cpu} |`,
+    );
   }
   return lines;
 }

@@ -19,7 +19,14 @@ export interface Shopper {
  * Sessions are stored as the service stores them (the token's SHA-256), and
  * the CSRF token is derived the way the service derives it.
  */
-export async function prepareShoppers(db: Db, tag: string, count: number, passwordHash: string, variants: string[], hot: string | null): Promise<Shopper[]> {
+export async function prepareShoppers(
+  db: Db,
+  tag: string,
+  count: number,
+  passwordHash: string,
+  variants: string[],
+  hot: string | null,
+): Promise<Shopper[]> {
   const tokens = Array.from({ length: count }, () => newSecretToken());
   const users = tokens.map(() => newPublicId('usr'));
   const addresses = tokens.map(() => newPublicId('adr'));

@@ -58,12 +58,16 @@ try {
       { email, passwordHash, firstName: values['first-name']!, lastName: values['last-name']!, phoneNumber: null, role },
       systemClock.now(),
     );
-    await writeAudit(trx, { actor: null, meta: { requestId: 'cli', ip: 'cli', userAgent: 'admin:create' } }, {
-      action: 'user.admin_create',
-      entityType: 'user',
-      entityPublicId: row.public_id,
-      changes: { after: { email, role } },
-    });
+    await writeAudit(
+      trx,
+      { actor: null, meta: { requestId: 'cli', ip: 'cli', userAgent: 'admin:create' } },
+      {
+        action: 'user.admin_create',
+        entityType: 'user',
+        entityPublicId: row.public_id,
+        changes: { after: { email, role } },
+      },
+    );
     return row;
   });
   console.log(`${user.role} ${user.email} (${user.public_id}) is ready to sign in`);

@@ -14,7 +14,12 @@ import { buildConsole, consoleIsStale } from './console-build.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Written after a successful compile: its time is the build's. */
 const marker = path.join(root, 'dist', '.built');
-const sources = [path.join(root, 'src'), path.join(root, 'tsconfig.json'), path.join(root, 'tsconfig.build.json'), path.join(root, 'package.json')];
+const sources = [
+  path.join(root, 'src'),
+  path.join(root, 'tsconfig.json'),
+  path.join(root, 'tsconfig.build.json'),
+  path.join(root, 'package.json'),
+];
 
 function newest(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -50,7 +55,9 @@ async function step(name: string, stale: () => boolean, build: () => Promise<voi
     const code = (error as NodeJS.ErrnoException).code;
     if (ifStale && (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')) {
       if (name === 'service' && !existsSync(path.join(root, 'dist', 'main.js'))) {
-        throw new Error('The service is not built and TypeScript is not installed: run `npm run build` where it is (a full `npm install`) and ship dist/');
+        throw new Error(
+          'The service is not built and TypeScript is not installed: run `npm run build` where it is (a full `npm install`) and ship dist/',
+        );
       }
       console.warn(`${name}: build tools are not installed, using the build that is there (run \`npm run build\` where they are)`);
       return;

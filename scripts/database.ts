@@ -10,9 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
  */
 export async function openDatabase(): Promise<{ config: Config; db: Db; close(): Promise<void> }> {
   const config = loadConfig();
-  const server = config.databaseUrl
-    ? { url: config.databaseUrl, stop: async () => {} }
-    : await startEmbeddedDatabase(config.dataDir);
+  const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
   const db = createDb(server.url, 4);
   await migrateToLatest(db);
   return {

@@ -67,7 +67,10 @@ export async function seedActivity(config: Config, db: Db, password: string): Pr
       const age = placed.length - index;
       const path = { order_public_id: order.id };
       if (index % 9 === 4) {
-        await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'CANCELLED', note: 'Customer asked to cancel' } });
+        await admin.PATCH('/api/v1/admin/orders/{order_public_id}', {
+          params: { path },
+          body: { status: 'CANCELLED', note: 'Customer asked to cancel' },
+        });
         continue;
       }
       if (age <= 4) continue;
@@ -75,7 +78,11 @@ export async function seedActivity(config: Config, db: Db, password: string): Pr
       if (age <= 8) continue;
       await admin.PATCH('/api/v1/admin/orders/{order_public_id}', {
         params: { path },
-        body: { status: 'SHIPPED', carrier: ['DHL', 'UPS', 'FedEx'][index % 3]!, tracking_number: `TRK${String(100_000 + index * 7919).slice(0, 6)}` },
+        body: {
+          status: 'SHIPPED',
+          carrier: ['DHL', 'UPS', 'FedEx'][index % 3]!,
+          tracking_number: `TRK${String(100_000 + index * 7919).slice(0, 6)}`,
+        },
       });
       if (age <= 12) continue;
       await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'FULFILLED' } });
@@ -89,7 +96,9 @@ export async function seedActivity(config: Config, db: Db, password: string): Pr
           UPDATE orders SET placed_at = placed_at - ${back} * interval '1 millisecond', updated_at = updated_at - ${back} * interval '1 millisecond'
           WHERE public_id = ${order.id} RETURNING id
         )
-        UPDATE order_status_history SET created_at = created_at - ${back} * interval '1 millisecond' WHERE order_id IN (SELECT id FROM moved)`.execute(db);
+        UPDATE order_status_history SET created_at = created_at - ${back} * interval '1 millisecond' WHERE order_id IN (SELECT id FROM moved)`.execute(
+        db,
+      );
     }
 
     // Reviews by buyers: half approved, half waiting in the moderation queue.
@@ -110,7 +119,10 @@ export async function seedActivity(config: Config, db: Db, password: string): Pr
       const [rating, title, comment] = REVIEWS[reviews]!;
       const review = await order.customer.POST('/api/v1/reviews', { body: { product_public_id: order.product, rating, title, comment } });
       if (reviews % 2 === 0) {
-        await admin.PATCH('/api/v1/admin/reviews/{review_public_id}', { params: { path: { review_public_id: review.data.public_id } }, body: { status: 'APPROVED' } });
+        await admin.PATCH('/api/v1/admin/reviews/{review_public_id}', {
+          params: { path: { review_public_id: review.data.public_id } },
+          body: { status: 'APPROVED' },
+        });
       }
       reviews++;
     }

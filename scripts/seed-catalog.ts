@@ -18,7 +18,10 @@ const SIZES = ['S', 'M', 'L', 'XL'];
 const COLOURS = ['Black', 'Navy', 'Sand', 'Olive'];
 
 export async function seedCatalog(db: Db): Promise<number> {
-  const existing = await db.selectFrom('products').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom('products')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
   if (existing.n > 0) return 0;
 
   return db.transaction().execute(async (trx) => {

@@ -63,14 +63,10 @@ async function main(): Promise<number> {
       const chromium = (await import('@sparticuz/chromium')).default;
       browserEnv.CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
     }
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=4', ...files],
-      {
-        stdio: 'inherit',
-        env: { ...process.env, ...browserEnv, TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, NODE_ENV: 'test' },
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], {
+      stdio: 'inherit',
+      env: { ...process.env, ...browserEnv, TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, NODE_ENV: 'test' },
+    });
     return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
   } finally {
     await server.stop();

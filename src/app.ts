@@ -113,7 +113,8 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD' && method !== 'OPTIONS') routeTable.push({ method: String(method), url: route.url, access: route.config?.access ?? 'user' });
+      if (method !== 'HEAD' && method !== 'OPTIONS')
+        routeTable.push({ method: String(method), url: route.url, access: route.config?.access ?? 'user' });
     }
   });
 
@@ -137,7 +138,8 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const correlation = request.headers['x-request-id'];
-    if (typeof correlation === 'string' && CORRELATION_ID.test(correlation)) request.log = request.log.child({ correlation_id: correlation });
+    if (typeof correlation === 'string' && CORRELATION_ID.test(correlation))
+      request.log = request.log.child({ correlation_id: correlation });
   });
 
   // Closing (SIGTERM): a request that arrives on a kept-alive connection is told to go elsewhere, in the
@@ -153,7 +155,9 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   registerErrorHandling(app, routeTable);
   // Helmet's default security headers on every response, the middleware built once (the Fastify plugin rebuilds it per request; bench finding 15).
   const securityHeaders = helmet();
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+  );
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
     credentials: true,

@@ -199,10 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool('COOKIE_SECURE', false),
     sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
     sessionIdleDays: int('SESSION_IDLE_DAYS', 7, 1, 3650),
-    imagekit:
-      imagekitSet === 3
-        ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! }
-        : null,
+    imagekit: imagekitSet === 3 ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! } : null,
     mediaSigningKey: (() => {
       const key = read('MEDIA_SIGNING_KEY');
       if (key !== undefined && key.length < 32) throw new ConfigError('MEDIA_SIGNING_KEY', 'must be at least 32 characters');
@@ -284,7 +281,10 @@ function parseTrustProxy(raw: string): number | string | false {
     const family = isIP(address);
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!NAMED_RANGES.has(entry) && (family === 0 || !validBits || rest.length > 0)) {
-      throw new ConfigError('TRUST_PROXY', `must be false, a hop count, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`);
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be false, a hop count, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal), got "${entry}"`,
+      );
     }
   }
   return entries.join(',');

@@ -21,10 +21,13 @@ startProcess(async ({ config, log, shutdown }) => {
     // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
     const idle = setInterval(() => app.server.closeIdleConnections(), 100);
     // Past the grace period the connections still open are cut.
-    const cut = setTimeout(() => {
-      log.warn('grace period over; closing the connections still open');
-      app.server.closeAllConnections();
-    }, Math.max(0, deadline - Date.now()));
+    const cut = setTimeout(
+      () => {
+        log.warn('grace period over; closing the connections still open');
+        app.server.closeAllConnections();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     try {
       await app.close(); // stops accepting, waits for in-flight requests, then stops the email worker
     } finally {

@@ -9,7 +9,12 @@ import { createDb } from './db/database.js';
  * made ready, asked for its document and closed before any worker runs.
  */
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
-  const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', PRUNE_INTERVAL: '0', DATABASE_URL: 'postgres://offline@127.0.0.1:1/offline' });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    PRUNE_INTERVAL: '0',
+    DATABASE_URL: 'postgres://offline@127.0.0.1:1/offline',
+  });
   const db = createDb(config.databaseUrl!, 1);
   const app = await buildApp({ config, db });
   try {

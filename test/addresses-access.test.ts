@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type TestApp } from './helpers/app.js';
 import { addressInput, errorOf } from './helpers/factories.js';
-import {
-  ADDRESSES,
-  addressRows,
-  assertDefaultInvariant,
-  createAddress,
-  customer,
-} from './helpers/addresses.js';
+import { ADDRESSES, addressRows, assertDefaultInvariant, createAddress, customer } from './helpers/addresses.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Who may reach an address: another account never (404, nothing changed), nor an unknown or misshapen ID (404); no session is 401, a write without its CSRF token 403. */
@@ -79,15 +73,12 @@ describe('address ownership', () => {
   });
 });
 
-test(
-  'an id longer than 100 characters is 404 in the error envelope',
-  async () => {
-    const { client } = await customer(t);
-    const response = await client.get(`${ADDRESSES}/adr_${'a'.repeat(200)}`);
-    assert.equal(response.status, 404, response.text);
-    assert.equal(errorOf(response).code, 'NOT_FOUND');
-  },
-);
+test('an id longer than 100 characters is 404 in the error envelope', async () => {
+  const { client } = await customer(t);
+  const response = await client.get(`${ADDRESSES}/adr_${'a'.repeat(200)}`);
+  assert.equal(response.status, 404, response.text);
+  assert.equal(errorOf(response).code, 'NOT_FOUND');
+});
 
 describe('address authentication', () => {
   async function everyOperation(client: ReturnType<TestApp['client']>, id: string, csrf?: false) {

@@ -28,9 +28,7 @@ describe('default flags under concurrency', () => {
     const existing = await createAddress(client);
     await client.csrf();
     const responses = await Promise.all(
-      Array.from({ length: N }, (_, i) =>
-        client.post(ADDRESSES, { ...baseInput(i), is_default_shipping: true, is_default_billing: true }),
-      ),
+      Array.from({ length: N }, (_, i) => client.post(ADDRESSES, { ...baseInput(i), is_default_shipping: true, is_default_billing: true })),
     );
     for (const response of responses) assert.equal(response.status, 201, response.text);
     const holders = await assertDefaultInvariant(t, userId);
@@ -57,9 +55,7 @@ describe('default flags under concurrency', () => {
     const { client, userId } = await customer(t);
     const addresses: AddressData[] = [];
     for (let i = 0; i < N; i++) addresses.push(await createAddress(client, baseInput(i)));
-    const responses = await Promise.all(
-      addresses.map((a) => client.patch(`${ADDRESSES}/${a.public_id}`, { is_default_shipping: true })),
-    );
+    const responses = await Promise.all(addresses.map((a) => client.patch(`${ADDRESSES}/${a.public_id}`, { is_default_shipping: true })));
     for (const response of responses) {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.is_default_shipping, true);
@@ -75,7 +71,10 @@ describe('default flags under concurrency', () => {
     for (let i = 0; i < 10; i++) addresses.push(await createAddress(client, baseInput(i)));
     const responses = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        client.patch(`${ADDRESSES}/${addresses[i % 10]!.public_id}`, i % 2 ? { is_default_billing: true } : { is_default_shipping: true, is_default_billing: true }),
+        client.patch(
+          `${ADDRESSES}/${addresses[i % 10]!.public_id}`,
+          i % 2 ? { is_default_billing: true } : { is_default_shipping: true, is_default_billing: true },
+        ),
       ),
     );
     for (const response of responses) assert.equal(response.status, 200, response.text);
@@ -96,7 +95,10 @@ describe('default flags under concurrency', () => {
           client.post(ADDRESSES, { ...baseInput(i), is_default_shipping: i % 3 === 0, is_default_billing: i % 4 === 0 }),
         ),
       ]);
-      const deletes = responses.slice(0, 5).map((r) => r.status).sort();
+      const deletes = responses
+        .slice(0, 5)
+        .map((r) => r.status)
+        .sort();
       assert.deepEqual(deletes, [204, 404, 404, 404, 404], 'the holder is deleted exactly once');
       for (const response of responses.slice(5, 8)) assert.equal(response.status, 204, response.text);
       for (const response of responses.slice(8)) assert.equal(response.status, 201, response.text);
@@ -132,7 +134,11 @@ describe('default flags under concurrency', () => {
     const second = await createAddress(client);
     for (const flag of ['is_default_shipping', 'is_default_billing'] as const) {
       await assert.rejects(
-        t.db.updateTable('addresses').set({ [flag]: true }).where('public_id', '=', second.public_id).execute(),
+        t.db
+          .updateTable('addresses')
+          .set({ [flag]: true })
+          .where('public_id', '=', second.public_id)
+          .execute(),
         /unique|duplicate/i,
       );
     }

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { addressInput, errorOf } from './helpers/factories.js';
-import {
-  ADDRESSES,
-  ADDRESS_FIELDS,
-  ISO_UTC,
-  addressRow,
-  addressRows,
-  createAddress,
-  customer,
-} from './helpers/addresses.js';
+import { ADDRESSES, ADDRESS_FIELDS, ISO_UTC, addressRow, addressRows, createAddress, customer } from './helpers/addresses.js';
 import { useApp } from './helpers/use-app.js';
 
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
@@ -101,10 +93,7 @@ describe('address CRUD', () => {
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.success, true);
     const data = response.body.data;
-    assert.deepEqual(
-      { ...data, updated_at: undefined },
-      { ...created, city: 'Manchester', zip_code: 'M1 1AA', updated_at: undefined },
-    );
+    assert.deepEqual({ ...data, updated_at: undefined }, { ...created, city: 'Manchester', zip_code: 'M1 1AA', updated_at: undefined });
     assert.match(data.updated_at, ISO_UTC);
     assert.ok(Date.parse(data.updated_at) > Date.parse(created.updated_at), 'updated_at moves forward');
 

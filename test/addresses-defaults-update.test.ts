@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { errorOf } from './helpers/factories.js';
-import {
-  ADDRESSES,
-  addressRows,
-  assertDefaultInvariant,
-  createAddress,
-  customer,
-  flagsOf,
-  storedFlags,
-} from './helpers/addresses.js';
+import { ADDRESSES, addressRows, assertDefaultInvariant, createAddress, customer, flagsOf, storedFlags } from './helpers/addresses.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Default shipping and billing flags (contract section 4) as addresses are updated. */
@@ -121,7 +113,10 @@ describe('default flags on update', () => {
     const { client, userId } = await customer(t);
     const a = await createAddress(client);
     const b = await createAddress(client, { is_default_billing: true });
-    for (const [address, flags] of [[a, [true, false]], [b, [false, true]]] as const) {
+    for (const [address, flags] of [
+      [a, [true, false]],
+      [b, [false, true]],
+    ] as const) {
       const response = await client.patch(`${ADDRESSES}/${address.public_id}`, { address_2: 'Side door' });
       assert.equal(response.status, 200);
       assert.deepEqual(flagsOf(response.body.data), flags);

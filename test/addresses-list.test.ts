@@ -155,7 +155,10 @@ describe('address list', () => {
       assert.equal(response.status, 400, response.text);
       const error = errorOf(response);
       assert.equal(error.code, 'VALIDATION_ERROR');
-      assert.ok(error.details?.some((d) => d.field === field), JSON.stringify(error.details));
+      assert.ok(
+        error.details?.some((d) => d.field === field),
+        JSON.stringify(error.details),
+      );
     });
   }
 

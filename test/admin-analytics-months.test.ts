@@ -27,7 +27,15 @@ describe('P&L months are UTC months', () => {
         const order = ok(await checkout(s.client, s.addressId), 201);
         await sql`UPDATE orders SET placed_at = ${new Date(at)} WHERE public_id = ${order.public_id}`.execute(t.db);
       }
-      const march = { revenue: '20.00', discounts: '0.00', shipping_income: '10.00', cost_of_goods_sold: '8.00', operating_expenses: '0.00', gross_profit: '12.00', net_profit: '22.00' };
+      const march = {
+        revenue: '20.00',
+        discounts: '0.00',
+        shipping_income: '10.00',
+        cost_of_goods_sold: '8.00',
+        operating_expenses: '0.00',
+        gross_profit: '12.00',
+        net_profit: '22.00',
+      };
       assert.deepEqual(ok(await staff.get(`${PNL}?from=2025-03-01&to=2025-03-31`)).total, march);
       for (const zone of ['America/New_York', 'Asia/Tokyo']) {
         const url = new URL(t.config.databaseUrl!);

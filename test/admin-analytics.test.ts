@@ -43,9 +43,33 @@ function monthsBetween(from: string, to: string): string[] {
   return out;
 }
 
-const ZERO = { revenue: '0.00', discounts: '0.00', shipping_income: '0.00', cost_of_goods_sold: '0.00', operating_expenses: '0.00', gross_profit: '0.00', net_profit: '0.00' };
-const CURRENT = { revenue: '182.00', discounts: '7.55', shipping_income: '5.00', cost_of_goods_sold: '97.00', operating_expenses: '135.99', gross_profit: '77.45', net_profit: '-53.54' };
-const OLD = { revenue: '20.00', discounts: '0.00', shipping_income: '5.00', cost_of_goods_sold: '8.00', operating_expenses: '50.00', gross_profit: '12.00', net_profit: '-33.00' };
+const ZERO = {
+  revenue: '0.00',
+  discounts: '0.00',
+  shipping_income: '0.00',
+  cost_of_goods_sold: '0.00',
+  operating_expenses: '0.00',
+  gross_profit: '0.00',
+  net_profit: '0.00',
+};
+const CURRENT = {
+  revenue: '182.00',
+  discounts: '7.55',
+  shipping_income: '5.00',
+  cost_of_goods_sold: '97.00',
+  operating_expenses: '135.99',
+  gross_profit: '77.45',
+  net_profit: '-53.54',
+};
+const OLD = {
+  revenue: '20.00',
+  discounts: '0.00',
+  shipping_income: '5.00',
+  cost_of_goods_sold: '8.00',
+  operating_expenses: '50.00',
+  gross_profit: '12.00',
+  net_profit: '-33.00',
+};
 
 let today: string;
 let monthStart: string;
@@ -56,7 +80,10 @@ const orders: Record<string, any> = {};
 const coupons: Record<string, string> = {};
 
 async function buy(lines: [string, number][], extra: Record<string, unknown> = {}) {
-  const s = await shopper(t, lines.map(([key, quantity]) => ({ variantId: variants[key]!, quantity })));
+  const s = await shopper(
+    t,
+    lines.map(([key, quantity]) => ({ variantId: variants[key]!, quantity })),
+  );
   return { ...s, order: ok(await checkout(s.client, s.addressId, extra), 201) };
 }
 
@@ -82,16 +109,39 @@ const t = useApp({
       variants[key] = made.variantId;
       products[key] = made.productId;
     }
-    for (const [key, level] of [['B', 6], ['C', 2], ['E', 5]] as const) ok(await t.admin.patch(`/api/v1/admin/inventory/${variants[key]}`, { reorder_level: level }));
+    for (const [key, level] of [
+      ['B', 6],
+      ['C', 2],
+      ['E', 5],
+    ] as const)
+      ok(await t.admin.patch(`/api/v1/admin/inventory/${variants[key]}`, { reorder_level: level }));
     assert.equal((await t.admin.delete(`/api/v1/admin/variants/${variants.F}`)).status, 204); // out of stock, but deleted: not counted
 
-    coupons.PCT10 = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'PCT10', discount_type: 'PERCENTAGE', discount_value: '10' }), 201).public_id;
-    coupons.FIX3 = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'FIX3', discount_type: 'FIXED_AMOUNT', discount_value: '3.00' }), 201).public_id;
-    coupons.UNUSED = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'UNUSED', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
-    const gone = ok(await t.admin.post('/api/v1/admin/coupons', { code: 'GONE', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201).public_id;
+    coupons.PCT10 = ok(
+      await t.admin.post('/api/v1/admin/coupons', { code: 'PCT10', discount_type: 'PERCENTAGE', discount_value: '10' }),
+      201,
+    ).public_id;
+    coupons.FIX3 = ok(
+      await t.admin.post('/api/v1/admin/coupons', { code: 'FIX3', discount_type: 'FIXED_AMOUNT', discount_value: '3.00' }),
+      201,
+    ).public_id;
+    coupons.UNUSED = ok(
+      await t.admin.post('/api/v1/admin/coupons', { code: 'UNUSED', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }),
+      201,
+    ).public_id;
+    const gone = ok(
+      await t.admin.post('/api/v1/admin/coupons', { code: 'GONE', discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }),
+      201,
+    ).public_id;
     assert.equal((await t.admin.delete(`/api/v1/admin/coupons/${gone}`)).status, 204);
 
-    const o1 = await buy([['A', 2], ['B', 1]], { coupon_code: 'pct10' });
+    const o1 = await buy(
+      [
+        ['A', 2],
+        ['B', 1],
+      ],
+      { coupon_code: 'pct10' },
+    );
     const o2 = await buy([['C', 3]], { coupon_code: 'FIX3' });
     const o3 = await buy([['B', 3]]);
     const o5 = await buy([['A', 1]]);
@@ -107,7 +157,11 @@ const t = useApp({
 
     // Reviews: one pending counts; an approved one and a deleted pending one do not.
     const author = o1.user.public_id;
-    for (const [status, deleted] of [['PENDING', false], ['APPROVED', false], ['PENDING', true]] as const) {
+    for (const [status, deleted] of [
+      ['PENDING', false],
+      ['APPROVED', false],
+      ['PENDING', true],
+    ] as const) {
       const product = status === 'APPROVED' ? products.B : deleted ? products.C : products.A;
       await sql`INSERT INTO reviews (public_id, product_id, user_id, rating, title, comment, status, deleted_at)
                 VALUES (${newPublicId('rev')}, (SELECT id FROM products WHERE public_id = ${product}), (SELECT id FROM users WHERE public_id = ${author}),
@@ -118,8 +172,12 @@ const t = useApp({
       ['Rent', 'RENT', '120.00', monthStart],
       ['Tools', 'SOFTWARE', '15.99', today],
       ['Ads', 'MARKETING', '50.00', oldDay],
-    ]) ok(await t.superAdmin.post('/api/v1/admin/expenses', { description, category, amount, spent_at: spentAt }), 201);
-    const deleted = ok(await t.superAdmin.post('/api/v1/admin/expenses', { description: 'Oops', category: 'OTHER', amount: '999.00', spent_at: today }), 201);
+    ])
+      ok(await t.superAdmin.post('/api/v1/admin/expenses', { description, category, amount, spent_at: spentAt }), 201);
+    const deleted = ok(
+      await t.superAdmin.post('/api/v1/admin/expenses', { description: 'Oops', category: 'OTHER', amount: '999.00', spent_at: today }),
+      201,
+    );
     assert.equal((await t.superAdmin.delete(`/api/v1/admin/expenses/${deleted.public_id}`)).status, 204);
   },
 });
@@ -127,7 +185,13 @@ const t = useApp({
 describe('the fixture', () => {
   test('orders were priced as the header says', () => {
     assert.deepEqual(
-      ['O1', 'O2', 'O3', 'O5'].map((k) => [orders[k].subtotal, orders[k].discount_total, orders[k].shipping_total, orders[k].tax_total, orders[k].total]),
+      ['O1', 'O2', 'O3', 'O5'].map((k) => [
+        orders[k].subtotal,
+        orders[k].discount_total,
+        orders[k].shipping_total,
+        orders[k].tax_total,
+        orders[k].total,
+      ]),
       [
         ['75.50', '7.55', '5.00', '6.80', '79.75'],
         ['23.97', '3.00', '5.00', '2.10', '28.07'],
@@ -163,7 +227,10 @@ describe('GET /admin/stats', () => {
     assert.equal(wide.average_order_value, '64.82', '194.45 / 3 = 64.8166...');
     assert.deepEqual(
       wide.top_products.map((p: any) => [p.product_public_id, p.units, p.revenue]),
-      [[products.B, 4, '142.00'], [products.A, 3, '60.00']],
+      [
+        [products.B, 4, '142.00'],
+        [products.A, 3, '60.00'],
+      ],
     );
     assert.equal(wide.new_customers, 4);
 
@@ -189,7 +256,10 @@ describe('GET /admin/stats', () => {
 
     const wide = ok(await t.admin.get(`${STATS}?period=90d`));
     assert.equal(wide.series.length, 91);
-    assert.deepEqual(wide.series.find((d: any) => d.date === oldDay), { date: oldDay, orders: 1, gross: '20.00', net: '20.00' });
+    assert.deepEqual(
+      wide.series.find((d: any) => d.date === oldDay),
+      { date: oldDay, orders: 1, gross: '20.00', net: '20.00' },
+    );
     const cents = (sum: number, d: any) => sum + Math.round(Number(d.net) * 100);
     assert.equal(wide.series.reduce(cents, 0), Math.round(Number(wide.revenue.net) * 100));
 
@@ -209,7 +279,13 @@ describe('GET /admin/stats', () => {
 describe('GET /admin/analytics/pnl', () => {
   test('current month: every figure to the cent, cost of goods from cost at sale time', async () => {
     const pnl = ok(await t.superAdmin.get(`${PNL}?from=${monthStart}&to=${today}`));
-    assert.deepEqual(pnl, { from: monthStart, to: today, currency: 'USD', months: [{ month: today.slice(0, 7), ...CURRENT }], total: CURRENT });
+    assert.deepEqual(pnl, {
+      from: monthStart,
+      to: today,
+      currency: 'USD',
+      months: [{ month: today.slice(0, 7), ...CURRENT }],
+      total: CURRENT,
+    });
   });
 
   test('a later cost_price change does not rewrite the P&L', async () => {
@@ -227,7 +303,15 @@ describe('GET /admin/analytics/pnl', () => {
       ...(month === today.slice(0, 7) ? CURRENT : month === oldDay.slice(0, 7) ? OLD : ZERO),
     }));
     assert.deepEqual(pnl.months, expected);
-    const total = { revenue: '202.00', discounts: '7.55', shipping_income: '10.00', cost_of_goods_sold: '105.00', operating_expenses: '185.99', gross_profit: '89.45', net_profit: '-86.54' };
+    const total = {
+      revenue: '202.00',
+      discounts: '7.55',
+      shipping_income: '10.00',
+      cost_of_goods_sold: '105.00',
+      operating_expenses: '185.99',
+      gross_profit: '89.45',
+      net_profit: '-86.54',
+    };
     assert.deepEqual(pnl.total, total);
 
     const byDefault = ok(await t.superAdmin.get(PNL));
@@ -238,7 +322,9 @@ describe('GET /admin/analytics/pnl', () => {
     assert.deepEqual(byDefault.total, total);
 
     // A range that ends the day before the old order leaves it out.
-    const before = ok(await t.superAdmin.get(`${PNL}?from=${day(new Date(Date.parse(oldDay) - 5 * DAY))}&to=${day(new Date(Date.parse(oldDay) - DAY))}`));
+    const before = ok(
+      await t.superAdmin.get(`${PNL}?from=${day(new Date(Date.parse(oldDay) - 5 * DAY))}&to=${day(new Date(Date.parse(oldDay) - DAY))}`),
+    );
     assert.equal(before.total.revenue, '0.00');
   });
 
@@ -249,7 +335,10 @@ describe('GET /admin/analytics/pnl', () => {
       'TOTAL,182.00,7.55,5.00,97.00,135.99,77.45,-53.54',
       '',
     ].join('\r\n');
-    for (const [query, headers] of [[`&format=csv`, {}], ['', { accept: 'text/csv' }]] as const) {
+    for (const [query, headers] of [
+      [`&format=csv`, {}],
+      ['', { accept: 'text/csv' }],
+    ] as const) {
       const response = await t.superAdmin.get(`${PNL}?from=${monthStart}&to=${today}${query}`, { headers });
       assert.equal(response.status, 200, response.text);
       assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
@@ -258,7 +347,12 @@ describe('GET /admin/analytics/pnl', () => {
   });
 
   test('from after to, or not a date, is 400', async () => {
-    for (const query of [`from=${today}&to=${monthStart === today ? day(new Date(Date.parse(today) - DAY)) : monthStart}`, 'from=2026-13-01', 'to=yesterday', 'format=xlsx']) {
+    for (const query of [
+      `from=${today}&to=${monthStart === today ? day(new Date(Date.parse(today) - DAY)) : monthStart}`,
+      'from=2026-13-01',
+      'to=yesterday',
+      'format=xlsx',
+    ]) {
       const response = await t.superAdmin.get(`${PNL}?${query}`);
       assert.equal(response.status, 400, `${query}: ${response.text}`);
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');

@@ -45,7 +45,6 @@ const t = useApp({
   },
 });
 
-
 /** Calls every admin route as `client`; returns one line per route whose answer `expect` rejects. */
 async function sweep(client: Client, expect: (route: RouteEntry, status: number, code: string | undefined) => string | null) {
   const failures: string[] = [];
@@ -53,7 +52,8 @@ async function sweep(client: Client, expect: (route: RouteEntry, status: number,
     const url = concrete(route.url);
     const response = await client.request(route.method, url, WRITES.has(route.method) ? { body: {} } : {});
     const problem = expect(route, response.status, response.body?.error?.code);
-    if (problem) failures.push(`${route.method} ${route.url} (${route.access}) -> ${response.status} ${response.body?.error?.code ?? ''}: ${problem}`);
+    if (problem)
+      failures.push(`${route.method} ${route.url} (${route.access}) -> ${response.status} ${response.body?.error?.code ?? ''}: ${problem}`);
   }
   return failures;
 }
@@ -105,8 +105,11 @@ describe('the route table', () => {
     assert.deepEqual(missing, []);
   });
 
-  test('every other admin route is only ADMIN or SUPER_ADMIN, and the SUPER_ADMIN-only set is exactly the contract\'s', () => {
-    const superOnly = adminRoutes.filter((r) => r.access === 'super_admin').map((r) => `${r.method} ${r.url.slice(ADMIN_PREFIX.length)}`).sort();
+  test("every other admin route is only ADMIN or SUPER_ADMIN, and the SUPER_ADMIN-only set is exactly the contract's", () => {
+    const superOnly = adminRoutes
+      .filter((r) => r.access === 'super_admin')
+      .map((r) => `${r.method} ${r.url.slice(ADMIN_PREFIX.length)}`)
+      .sort();
     // Role assignment, P&L, coupon analytics, operating expenses and the audit log (spec roles table).
     assert.deepEqual(superOnly, [
       'DELETE /expenses/:expense_public_id',
@@ -128,12 +131,16 @@ describe('the route table', () => {
 
 describe('who may call admin routes', () => {
   test('anonymous: 401 UNAUTHENTICATED on every admin route', async () => {
-    const failures = await sweep(t.anonymous, (_route, status, code) => (status === 401 && code === 'UNAUTHENTICATED' ? null : 'expected 401 UNAUTHENTICATED'));
+    const failures = await sweep(t.anonymous, (_route, status, code) =>
+      status === 401 && code === 'UNAUTHENTICATED' ? null : 'expected 401 UNAUTHENTICATED',
+    );
     assert.deepEqual(failures, []);
   });
 
   test('CUSTOMER: 403 FORBIDDEN on every admin route', async () => {
-    const failures = await sweep(t.customer, (_route, status, code) => (status === 403 && code === 'FORBIDDEN' ? null : 'expected 403 FORBIDDEN'));
+    const failures = await sweep(t.customer, (_route, status, code) =>
+      status === 403 && code === 'FORBIDDEN' ? null : 'expected 403 FORBIDDEN',
+    );
     assert.deepEqual(failures, []);
   });
 

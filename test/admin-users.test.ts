@@ -33,7 +33,13 @@ async function userRow(publicId: string) {
 }
 
 function auditOf(action: string, entityPublicId: string) {
-  return t.db.selectFrom('audit_log').selectAll().where('action', '=', action).where('entity_public_id', '=', entityPublicId).orderBy('id').execute();
+  return t.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .where('entity_public_id', '=', entityPublicId)
+    .orderBy('id')
+    .execute();
 }
 
 const ids = (response: Response): string[] => response.body.data.map((u: { public_id: string }) => u.public_id);
@@ -47,7 +53,11 @@ describe('GET /admin/users', () => {
     const byMail = (await signUp(t, { email: `${mailTag}@example.test`, first_name: 'Zed', last_name: 'Other' })).user.public_id;
 
     assert.deepEqual(ids(await t.admin.get(`${USERS}?search=${surname.toUpperCase()}&limit=100`)).sort(), [...named].sort());
-    assert.deepEqual(ids(await t.admin.get(`${USERS}?search=${encodeURIComponent(`Grace ${surname}`)}`)).sort(), [...named].sort(), 'full name');
+    assert.deepEqual(
+      ids(await t.admin.get(`${USERS}?search=${encodeURIComponent(`Grace ${surname}`)}`)).sort(),
+      [...named].sort(),
+      'full name',
+    );
     assert.deepEqual(ids(await t.admin.get(`${USERS}?search=${mailTag.toUpperCase()}`)), [byMail]);
     // LIKE wildcards in the term are literal characters, not "anything".
     const wild = await t.admin.get(`${USERS}?search=${encodeURIComponent('%')}`);
@@ -218,8 +228,17 @@ describe('PATCH /admin/users/{usr}/role', () => {
     ok(await t.superAdmin.post(`${USERS}/${target.user.public_id}/suspend`));
     ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'SUPER_ADMIN' }));
     fails(await t.superAdmin.post(`${USERS}/${target.user.public_id}/activate`), 403, 'FORBIDDEN');
-    const activeSupers = await t.db.selectFrom('users').select('public_id').where('role', '=', 'SUPER_ADMIN').where('status', '=', 'ACTIVE').execute();
-    assert.deepEqual(activeSupers.map((u) => u.public_id), [t.superAdmin.user.public_id], 'precondition: the actor is the only active SUPER_ADMIN');
+    const activeSupers = await t.db
+      .selectFrom('users')
+      .select('public_id')
+      .where('role', '=', 'SUPER_ADMIN')
+      .where('status', '=', 'ACTIVE')
+      .execute();
+    assert.deepEqual(
+      activeSupers.map((u) => u.public_id),
+      [t.superAdmin.user.public_id],
+      'precondition: the actor is the only active SUPER_ADMIN',
+    );
     assert.equal(ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'ADMIN' })).role, 'ADMIN');
     assert.equal(ok(await t.superAdmin.post(`${USERS}/${target.user.public_id}/activate`)).status, 'ACTIVE');
   });
@@ -244,7 +263,10 @@ describe('the last SUPER_ADMIN', () => {
         // The loser was demoted first: refused in the transaction (403, or 409 LAST_SUPER_ADMIN), or, when the
         // winner committed before the loser's request was even read, its revoked session is 401.
         const code = `${loser.status} ${errorOf(loser).code}`;
-        assert.ok(['409 LAST_SUPER_ADMIN', '403 FORBIDDEN', '401 UNAUTHENTICATED'].includes(code), `round ${round}: loser answered ${loser.text}`);
+        assert.ok(
+          ['409 LAST_SUPER_ADMIN', '403 FORBIDDEN', '401 UNAUTHENTICATED'].includes(code),
+          `round ${round}: loser answered ${loser.text}`,
+        );
         const supers = await race.db.selectFrom('users').select('public_id').where('role', '=', 'SUPER_ADMIN').execute();
         assert.equal(supers.length, 1);
         assert.equal(supers[0]!.public_id, ab.status === 200 ? a.user.public_id : b.user.public_id);

@@ -32,7 +32,10 @@ describe('GET /admin/audit', () => {
 
   test('newest first, filtered by actor (usr_ ID or email), action, entity type and ID', async () => {
     const actor = await actorWithHistory();
-    const expected = [...actor.categories].reverse().map((c) => `category.create ${c}`).concat(`auth.login ${actor.user.public_id}`);
+    const expected = [...actor.categories]
+      .reverse()
+      .map((c) => `category.create ${c}`)
+      .concat(`auth.login ${actor.user.public_id}`);
     const byId = await list(t.superAdmin, `actor=${actor.user.public_id}`);
     assert.deepEqual(actions(byId), expected);
     assert.equal(byId.body.meta.total, 4);
@@ -40,7 +43,19 @@ describe('GET /admin/audit', () => {
 
     const entry = byId.body.data[0];
     assert.deepEqual(entry.actor, { public_id: actor.user.public_id, email: actor.email, role: 'ADMIN' });
-    assert.deepEqual(Object.keys(entry).sort(), ['action', 'actor', 'changes', 'created_at', 'entity_public_id', 'entity_type', 'ip', 'public_id', 'reason', 'request_id', 'user_agent']);
+    assert.deepEqual(Object.keys(entry).sort(), [
+      'action',
+      'actor',
+      'changes',
+      'created_at',
+      'entity_public_id',
+      'entity_type',
+      'ip',
+      'public_id',
+      'reason',
+      'request_id',
+      'user_agent',
+    ]);
     assert.match(entry.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.equal(entry.changes.before, null);
     assert.equal(typeof entry.changes.after.name, 'string');
@@ -56,17 +71,30 @@ describe('GET /admin/audit', () => {
 
     const all = (await list(t.superAdmin, 'limit=100')).body.data as any[];
     const times = all.map((e) => Date.parse(e.created_at));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'the whole log is newest first');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'the whole log is newest first',
+    );
   });
 
   test('from is inclusive, to exclusive; pages neither repeat nor skip', async () => {
     const actor = await actorWithHistory();
     const entries = (await list(t.superAdmin, `actor=${actor.user.public_id}`)).body.data as any[];
     const [third, second, first] = [entries[0], entries[1], entries[2]];
-    const window = await list(t.superAdmin, `actor=${actor.user.public_id}&from=${encodeURIComponent(first.created_at)}&to=${encodeURIComponent(third.created_at)}`);
-    assert.deepEqual(window.body.data.map((e: any) => e.public_id), [second.public_id, first.public_id]);
+    const window = await list(
+      t.superAdmin,
+      `actor=${actor.user.public_id}&from=${encodeURIComponent(first.created_at)}&to=${encodeURIComponent(third.created_at)}`,
+    );
+    assert.deepEqual(
+      window.body.data.map((e: any) => e.public_id),
+      [second.public_id, first.public_id],
+    );
     const since = await list(t.superAdmin, `actor=${actor.user.public_id}&from=${encodeURIComponent(second.created_at)}`);
-    assert.deepEqual(since.body.data.map((e: any) => e.public_id), [third.public_id, second.public_id]);
+    assert.deepEqual(
+      since.body.data.map((e: any) => e.public_id),
+      [third.public_id, second.public_id],
+    );
 
     const seen: string[] = [];
     for (const page of [1, 2]) {
@@ -74,17 +102,25 @@ describe('GET /admin/audit', () => {
       assert.deepEqual(response.body.meta, { page, limit: 3, total: 4, totalPages: 2, hasNext: page === 1, hasPrev: page === 2 });
       seen.push(...response.body.data.map((e: any) => e.public_id));
     }
-    assert.deepEqual(seen, entries.map((e) => e.public_id));
+    assert.deepEqual(
+      seen,
+      entries.map((e) => e.public_id),
+    );
     assert.deepEqual((await list(t.superAdmin, `actor=${actor.user.public_id}&limit=3&page=3`)).body.data, []);
 
     // Exact bounds, on entries whose times have no sub-millisecond part.
     const action = `test.bounds_${tag().toLowerCase()}`;
     for (const second of [0, 1, 2]) {
       await sql`INSERT INTO audit_log (public_id, action, entity_type, created_at)
-                VALUES (${`aud_${tag()}${tag()}${tag()}`}, ${action}, 'test', ${new Date(Date.UTC(2020, 0, 1, 0, 0, second))})`.execute(t.db);
+                VALUES (${`aud_${tag()}${tag()}${tag()}`}, ${action}, 'test', ${new Date(Date.UTC(2020, 0, 1, 0, 0, second))})`.execute(
+        t.db,
+      );
     }
     const bounded = await list(t.superAdmin, `action=${action}&from=2020-01-01T00:00:00.000Z&to=2020-01-01T00:00:02.000Z`);
-    assert.deepEqual(bounded.body.data.map((e: any) => e.created_at), ['2020-01-01T00:00:01.000Z', '2020-01-01T00:00:00.000Z']);
+    assert.deepEqual(
+      bounded.body.data.map((e: any) => e.created_at),
+      ['2020-01-01T00:00:01.000Z', '2020-01-01T00:00:00.000Z'],
+    );
     assert.equal(bounded.body.data[0].actor, null);
 
     for (const query of ['from=yesterday', 'to=2026-13-01T00:00:00Z', 'limit=0', 'page=0', 'format=pdf']) {
@@ -97,18 +133,27 @@ describe('GET /admin/audit', () => {
   test('CSV export: the same filtered page as rows under a header', async () => {
     const actor = await actorWithHistory();
     const json = (await list(t.superAdmin, `actor=${actor.user.public_id}`)).body.data as any[];
-    for (const [query, headers] of [['&format=csv', {}], ['', { accept: 'text/csv' }]] as const) {
+    for (const [query, headers] of [
+      ['&format=csv', {}],
+      ['', { accept: 'text/csv' }],
+    ] as const) {
       const response = await t.superAdmin.get(`${AUDIT}?actor=${actor.user.public_id}${query}`, { headers });
       assert.equal(response.status, 200, response.text);
       assert.match(response.headers.get('content-type') ?? '', /^text\/csv/);
       assert.match(response.headers.get('content-disposition') ?? '', /attachment; filename="audit-log\.csv"/);
       const lines = response.text.split('\r\n');
-      assert.equal(lines[0], 'public_id,created_at,actor_public_id,actor_email,actor_role,action,entity_type,entity_public_id,reason,ip,request_id,changes');
+      assert.equal(
+        lines[0],
+        'public_id,created_at,actor_public_id,actor_email,actor_role,action,entity_type,entity_public_id,reason,ip,request_id,changes',
+      );
       assert.equal(lines.at(-1), '');
       const rows = lines.slice(1, -1);
       assert.equal(rows.length, json.length);
       rows.forEach((row, i) => {
-        assert.ok(row.startsWith(`${json[i].public_id},${json[i].created_at},${actor.user.public_id},${actor.email},ADMIN,${json[i].action},`), row);
+        assert.ok(
+          row.startsWith(`${json[i].public_id},${json[i].created_at},${actor.user.public_id},${actor.email},ADMIN,${json[i].action},`),
+          row,
+        );
       });
       // JSON changes are one quoted cell with doubled quotes.
       assert.ok(rows[0]!.endsWith(`"${JSON.stringify(json[0].changes).replace(/"/g, '""')}"`), rows[0]);

@@ -39,12 +39,40 @@ describe('every admin write is audited with before and after', () => {
     await write(t.admin, 'category.update', await c.patch(`${A}/categories/${category.public_id}`, { name: `Cat ${tag()}` }), 200);
     const product = await write(t.admin, 'product.create', await c.post(`${A}/products`, { name: `Prod ${tag()}` }), 201);
     await write(t.admin, 'product.update', await c.patch(`${A}/products/${product.public_id}`, { status: 'ACTIVE' }), 200);
-    const variant = await write(t.admin, 'variant.create', await c.post(`${A}/products/${product.public_id}/variants`, { sku: `S-${tag()}`, name: 'V', price: '5.00' }), 201);
+    const variant = await write(
+      t.admin,
+      'variant.create',
+      await c.post(`${A}/products/${product.public_id}/variants`, { sku: `S-${tag()}`, name: 'V', price: '5.00' }),
+      201,
+    );
     await write(t.admin, 'variant.update', await c.patch(`${A}/variants/${variant.public_id}`, { price: '6.00' }), 200);
-    await write(t.admin, 'inventory.create', await c.post(`${A}/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 5 }), 201, variant.public_id);
-    await write(t.admin, 'inventory.adjust', await c.patch(`${A}/inventory/${variant.public_id}`, { quantity_change: 3, reason: 'recount' }), 200, variant.public_id);
-    await write(t.admin, 'inventory.reserve', await c.patch(`${A}/inventory/${variant.public_id}/reservation`, { change: 2 }), 200, variant.public_id);
-    const coupon = await write(t.admin, 'coupon.create', await c.post(`${A}/coupons`, { code: `C${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' }), 201);
+    await write(
+      t.admin,
+      'inventory.create',
+      await c.post(`${A}/inventory`, { variant_public_id: variant.public_id, quantity_on_hand: 5 }),
+      201,
+      variant.public_id,
+    );
+    await write(
+      t.admin,
+      'inventory.adjust',
+      await c.patch(`${A}/inventory/${variant.public_id}`, { quantity_change: 3, reason: 'recount' }),
+      200,
+      variant.public_id,
+    );
+    await write(
+      t.admin,
+      'inventory.reserve',
+      await c.patch(`${A}/inventory/${variant.public_id}/reservation`, { change: 2 }),
+      200,
+      variant.public_id,
+    );
+    const coupon = await write(
+      t.admin,
+      'coupon.create',
+      await c.post(`${A}/coupons`, { code: `C${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' }),
+      201,
+    );
     await write(t.admin, 'coupon.update', await c.patch(`${A}/coupons/${coupon.public_id}`, { discount_value: '3.00' }), 200);
     await write(t.admin, 'coupon.delete', await c.delete(`${A}/coupons/${coupon.public_id}`), 204, coupon.public_id);
     const order = await anOrder();
@@ -52,9 +80,19 @@ describe('every admin write is audited with before and after', () => {
     const customer = await signUp(t);
     await write(t.admin, 'user.suspend', await c.post(`${A}/users/${customer.user.public_id}/suspend`), 200);
     await write(t.admin, 'user.activate', await c.post(`${A}/users/${customer.user.public_id}/activate`), 200);
-    await write(t.superAdmin, 'user.role_change', await t.superAdmin.patch(`${A}/users/${customer.user.public_id}/role`, { role: 'ADMIN' }), 200);
+    await write(
+      t.superAdmin,
+      'user.role_change',
+      await t.superAdmin.patch(`${A}/users/${customer.user.public_id}/role`, { role: 'ADMIN' }),
+      200,
+    );
     const s = t.superAdmin;
-    const expense = await write(t.superAdmin, 'expense.create', await s.post(`${A}/expenses`, { description: 'Hosting', category: 'SOFTWARE', amount: '40.00', spent_at: '2026-01-15' }), 201);
+    const expense = await write(
+      t.superAdmin,
+      'expense.create',
+      await s.post(`${A}/expenses`, { description: 'Hosting', category: 'SOFTWARE', amount: '40.00', spent_at: '2026-01-15' }),
+      201,
+    );
     await write(t.superAdmin, 'expense.update', await s.patch(`${A}/expenses/${expense.public_id}`, { amount: '45.50' }), 200);
     await write(t.superAdmin, 'expense.delete', await s.delete(`${A}/expenses/${expense.public_id}`), 204, expense.public_id);
     await write(t.admin, 'variant.delete', await c.delete(`${A}/variants/${variant.public_id}`), 204, variant.public_id);
@@ -78,7 +116,10 @@ describe('every admin write is audited with before and after', () => {
 
     const byAction = async (action: string, entity: string) => (await rowsFor(action, entity))[0]!.changes as any;
     assert.deepEqual(
-      [(await byAction('coupon.update', coupon.public_id)).before.discount_value, (await byAction('coupon.update', coupon.public_id)).after.discount_value],
+      [
+        (await byAction('coupon.update', coupon.public_id)).before.discount_value,
+        (await byAction('coupon.update', coupon.public_id)).after.discount_value,
+      ],
       ['2.00', '3.00'],
     );
     const adjust = await byAction('inventory.adjust', variant.public_id);
@@ -91,7 +132,10 @@ describe('every admin write is audited with before and after', () => {
 
   test('a refused write leaves no entry', async () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 2 });
-    const coupon = ok(await t.admin.post(`${A}/coupons`, { code: `R${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+    const coupon = ok(
+      await t.admin.post(`${A}/coupons`, { code: `R${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }),
+      201,
+    );
     const order = await anOrder();
     const before = await auditCount();
     const refused: [Response, number][] = [
@@ -120,7 +164,10 @@ describe('every admin write is audited with before and after', () => {
     await sql`CREATE TRIGGER test_fail_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION test_fail_audit()`.execute(t.db);
     try {
       const { variantId, productId } = await sellableVariant(t.admin, { stock: 4 });
-      const coupon = ok(await t.admin.post(`${A}/coupons`, { code: `T${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+      const coupon = ok(
+        await t.admin.post(`${A}/coupons`, { code: `T${tag()}`, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }),
+        201,
+      );
       const order = await anOrder();
       const customer = await signUp(t);
       const description = `Never ${tag()}`;
@@ -153,7 +200,9 @@ describe('every admin write is audited with before and after', () => {
 describe('an entry exists exactly when its change does', () => {
   test('a change that fails at commit leaves no entry behind', async () => {
     // Deferred checks that fail at COMMIT, after the service wrote its entry: a separate connection would keep it.
-    await sql`CREATE FUNCTION test_fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused by test'; END $$`.execute(t.db);
+    await sql`CREATE FUNCTION test_fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'commit refused by test'; END $$`.execute(
+      t.db,
+    );
     const triggers = [
       sql`CREATE CONSTRAINT TRIGGER test_fail_expenses AFTER INSERT OR UPDATE ON expenses DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
           WHEN (NEW.description LIKE 'FAIL-AT-COMMIT%') EXECUTE FUNCTION test_fail_commit()`,
@@ -168,7 +217,12 @@ describe('an entry exists exactly when its change does', () => {
       const product = ok(await t.admin.post(`${A}/products`, { name: `Fine ${tag()}` }), 201);
       const before = await auditCount();
       const attempts = [
-        await t.superAdmin.post(`${A}/expenses`, { description: `FAIL-AT-COMMIT ${tag()}`, category: 'OTHER', amount: '5.00', spent_at: '2026-01-01' }),
+        await t.superAdmin.post(`${A}/expenses`, {
+          description: `FAIL-AT-COMMIT ${tag()}`,
+          category: 'OTHER',
+          amount: '5.00',
+          spent_at: '2026-01-01',
+        }),
         await t.admin.post(`${A}/products`, { name: `FAIL-AT-COMMIT ${tag()}` }),
         await t.admin.patch(`${A}/products/${product.public_id}`, { name: `FAIL-AT-COMMIT ${tag()}` }),
         await t.admin.post(`${A}/users/${customer.user.public_id}/suspend`),
@@ -192,29 +246,63 @@ describe('secrets never reach the log', () => {
     const other = t.client();
     ok(await other.post('/api/v1/auth/login', { email: person.email, password: PASSWORD }));
     const csrf = await person.client.csrf();
-    assert.equal((await person.client.patch('/api/v1/users/me/password', { current_password: PASSWORD, new_password: newPassword })).status, 204);
-    assert.equal((await person.client.post('/api/v1/users/me/email', { new_email: `moved-${tag().toLowerCase()}@example.test`, password: newPassword })).status, 202);
+    assert.equal(
+      (await person.client.patch('/api/v1/users/me/password', { current_password: PASSWORD, new_password: newPassword })).status,
+      204,
+    );
+    assert.equal(
+      (
+        await person.client.post('/api/v1/users/me/email', {
+          new_email: `moved-${tag().toLowerCase()}@example.test`,
+          password: newPassword,
+        })
+      ).status,
+      202,
+    );
     assert.equal((await t.client().post('/api/v1/auth/password-reset', { email: person.email })).status, 202);
     const mails = await t.db.selectFrom('outbox').select('payload').execute();
     const tokens = mails.map((m) => (m.payload as { token?: string }).token).filter((v): v is string => typeof v === 'string');
     assert.ok(tokens.length >= 2, 'reset and email-change tokens were issued');
-    const resetMail = await t.db.selectFrom('outbox').select('payload').where('kind', '=', 'password_reset').where('recipient', '=', person.email).executeTakeFirstOrThrow();
+    const resetMail = await t.db
+      .selectFrom('outbox')
+      .select('payload')
+      .where('kind', '=', 'password_reset')
+      .where('recipient', '=', person.email)
+      .executeTakeFirstOrThrow();
     const finalPassword = 'Third-Secret-99';
-    assert.equal((await t.client().post('/api/v1/auth/password-reset/verify', { token: (resetMail.payload as any).token, new_password: finalPassword })).status, 204);
+    assert.equal(
+      (
+        await t
+          .client()
+          .post('/api/v1/auth/password-reset/verify', { token: (resetMail.payload as any).token, new_password: finalPassword })
+      ).status,
+      204,
+    );
 
     const secrets = [PASSWORD, newPassword, wrong, finalPassword, csrf, ...tokens];
     for (const client of [person.client, other, t.admin, t.superAdmin]) secrets.push(...client.cookies.values());
     const users = await t.db.selectFrom('users').select('password_hash').execute();
     secrets.push(...users.map((u) => u.password_hash));
-    const hashes = await sql<{ h: string }>`SELECT encode(token_hash, 'hex') AS h FROM sessions UNION ALL SELECT encode(token_hash, 'hex') FROM account_tokens`.execute(t.db);
+    const hashes = await sql<{
+      h: string;
+    }>`SELECT encode(token_hash, 'hex') AS h FROM sessions UNION ALL SELECT encode(token_hash, 'hex') FROM account_tokens`.execute(t.db);
     secrets.push(...hashes.rows.map((r) => r.h));
 
     const actions = (await t.db.selectFrom('audit_log').select('action').distinct().execute()).map((r) => r.action);
-    for (const expected of ['auth.login', 'auth.login_failed', 'auth.password_change', 'auth.password_reset', 'user.email_change_request']) {
+    for (const expected of [
+      'auth.login',
+      'auth.login_failed',
+      'auth.password_change',
+      'auth.password_reset',
+      'user.email_change_request',
+    ]) {
       assert.ok(actions.includes(expected), `${expected} was audited`);
     }
-    const dump = (await sql<{ j: string }>`SELECT row_to_json(a)::text AS j FROM audit_log a`.execute(t.db)).rows.map((r) => r.j).join('\n');
-    for (const secret of secrets) assert.ok(secret.length >= 8 && !dump.includes(secret), `a secret appears in the audit log: ${secret.slice(0, 6)}...`);
+    const dump = (await sql<{ j: string }>`SELECT row_to_json(a)::text AS j FROM audit_log a`.execute(t.db)).rows
+      .map((r) => r.j)
+      .join('\n');
+    for (const secret of secrets)
+      assert.ok(secret.length >= 8 && !dump.includes(secret), `a secret appears in the audit log: ${secret.slice(0, 6)}...`);
     assert.doesNotMatch(dump, /scrypt\$|password_hash|"token"/);
   });
 });

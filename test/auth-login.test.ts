@@ -138,7 +138,11 @@ describe('DELETE /auth/session (logout)', () => {
     assert.equal(stale.status, 401);
     assert.equal(errorOf(stale).code, 'UNAUTHENTICATED');
 
-    const row = await t.db.selectFrom('sessions').select('revoked_at').where('public_id', '=', sessionRow!.public_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('sessions')
+      .select('revoked_at')
+      .where('public_id', '=', sessionRow!.public_id)
+      .executeTakeFirstOrThrow();
     assert.ok(row.revoked_at instanceof Date);
     const audit = await auditRows(t, 'auth.logout', sessionRow!.public_id);
     assert.equal(audit.length, 1);

@@ -21,7 +21,15 @@ const registration = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const countUsers = async (email: string) =>
-  Number((await t.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('email', '=', email.toLowerCase())
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Posts a registration that must fail with 400 on `field`, and checks no account was created. */
 async function expectRejected(body: Record<string, unknown>, field: string) {
@@ -29,7 +37,10 @@ async function expectRejected(body: Record<string, unknown>, field: string) {
   assert.equal(response.status, 400, response.text);
   const error = errorOf(response);
   assert.equal(error.code, 'VALIDATION_ERROR');
-  assert.ok(error.details?.some((d) => d.field === field), `expected a detail for ${field}: ${response.text}`);
+  assert.ok(
+    error.details?.some((d) => d.field === field),
+    `expected a detail for ${field}: ${response.text}`,
+  );
   assert.equal(setCookie(response, 'session'), undefined);
   assert.equal(await countUsers(String(body.email)), 0);
 }
@@ -165,7 +176,16 @@ describe('POST /auth/register', () => {
       const user = await expectAccepted(registration({ phone_number }));
       assert.equal(user.phone_number, phone_number);
     }
-    for (const phone_number of ['4155550100', '+0123456789', '+1', '+1234567890123456', '+1 415 555 0100', '+1-415-555-0100', '', 14155550100]) {
+    for (const phone_number of [
+      '4155550100',
+      '+0123456789',
+      '+1',
+      '+1234567890123456',
+      '+1 415 555 0100',
+      '+1-415-555-0100',
+      '',
+      14155550100,
+    ]) {
       await expectRejected(registration({ phone_number }), 'phone_number');
     }
   });

@@ -48,7 +48,11 @@ describe('GET /cart', () => {
 describe('POST /cart/items', () => {
   test('adding answers 200 with the whole cart, every line field exact', async () => {
     const sku = uniqueSku();
-    const { variants, id: productId, product } = await makeProduct(t.admin, {
+    const {
+      variants,
+      id: productId,
+      product,
+    } = await makeProduct(t.admin, {
       name: 'Linen Shirt',
       variants: [{ sku, price: '19.99', options: { size: 'M', colour: 'Blue' }, stock: 10 }],
     });
@@ -150,10 +154,13 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
     ok(await add(account.client, a.variantId, 4));
     ok(await add(account.client, b.variantId, 1));
     const cart = ok(await account.client.patch(`${ITEMS}/${a.variantId}`, { quantity: 7 }));
-    assert.deepEqual(cart.items.map((i: any) => [i.variant_public_id, i.quantity, i.line_total]), [
-      [a.variantId, 7, '23.31'],
-      [b.variantId, 1, '1.00'],
-    ]);
+    assert.deepEqual(
+      cart.items.map((i: any) => [i.variant_public_id, i.quantity, i.line_total]),
+      [
+        [a.variantId, 7, '23.31'],
+        [b.variantId, 1, '1.00'],
+      ],
+    );
     assert.equal(cart.subtotal, '24.31');
     assert.equal(cart.item_count, 8);
     assert.deepEqual(await cartRows(account), { [a.variantId]: 7, [b.variantId]: 1 });
@@ -182,7 +189,10 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
     ok(await add(account.client, b.variantId, 2));
 
     const cart = ok(await account.client.delete(`${ITEMS}/${a.variantId}`));
-    assert.deepEqual(cart.items.map((i: any) => i.variant_public_id), [b.variantId]);
+    assert.deepEqual(
+      cart.items.map((i: any) => i.variant_public_id),
+      [b.variantId],
+    );
     assert.equal(cart.subtotal, '12.00');
     assert.deepEqual(await cartRows(account), { [b.variantId]: 2 });
     fails(await account.client.delete(`${ITEMS}/${a.variantId}`), 404, 'NOT_FOUND');
@@ -196,7 +206,7 @@ describe('PATCH and DELETE /cart/items/{var}, DELETE /cart', () => {
     assert.equal((await account.client.delete(CART)).status, 204);
   });
 
-  test('one account cannot see or change another account\'s cart', async () => {
+  test("one account cannot see or change another account's cart", async () => {
     const { variantId } = await sellableVariant(t.admin);
     const alice = await signUp(t);
     const bob = await signUp(t);

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { API, ISO, auditEntries, createCategory, createProduct, expectStatus, expectValidation, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
+import {
+  API,
+  ISO,
+  auditEntries,
+  createCategory,
+  createProduct,
+  expectStatus,
+  expectValidation,
+  makeProduct,
+  productImage,
+  uniqueSku,
+} from './helpers/catalog.js';
 import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -9,7 +20,15 @@ import { useApp } from './helpers/use-app.js';
 const t = useApp({ as: ['ADMIN'] });
 
 const productRow = (publicId: string) => t.db.selectFrom('products').selectAll().where('public_id', '=', publicId).executeTakeFirst();
-const productCount = async () => Number((await t.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const productCount = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('products')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /admin/products', () => {
   test('201 with the full admin shape; slug from the name; DRAFT by default; row and audit written', async () => {
@@ -42,7 +61,15 @@ describe('POST /admin/products', () => {
     assert.equal(audit!.actor_public_id, t.admin.user.public_id);
     assert.deepEqual(audit!.changes, {
       before: null,
-      after: { name: "Men's Shoes & Boots", slug: 'mens-shoes-boots', description: 'Leather.', brand: null, status: 'DRAFT', images: [], category_public_ids: [] },
+      after: {
+        name: "Men's Shoes & Boots",
+        slug: 'mens-shoes-boots',
+        description: 'Leather.',
+        brand: null,
+        status: 'DRAFT',
+        images: [],
+        category_public_ids: [],
+      },
     });
   });
 
@@ -137,11 +164,17 @@ describe('image URLs', () => {
     assert.equal(productImage(t, 'x.jpg'), 'http://localhost:3000/media/ecommerce/products/x.jpg');
     const before = await productCount();
     for (const url of bad) {
-      const response = await t.admin.post(`${API}/admin/products`, { name: 'Pictured', images: [{ url: productImage(t, 'ok.jpg') }, { url }] });
+      const response = await t.admin.post(`${API}/admin/products`, {
+        name: 'Pictured',
+        images: [{ url: productImage(t, 'ok.jpg') }, { url }],
+      });
       assert.equal(response.status, 400, `${url}: ${response.text}`);
       const error = errorOf(response);
       assert.equal(error.code, 'INVALID_IMAGE_URL');
-      assert.deepEqual(error.details?.map((d) => d.field), ['images.1.url']);
+      assert.deepEqual(
+        error.details?.map((d) => d.field),
+        ['images.1.url'],
+      );
     }
     assert.equal(await productCount(), before);
   });
@@ -151,13 +184,28 @@ describe('image URLs', () => {
     for (const url of ['https://evil.example/x.jpg', 'http://localhost:3000/media/ecommerce/reviews/x.jpg']) {
       const patch = await t.admin.patch(`${API}/admin/products/${id}`, { images: [{ url }] });
       assert.equal(errorOf(patch).code, 'INVALID_IMAGE_URL');
-      const variant = await t.admin.post(`${API}/admin/products/${id}/variants`, { sku: uniqueSku(), name: 'Pic', price: '1.00', images: [{ url }] });
+      const variant = await t.admin.post(`${API}/admin/products/${id}/variants`, {
+        sku: uniqueSku(),
+        name: 'Pic',
+        price: '1.00',
+        images: [{ url }],
+      });
       assert.equal(errorOf(variant).code, 'INVALID_IMAGE_URL');
       const variantPatch = await t.admin.patch(`${API}/admin/variants/${variants[0].public_id}`, { images: [{ url }] });
       assert.equal(errorOf(variantPatch).code, 'INVALID_IMAGE_URL');
     }
     assert.deepEqual((await productRow(id))?.images, []);
-    assert.equal((await t.db.selectFrom('variants').select('variants.id').innerJoin('products as p', 'p.id', 'variants.product_id').where('p.public_id', '=', id).execute()).length, 1);
+    assert.equal(
+      (
+        await t.db
+          .selectFrom('variants')
+          .select('variants.id')
+          .innerJoin('products as p', 'p.id', 'variants.product_id')
+          .where('p.public_id', '=', id)
+          .execute()
+      ).length,
+      1,
+    );
   });
 });
 
@@ -165,18 +213,28 @@ describe('PATCH', () => {
   test('a product PATCH changes only the fields sent and is audited with before and after', async () => {
     const category = await createCategory(t.admin, { name: 'Patch Cat' });
     const created = await createProduct(t.admin, { name: 'Before Name', description: 'Keep me', brand: 'B1' });
-    const response = await t.admin.patch(`${API}/admin/products/${created.public_id}`, { name: 'After Name', status: 'ACTIVE', category_public_ids: [category.public_id] });
+    const response = await t.admin.patch(`${API}/admin/products/${created.public_id}`, {
+      name: 'After Name',
+      status: 'ACTIVE',
+      category_public_ids: [category.public_id],
+    });
     const patched = expectStatus(response, 200);
     assert.equal(patched.name, 'After Name');
     assert.equal(patched.slug, 'before-name');
     assert.equal(patched.description, 'Keep me');
     assert.equal(patched.brand, 'B1');
     assert.equal(patched.status, 'ACTIVE');
-    assert.deepEqual(patched.categories.map((c: any) => c.public_id), [category.public_id]);
+    assert.deepEqual(
+      patched.categories.map((c: any) => c.public_id),
+      [category.public_id],
+    );
     assert.equal(patched.created_at, created.created_at);
     assert.ok(patched.updated_at > created.updated_at);
 
-    const cleared = expectStatus(await t.admin.patch(`${API}/admin/products/${created.public_id}`, { brand: null, category_public_ids: [], slug: 'renamed' }), 200);
+    const cleared = expectStatus(
+      await t.admin.patch(`${API}/admin/products/${created.public_id}`, { brand: null, category_public_ids: [], slug: 'renamed' }),
+      200,
+    );
     assert.equal(cleared.brand, null);
     assert.equal(cleared.slug, 'renamed');
     assert.equal(cleared.name, 'After Name');
@@ -224,7 +282,11 @@ describe('PATCH', () => {
     expectStatus(await t.admin.patch(`${API}/admin/variants/${large.public_id}`, { status: 'INACTIVE', options: { size: 'XL' } }), 200);
     product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual([product.price_min, product.price_max], ['30.00', '30.00']);
-    const row = await t.db.selectFrom('variants').select(['status', 'options', 'price']).where('public_id', '=', large.public_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('variants')
+      .select(['status', 'options', 'price'])
+      .where('public_id', '=', large.public_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'INACTIVE', options: { size: 'XL' }, price: '20.00' });
 
     expectValidation(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, {}));

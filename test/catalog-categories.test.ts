@@ -30,7 +30,10 @@ describe('POST /admin/categories', () => {
     assert.match(updated_at, ISO);
     assert.deepEqual(rest, { name: 'Home & Garden', slug: 'home-garden', description: null, parent_public_id: null, position: 0 });
     const [audit] = await auditEntries(t, 'category.create', public_id);
-    assert.deepEqual(audit!.changes, { before: null, after: { name: 'Home & Garden', slug: 'home-garden', description: null, parent_public_id: null, position: 0 } });
+    assert.deepEqual(audit!.changes, {
+      before: null,
+      after: { name: 'Home & Garden', slug: 'home-garden', description: null, parent_public_id: null, position: 0 },
+    });
   });
 
   test('a child names its parent; unknown parent 404; duplicate slug 409; bad bodies 400', async () => {
@@ -50,7 +53,15 @@ describe('POST /admin/categories', () => {
     const generated = await createCategory(t.admin, { name: 'Outdoor' });
     assert.match(generated.slug, /^outdoor-[a-z0-9]{6}$/);
 
-    for (const body of [{}, { name: '' }, { name: ' ' }, { name: 'x'.repeat(101) }, { name: 'A', slug: 'Not Valid' }, { name: 'A', colour: 'red' }, { name: 'A', position: -1 }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: ' ' },
+      { name: 'x'.repeat(101) },
+      { name: 'A', slug: 'Not Valid' },
+      { name: 'A', colour: 'red' },
+      { name: 'A', position: -1 },
+    ]) {
       const response = await t.admin.post(`${API}/admin/categories`, body);
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
@@ -83,7 +94,14 @@ describe('GET /categories', () => {
 
     const total = rows.length;
     const page = await t.anonymous.get(`${API}/categories?limit=2&page=2`);
-    assert.deepEqual(page.body.meta, { page: 2, limit: 2, total, totalPages: Math.ceil(total / 2), hasNext: 2 < Math.ceil(total / 2), hasPrev: true });
+    assert.deepEqual(page.body.meta, {
+      page: 2,
+      limit: 2,
+      total,
+      totalPages: Math.ceil(total / 2),
+      hasNext: 2 < Math.ceil(total / 2),
+      hasPrev: true,
+    });
     assert.deepEqual(idsOf(page), idsOf(all).slice(2, 4));
     const past = await t.anonymous.get(`${API}/categories?limit=2&page=99`);
     assert.deepEqual(past.body.data, []);
@@ -95,7 +113,10 @@ describe('GET /categories', () => {
 
   test('parent=<cat> lists direct children in position, name order; parent=root lists top level', async () => {
     const direct = await t.anonymous.get(`${API}/categories?parent=${root.public_id}`);
-    assert.deepEqual(direct.body.data.map((c: any) => c.name), ['Zeta', 'Alpha', 'Beta']);
+    assert.deepEqual(
+      direct.body.data.map((c: any) => c.name),
+      ['Zeta', 'Alpha', 'Beta'],
+    );
     assert.deepEqual(direct.body.meta, { page: 1, limit: 20, total: 3, totalPages: 1, hasNext: false, hasPrev: false });
 
     const top = await t.anonymous.get(`${API}/categories?parent=root&limit=100`);
@@ -170,7 +191,8 @@ describe('PATCH /admin/categories/{cat}', () => {
       const c = await createCategory(t.admin, { name: `Race C ${round}` });
       const b2 = await createCategory(t.admin, { name: `Race B2 ${round}`, parent_public_id: c.public_id });
       const a2 = await createCategory(t.admin, { name: `Race A2 ${round}` });
-      const move = (child: any, parent: any) => t.admin.patch(`${API}/admin/categories/${child.public_id}`, { parent_public_id: parent.public_id });
+      const move = (child: any, parent: any) =>
+        t.admin.patch(`${API}/admin/categories/${child.public_id}`, { parent_public_id: parent.public_id });
       const results = await Promise.all([move(a, b), move(b, a), move(a2, b2), move(c, a2)]);
       for (const pair of [results.slice(0, 2), results.slice(2)]) {
         assert.deepEqual(pair.map((r) => r.status).sort(), [200, 400], pair.map((r) => r.text).join('\n'));
@@ -193,7 +215,7 @@ describe('PATCH /admin/categories/{cat}', () => {
 });
 
 describe('DELETE /admin/categories/{cat}', () => {
-  test("soft delete: the row stays; its children move up to its parent; it disappears from reads", async () => {
+  test('soft delete: the row stays; its children move up to its parent; it disappears from reads', async () => {
     const grand = await createCategory(t.admin, { name: 'Del Grand' });
     const doomed = await createCategory(t.admin, { name: 'Del Doomed', parent_public_id: grand.public_id });
     const kid1 = await createCategory(t.admin, { name: 'Del Kid 1', parent_public_id: doomed.public_id });
@@ -212,7 +234,10 @@ describe('DELETE /admin/categories/{cat}', () => {
     expectNotFound(await t.anonymous.get(`${API}/categories/${doomed.public_id}`));
     expectNotFound(await t.anonymous.get(`${API}/categories/${doomed.public_id}/products`));
     assert.ok(!idsOf(await t.anonymous.get(`${API}/categories?limit=100`)).includes(doomed.public_id));
-    assert.deepEqual(idsOf(await t.anonymous.get(`${API}/categories?parent=${grand.public_id}`)).sort(), [kid1.public_id, kid2.public_id].sort());
+    assert.deepEqual(
+      idsOf(await t.anonymous.get(`${API}/categories?parent=${grand.public_id}`)).sort(),
+      [kid1.public_id, kid2.public_id].sort(),
+    );
     // The subtree filter still reaches the moved children.
     assert.deepEqual(idsOf(await t.anonymous.get(`${API}/products?category=${grand.public_id}`)), [product]);
 

@@ -112,11 +112,17 @@ describe('storefront list written by PostgreSQL', () => {
     const list = await t.client().get(`${API}/products?category=${category}&sort=-name`);
     const full = list.body.data.find((p: any) => p.public_id === ids[0]);
     assert.equal(full.name, 'Lamp "Aurora" \\ 100%');
-    assert.deepEqual(full.images.map((i: any) => i.alt_text), ['Lit', null]);
-    assert.deepEqual(full.variants.map((v: any) => [v.price, v.compare_at_price, v.in_stock]), [
-      ['40.00', '49.99', true],
-      ['55.50', null, false],
-    ]);
+    assert.deepEqual(
+      full.images.map((i: any) => i.alt_text),
+      ['Lit', null],
+    );
+    assert.deepEqual(
+      full.variants.map((v: any) => [v.price, v.compare_at_price, v.in_stock]),
+      [
+        ['40.00', '49.99', true],
+        ['55.50', null, false],
+      ],
+    );
     assert.equal(full.price_min, '40.00');
     assert.equal(full.price_max, '55.50');
     assert.deepEqual(full.rating, { average: 0, count: 0 });
@@ -128,7 +134,11 @@ describe('storefront list written by PostgreSQL', () => {
   test('an empty page and a page past the end are well-formed', async () => {
     const unknown = await t.client().get(`${API}/products?category=cat_${'0'.repeat(20)}`);
     assert.equal(unknown.status, 200, unknown.text);
-    assert.deepEqual(unknown.body, { success: true, data: [], meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false } });
+    assert.deepEqual(unknown.body, {
+      success: true,
+      data: [],
+      meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false },
+    });
     const past = await t.client().get(`${API}/products?category=${category}&page=5&limit=2`);
     assert.equal(past.status, 200, past.text);
     assert.deepEqual(past.body.data, []);

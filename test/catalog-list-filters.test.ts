@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { API, createCategory, expectListed, expectStatus, expectValidation, idsOf, listProducts, makeProduct, productGroup, uniqueSku, type VariantSpec } from './helpers/catalog.js';
+import {
+  API,
+  createCategory,
+  expectListed,
+  expectStatus,
+  expectValidation,
+  idsOf,
+  listProducts,
+  makeProduct,
+  productGroup,
+  uniqueSku,
+  type VariantSpec,
+} from './helpers/catalog.js';
 import { useApp } from './helpers/use-app.js';
 
 /**
@@ -91,7 +103,9 @@ describe('price filter', () => {
     cat = await productGroup(t.admin, 'Prices');
     p.one = (await makeProduct(t.admin, { name: 'P1', categories: [cat], variants: [{ price: '10.00' }, { price: '30.00' }] })).id;
     p.two = (await makeProduct(t.admin, { name: 'P2', categories: [cat], variants: [{ price: '20.00' }] })).id;
-    p.three = (await makeProduct(t.admin, { name: 'P3', categories: [cat], variants: [{ price: '20.01', status: 'INACTIVE' }, { price: '5.00' }] })).id;
+    p.three = (
+      await makeProduct(t.admin, { name: 'P3', categories: [cat], variants: [{ price: '20.01', status: 'INACTIVE' }, { price: '5.00' }] })
+    ).id;
     const four = await makeProduct(t.admin, { name: 'P4', categories: [cat], variants: [{ price: '25.00' }, { price: '100.00' }] });
     p.four = four.id;
     expectStatus(await t.admin.delete(`${API}/admin/variants/${four.variants[0].public_id}`), 204);
@@ -113,7 +127,12 @@ describe('price filter', () => {
   });
 
   test('malformed prices are 400', async () => {
-    for (const [name, value] of [['min_price', 'abc'], ['min_price', '-1'], ['max_price', '1.234'], ['max_price', '1e2']]) {
+    for (const [name, value] of [
+      ['min_price', 'abc'],
+      ['min_price', '-1'],
+      ['max_price', '1.234'],
+      ['max_price', '1e2'],
+    ]) {
       expectValidation(await listProducts(t.anonymous, `${name}=${value}`), name!);
     }
   });
@@ -140,7 +159,9 @@ describe('in_stock filter', () => {
     await expectListed(t.anonymous, `category=${cat}&sort=name&in_stock=false`, all);
     expectValidation(await listProducts(t.anonymous, 'in_stock=yes'), 'in_stock');
 
-    const flags = (await listProducts(t.anonymous, `category=${cat}&sort=name`)).body.data.map((p: any) => p.variants.map((v: any) => v.in_stock));
+    const flags = (await listProducts(t.anonymous, `category=${cat}&sort=name`)).body.data.map((p: any) =>
+      p.variants.map((v: any) => v.in_stock),
+    );
     assert.deepEqual(flags, [[false], [true], [false], [], [false], [false], [false, true]]);
   });
 });

@@ -69,7 +69,8 @@ describe('sorting', () => {
     for (const sort of ['name', '-name', 'price', '-price', 'created_at', '-created_at', 'rating', '-rating']) {
       const whole = idsOf(await listProducts(t.anonymous, `category=${cat}&sort=${sort}`));
       const paged: string[] = [];
-      for (let page = 1; page <= 3; page++) paged.push(...idsOf(await listProducts(t.anonymous, `category=${cat}&sort=${sort}&limit=2&page=${page}`)));
+      for (let page = 1; page <= 3; page++)
+        paged.push(...idsOf(await listProducts(t.anonymous, `category=${cat}&sort=${sort}&limit=2&page=${page}`)));
       assert.deepEqual(paged, whole, sort);
     }
   });
@@ -109,14 +110,35 @@ describe('paging', () => {
   });
 
   test('defaults are page 1, limit 20; an empty result has zero pages', async () => {
-    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}`)).body.meta, { page: 1, limit: 20, total: 5, totalPages: 1, hasNext: false, hasPrev: false });
-    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}&limit=5`)).body.meta, { page: 1, limit: 5, total: 5, totalPages: 1, hasNext: false, hasPrev: false });
+    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}`)).body.meta, {
+      page: 1,
+      limit: 20,
+      total: 5,
+      totalPages: 1,
+      hasNext: false,
+      hasPrev: false,
+    });
+    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}&limit=5`)).body.meta, {
+      page: 1,
+      limit: 5,
+      total: 5,
+      totalPages: 1,
+      hasNext: false,
+      hasPrev: false,
+    });
     assert.deepEqual((await listProducts(t.anonymous, `category=${cat}&search=zzz-none`)).body, {
       success: true,
       data: [],
       meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false },
     });
-    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}&search=zzz-none&page=3`)).body.meta, { page: 3, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: true });
+    assert.deepEqual((await listProducts(t.anonymous, `category=${cat}&search=zzz-none&page=3`)).body.meta, {
+      page: 3,
+      limit: 20,
+      total: 0,
+      totalPages: 0,
+      hasNext: false,
+      hasPrev: true,
+    });
   });
 
   test('the category products endpoint pages the same way', async () => {

@@ -37,7 +37,12 @@ const t = useApp({
     fx.deleted = await makeProduct(t.admin, { name: 'Deleted Lamp', slug: 'deleted-lamp', description: TAG });
     expectStatus(await t.admin.delete(`${API}/admin/products/${fx.deleted.id}`), 204);
     // An ACTIVE product whose only variant is inactive is still public, with no variants and no price.
-    fx.noVariants = await makeProduct(t.admin, { name: 'Bare Lamp', slug: 'bare-lamp', description: TAG, variants: [{ status: 'INACTIVE', price: '9.00' }] });
+    fx.noVariants = await makeProduct(t.admin, {
+      name: 'Bare Lamp',
+      slug: 'bare-lamp',
+      description: TAG,
+      variants: [{ status: 'INACTIVE', price: '9.00' }],
+    });
   },
 });
 
@@ -56,8 +61,28 @@ describe('GET /products/{prd}', () => {
       categories: [{ public_id: fx.category.public_id, name: 'Visible Things', slug: 'visible-things' }],
       images: [{ url: fx.image, alt_text: 'Lit', position: 0 }],
       variants: [
-        { public_id: small.public_id, sku: 'LAMP-SMALL', name: 'Small', options: { size: 'S' }, price: '40.00', compare_at_price: null, status: 'ACTIVE', in_stock: true, images: [] },
-        { public_id: large.public_id, sku: 'LAMP-LARGE', name: 'Large', options: { size: 'L' }, price: '55.50', compare_at_price: null, status: 'ACTIVE', in_stock: false, images: [] },
+        {
+          public_id: small.public_id,
+          sku: 'LAMP-SMALL',
+          name: 'Small',
+          options: { size: 'S' },
+          price: '40.00',
+          compare_at_price: null,
+          status: 'ACTIVE',
+          in_stock: true,
+          images: [],
+        },
+        {
+          public_id: large.public_id,
+          sku: 'LAMP-LARGE',
+          name: 'Large',
+          options: { size: 'L' },
+          price: '55.50',
+          compare_at_price: null,
+          status: 'ACTIVE',
+          in_stock: false,
+          images: [],
+        },
       ],
       price_min: '40.00',
       price_max: '55.50',
@@ -77,7 +102,17 @@ describe('GET /products/{prd}', () => {
     for (const response of responses) {
       assert.equal(response.status, 200, response.text);
       assert.match(response.text, /LAMP-SMALL/);
-      for (const secret of ['cost_price', 'inventory', 'quantity_on_hand', 'quantity_reserved', 'quantity_available', 'reorder_level', '12.34', 'LAMP-HIDDEN', 'LAMP-GONE']) {
+      for (const secret of [
+        'cost_price',
+        'inventory',
+        'quantity_on_hand',
+        'quantity_reserved',
+        'quantity_available',
+        'reorder_level',
+        '12.34',
+        'LAMP-HIDDEN',
+        'LAMP-GONE',
+      ]) {
         assert.ok(!response.text.includes(secret), `${secret} leaked: ${response.text}`);
       }
     }
@@ -153,7 +188,10 @@ describe('GET /products visibility', () => {
     assert.deepEqual(idsOf(response), [fx.noVariants.id, fx.active.id]);
     assert.deepEqual(response.body.meta, { page: 1, limit: 20, total: 2, totalPages: 1, hasNext: false, hasPrev: false });
     const lamp = response.body.data[1];
-    assert.deepEqual(lamp.variants.map((v: any) => v.sku), ['LAMP-SMALL', 'LAMP-LARGE']);
+    assert.deepEqual(
+      lamp.variants.map((v: any) => v.sku),
+      ['LAMP-SMALL', 'LAMP-LARGE'],
+    );
     assert.deepEqual(lamp, (await t.anonymous.get(`${API}/products/${fx.active.id}`)).body.data);
 
     const all = idsOf(await t.anonymous.get(`${API}/products?limit=100`));
@@ -170,7 +208,10 @@ describe('GET /products visibility', () => {
     assert.deepEqual(idsOf(everything), [fx.archived.id, fx.noVariants.id, fx.active.id, fx.deleted.id, fx.draft.id]);
     const lamp = everything.body.data[2];
     // Admins see inactive variants too (but not deleted ones of a live product).
-    assert.deepEqual(lamp.variants.map((v: any) => v.sku), ['LAMP-SMALL', 'LAMP-HIDDEN', 'LAMP-LARGE']);
+    assert.deepEqual(
+      lamp.variants.map((v: any) => v.sku),
+      ['LAMP-SMALL', 'LAMP-HIDDEN', 'LAMP-LARGE'],
+    );
     assert.equal(lamp.variants[0].cost_price, '12.34');
     assert.equal(lamp.variants[0].inventory.quantity_on_hand, 7);
   });
@@ -189,6 +230,9 @@ describe('GET /products visibility', () => {
     const { id } = await makeProduct(t.admin, { categories: [doomed.public_id, fx.category.public_id] });
     assert.equal((await t.anonymous.get(`${API}/products/${id}`)).body.data.categories.length, 2);
     expectStatus(await t.admin.delete(`${API}/admin/categories/${doomed.public_id}`), 204);
-    assert.deepEqual((await t.anonymous.get(`${API}/products/${id}`)).body.data.categories.map((c: any) => c.public_id), [fx.category.public_id]);
+    assert.deepEqual(
+      (await t.anonymous.get(`${API}/products/${id}`)).body.data.categories.map((c: any) => c.public_id),
+      [fx.category.public_id],
+    );
   });
 });

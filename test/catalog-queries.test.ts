@@ -22,7 +22,9 @@ const t = useApp({
   async seed(t) {
     parent = (await createCategory(t.admin, { name: 'Bulk Parent' })).public_id;
     child = (await createCategory(t.admin, { name: 'Bulk Child', parent_public_id: parent })).public_id;
-    const categoryIds = (await t.db.selectFrom('categories').select('id').where('public_id', 'in', [parent, child]).execute()).map((r) => r.id);
+    const categoryIds = (await t.db.selectFrom('categories').select('id').where('public_id', 'in', [parent, child]).execute()).map(
+      (r) => r.id,
+    );
 
     const products = await t.db
       .insertInto('products')
@@ -56,7 +58,10 @@ const t = useApp({
       )
       .returning('id')
       .execute();
-    await t.db.insertInto('inventory').values(variants.map((v, i) => ({ variant_id: v.id, quantity_on_hand: i % 2 }))).execute();
+    await t.db
+      .insertInto('inventory')
+      .values(variants.map((v, i) => ({ variant_id: v.id, quantity_on_hand: i % 2 })))
+      .execute();
     await t.db
       .insertInto('product_categories')
       .values(products.flatMap((p) => categoryIds.map((category_id) => ({ product_id: p.id, category_id }))))

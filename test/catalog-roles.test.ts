@@ -24,11 +24,29 @@ const endpoints: Endpoint[] = [
   { name: 'create product', method: 'POST', path: () => `/admin/products`, body: () => ({ name: `Role Product ${uniqueSku()}` }), ok: 201 },
   { name: 'edit product', method: 'PATCH', path: () => `/admin/products/${f.product}`, body: () => ({ brand: 'Acme' }), ok: 200 },
   { name: 'delete product', method: 'DELETE', path: () => `/admin/products/${f.doomedProduct}`, ok: 204 },
-  { name: 'add variant', method: 'POST', path: () => `/admin/products/${f.product}/variants`, body: () => ({ sku: uniqueSku('ROLE'), name: 'V', price: '1.00' }), ok: 201 },
+  {
+    name: 'add variant',
+    method: 'POST',
+    path: () => `/admin/products/${f.product}/variants`,
+    body: () => ({ sku: uniqueSku('ROLE'), name: 'V', price: '1.00' }),
+    ok: 201,
+  },
   { name: 'edit variant', method: 'PATCH', path: () => `/admin/variants/${f.variant}`, body: () => ({ price: '2.00' }), ok: 200 },
   { name: 'delete variant', method: 'DELETE', path: () => `/admin/variants/${f.doomedVariant}`, ok: 204 },
-  { name: 'create category', method: 'POST', path: () => `/admin/categories`, body: () => ({ name: `Role Category ${uniqueSku()}` }), ok: 201 },
-  { name: 'edit category', method: 'PATCH', path: () => `/admin/categories/${f.category}`, body: () => ({ description: 'edited' }), ok: 200 },
+  {
+    name: 'create category',
+    method: 'POST',
+    path: () => `/admin/categories`,
+    body: () => ({ name: `Role Category ${uniqueSku()}` }),
+    ok: 201,
+  },
+  {
+    name: 'edit category',
+    method: 'PATCH',
+    path: () => `/admin/categories/${f.category}`,
+    body: () => ({ description: 'edited' }),
+    ok: 200,
+  },
   { name: 'delete category', method: 'DELETE', path: () => `/admin/categories/${f.doomedCategory}`, ok: 204 },
   { name: 'link product', method: 'PUT', path: () => `/admin/categories/${f.category}/products/${f.product}`, ok: 204 },
   { name: 'unlink product', method: 'DELETE', path: () => `/admin/categories/${f.category}/products/${f.product}`, ok: 204 },
@@ -96,7 +114,11 @@ describe('admin catalog endpoints answer ADMIN and SUPER_ADMIN', () => {
         else assert.equal(response.body.success, true);
       }
       // The writes really happened.
-      const deleted = await t.db.selectFrom('products').select('deleted_at').where('public_id', '=', f.doomedProduct!).executeTakeFirstOrThrow();
+      const deleted = await t.db
+        .selectFrom('products')
+        .select('deleted_at')
+        .where('public_id', '=', f.doomedProduct!)
+        .executeTakeFirstOrThrow();
       assert.ok(deleted.deleted_at instanceof Date);
       const edited = await t.db.selectFrom('products').select('brand').where('public_id', '=', f.product!).executeTakeFirstOrThrow();
       assert.equal(edited.brand, 'Acme');

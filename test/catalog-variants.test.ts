@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { API, ISO, auditEntries, createCategory, createProduct, createVariant, expectStatus, expectValidation, makeProduct, productImage, uniqueSku } from './helpers/catalog.js';
+import {
+  API,
+  ISO,
+  auditEntries,
+  createCategory,
+  createProduct,
+  createVariant,
+  expectStatus,
+  expectValidation,
+  makeProduct,
+  productImage,
+  uniqueSku,
+} from './helpers/catalog.js';
 import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -53,12 +65,24 @@ describe('POST /admin/products/{prd}/variants', () => {
     const product = expectStatus(await t.admin.get(`${API}/admin/products/${productId}`), 200);
     assert.equal(product.price_min, '5.00');
     assert.equal(product.price_max, '19.90');
-    assert.deepEqual(product.variants.map((v: any) => v.name), ['Red / M', 'Cheap', 'Hidden']);
+    assert.deepEqual(
+      product.variants.map((v: any) => v.name),
+      ['Red / M', 'Cheap', 'Hidden'],
+    );
 
     const [audit] = await auditEntries(t, 'variant.create', public_id);
     assert.deepEqual(audit!.changes, {
       before: null,
-      after: { sku, name: 'Red / M', options: { colour: 'Red', size: 'M' }, price: '19.90', compare_at_price: '24.00', cost_price: '7.50', status: 'ACTIVE', position: 0 },
+      after: {
+        sku,
+        name: 'Red / M',
+        options: { colour: 'Red', size: 'M' },
+        price: '19.90',
+        compare_at_price: '24.00',
+        cost_price: '7.50',
+        status: 'ACTIVE',
+        position: 0,
+      },
     });
   });
 
@@ -80,7 +104,11 @@ describe('POST /admin/products/{prd}/variants', () => {
     const original = await createVariant(t.admin, productId, { sku, name: 'One', price: '1.00' });
     const other = await createProduct(t.admin, { name: 'Other for SKU' });
     for (const candidate of [sku, sku.toLowerCase()]) {
-      const response = await t.admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku: candidate, name: 'Two', price: '1.00' });
+      const response = await t.admin.post(`${API}/admin/products/${other.public_id}/variants`, {
+        sku: candidate,
+        name: 'Two',
+        price: '1.00',
+      });
       assert.equal(response.status, 409, response.text);
       assert.equal(errorOf(response).code, 'SKU_TAKEN');
     }
@@ -91,12 +119,17 @@ describe('POST /admin/products/{prd}/variants', () => {
     expectStatus(await t.admin.delete(`${API}/admin/variants/${original.public_id}`), 204);
     const afterDelete = await t.admin.post(`${API}/admin/products/${other.public_id}/variants`, { sku, name: 'Four', price: '1.00' });
     assert.equal(errorOf(afterDelete).code, 'SKU_TAKEN');
-    const rows = await t.db.selectFrom('variants').select('sku').where((eb) => eb(eb.fn('lower', ['sku']), '=', sku.toLowerCase())).execute();
+    const rows = await t.db
+      .selectFrom('variants')
+      .select('sku')
+      .where((eb) => eb(eb.fn('lower', ['sku']), '=', sku.toLowerCase()))
+      .execute();
     assert.deepEqual(rows, [{ sku }]);
   });
 
   test('price must be a decimal string with at most two places; bad bodies are 400', async () => {
-    const post = (body: Record<string, unknown>) => t.admin.post(`${API}/admin/products/${productId}/variants`, { sku: uniqueSku(), name: 'P', ...body });
+    const post = (body: Record<string, unknown>) =>
+      t.admin.post(`${API}/admin/products/${productId}/variants`, { sku: uniqueSku(), name: 'P', ...body });
     for (const price of ['12.345', 12.5, 12, '-1.00', '', '1e3', '12.', 'abc', '12,50', null]) {
       expectValidation(await post({ price }), 'price');
     }
@@ -140,7 +173,10 @@ describe('soft deletes', () => {
 
     const adminView = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.match(adminView.deleted_at, ISO);
-    assert.deepEqual(adminView.variants.map((v: any) => v.public_id), variants.map((v) => v.public_id));
+    assert.deepEqual(
+      adminView.variants.map((v: any) => v.public_id),
+      variants.map((v) => v.public_id),
+    );
     assert.ok(adminView.variants.every((v: any) => typeof v.deleted_at === 'string'));
 
     assert.equal((await t.admin.delete(`${API}/admin/products/${id}`)).status, 404);
@@ -160,11 +196,18 @@ describe('soft deletes', () => {
   test('deleting a variant is 204, keeps the row and drops it from the price range', async () => {
     const { id, variants } = await makeProduct(t.admin, { variants: [{ price: '5.00' }, { price: '50.00' }] });
     assert.equal((await t.admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 204);
-    const row = await t.db.selectFrom('variants').select('deleted_at').where('public_id', '=', variants[1].public_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('variants')
+      .select('deleted_at')
+      .where('public_id', '=', variants[1].public_id)
+      .executeTakeFirstOrThrow();
     assert.ok(row.deleted_at instanceof Date);
     const product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual([product.price_min, product.price_max], ['5.00', '5.00']);
-    assert.deepEqual(product.variants.map((v: any) => v.public_id), [variants[0].public_id]);
+    assert.deepEqual(
+      product.variants.map((v: any) => v.public_id),
+      [variants[0].public_id],
+    );
     assert.equal((await t.admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 404);
     assert.equal((await auditEntries(t, 'variant.delete', variants[1].public_id)).length, 1);
   });

@@ -33,7 +33,10 @@ describe('checkout under concurrency', () => {
     assert.equal(orders.length, 5);
     const movements = await t.admin.get(`/api/v1/admin/inventory/${variantId}/movements?limit=100`);
     assert.equal(movements.body.data.filter((m: any) => m.kind === 'ORDER_PLACED').length, 5);
-    assert.deepEqual(new Set(movements.body.data.filter((m: any) => m.kind === 'ORDER_PLACED').map((m: any) => m.order_public_id)), new Set(placed));
+    assert.deepEqual(
+      new Set(movements.body.data.filter((m: any) => m.kind === 'ORDER_PLACED').map((m: any) => m.order_public_id)),
+      new Set(placed),
+    );
 
     // The 95 losers keep their carts; the 5 winners' carts are empty.
     const carts = await Promise.all(shoppers.map((s) => s.client.get('/api/v1/cart')));
@@ -48,7 +51,18 @@ describe('checkout under concurrency', () => {
     const a = await sellableVariant(t.admin, { stock: 10 });
     const b = await sellableVariant(t.admin, { stock: 10 });
     const shoppers = await inBatches(40, 10, (i) =>
-      shopper(t, i % 2 === 0 ? [{ variantId: a.variantId, quantity: 1 }, { variantId: b.variantId, quantity: 1 }] : [{ variantId: b.variantId, quantity: 1 }, { variantId: a.variantId, quantity: 1 }]),
+      shopper(
+        t,
+        i % 2 === 0
+          ? [
+              { variantId: a.variantId, quantity: 1 },
+              { variantId: b.variantId, quantity: 1 },
+            ]
+          : [
+              { variantId: b.variantId, quantity: 1 },
+              { variantId: a.variantId, quantity: 1 },
+            ],
+      ),
     );
 
     const responses = await Promise.all(shoppers.map((s) => checkout(s.client, s.addressId)));
@@ -74,12 +88,22 @@ describe('checkout under concurrency', () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 50 });
     const s = await shopper(t, [{ variantId, quantity: 1 }]);
 
-    const responses = await Promise.all(Array.from({ length: 5 }, () => checkout(s.client, s.addressId, {}, { 'idempotency-key': 'checkout-1' })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => checkout(s.client, s.addressId, {}, { 'idempotency-key': 'checkout-1' })),
+    );
 
-    assert.ok(responses.every((r) => r.status === 201), JSON.stringify(responses.map((r) => r.status)));
+    assert.ok(
+      responses.every((r) => r.status === 201),
+      JSON.stringify(responses.map((r) => r.status)),
+    );
     assert.equal(new Set(responses.map((r) => r.body.data.public_id)).size, 1);
     assert.equal(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 4);
-    const orders = await t.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select('orders.id').where('users.public_id', '=', s.user.public_id).execute();
+    const orders = await t.db
+      .selectFrom('orders')
+      .innerJoin('users', 'users.id', 'orders.user_id')
+      .select('orders.id')
+      .where('users.public_id', '=', s.user.public_id)
+      .execute();
     assert.equal(orders.length, 1);
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 50, quantity_reserved: 1 });
 
@@ -90,7 +114,12 @@ describe('checkout under concurrency', () => {
 
   test('a coupon with 3 uses left and 20 racing checkouts is used exactly 3 times', async () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 100 });
-    const coupon = await t.admin.post('/api/v1/admin/coupons', { code: 'race3', discount_type: 'FIXED_AMOUNT', discount_value: '1.00', usage_limit: 3 });
+    const coupon = await t.admin.post('/api/v1/admin/coupons', {
+      code: 'race3',
+      discount_type: 'FIXED_AMOUNT',
+      discount_value: '1.00',
+      usage_limit: 3,
+    });
     assert.equal(coupon.status, 201);
     const shoppers = await inBatches(20, 10, () => shopper(t, [{ variantId, quantity: 1 }]));
 

@@ -12,8 +12,10 @@ import { useApp } from './helpers/use-app.js';
 const ENV = { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' };
 const t = useApp({ env: ENV, as: ['ADMIN'] });
 /** A second service with tax, another currency and other shipping rules. */
-const taxed = useApp({ env: { ...ENV, TAX_RATE: '8.25', CURRENCY: 'EUR', SHIPPING_FLAT: '4.95', FREE_SHIPPING_FROM: '100.00' }, as: ['ADMIN'] });
-
+const taxed = useApp({
+  env: { ...ENV, TAX_RATE: '8.25', CURRENCY: 'EUR', SHIPPING_FLAT: '4.95', FREE_SHIPPING_FROM: '100.00' },
+  as: ['ADMIN'],
+});
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const PRICING = ['subtotal', 'discount_total', 'shipping_total', 'tax_total', 'total'] as const;
@@ -23,12 +25,21 @@ const pricing = (order: any) => Object.fromEntries(PRICING.map((k) => [k, order[
 async function cartWith(app: RunningApp, staff: Client, lines: { price: string; quantity: number; stock?: number }[]) {
   const variantIds: string[] = [];
   for (const line of lines) variantIds.push((await sellableVariant(staff, { price: line.price, stock: line.stock ?? 100 })).variantId);
-  const s = await shopper(app, lines.map((line, i) => ({ variantId: variantIds[i]!, quantity: line.quantity })));
+  const s = await shopper(
+    app,
+    lines.map((line, i) => ({ variantId: variantIds[i]!, quantity: line.quantity })),
+  );
   return { ...s, variantIds };
 }
 
 /** Sends a checkout that must fail with `status`/`code` and proves it changed nothing. */
-async function refused(s: { client: Client; user: any; variantIds: string[] }, body: Record<string, unknown>, status: number, code: string, couponId?: string) {
+async function refused(
+  s: { client: Client; user: any; variantIds: string[] },
+  body: Record<string, unknown>,
+  status: number,
+  code: string,
+  couponId?: string,
+) {
   const beforeState = await checkoutState(t, s.user.public_id, s.variantIds, couponId);
   const response = await s.client.post(`${API}/orders`, body);
   const error = fails(response, status, code);
@@ -37,7 +48,7 @@ async function refused(s: { client: Client; user: any; variantIds: string[] }, b
 }
 
 describe('POST /orders: refusals change nothing', () => {
-  test('an unknown, malformed, deleted or another account\'s address is 404', async () => {
+  test("an unknown, malformed, deleted or another account's address is 404", async () => {
     const s = await cartWith(t, t.admin, [{ price: '10.00', quantity: 2 }]);
     const stranger = await shopper(t, []);
     const spare = ok(await s.client.post(ADDRESSES, addressInput({ label: 'Spare' })), 201);
@@ -126,7 +137,11 @@ describe('POST /orders: refusals change nothing', () => {
     ok(await s.client.patch(`${API}/cart/items/${s.variantIds[0]}`, { quantity: 1 }));
     const order = ok(await checkout(s.client, s.addressId), 201);
     assert.deepEqual(pricing(order), {
-      subtotal: '9999999999.99', discount_total: '0.00', shipping_total: '0.00', tax_total: '0.00', total: '9999999999.99',
+      subtotal: '9999999999.99',
+      discount_total: '0.00',
+      shipping_total: '0.00',
+      tax_total: '0.00',
+      total: '9999999999.99',
     });
   });
 });
@@ -140,10 +155,32 @@ describe('POST /orders: the order placed', () => {
     const response = await checkout(s.client, s.addressId, { notes: 'Leave at the door' });
     const order = ok(response, 201);
 
-    assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '0.00', shipping_total: '10.00', tax_total: '0.00', total: '74.98' });
+    assert.deepEqual(pricing(order), {
+      subtotal: '64.98',
+      discount_total: '0.00',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '74.98',
+    });
     assert.deepEqual(Object.keys(order).sort(), [
-      'coupon_code', 'currency', 'discount_total', 'items', 'notes', 'order_number', 'payment', 'placed_at', 'public_id',
-      'shipment', 'shipping_address', 'shipping_total', 'status', 'status_history', 'subtotal', 'tax_total', 'total', 'updated_at',
+      'coupon_code',
+      'currency',
+      'discount_total',
+      'items',
+      'notes',
+      'order_number',
+      'payment',
+      'placed_at',
+      'public_id',
+      'shipment',
+      'shipping_address',
+      'shipping_total',
+      'status',
+      'status_history',
+      'subtotal',
+      'tax_total',
+      'total',
+      'updated_at',
     ]);
     assert.match(order.public_id, /^ord_[A-Za-z0-9_-]{16,}$/);
     assert.match(order.order_number, /^ORD-\d{6}$/);
@@ -153,12 +190,18 @@ describe('POST /orders: the order placed', () => {
     assert.equal(order.notes, 'Leave at the door');
     assert.equal(order.shipment, null);
     assert.deepEqual(order.payment, { method: 'mock', status: 'PAID' }); // the mock payment always succeeds
-    assert.deepEqual(order.items.map((i: any) => [i.variant_public_id, i.unit_price, i.quantity, i.line_total]), [
-      [s.variantIds[0], '19.99', 3, '59.97'],
-      [s.variantIds[1], '5.01', 1, '5.01'],
-    ]);
+    assert.deepEqual(
+      order.items.map((i: any) => [i.variant_public_id, i.unit_price, i.quantity, i.line_total]),
+      [
+        [s.variantIds[0], '19.99', 3, '59.97'],
+        [s.variantIds[1], '5.01', 1, '5.01'],
+      ],
+    );
     assert.equal(order.status_history.length, 1);
-    assert.deepEqual({ ...order.status_history[0], at: 'x' }, { status: 'PLACED', at: 'x', by: { public_id: s.user.public_id, role: 'CUSTOMER' }, note: null });
+    assert.deepEqual(
+      { ...order.status_history[0], at: 'x' },
+      { status: 'PLACED', at: 'x', by: { public_id: s.user.public_id, role: 'CUSTOMER' }, note: null },
+    );
     assert.match(order.status_history[0].at, ISO_UTC);
     assert.match(order.placed_at, ISO_UTC);
 
@@ -169,7 +212,10 @@ describe('POST /orders: the order placed', () => {
     const emails = await t.db.selectFrom('outbox').select(['recipient', 'payload']).where('kind', '=', 'order_placed').execute();
     const mine = emails.filter((e) => (e.payload as any).order_public_id === order.public_id);
     assert.deepEqual(mine, [
-      { recipient: s.email, payload: { order_public_id: order.public_id, order_number: order.order_number, total: '74.98', currency: 'USD' } },
+      {
+        recipient: s.email,
+        payload: { order_public_id: order.public_id, order_number: order.order_number, total: '74.98', currency: 'USD' },
+      },
     ]);
     const stored = await t.db.selectFrom('orders').selectAll().where('public_id', '=', order.public_id).executeTakeFirstOrThrow();
     assert.deepEqual([stored.subtotal, stored.total, stored.status], ['64.98', '74.98', 'PLACED']);
@@ -179,72 +225,157 @@ describe('POST /orders: the order placed', () => {
   test('shipping is free from a subtotal of exactly 500.00, charged at 499.99', async () => {
     const at = await cartWith(t, t.admin, [{ price: '250.00', quantity: 2 }]);
     assert.deepEqual(pricing(ok(await checkout(at.client, at.addressId), 201)), {
-      subtotal: '500.00', discount_total: '0.00', shipping_total: '0.00', tax_total: '0.00', total: '500.00',
+      subtotal: '500.00',
+      discount_total: '0.00',
+      shipping_total: '0.00',
+      tax_total: '0.00',
+      total: '500.00',
     });
     const below = await cartWith(t, t.admin, [{ price: '499.99', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(below.client, below.addressId), 201)), {
-      subtotal: '499.99', discount_total: '0.00', shipping_total: '10.00', tax_total: '0.00', total: '509.99',
+      subtotal: '499.99',
+      discount_total: '0.00',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '509.99',
     });
   });
 
   test('PERCENTAGE 15% of 64.98 is 9.75 (9.747 rounded half up); the code matches case-insensitively', async () => {
-    const coupon = await createCoupon(t.admin, { code: `Save15${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '15' });
-    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const coupon = await createCoupon(t.admin, {
+      code: `Save15${randomBytes(3).toString('hex')}`,
+      discount_type: 'PERCENTAGE',
+      discount_value: '15',
+    });
+    const s = await cartWith(t, t.admin, [
+      { price: '19.99', quantity: 3 },
+      { price: '5.01', quantity: 1 },
+    ]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: `  ${coupon.code.toLowerCase()} ` }), 201);
-    assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '9.75', shipping_total: '10.00', tax_total: '0.00', total: '65.23' });
+    assert.deepEqual(pricing(order), {
+      subtotal: '64.98',
+      discount_total: '9.75',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '65.23',
+    });
     assert.equal(order.coupon_code, coupon.code);
   });
 
   test('a percentage landing exactly on half a cent rounds up: 12.5% of 10.12 = 1.265 -> 1.27', async () => {
-    const coupon = await createCoupon(t.admin, { code: `HALF${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '12.50' });
+    const coupon = await createCoupon(t.admin, {
+      code: `HALF${randomBytes(3).toString('hex')}`,
+      discount_type: 'PERCENTAGE',
+      discount_value: '12.50',
+    });
     const s = await cartWith(t, t.admin, [{ price: '10.12', quantity: 1 }]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
-    assert.deepEqual(pricing(order), { subtotal: '10.12', discount_total: '1.27', shipping_total: '10.00', tax_total: '0.00', total: '18.85' });
+    assert.deepEqual(pricing(order), {
+      subtotal: '10.12',
+      discount_total: '1.27',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '18.85',
+    });
   });
 
   test('a percentage is capped by maximum_discount_amount; free shipping looks at the subtotal before the discount', async () => {
     const coupon = await createCoupon(t.admin, {
-      code: `CAP${randomBytes(3).toString('hex')}`, discount_type: 'PERCENTAGE', discount_value: '50', maximum_discount_amount: '20.00',
+      code: `CAP${randomBytes(3).toString('hex')}`,
+      discount_type: 'PERCENTAGE',
+      discount_value: '50',
+      maximum_discount_amount: '20.00',
     });
-    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const s = await cartWith(t, t.admin, [
+      { price: '19.99', quantity: 3 },
+      { price: '5.01', quantity: 1 },
+    ]);
     assert.deepEqual(pricing(ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201)), {
-      subtotal: '64.98', discount_total: '20.00', shipping_total: '10.00', tax_total: '0.00', total: '54.98',
+      subtotal: '64.98',
+      discount_total: '20.00',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '54.98',
     });
     const big = await cartWith(t, t.admin, [{ price: '500.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(big.client, big.addressId, { coupon_code: coupon.code }), 201)), {
-      subtotal: '500.00', discount_total: '20.00', shipping_total: '0.00', tax_total: '0.00', total: '480.00',
+      subtotal: '500.00',
+      discount_total: '20.00',
+      shipping_total: '0.00',
+      tax_total: '0.00',
+      total: '480.00',
     });
   });
 
   test('a FIXED_AMOUNT above the subtotal discounts exactly the subtotal; shipping is still charged', async () => {
-    const coupon = await createCoupon(t.admin, { code: `BIG${randomBytes(3).toString('hex')}`, discount_type: 'FIXED_AMOUNT', discount_value: '100.00' });
-    const s = await cartWith(t, t.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const coupon = await createCoupon(t.admin, {
+      code: `BIG${randomBytes(3).toString('hex')}`,
+      discount_type: 'FIXED_AMOUNT',
+      discount_value: '100.00',
+    });
+    const s = await cartWith(t, t.admin, [
+      { price: '19.99', quantity: 3 },
+      { price: '5.01', quantity: 1 },
+    ]);
     const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
-    assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '64.98', shipping_total: '10.00', tax_total: '0.00', total: '10.00' });
-    const usage = await t.db.selectFrom('coupon_usages').select('discount_amount').where('order_id', '=', (eb) =>
-      eb.selectFrom('orders').select('id').where('public_id', '=', order.public_id)).executeTakeFirstOrThrow();
+    assert.deepEqual(pricing(order), {
+      subtotal: '64.98',
+      discount_total: '64.98',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '10.00',
+    });
+    const usage = await t.db
+      .selectFrom('coupon_usages')
+      .select('discount_amount')
+      .where('order_id', '=', (eb) => eb.selectFrom('orders').select('id').where('public_id', '=', order.public_id))
+      .executeTakeFirstOrThrow();
     assert.equal(usage.discount_amount, '64.98');
   });
 
   test('TAX_RATE 8.25 applies to subtotal minus discount, rounded half up; currency and shipping come from config', async () => {
-    const plain = await cartWith(taxed, taxed.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const plain = await cartWith(taxed, taxed.admin, [
+      { price: '19.99', quantity: 3 },
+      { price: '5.01', quantity: 1 },
+    ]);
     assert.deepEqual(pricing(ok(await checkout(plain.client, plain.addressId), 201)), {
-      subtotal: '64.98', discount_total: '0.00', shipping_total: '4.95', tax_total: '5.36', total: '75.29', // 5.36085
+      subtotal: '64.98',
+      discount_total: '0.00',
+      shipping_total: '4.95',
+      tax_total: '5.36',
+      total: '75.29', // 5.36085
     });
 
     const coupon = await createCoupon(taxed.admin, { code: 'TAXED15', discount_type: 'PERCENTAGE', discount_value: '15' });
-    const discounted = await cartWith(taxed, taxed.admin, [{ price: '19.99', quantity: 3 }, { price: '5.01', quantity: 1 }]);
+    const discounted = await cartWith(taxed, taxed.admin, [
+      { price: '19.99', quantity: 3 },
+      { price: '5.01', quantity: 1 },
+    ]);
     const order = ok(await checkout(discounted.client, discounted.addressId, { coupon_code: coupon.code.toLowerCase() }), 201);
-    assert.deepEqual(pricing(order), { subtotal: '64.98', discount_total: '9.75', shipping_total: '4.95', tax_total: '4.56', total: '64.74' }); // 55.23 * 8.25% = 4.556475
+    assert.deepEqual(pricing(order), {
+      subtotal: '64.98',
+      discount_total: '9.75',
+      shipping_total: '4.95',
+      tax_total: '4.56',
+      total: '64.74',
+    }); // 55.23 * 8.25% = 4.556475
     assert.equal(order.currency, 'EUR');
 
     const half = await cartWith(taxed, taxed.admin, [{ price: '2.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(half.client, half.addressId), 201)), {
-      subtotal: '2.00', discount_total: '0.00', shipping_total: '4.95', tax_total: '0.17', total: '7.12', // 0.165 rounds up
+      subtotal: '2.00',
+      discount_total: '0.00',
+      shipping_total: '4.95',
+      tax_total: '0.17',
+      total: '7.12', // 0.165 rounds up
     });
     const free = await cartWith(taxed, taxed.admin, [{ price: '100.00', quantity: 1 }]);
     assert.deepEqual(pricing(ok(await checkout(free.client, free.addressId), 201)), {
-      subtotal: '100.00', discount_total: '0.00', shipping_total: '0.00', tax_total: '8.25', total: '108.25',
+      subtotal: '100.00',
+      discount_total: '0.00',
+      shipping_total: '0.00',
+      tax_total: '8.25',
+      total: '108.25',
     });
   });
 

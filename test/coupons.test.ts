@@ -37,16 +37,33 @@ describe('admin coupons: create and validate', () => {
     const raw = `summer-sale_${randomBytes(3).toString('hex')}`;
     const created = ok(
       await t.admin.post(COUPONS, {
-        code: raw, discount_type: 'PERCENTAGE', discount_value: '12.5', minimum_order_amount: '50', maximum_discount_amount: '25.00',
-        usage_limit: 100, usage_limit_per_user: 2, starts_at: starts, expires_at: expires,
+        code: raw,
+        discount_type: 'PERCENTAGE',
+        discount_value: '12.5',
+        minimum_order_amount: '50',
+        maximum_discount_amount: '25.00',
+        usage_limit: 100,
+        usage_limit_per_user: 2,
+        starts_at: starts,
+        expires_at: expires,
       }),
       201,
     );
     const { public_id, created_at, updated_at, ...rest } = created;
     assert.match(public_id, /^cpn_[A-Za-z0-9_-]{16,}$/);
     assert.deepEqual(rest, {
-      code: raw.toUpperCase(), discount_type: 'PERCENTAGE', discount_value: '12.50', minimum_order_amount: '50.00', maximum_discount_amount: '25.00',
-      usage_limit: 100, usage_limit_per_user: 2, starts_at: starts, expires_at: expires, is_active: true, status: 'ACTIVE', times_used: 0,
+      code: raw.toUpperCase(),
+      discount_type: 'PERCENTAGE',
+      discount_value: '12.50',
+      minimum_order_amount: '50.00',
+      maximum_discount_amount: '25.00',
+      usage_limit: 100,
+      usage_limit_per_user: 2,
+      starts_at: starts,
+      expires_at: expires,
+      is_active: true,
+      status: 'ACTIVE',
+      times_used: 0,
     });
     assert.equal(created_at, updated_at);
     assert.deepEqual(ok(await t.admin.get(`${COUPONS}/${public_id}`)), created);
@@ -55,13 +72,26 @@ describe('admin coupons: create and validate', () => {
     assert.equal((await auditRows(t, 'coupon.create', public_id)).length, 1);
 
     const minimal = await createCoupon(t.admin, { code: code() });
-    assert.deepEqual([minimal.minimum_order_amount, minimal.maximum_discount_amount, minimal.usage_limit, minimal.starts_at, minimal.expires_at, minimal.is_active],
-      [null, null, null, null, null, true]);
+    assert.deepEqual(
+      [
+        minimal.minimum_order_amount,
+        minimal.maximum_discount_amount,
+        minimal.usage_limit,
+        minimal.starts_at,
+        minimal.expires_at,
+        minimal.is_active,
+      ],
+      [null, null, null, null, null, true],
+    );
   });
 
   test('a duplicate code is 409 whatever its case; only one coupon exists', async () => {
     const first = await createCoupon(t.admin, { code: code('DUP') });
-    fails(await t.admin.post(COUPONS, { code: first.code.toLowerCase(), discount_type: 'FIXED_AMOUNT', discount_value: '5.00' }), 409, 'CODE_TAKEN');
+    fails(
+      await t.admin.post(COUPONS, { code: first.code.toLowerCase(), discount_type: 'FIXED_AMOUNT', discount_value: '5.00' }),
+      409,
+      'CODE_TAKEN',
+    );
     const rows = await t.db.selectFrom('coupons').select('id').where('code', '=', first.code).execute();
     assert.equal(rows.length, 1);
   });
@@ -72,8 +102,15 @@ describe('admin coupons: create and validate', () => {
     assert.equal((await createCoupon(t.admin, { code: fifty })).code, fifty.toUpperCase());
     const before = await t.db.selectFrom('coupons').select('id').execute();
     for (const bad of ['AB', `G${'x'.repeat(50)}`, 'HAS SPACE', 'DOT.TED', 'ÜMLAUT', '', 'PCT%']) {
-      const error = fails(await t.admin.post(COUPONS, { code: bad, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 400, 'VALIDATION_ERROR');
-      assert.ok(error.details?.some((d) => d.field === 'code'), JSON.stringify(error));
+      const error = fails(
+        await t.admin.post(COUPONS, { code: bad, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      assert.ok(
+        error.details?.some((d) => d.field === 'code'),
+        JSON.stringify(error),
+      );
     }
     assert.equal((await t.db.selectFrom('coupons').select('id').execute()).length, before.length);
   });
@@ -104,7 +141,10 @@ describe('admin coupons: create and validate', () => {
       fails(await t.admin.post(COUPONS, { code: code(), ...body }), 400, 'VALIDATION_ERROR');
     }
     assert.equal((await t.db.selectFrom('coupons').select('id').execute()).length, before);
-    assert.equal((await createCoupon(t.admin, { code: code(), discount_type: 'PERCENTAGE', discount_value: '100' })).discount_value, '100.00');
+    assert.equal(
+      (await createCoupon(t.admin, { code: code(), discount_type: 'PERCENTAGE', discount_value: '100' })).discount_value,
+      '100.00',
+    );
     assert.equal((await createCoupon(t.admin, { code: code(), discount_value: '150.00' })).discount_value, '150.00');
   });
 });
@@ -118,8 +158,10 @@ describe('admin coupons: status, edit, delete, usages', () => {
     const expired = await createCoupon(t.admin, { code: code(), expires_at: inHours(-1) });
     const inactiveAndExpired = await createCoupon(t.admin, { code: code(), expires_at: inHours(-1), is_active: false });
     const single = await createCoupon(t.admin, { code: code(), usage_limit: 1 });
-    assert.deepEqual([active.status, inactive.status, scheduled.status, expiring.status, expired.status, inactiveAndExpired.status, single.status],
-      ['ACTIVE', 'INACTIVE', 'SCHEDULED', 'ACTIVE', 'EXPIRED', 'INACTIVE', 'ACTIVE']);
+    assert.deepEqual(
+      [active.status, inactive.status, scheduled.status, expiring.status, expired.status, inactiveAndExpired.status, single.status],
+      ['ACTIVE', 'INACTIVE', 'SCHEDULED', 'ACTIVE', 'EXPIRED', 'INACTIVE', 'ACTIVE'],
+    );
 
     await buy(single.code);
     assert.equal(await statusOf(single.public_id), 'EXHAUSTED');
@@ -129,8 +171,11 @@ describe('admin coupons: status, edit, delete, usages', () => {
     assert.equal(await statusOf(scheduled.public_id), 'ACTIVE');
     assert.equal(await statusOf(expiring.public_id), 'EXPIRED');
     assert.equal(await statusOf(active.public_id), 'ACTIVE');
-    const listed = (ok(await t.admin.get(`${COUPONS}?search=${expiring.code.toLowerCase()}`)) as any[]);
-    assert.deepEqual(listed.map((c) => [c.public_id, c.status]), [[expiring.public_id, 'EXPIRED']]);
+    const listed = ok(await t.admin.get(`${COUPONS}?search=${expiring.code.toLowerCase()}`)) as any[];
+    assert.deepEqual(
+      listed.map((c) => [c.public_id, c.status]),
+      [[expiring.public_id, 'EXPIRED']],
+    );
   });
 
   test('PATCH edits, re-derives status and checks the merged coupon; bad patches are 400/404/409 and change nothing', async () => {
@@ -139,7 +184,10 @@ describe('admin coupons: status, edit, delete, usages', () => {
     const patch = (id: string, body: unknown) => t.admin.patch(`${COUPONS}/${id}`, body);
 
     const edited = ok(await patch(coupon.public_id, { discount_value: '7.25', is_active: false, minimum_order_amount: '30' }));
-    assert.deepEqual([edited.discount_value, edited.is_active, edited.status, edited.minimum_order_amount, edited.code], ['7.25', false, 'INACTIVE', '30.00', coupon.code]);
+    assert.deepEqual(
+      [edited.discount_value, edited.is_active, edited.status, edited.minimum_order_amount, edited.code],
+      ['7.25', false, 'INACTIVE', '30.00', coupon.code],
+    );
     assert.ok(edited.updated_at > coupon.updated_at);
     const stored = ok(await t.admin.get(`${COUPONS}/${coupon.public_id}`));
     assert.deepEqual(stored, edited);
@@ -186,10 +234,25 @@ describe('admin coupons: status, edit, delete, usages', () => {
     const b = ok(await checkout(second.client, second.addressId, { coupon_code: coupon.code.toLowerCase() }), 201);
     const response = await t.admin.get(`${COUPONS}/${coupon.public_id}/usages`);
     const usages = ok(response) as any[];
-    assert.deepEqual(usages.map(({ created_at: _c, ...u }) => u), [
-      { order_public_id: b.public_id, order_number: b.order_number, user: { public_id: second.user.public_id, email: second.email }, discount_amount: '3.00', released: false },
-      { order_public_id: a.public_id, order_number: a.order_number, user: { public_id: first.user.public_id, email: first.email }, discount_amount: '3.00', released: false },
-    ]);
+    assert.deepEqual(
+      usages.map(({ created_at: _c, ...u }) => u),
+      [
+        {
+          order_public_id: b.public_id,
+          order_number: b.order_number,
+          user: { public_id: second.user.public_id, email: second.email },
+          discount_amount: '3.00',
+          released: false,
+        },
+        {
+          order_public_id: a.public_id,
+          order_number: a.order_number,
+          user: { public_id: first.user.public_id, email: first.email },
+          discount_amount: '3.00',
+          released: false,
+        },
+      ],
+    );
     assert.deepEqual(response.body.meta, { page: 1, limit: 20, total: 2, totalPages: 1, hasNext: false, hasPrev: false });
     assert.equal(await statusOf(coupon.public_id), 'EXHAUSTED');
     fails(await t.admin.patch(`${COUPONS}/${coupon.public_id}`, { usage_limit: 1 }), 400, 'VALIDATION_ERROR');
@@ -199,7 +262,10 @@ describe('admin coupons: status, edit, delete, usages', () => {
   test('customers get 403 and anonymous callers 401 on every coupon endpoint', async () => {
     const coupon = await createCoupon(t.admin, { code: code() });
     const customer = (await signUp(t)).client;
-    for (const [who, status, errorCode] of [[customer, 403, 'FORBIDDEN'], [t.client(), 401, 'UNAUTHENTICATED']] as const) {
+    for (const [who, status, errorCode] of [
+      [customer, 403, 'FORBIDDEN'],
+      [t.client(), 401, 'UNAUTHENTICATED'],
+    ] as const) {
       fails(await who.get(COUPONS), status, errorCode);
       fails(await who.post(COUPONS, { code: code(), discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), status, errorCode);
       fails(await who.get(`${COUPONS}/${coupon.public_id}`), status, errorCode);

@@ -8,7 +8,13 @@ import { useApp } from './helpers/use-app.js';
 /** Issue 12, part 2: credentials and tokens under abuse. */
 // Mail stays in the outbox (the worker's first run is at start), so tests read tokens from it.
 const t = useApp({
-  env: { RATE_LIMIT_LOGIN: '3/15m', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0', RATE_LIMIT_EMAIL_CHANGE: '0', EMAIL_POLL_INTERVAL_MS: '600000' },
+  env: {
+    RATE_LIMIT_LOGIN: '3/15m',
+    RATE_LIMIT_REGISTER: '0',
+    RATE_LIMIT_PASSWORD_RESET: '0',
+    RATE_LIMIT_EMAIL_CHANGE: '0',
+    EMAIL_POLL_INTERVAL_MS: '600000',
+  },
 });
 
 const API = '/api/v1';
@@ -77,7 +83,9 @@ describe('re-checking the password', () => {
   test('parallel guesses are all counted: at most the limit of them are checked', async () => {
     const { client } = await signUp(t);
     const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => client.patch(`${API}/users/me/password`, { current_password: `guess-${i}-X`, new_password: NEW_PASSWORD })),
+      Array.from({ length: 12 }, (_, i) =>
+        client.patch(`${API}/users/me/password`, { current_password: `guess-${i}-X`, new_password: NEW_PASSWORD }),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 400).length, 3, String(statuses));
@@ -117,7 +125,10 @@ describe('reset and change tokens', () => {
       );
       const statuses = responses.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 204).length, 1, String(statuses));
-      assert.ok(responses.every((r) => r.status === 204 || errorOf(r).code === 'TOKEN_EXPIRED'), String(statuses));
+      assert.ok(
+        responses.every((r) => r.status === 204 || errorOf(r).code === 'TOKEN_EXPIRED'),
+        String(statuses),
+      );
       assert.equal(scrypt.count, 1);
     } finally {
       scrypt.restore();
@@ -134,7 +145,10 @@ describe('reset and change tokens', () => {
     const change = await queuedToken(newEmail, 'email_change_confirm');
 
     assert.equal((await client.patch(`${API}/users/me/password`, { current_password: PASSWORD, new_password: NEW_PASSWORD })).status, 204);
-    assert.equal(errorOf(await t.client().post(`${API}/auth/password-reset/verify`, { token: reset, new_password: 'Other-Pass-33' })).code, 'TOKEN_EXPIRED');
+    assert.equal(
+      errorOf(await t.client().post(`${API}/auth/password-reset/verify`, { token: reset, new_password: 'Other-Pass-33' })).code,
+      'TOKEN_EXPIRED',
+    );
     assert.equal(errorOf(await client.post(`${API}/users/me/email/verify`, { token: change })).code, 'TOKEN_EXPIRED');
     assert.equal((await t.client().post(`${API}/auth/login`, { email, password: NEW_PASSWORD })).status, 200);
   });
@@ -152,7 +166,12 @@ describe('reset and change tokens', () => {
     assert.equal((await again.post(`${API}/auth/login`, { email, password: NEW_PASSWORD })).status, 200);
     const verify = await client.post(`${API}/users/me/email/verify`, { token: change });
     assert.ok(verify.status === 401 || errorOf(verify).code === 'TOKEN_EXPIRED', verify.text);
-    const row = await t.db.selectFrom('account_tokens').select('used_at').where('purpose', '=', 'EMAIL_CHANGE').where('new_email', '=', newEmail).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('account_tokens')
+      .select('used_at')
+      .where('purpose', '=', 'EMAIL_CHANGE')
+      .where('new_email', '=', newEmail)
+      .executeTakeFirstOrThrow();
     assert.notEqual(row.used_at, null);
   });
 });
@@ -170,7 +189,9 @@ describe('limits and identifiers', () => {
 
   test("a caller's x-request-id is not the request ID the audit log records", async () => {
     const { email } = await signUp(t);
-    const response = await t.client().post(`${API}/auth/login`, { email, password: PASSWORD }, { headers: { 'x-request-id': 'spoofed-request-1' } });
+    const response = await t
+      .client()
+      .post(`${API}/auth/login`, { email, password: PASSWORD }, { headers: { 'x-request-id': 'spoofed-request-1' } });
     assert.equal(response.status, 200);
     const ours = response.headers.get('x-request-id');
     assert.ok(ours && ours !== 'spoofed-request-1');

@@ -87,7 +87,7 @@ describe('CSRF on writes', () => {
     assert.equal((await client.patch(ME, { first_name: 'Grace' }, { csrf: good })).status, 200);
   });
 
-  test('a token from another client\'s session is 403', async () => {
+  test("a token from another client's session is 403", async () => {
     const victim = await signUp(t);
     const attacker = await signUp(t);
     const attackerToken = await attacker.client.csrf();
@@ -123,7 +123,7 @@ describe('CSRF on writes', () => {
     assert.deepEqual(limits, []);
   });
 
-  test('login with a token but without its pre-session cookie, or with another visitor\'s, is 403', async () => {
+  test("login with a token but without its pre-session cookie, or with another visitor's, is 403", async () => {
     const { email } = await signUp(t);
     const visitor = t.client();
     const visitorToken = await visitor.csrf();
@@ -247,7 +247,7 @@ describe('role guard', () => {
     assert.equal(errorOf(response).code, 'FORBIDDEN');
   });
 
-  test('a suspended admin\'s session is 401, not 403', async () => {
+  test("a suspended admin's session is 401, not 403", async () => {
     const { client, user } = await signInAs(t, 'ADMIN');
     await t.db.updateTable('users').set({ status: 'SUSPENDED' }).where('public_id', '=', user.public_id).execute();
     const response = await client.get('/__admin');

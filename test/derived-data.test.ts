@@ -29,7 +29,13 @@ const t = useApp({
       CREATE TRIGGER count_document_refresh AFTER INSERT ON product_documents FOR EACH STATEMENT EXECUTE FUNCTION count_document_refresh();
     `.execute(t.db);
     category = (await createCategory(t.admin, { name: `Derived ${uniqueSku()}` })).public_id;
-    const made = await makeProduct(t.admin, { categories: [category], variants: [{ price: '20.00', stock: 1 }, { price: '30.00', stock: 5 }] });
+    const made = await makeProduct(t.admin, {
+      categories: [category],
+      variants: [
+        { price: '20.00', stock: 1 },
+        { price: '30.00', stock: 5 },
+      ],
+    });
     product = made.id;
     variants = made.variants.map((v: any) => v.public_id);
   },
@@ -48,12 +54,27 @@ async function step(write: () => Promise<unknown>, expectedRefreshes?: number) {
 describe('every derived store follows every write', () => {
   test('variant price, status and deletion: price range and document, one refresh each', async () => {
     await step(async () => expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[0]}`, { price: '15.00' }), 200), 1);
-    const range = await t.db.selectFrom('products').select(['price_min', 'price_max']).where('public_id', '=', product).executeTakeFirstOrThrow();
+    const range = await t.db
+      .selectFrom('products')
+      .select(['price_min', 'price_max'])
+      .where('public_id', '=', product)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(range, { price_min: '15.00', price_max: '30.00' });
     await step(async () => expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'INACTIVE' }), 200), 1);
-    await step(async () => expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE', sku: uniqueSku('NEW') }), 200), 1);
-    const extra = expectStatus(await t.admin.post(`${API}/admin/products/${product}/variants`, { sku: uniqueSku(), name: 'Extra', price: '99.00' }), 201);
-    await step(async () => expectStatus(await t.admin.post(`${API}/admin/inventory`, { variant_public_id: extra.public_id, quantity_on_hand: 2 }), 201), 1);
+    await step(
+      async () =>
+        expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE', sku: uniqueSku('NEW') }), 200),
+      1,
+    );
+    const extra = expectStatus(
+      await t.admin.post(`${API}/admin/products/${product}/variants`, { sku: uniqueSku(), name: 'Extra', price: '99.00' }),
+      201,
+    );
+    await step(
+      async () =>
+        expectStatus(await t.admin.post(`${API}/admin/inventory`, { variant_public_id: extra.public_id, quantity_on_hand: 2 }), 201),
+      1,
+    );
     await step(async () => expectStatus(await t.admin.delete(`${API}/admin/variants/${extra.public_id}`), 204), 1);
   });
 
@@ -76,23 +97,43 @@ describe('every derived store follows every write', () => {
     await step(async () => (soldOut = expectStatus(await checkout(last.client, last.addressId), 201)), 1);
     await step(async () => expectStatus(await t.admin.patch(`${API}/admin/orders/${soldOut.public_id}`, { status: 'CANCELLED' }), 200), 1);
     await step(async () => expectStatus(await t.admin.patch(`${API}/admin/orders/${placed.public_id}`, { status: 'CONFIRMED' }), 200), 0);
-    await step(async () => expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[0]}`, { quantity_change: -1, reason: 'damaged' }), 200), 1);
+    await step(
+      async () =>
+        expectStatus(await t.admin.patch(`${API}/admin/inventory/${variants[0]}`, { quantity_change: -1, reason: 'damaged' }), 200),
+      1,
+    );
   });
 
   test('reviews: a new review changes nothing; approving and deleting move the rating, one refresh each', async () => {
     const s = await shopper(t, [{ variantId: variants[1]!, quantity: 1 }]);
     expectStatus(await checkout(s.client, s.addressId), 201);
     let review: any;
-    await step(async () => (review = expectStatus(await s.client.post(`${API}/reviews`, { product_public_id: product, rating: 4, title: 'Good', comment: 'Fine.' }), 201)), 0);
+    await step(
+      async () =>
+        (review = expectStatus(
+          await s.client.post(`${API}/reviews`, { product_public_id: product, rating: 4, title: 'Good', comment: 'Fine.' }),
+          201,
+        )),
+      0,
+    );
     await step(async () => expectStatus(await t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200), 1);
-    const rated = await t.db.selectFrom('products').select(['rating_average', 'rating_count']).where('public_id', '=', product).executeTakeFirstOrThrow();
+    const rated = await t.db
+      .selectFrom('products')
+      .select(['rating_average', 'rating_count'])
+      .where('public_id', '=', product)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([Number(rated.rating_average), rated.rating_count], [4, 1]);
     await step(async () => expectStatus(await s.client.delete(`${API}/reviews/${review.public_id}`), 204), 1);
   });
 
   test('product deletion takes its variants, records and counts with it', async () => {
     await step(async () => expectStatus(await t.admin.delete(`${API}/admin/products/${product}`), 204));
-    const row = await t.db.selectFrom('inventory_products as ip').innerJoin('products as p', 'p.id', 'ip.product_id').select('ip.live_records').where('p.public_id', '=', product).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('inventory_products as ip')
+      .innerJoin('products as p', 'p.id', 'ip.product_id')
+      .select('ip.live_records')
+      .where('p.public_id', '=', product)
+      .executeTakeFirstOrThrow();
     assert.equal(row.live_records, 0);
   });
 });

@@ -40,7 +40,12 @@ describe('POST /users/me/email/verify', () => {
     assert.ok(partOf(notice.raw, 'text/plain')?.includes(newEmail), 'the notice names the new address');
     assert.equal(withSubject(t.mail, newEmail, NOTICE_SUBJECT).length, 0);
 
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('entity_public_id', '=', user.public_id).where('action', '=', 'user.email_change').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity_public_id', '=', user.public_id)
+      .where('action', '=', 'user.email_change')
+      .execute();
     assert.equal(audit.length, 1);
     assert.deepEqual(audit[0]!.changes, { before: { email }, after: { email: newEmail } });
     assert.equal(audit[0]!.actor_public_id, user.public_id);
@@ -120,7 +125,12 @@ describe('POST /users/me/email/verify', () => {
     assert.equal(errorOf(response).code, 'EMAIL_TAKEN');
     assert.equal(await emailOf(t, user.public_id), email);
     assert.equal((await login(t, email)).status, 200);
-    const audit = await t.db.selectFrom('audit_log').select('id').where('entity_public_id', '=', user.public_id).where('action', '=', 'user.email_change').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('entity_public_id', '=', user.public_id)
+      .where('action', '=', 'user.email_change')
+      .execute();
     assert.equal(audit.length, 0);
     await sendDueMail(t);
     assert.equal(withSubject(t.mail, email, NOTICE_SUBJECT).length, 0, 'no change, no notice');
@@ -138,7 +148,9 @@ describe('POST /users/me/email/verify', () => {
       await trx.selectFrom('users').select('id').where('public_id', '=', b.user.public_id).forUpdate().execute();
       const pending = b.client.post(VERIFY, { token: tokenB });
       await waitFor(async () => {
-        const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
+        const waiting = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
         return waiting.rows[0]!.n > 0;
       });
       return { pendingB: pending, resultA: await a.client.post(VERIFY, { token: tokenA }) };
@@ -159,7 +171,9 @@ describe('POST /users/me/email/verify', () => {
     const token = await startChange(t, client, uniqueEmail('new'));
     assert.equal((await client.post(VERIFY, { token })).status, 200);
 
-    const response = await t.client().post('/api/v1/auth/password-reset/verify', { token: tokenFrom(reset.raw), new_password: 'Taken-Over-123' });
+    const response = await t
+      .client()
+      .post('/api/v1/auth/password-reset/verify', { token: tokenFrom(reset.raw), new_password: 'Taken-Over-123' });
     assert.equal(response.status, 410, response.text);
     assert.equal(errorOf(response).code, 'TOKEN_EXPIRED');
     assert.equal((await login(t, await emailOf(t, user.public_id))).status, 200, 'the password is unchanged');

@@ -12,7 +12,8 @@ const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_R
 
 const MINUTE = 60_000;
 
-const confirmations = (recipient: string) => t.db.selectFrom('outbox').select('id').where('recipient', '=', recipient).where('kind', '=', 'email_change_confirm').execute();
+const confirmations = (recipient: string) =>
+  t.db.selectFrom('outbox').select('id').where('recipient', '=', recipient).where('kind', '=', 'email_change_confirm').execute();
 
 describe('POST /users/me/email (start)', () => {
   test('202 with no body; a confirmation link goes to the new address and the account keeps its email until verified', async () => {

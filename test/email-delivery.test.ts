@@ -5,7 +5,18 @@ import { after, describe, test } from 'node:test';
 import { createMailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
-import { closedPort, headerOf, linkFrom, partOf, partsOf, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import {
+  closedPort,
+  headerOf,
+  linkFrom,
+  partOf,
+  partsOf,
+  startMailServer,
+  subjectOf,
+  tokenFrom,
+  waitFor,
+  type MailCatcher,
+} from './helpers/mail.js';
 import { deliveredRow, outboxRows, sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -17,7 +28,13 @@ const VERIFY_SUBJECT = 'Verify your email address';
 describe('over SMTP', () => {
   const t = useApp({
     mail: true,
-    env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' },
+    env: {
+      EMAIL_POLL_INTERVAL_MS: '50',
+      PUBLIC_BASE_URL: BASE,
+      MAIL_FROM: 'Test Store <store@example.test>',
+      RATE_LIMIT_REGISTER: '0',
+      RATE_LIMIT_VERIFY_RESEND: '0',
+    },
   });
 
   test('register sends a verification email with a text and an HTML part and a token link', async () => {
@@ -79,7 +96,6 @@ describe('over SMTP', () => {
       t.app.emailWorker.start();
     }
   });
-
 });
 
 describe('when SMTP is down', () => {
@@ -88,7 +104,13 @@ describe('when SMTP is down', () => {
   const t = useApp({
     env: async () => {
       port = await closedPort();
-      return { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' };
+      return {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        EMAIL_POLL_INTERVAL_MS: '50',
+        PUBLIC_BASE_URL: BASE,
+        RATE_LIMIT_REGISTER: '0',
+        RATE_LIMIT_VERIFY_RESEND: '0',
+      };
     },
   });
   after(async () => {
@@ -132,13 +154,17 @@ describe('when SMTP is down', () => {
 });
 
 describe('without SMTP_URL', () => {
-  const t = useApp({ env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' } });
+  const t = useApp({
+    env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' },
+  });
 
   test('each message is written as an .eml file under DATA_DIR/mail', async () => {
     assert.equal(t.config.smtpUrl, null);
     const { email } = await signUp(t);
     const directory = path.join(t.config.dataDir, 'mail');
-    const file = await waitFor(() => existsSync(directory) && readdirSync(directory).find((name) => name.endsWith('.eml') && name.includes(email)));
+    const file = await waitFor(
+      () => existsSync(directory) && readdirSync(directory).find((name) => name.endsWith('.eml') && name.includes(email)),
+    );
     const raw = readFileSync(path.join(directory, file), 'utf8');
     assert.equal(subjectOf(raw), VERIFY_SUBJECT);
     assert.match(headerOf(raw, 'to') ?? '', new RegExp(email.replace(/[.]/g, '\\.')));
@@ -173,7 +199,11 @@ describe('without SMTP_URL', () => {
     const transport = createMailTransport({ smtpUrl: null, dataDir: t.config.dataDir });
     const to = uniqueEmail('burst');
     try {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => transport.send({ from: t.config.mailFrom, to, subject: `message ${i}`, text: `body ${i}`, html: `<p>body ${i}</p>` })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          transport.send({ from: t.config.mailFrom, to, subject: `message ${i}`, text: `body ${i}`, html: `<p>body ${i}</p>` }),
+        ),
+      );
     } finally {
       transport.close();
     }

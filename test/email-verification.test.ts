@@ -22,7 +22,8 @@ async function verificationToken(email: string, n = 1): Promise<string> {
 }
 
 const verifiedAt = async (publicId: string) =>
-  (await t.db.selectFrom('users').select('email_verified_at').where('public_id', '=', publicId).executeTakeFirstOrThrow()).email_verified_at;
+  (await t.db.selectFrom('users').select('email_verified_at').where('public_id', '=', publicId).executeTakeFirstOrThrow())
+    .email_verified_at;
 
 describe('POST /auth/email-verification/verify', () => {
   test('the emailed token verifies the account: 200 User with email_verified true', async () => {

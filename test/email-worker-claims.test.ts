@@ -17,7 +17,13 @@ const BASE = 'https://shop.example.test';
 describe('workers sharing one outbox, over SMTP', () => {
   const t = useApp({
     mail: true,
-    env: { EMAIL_POLL_INTERVAL_MS: '50', PUBLIC_BASE_URL: BASE, MAIL_FROM: 'Test Store <store@example.test>', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_VERIFY_RESEND: '0' },
+    env: {
+      EMAIL_POLL_INTERVAL_MS: '50',
+      PUBLIC_BASE_URL: BASE,
+      MAIL_FROM: 'Test Store <store@example.test>',
+      RATE_LIMIT_REGISTER: '0',
+      RATE_LIMIT_VERIFY_RESEND: '0',
+    },
   });
 
   test('two workers over the same outbox deliver each message exactly once', async () => {
@@ -32,7 +38,12 @@ describe('workers sharing one outbox, over SMTP', () => {
       second.start();
       await waitFor(() => emails.every((email) => t.mail.to(email).length > 0), 10_000);
       await waitFor(async () => {
-        const pending = await t.db.selectFrom('outbox').select('id').where('recipient', 'in', emails).where('delivered_at', 'is', null).execute();
+        const pending = await t.db
+          .selectFrom('outbox')
+          .select('id')
+          .where('recipient', 'in', emails)
+          .where('delivered_at', 'is', null)
+          .execute();
         return pending.length === 0;
       });
       // Both stopped (a batch under way finishes first): whatever either sent has arrived.
@@ -40,9 +51,15 @@ describe('workers sharing one outbox, over SMTP', () => {
       await t.app.emailWorker.stop();
       assert.equal(await t.app.emailWorker.runOnce(), 0, 'nothing left to send');
       const counts = emails.map((email) => t.mail.to(email).length);
-      assert.deepEqual(counts, emails.map(() => 1));
+      assert.deepEqual(
+        counts,
+        emails.map(() => 1),
+      );
       const rows = await t.db.selectFrom('outbox').select('attempts').where('recipient', 'in', emails).execute();
-      assert.deepEqual(rows.map((row) => row.attempts), emails.map(() => 1));
+      assert.deepEqual(
+        rows.map((row) => row.attempts),
+        emails.map(() => 1),
+      );
     } finally {
       await second.stop();
       secondTransport.close();
@@ -54,12 +71,20 @@ describe('workers sharing one outbox, over SMTP', () => {
     await t.app.emailWorker.stop();
     let release: () => void = () => {};
     // A transport that never answers, like a worker that died after claiming its batch.
-    const stuck = anotherWorker(t, { send: () => new Promise<{ file?: string }>((resolve) => (release = () => resolve({}))), close: () => {} });
+    const stuck = anotherWorker(t, {
+      send: () => new Promise<{ file?: string }>((resolve) => (release = () => resolve({}))),
+      close: () => {},
+    });
     try {
       const { email } = await signUp(t);
       const claimed = stuck.runOnce();
       await waitFor(async () => ((await outboxRows(t, email))[0]!.next_attempt_at.getTime() > t.clock.now().getTime() ? true : undefined));
-      const open = await t.db.selectFrom(sql`pg_stat_activity`.as('a')).select(sql<number>`count(*)::int`.as('n')).where(sql`state`, 'like', 'idle in transaction%').where(sql`datname`, '=', sql`current_database()`).executeTakeFirstOrThrow();
+      const open = await t.db
+        .selectFrom(sql`pg_stat_activity`.as('a'))
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where(sql`state`, 'like', 'idle in transaction%')
+        .where(sql`datname`, '=', sql`current_database()`)
+        .executeTakeFirstOrThrow();
       assert.equal(open.n, 0, 'no transaction is held while the send is in flight');
 
       assert.equal(await t.app.emailWorker.runOnce(), 0, 'the claimed message is not taken by another worker');
@@ -105,13 +130,20 @@ describe('workers sharing one outbox, over SMTP', () => {
     const gates: { a?: (error: Error) => void; b?: () => void } = {};
     const lapsed = anotherWorker(t, { send: () => new Promise<{ file?: string }>((_, reject) => (gates.a = reject)), close: () => {} });
     const secondTransport = createMailTransport(t.config);
-    const current = anotherWorker(t, { send: (m) => new Promise<void>((resolve) => (gates.b = resolve)).then(() => secondTransport.send(m)), close: () => {} });
+    const current = anotherWorker(t, {
+      send: (m) => new Promise<void>((resolve) => (gates.b = resolve)).then(() => secondTransport.send(m)),
+      close: () => {},
+    });
     try {
       const { email } = await signUp(t);
       const first = lapsed.runOnce();
       await waitFor(() => gates.a !== undefined);
       // Its lease ends (as if its heartbeats had stopped reaching the database); another worker takes the message.
-      await t.db.updateTable('outbox').set({ next_attempt_at: new Date(t.clock.now().getTime() - 1000) }).where('recipient', '=', email).execute();
+      await t.db
+        .updateTable('outbox')
+        .set({ next_attempt_at: new Date(t.clock.now().getTime() - 1000) })
+        .where('recipient', '=', email)
+        .execute();
       const second = current.runOnce();
       await waitFor(() => gates.b !== undefined);
       const [taken] = await outboxRows(t, email);
@@ -174,7 +206,11 @@ describe('workers sharing one outbox, over SMTP', () => {
       const emails: string[] = [];
       for (let i = 0; i < 5; i++) emails.push((await signUp(t)).email);
       const sent = await Promise.all([t.app.emailWorker.runOnce(), t.app.emailWorker.runOnce(), t.app.emailWorker.runOnce()]);
-      assert.equal(sent.reduce((a, b) => a + b, 0), 5, `claimed per call: ${sent.join(', ')}`);
+      assert.equal(
+        sent.reduce((a, b) => a + b, 0),
+        5,
+        `claimed per call: ${sent.join(', ')}`,
+      );
       for (const email of emails) assert.equal(t.mail.to(email).length, 1, email);
     } finally {
       t.app.emailWorker.start();
@@ -185,7 +221,10 @@ describe('workers sharing one outbox, over SMTP', () => {
     await t.app.emailWorker.stop();
     try {
       const poison = `poison-${Date.now()}@example.test`;
-      await t.db.insertInto('outbox').values({ kind: 'no_such_kind', recipient: poison, payload: JSON.stringify({}) }).execute();
+      await t.db
+        .insertInto('outbox')
+        .values({ kind: 'no_such_kind', recipient: poison, payload: JSON.stringify({}) })
+        .execute();
       const { email } = await signUp(t);
       await t.app.emailWorker.runOnce();
       await t.app.emailWorker.runOnce();

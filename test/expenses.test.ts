@@ -23,7 +23,13 @@ function invalid(response: Response, label: string) {
   assert.equal(errorOf(response).code, 'VALIDATION_ERROR', label);
 }
 
-const valid = (overrides: Record<string, unknown> = {}) => ({ description: 'Office rent', category: 'RENT', amount: '1200.00', spent_at: '2026-03-01', ...overrides });
+const valid = (overrides: Record<string, unknown> = {}) => ({
+  description: 'Office rent',
+  category: 'RENT',
+  amount: '1200.00',
+  spent_at: '2026-03-01',
+  ...overrides,
+});
 const create = async (overrides: Record<string, unknown> = {}) => ok(await t.superAdmin.post(EXPENSES, valid(overrides)), 201);
 const liveCount = async () => (await t.db.selectFrom('expenses').select('id').where('deleted_at', 'is', null).execute()).length;
 
@@ -53,12 +59,19 @@ describe('create, edit, delete', () => {
     const removed = await t.superAdmin.delete(`${EXPENSES}/${created.public_id}`);
     assert.equal(removed.status, 204);
     assert.equal(removed.text, '');
-    for (const response of [await t.superAdmin.patch(`${EXPENSES}/${created.public_id}`, { amount: '1.00' }), await t.superAdmin.delete(`${EXPENSES}/${created.public_id}`)]) {
+    for (const response of [
+      await t.superAdmin.patch(`${EXPENSES}/${created.public_id}`, { amount: '1.00' }),
+      await t.superAdmin.delete(`${EXPENSES}/${created.public_id}`),
+    ]) {
       assert.equal(response.status, 404, response.text);
       assert.equal(errorOf(response).code, 'NOT_FOUND');
     }
     assert.ok(!(ok(await t.superAdmin.get(`${EXPENSES}?limit=100`)) as any[]).some((e) => e.public_id === created.public_id));
-    const row = await t.db.selectFrom('expenses').select(['deleted_at', 'amount']).where('public_id', '=', created.public_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('expenses')
+      .select(['deleted_at', 'amount'])
+      .where('public_id', '=', created.public_id)
+      .executeTakeFirstOrThrow();
     assert.ok(row.deleted_at, 'the row is kept, marked deleted');
     assert.equal(row.amount, '55.05');
   });
@@ -95,7 +108,10 @@ describe('validation', () => {
     ];
     for (const [label, body] of cases) invalid(await t.superAdmin.post(EXPENSES, body), label);
     const detail = errorOf(await t.superAdmin.post(EXPENSES, valid({ amount: '0' }))).details ?? [];
-    assert.ok(detail.some((d) => d.field === 'amount'), JSON.stringify(detail));
+    assert.ok(
+      detail.some((d) => d.field === 'amount'),
+      JSON.stringify(detail),
+    );
     assert.equal(await liveCount(), before, 'nothing was recorded');
     for (const category of CATEGORIES) assert.equal((await create({ category })).category, category);
   });
@@ -111,7 +127,8 @@ describe('validation', () => {
       ['spent_at', { spent_at: '01/03/2026' }],
       ['unknown field', { note: 'x' }],
       ['null amount', { amount: null }],
-    ] as const) invalid(await t.superAdmin.patch(url, body), label);
+    ] as const)
+      invalid(await t.superAdmin.patch(url, body), label);
     const row = (ok(await t.superAdmin.get(`${EXPENSES}?limit=100`)) as any[]).find((e) => e.public_id === expense.public_id);
     assert.deepEqual(row, expense);
   });
@@ -128,11 +145,19 @@ describe('GET /admin/expenses', () => {
       ['UTILITIES', '2031-02-01'],
     ] as const;
     const made: Record<string, string> = {};
-    for (const [category, spentAt] of fixtures) made[`${category} ${spentAt}`] = (await create({ description: marker, category, spent_at: spentAt })).public_id;
+    for (const [category, spentAt] of fixtures)
+      made[`${category} ${spentAt}`] = (await create({ description: marker, category, spent_at: spentAt })).public_id;
 
     const pick = (response: Response) => (ok(response) as any[]).map((e) => `${e.category} ${e.spent_at}`);
-    assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?category=UTILITIES&from=2031-01-01&to=2031-01-31`)), ['UTILITIES 2031-01-31', 'UTILITIES 2031-01-15', 'UTILITIES 2031-01-01']);
-    assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?from=2031-01-15&to=2031-01-15`)).sort(), ['SHIPPING 2031-01-15', 'UTILITIES 2031-01-15']);
+    assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?category=UTILITIES&from=2031-01-01&to=2031-01-31`)), [
+      'UTILITIES 2031-01-31',
+      'UTILITIES 2031-01-15',
+      'UTILITIES 2031-01-01',
+    ]);
+    assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?from=2031-01-15&to=2031-01-15`)).sort(), [
+      'SHIPPING 2031-01-15',
+      'UTILITIES 2031-01-15',
+    ]);
     assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?category=SHIPPING&from=2031-01-01`)), ['SHIPPING 2031-01-15']);
     assert.deepEqual(pick(await t.superAdmin.get(`${EXPENSES}?from=2031-02-01`)), ['UTILITIES 2031-02-01']);
     const upTo = pick(await t.superAdmin.get(`${EXPENSES}?from=2030-01-01&to=2031-01-01&category=UTILITIES`));
@@ -154,7 +179,8 @@ describe('GET /admin/expenses', () => {
     assert.equal(seen[0], made['UTILITIES 2031-02-01']);
     assert.equal(seen[4], made['UTILITIES 2031-01-01']);
 
-    for (const query of ['category=FOOD', 'from=tomorrow', 'to=2031-02-30', 'limit=0', 'limit=101']) invalid(await t.superAdmin.get(`${EXPENSES}?${query}`), query);
+    for (const query of ['category=FOOD', 'from=tomorrow', 'to=2031-02-30', 'limit=0', 'limit=101'])
+      invalid(await t.superAdmin.get(`${EXPENSES}?${query}`), query);
   });
 });
 
@@ -172,7 +198,11 @@ describe('access', () => {
       assert.equal(errorOf(response).code, 'FORBIDDEN');
     }
     assert.equal(await liveCount(), before);
-    const row = await t.db.selectFrom('expenses').select(['amount', 'deleted_at']).where('public_id', '=', expense.public_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('expenses')
+      .select(['amount', 'deleted_at'])
+      .where('public_id', '=', expense.public_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { amount: '3.00', deleted_at: null });
   });
 });

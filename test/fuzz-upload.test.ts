@@ -32,7 +32,10 @@ describe('fuzzing the multipart upload of the built-in image host', () => {
         assert.ok(response.status < 500, `${response.status} for ${shown}: ${text.slice(0, 300)}`);
         if (response.status >= 400) {
           const parsed = JSON.parse(text);
-          assert.ok(parsed.success === false && typeof parsed.error?.code === 'string' && typeof parsed.request_id === 'string', `not the envelope for ${shown}: ${text.slice(0, 300)}`);
+          assert.ok(
+            parsed.success === false && typeof parsed.error?.code === 'string' && typeof parsed.request_id === 'string',
+            `not the envelope for ${shown}: ${text.slice(0, 300)}`,
+          );
           assert.deepEqual(await counts(), before, `a refused upload (${response.status} ${parsed.error.code}) wrote rows: ${shown}`);
         }
       }),

@@ -37,17 +37,31 @@ const ok = async (response: Promise<{ status: number; body: any; text: string }>
 };
 const customer = await signUp(t);
 const category = await ok(admin.post('/api/v1/admin/categories', { name: 'Fuzz category' }));
-const product = await ok(admin.post('/api/v1/admin/products', { name: 'Fuzz product', status: 'ACTIVE', category_public_ids: [category.public_id] }));
-const variant = await ok(admin.post(`/api/v1/admin/products/${product.public_id}/variants`, { sku: 'FUZZ-1', name: 'Default', price: '10.00' }));
+const product = await ok(
+  admin.post('/api/v1/admin/products', { name: 'Fuzz product', status: 'ACTIVE', category_public_ids: [category.public_id] }),
+);
+const variant = await ok(
+  admin.post(`/api/v1/admin/products/${product.public_id}/variants`, { sku: 'FUZZ-1', name: 'Default', price: '10.00' }),
+);
 await ok(admin.post('/api/v1/admin/inventory', { variant_public_id: variant.public_id, quantity_on_hand: 100_000 }));
 const coupon = await ok(admin.post('/api/v1/admin/coupons', { code: 'FUZZ10', discount_type: 'PERCENTAGE', discount_value: '10' }));
-const expense = await ok(admin.post('/api/v1/admin/expenses', { description: 'Rent', category: 'RENT', amount: '100.00', spent_at: '2026-01-01' }));
+const expense = await ok(
+  admin.post('/api/v1/admin/expenses', { description: 'Rent', category: 'RENT', amount: '100.00', spent_at: '2026-01-01' }),
+);
 const address = await ok(admin.post('/api/v1/users/me/addresses', addressInput()));
 await ok(admin.post('/api/v1/cart/items', { variant_public_id: variant.public_id, quantity: 1 }), 200);
 const order = await ok(admin.post('/api/v1/orders', { address_public_id: address.public_id, payment_method: 'mock' }));
 await ok(admin.post('/api/v1/cart/items', { variant_public_id: variant.public_id, quantity: 1 }), 200);
 const imageUrl = await uploadedReviewImage(t, admin);
-const review = await ok(admin.post('/api/v1/reviews', { product_public_id: product.public_id, rating: 5, title: 'Fine', comment: 'Fine.', images: [{ image_url: imageUrl }] }));
+const review = await ok(
+  admin.post('/api/v1/reviews', {
+    product_public_id: product.public_id,
+    rating: 5,
+    title: 'Fine',
+    comment: 'Fine.',
+    images: [{ image_url: imageUrl }],
+  }),
+);
 const otherSession = new Client(t.baseUrl);
 await ok(otherSession.post('/api/v1/auth/login', { email: adminEmail, password: PASSWORD }), 200);
 const sessions = await ok(admin.get('/api/v1/auth/sessions'), 200);
@@ -87,7 +101,11 @@ async function send(op: Operation, request: Built) {
   const headers: Record<string, string> = { ...request.headers };
   if (op.method !== 'GET') headers['x-csrf-token'] = await jar.csrf();
   if (jar.cookies.size > 0) headers.cookie = [...jar.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const response = await fetch(t.baseUrl + request.url, { method: request.method, headers, ...(request.body !== undefined ? { body: request.body } : {}) });
+  const response = await fetch(t.baseUrl + request.url, {
+    method: request.method,
+    headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
   // A pre-session cookie replaced by a login, or a session ended by the fuzz itself: start over.
   if (response.headers.getSetCookie().length > 0 || response.status === 401) {
     if (!op.needsSession) anonymous.cookies.clear();
@@ -99,7 +117,8 @@ async function send(op: Operation, request: Built) {
   return { status: response.status, text: await response.text() };
 }
 
-const show = (request: Built) => `${request.method} ${request.url.slice(0, 300)} ${JSON.stringify(request.headers)} ${(request.body ?? '').slice(0, 300)}`;
+const show = (request: Built) =>
+  `${request.method} ${request.url.slice(0, 300)} ${JSON.stringify(request.headers)} ${(request.body ?? '').slice(0, 300)}`;
 
 describe('fuzzing every operation of the OpenAPI document', () => {
   for (const op of operations) {
@@ -118,7 +137,10 @@ describe('fuzzing every operation of the OpenAPI document', () => {
             } catch {
               assert.fail(`a ${response.status} that is not JSON for ${show(request)}: ${response.text.slice(0, 200)}`);
             }
-            assert.ok(body.success === false && typeof body.error?.code === 'string' && typeof body.request_id === 'string', `not the envelope for ${show(request)}: ${response.text.slice(0, 300)}`);
+            assert.ok(
+              body.success === false && typeof body.error?.code === 'string' && typeof body.request_id === 'string',
+              `not the envelope for ${show(request)}: ${response.text.slice(0, 300)}`,
+            );
             const afterCounts = await counts();
             assert.deepEqual(afterCounts, before, `a refused request (${response.status} ${body.error.code}) wrote rows: ${show(request)}`);
           }

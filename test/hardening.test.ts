@@ -8,9 +8,14 @@ const t = useApp({ env: { RATE_LIMIT_LOGIN: '2/15m', RATE_LIMIT_REGISTER: '0' } 
 
 describe('review hardening', () => {
   test('names of only spaces are refused on register and on profile edit', async () => {
-    const blank = await t.client().post('/api/v1/auth/register', { email: uniqueEmail(), password: PASSWORD, first_name: '   ', last_name: 'Lovelace' });
+    const blank = await t
+      .client()
+      .post('/api/v1/auth/register', { email: uniqueEmail(), password: PASSWORD, first_name: '   ', last_name: 'Lovelace' });
     assert.equal(blank.status, 400);
-    assert.deepEqual(errorOf(blank).details?.map((d) => d.field), ['first_name']);
+    assert.deepEqual(
+      errorOf(blank).details?.map((d) => d.field),
+      ['first_name'],
+    );
     const { client } = await signUp(t);
     const edit = await client.patch('/api/v1/users/me', { last_name: ' ' });
     assert.equal(edit.status, 400);

@@ -6,7 +6,10 @@ import { credentials, local, tinyPng, uploadedReviewImage } from './helpers/medi
 import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 1: no input reaches a 500, and every refusal wears the error envelope. */
-const t = useApp({ env: { RATE_LIMIT_LOGIN: '0', RATE_LIMIT_LOGIN_IP: '0', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' }, as: ['SUPER_ADMIN'] });
+const t = useApp({
+  env: { RATE_LIMIT_LOGIN: '0', RATE_LIMIT_LOGIN_IP: '0', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '0' },
+  as: ['SUPER_ADMIN'],
+});
 
 const API = '/api/v1';
 
@@ -15,7 +18,10 @@ function refused(response: { status: number; body: any; text: string }, field: s
   assert.equal(response.status, 400, response.text);
   const error = errorOf(response);
   assert.equal(error.code, 'VALIDATION_ERROR', response.text);
-  assert.ok(error.details?.some((d) => d.field === field), `expected a detail for ${field}: ${response.text}`);
+  assert.ok(
+    error.details?.some((d) => d.field === field),
+    `expected a detail for ${field}: ${response.text}`,
+  );
 }
 
 describe('control characters and broken Unicode', () => {
@@ -26,13 +32,21 @@ describe('control characters and broken Unicode', () => {
     refused(await anonymous.post(`${API}/auth/password-reset`, { email: 'a\u0000b@example.test' }), 'email');
     refused(await anonymous.post(`${API}/auth/password-reset/verify`, { token: 'abc\u0000', new_password: 'Another-Pass-2' }), 'token');
     refused(
-      await anonymous.post(`${API}/auth/register`, { email: uniqueEmail(), password: PASSWORD, first_name: 'A\u0000da', last_name: 'Lovelace' }),
+      await anonymous.post(`${API}/auth/register`, {
+        email: uniqueEmail(),
+        password: PASSWORD,
+        first_name: 'A\u0000da',
+        last_name: 'Lovelace',
+      }),
       'first_name',
     );
     const { client } = await signUp(t);
     refused(await client.post(`${API}/users/me/addresses`, addressInput({ city: 'Lon\u0000don' })), 'city');
     refused(await client.post(`${API}/auth/email-verification/verify`, { token: '\u0000' }), 'token');
-    refused(await t.superAdmin.post(`${API}/admin/coupons`, { code: 'NUL\u0000', discount_type: 'PERCENTAGE', discount_value: '10' }), 'code');
+    refused(
+      await t.superAdmin.post(`${API}/admin/coupons`, { code: 'NUL\u0000', discount_type: 'PERCENTAGE', discount_value: '10' }),
+      'code',
+    );
   });
 
   test('a NUL in a query parameter or a path parameter is 400 naming it', async () => {
@@ -45,7 +59,17 @@ describe('control characters and broken Unicode', () => {
 
   test('names refuse line breaks, other controls, lone surrogates and invisible-only values', async () => {
     const { client } = await signUp(t);
-    for (const name of ['Ada\nLovelace', 'Ada\rX', 'Ada\tX', 'A\u0007', 'A\u2028B', 'A\u0085B', '\u200b\u200b', '\u200d', '\u2060 \u00a0']) {
+    for (const name of [
+      'Ada\nLovelace',
+      'Ada\rX',
+      'Ada\tX',
+      'A\u0007',
+      'A\u2028B',
+      'A\u0085B',
+      '\u200b\u200b',
+      '\u200d',
+      '\u2060 \u00a0',
+    ]) {
       refused(await client.patch(`${API}/users/me`, { first_name: name }), 'first_name');
       refused(await client.post(`${API}/users/me/addresses`, addressInput({ recipient_name: name })), 'recipient_name');
     }
@@ -72,7 +96,8 @@ describe('control characters and broken Unicode', () => {
 
   test('keys of open maps are checked too: a variant option name with a NUL or over 50 characters is 400', async () => {
     const product = (await t.superAdmin.post(`${API}/admin/products`, { name: 'Options' })).body.data.public_id;
-    const variant = (options: Record<string, string>) => t.superAdmin.post(`${API}/admin/products/${product}/variants`, { sku: `OPT-${Date.now()}`, name: 'V', price: '1.00', options });
+    const variant = (options: Record<string, string>) =>
+      t.superAdmin.post(`${API}/admin/products/${product}/variants`, { sku: `OPT-${Date.now()}`, name: 'V', price: '1.00', options });
     assert.equal((await variant({ 'si\u0000ze': 'M' })).status, 400);
     assert.equal((await variant({ ['x'.repeat(51)]: 'M' })).status, 400);
     assert.equal((await variant({ size: 'M\u0000' })).status, 400);
@@ -87,7 +112,15 @@ describe('dates the database cannot store', () => {
     refused(await t.superAdmin.get(`${API}/admin/expenses?from=0000-01-01`), 'from');
     refused(await t.superAdmin.get(`${API}/admin/analytics/pnl?from=0000-01-01&to=0001-01-01`), 'from');
     refused(await t.superAdmin.post(`${API}/admin/expenses`, { category: 'RENT', amount: '10.00', spent_at: '0000-01-01' }), 'spent_at');
-    refused(await t.superAdmin.post(`${API}/admin/coupons`, { code: `LEAP${Date.now()}`, discount_type: 'PERCENTAGE', discount_value: '10', expires_at: '2026-12-31T23:59:60Z' }), 'expires_at');
+    refused(
+      await t.superAdmin.post(`${API}/admin/coupons`, {
+        code: `LEAP${Date.now()}`,
+        discount_type: 'PERCENTAGE',
+        discount_value: '10',
+        expires_at: '2026-12-31T23:59:60Z',
+      }),
+      'expires_at',
+    );
     // The earliest and latest storable values still pass.
     assert.equal((await t.superAdmin.get(`${API}/admin/expenses?from=0001-01-01&to=9999-12-31`)).status, 200);
     assert.equal((await t.superAdmin.get(`${API}/admin/audit?from=0001-01-01T00:00:00Z`)).status, 200);
@@ -112,7 +145,9 @@ describe('framework errors wear the envelope', () => {
 
     const { connect } = await import('node:net');
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'));
+      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'),
+      );
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString()));
       socket.on('close', () => resolve(text));
@@ -151,7 +186,14 @@ describe('framework errors wear the envelope', () => {
     // The token was never consumed by the broken forms.
     const form = new FormData();
     form.append('file', new Blob([tinyPng()]), 'x.png');
-    for (const [name, value] of Object.entries({ fileName: 'x.png', token: creds.token, expire: String(creds.expire), signature: creds.signature, publicKey: creds.publicKey, folder: creds.folder })) {
+    for (const [name, value] of Object.entries({
+      fileName: 'x.png',
+      token: creds.token,
+      expire: String(creds.expire),
+      signature: creds.signature,
+      publicKey: creds.publicKey,
+      folder: creds.folder,
+    })) {
       form.append(name, value);
     }
     assert.equal((await fetch(url, { method: 'POST', body: form })).status, 200);
@@ -190,7 +232,10 @@ describe('stock arithmetic and stuck orders', () => {
     const { variantId } = await sellableVariant(t.superAdmin, { stock: 10 });
     const s = await shopper(t, [{ variantId, quantity: 3 }]);
     const order = (await checkout(s.client, s.addressId)).body.data;
-    assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 2, reason: 'photo shoot' })).status, 200);
+    assert.equal(
+      (await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 2, reason: 'photo shoot' })).status,
+      200,
+    );
 
     const held = await t.superAdmin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -4 });
     assert.equal(held.status, 409, held.text);
@@ -212,7 +257,8 @@ describe('stock arithmetic and stuck orders', () => {
     const { variantId } = await sellableVariant(t.superAdmin, { stock: 5 });
     const s = await shopper(t, [{ variantId, quantity: 4 }]);
     const order = (await checkout(s.client, s.addressId)).body.data;
-    const move = (status: string, extra: Record<string, unknown> = {}) => t.superAdmin.patch(`${API}/admin/orders/${order.public_id}`, { status, ...extra });
+    const move = (status: string, extra: Record<string, unknown> = {}) =>
+      t.superAdmin.patch(`${API}/admin/orders/${order.public_id}`, { status, ...extra });
     assert.equal((await move('CONFIRMED')).status, 200);
     assert.equal((await t.superAdmin.patch(`${API}/admin/inventory/${variantId}`, { quantity_on_hand: 1 })).status, 200);
     const short = await move('SHIPPED', { carrier: 'UPS' });

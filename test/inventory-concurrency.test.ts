@@ -36,18 +36,25 @@ function mixedBurst(): Write[] {
     else if (i % 4 === 1 && releases < 10) {
       releases++;
       writes.push(reserveWrite(-1));
-    }
-    else writes.push(adjustWrite(adjusts++ % 2 === 0 ? 2 : -3));
+    } else writes.push(adjustWrite(adjusts++ % 2 === 0 ? 2 : -3));
   }
   return writes;
 }
 
 /** Replays the movements from the initial quantities, checking each row follows from the one before. */
-function assertChain(rows: { kind: string; delta_on_hand: number; delta_reserved: number; on_hand_after: number; reserved_after: number }[], onHand: number, reserved: number) {
+function assertChain(
+  rows: { kind: string; delta_on_hand: number; delta_reserved: number; on_hand_after: number; reserved_after: number }[],
+  onHand: number,
+  reserved: number,
+) {
   for (const [i, row] of rows.entries()) {
     onHand += row.delta_on_hand;
     reserved += row.delta_reserved;
-    assert.deepEqual([row.on_hand_after, row.reserved_after], [onHand, reserved], `movement ${i} (${row.kind}) follows from the one before`);
+    assert.deepEqual(
+      [row.on_hand_after, row.reserved_after],
+      [onHand, reserved],
+      `movement ${i} (${row.kind}) follows from the one before`,
+    );
     assert.ok(row.on_hand_after >= 0 && row.reserved_after >= 0, `movement ${i} has no negative count`);
     if (row.kind === 'RESERVE') assert.ok(row.on_hand_after - row.reserved_after >= 0, `reserve ${i} left available >= 0`);
   }
@@ -63,14 +70,18 @@ describe('concurrent writes on one record', () => {
 
     const writes = mixedBurst();
     assert.equal(writes.length, 50);
-    assert.equal(writes.filter((w) => w.kind === 'RESERVE').reduce((sum, w) => sum + w.reserved, 0), 49);
+    assert.equal(
+      writes.filter((w) => w.kind === 'RESERVE').reduce((sum, w) => sum + w.reserved, 0),
+      49,
+    );
     const responses = await Promise.all(writes.map((w, i) => w.send(i % 3 === 0 ? t.superAdmin : t.admin, v)));
 
     const accepted: Write[] = [];
     for (const [i, response] of responses.entries()) {
       if (response.status === 200) {
         accepted.push(writes[i]!);
-        if (writes[i]!.kind === 'RESERVE') assert.ok(response.body.data.quantity_available >= 0, 'a reserve never leaves available negative');
+        if (writes[i]!.kind === 'RESERVE')
+          assert.ok(response.body.data.quantity_available >= 0, 'a reserve never leaves available negative');
       } else {
         assert.equal(response.status, 400, response.text);
         assert.equal(errorOf(response).code, 'STOCK_RULE_VIOLATION', `request ${i} (${writes[i]!.kind})`);
@@ -78,7 +89,10 @@ describe('concurrent writes on one record', () => {
     }
     // More is asked for than can ever be available (at most 6 + 16 + 10 = 32 < 49), so some reserves must fail.
     assert.ok(accepted.length < 50, 'some requests were rejected');
-    assert.ok(accepted.some((w) => w.kind === 'RESERVE'), 'some reserves went through');
+    assert.ok(
+      accepted.some((w) => w.kind === 'RESERVE'),
+      'some reserves went through',
+    );
 
     const final = await dbRecord(t, v);
     const expectedOnHand = initial.onHand + accepted.reduce((sum, w) => sum + w.onHand, 0);
@@ -89,16 +103,17 @@ describe('concurrent writes on one record', () => {
     const movements = (await dbMovements(t, v)).slice(movementsBefore.length);
     assert.equal(movements.length, accepted.length);
     assert.equal((await dbAudit(t, v)).length - auditBefore.length, accepted.length);
-    const asked = (items: { kind: string; onHand: number; reserved: number }[]) => items.map((w) => `${w.kind} ${w.onHand} ${w.reserved}`).sort();
-    assert.deepEqual(
-      asked(movements.map((m) => ({ kind: m.kind, onHand: m.delta_on_hand, reserved: m.delta_reserved }))),
-      asked(accepted),
-    );
+    const asked = (items: { kind: string; onHand: number; reserved: number }[]) =>
+      items.map((w) => `${w.kind} ${w.onHand} ${w.reserved}`).sort();
+    assert.deepEqual(asked(movements.map((m) => ({ kind: m.kind, onHand: m.delta_on_hand, reserved: m.delta_reserved }))), asked(accepted));
     // Applied one after another: each row follows from the previous one and ends at the final record.
     assert.deepEqual(assertChain(movements, initial.onHand, initial.reserved), { onHand: expectedOnHand, reserved: expectedReserved });
     // Each accepted response shows the state right after its own change.
     assert.deepEqual(
-      responses.filter((r) => r.status === 200).map((r) => `${r.body.data.quantity_on_hand}/${r.body.data.quantity_reserved}`).sort(),
+      responses
+        .filter((r) => r.status === 200)
+        .map((r) => `${r.body.data.quantity_on_hand}/${r.body.data.quantity_reserved}`)
+        .sort(),
       movements.map((m) => `${m.on_hand_after}/${m.reserved_after}`).sort(),
     );
 
@@ -129,7 +144,10 @@ describe('concurrent writes on one record', () => {
       assert.equal(r.status, 400, r.text);
       assert.equal(errorOf(r).code, 'STOCK_RULE_VIOLATION');
     }
-    assert.deepEqual(ok.map((r) => r.body.data.quantity_reserved).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => 6 + i));
+    assert.deepEqual(
+      ok.map((r) => r.body.data.quantity_reserved).sort((a, b) => a - b),
+      Array.from({ length: 20 }, (_, i) => 6 + i),
+    );
     const final = await dbRecord(t, v);
     assert.deepEqual([final?.quantity_on_hand, final?.quantity_reserved], [25, 25]);
     const record = (await t.admin.get(`${INVENTORY}/${v}`)).body.data;
@@ -154,7 +172,10 @@ describe('concurrent writes on one record', () => {
     const { variantPublicId: v } = await stockedVariant(t.admin, 0);
     const responses = await Promise.all(Array.from({ length: 30 }, () => t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: 1 })));
     for (const r of responses) assert.equal(r.status, 200, r.text);
-    assert.deepEqual(responses.map((r) => r.body.data.quantity_on_hand).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
+    assert.deepEqual(
+      responses.map((r) => r.body.data.quantity_on_hand).sort((a, b) => a - b),
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     assert.equal((await dbRecord(t, v))?.quantity_on_hand, 30);
   });
 });

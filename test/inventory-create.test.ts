@@ -7,8 +7,14 @@ import { useApp } from './helpers/use-app.js';
 const t = useApp({ as: ['ADMIN'] });
 
 async function countAll() {
-  const inventory = await t.db.selectFrom('inventory').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const movements = await t.db.selectFrom('inventory_movements').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const inventory = await t.db
+    .selectFrom('inventory')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const movements = await t.db
+    .selectFrom('inventory_movements')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   const audit = await t.db
     .selectFrom('audit_log')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -71,7 +77,16 @@ describe('POST /admin/inventory', () => {
     assert.equal(movements.length, 1);
     assert.deepEqual(
       { ...movements[0], id: undefined },
-      { id: undefined, kind: 'CREATE', delta_on_hand: 7, delta_reserved: 0, on_hand_after: 7, reserved_after: 0, reason: null, actor_public_id: t.admin.user.public_id },
+      {
+        id: undefined,
+        kind: 'CREATE',
+        delta_on_hand: 7,
+        delta_reserved: 0,
+        on_hand_after: 7,
+        reserved_after: 0,
+        reason: null,
+        actor_public_id: t.admin.user.public_id,
+      },
     );
     const audit = await dbAudit(t, variant.variantPublicId);
     assert.equal(audit.length, 1);

@@ -29,11 +29,51 @@ describe('stock movements', () => {
     const v = await history();
     const rows = (await dbMovements(t, v)).map(({ id: _id, ...row }) => row);
     assert.deepEqual(rows, [
-      { kind: 'CREATE', delta_on_hand: 10, delta_reserved: 0, on_hand_after: 10, reserved_after: 0, reason: null, actor_public_id: t.admin.user.public_id },
-      { kind: 'ADJUST', delta_on_hand: 5, delta_reserved: 0, on_hand_after: 15, reserved_after: 0, reason: 'delivery #1', actor_public_id: t.admin.user.public_id },
-      { kind: 'RESERVE', delta_on_hand: 0, delta_reserved: 4, on_hand_after: 15, reserved_after: 4, reason: 'photoshoot', actor_public_id: t.superAdmin.user.public_id },
-      { kind: 'ADJUST', delta_on_hand: -7, delta_reserved: 0, on_hand_after: 8, reserved_after: 4, reason: 'stock count', actor_public_id: t.admin.user.public_id },
-      { kind: 'RELEASE', delta_on_hand: 0, delta_reserved: -3, on_hand_after: 8, reserved_after: 1, reason: null, actor_public_id: t.superAdmin.user.public_id },
+      {
+        kind: 'CREATE',
+        delta_on_hand: 10,
+        delta_reserved: 0,
+        on_hand_after: 10,
+        reserved_after: 0,
+        reason: null,
+        actor_public_id: t.admin.user.public_id,
+      },
+      {
+        kind: 'ADJUST',
+        delta_on_hand: 5,
+        delta_reserved: 0,
+        on_hand_after: 15,
+        reserved_after: 0,
+        reason: 'delivery #1',
+        actor_public_id: t.admin.user.public_id,
+      },
+      {
+        kind: 'RESERVE',
+        delta_on_hand: 0,
+        delta_reserved: 4,
+        on_hand_after: 15,
+        reserved_after: 4,
+        reason: 'photoshoot',
+        actor_public_id: t.superAdmin.user.public_id,
+      },
+      {
+        kind: 'ADJUST',
+        delta_on_hand: -7,
+        delta_reserved: 0,
+        on_hand_after: 8,
+        reserved_after: 4,
+        reason: 'stock count',
+        actor_public_id: t.admin.user.public_id,
+      },
+      {
+        kind: 'RELEASE',
+        delta_on_hand: 0,
+        delta_reserved: -3,
+        on_hand_after: 8,
+        reserved_after: 1,
+        reason: null,
+        actor_public_id: t.superAdmin.user.public_id,
+      },
     ]);
   });
 
@@ -45,7 +85,15 @@ describe('stock movements', () => {
     assert.deepEqual(response.body.meta, { page: 1, limit: 20, total: 5, totalPages: 1, hasNext: false, hasPrev: false });
     const data = response.body.data as any[];
     assert.deepEqual(
-      data.map((m) => [m.kind, m.delta_on_hand, m.delta_reserved, m.quantity_on_hand_after, m.quantity_reserved_after, m.reason, m.actor?.public_id]),
+      data.map((m) => [
+        m.kind,
+        m.delta_on_hand,
+        m.delta_reserved,
+        m.quantity_on_hand_after,
+        m.quantity_reserved_after,
+        m.reason,
+        m.actor?.public_id,
+      ]),
       [
         ['RELEASE', 0, -3, 8, 1, null, t.superAdmin.user.public_id],
         ['ADJUST', -7, 0, 8, 4, 'stock count', t.admin.user.public_id],
@@ -57,10 +105,14 @@ describe('stock movements', () => {
     assert.deepEqual(data[0].actor, { public_id: t.superAdmin.user.public_id, email: t.superAdmin.email });
     assert.equal(data[0].order_public_id, null);
     for (const m of data) assert.match(m.created_at, ISO_UTC);
-    for (let i = 1; i < data.length; i++) assert.ok(data[i - 1].created_at >= data[i].created_at, 'created_at never increases down the list');
+    for (let i = 1; i < data.length; i++)
+      assert.ok(data[i - 1].created_at >= data[i].created_at, 'created_at never increases down the list');
 
     const page2 = await t.admin.get(`${INVENTORY}/${v}/movements?limit=2&page=2`);
-    assert.deepEqual(page2.body.data.map((m: any) => m.kind), ['RESERVE', 'ADJUST']);
+    assert.deepEqual(
+      page2.body.data.map((m: any) => m.kind),
+      ['RESERVE', 'ADJUST'],
+    );
     assert.deepEqual(page2.body.meta, { page: 2, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrev: true });
     const past = await t.admin.get(`${INVENTORY}/${v}/movements?limit=2&page=4`);
     assert.deepEqual(past.body.data, []);
@@ -79,7 +131,10 @@ describe('stock movements', () => {
     const { variantPublicId: v } = await stockedVariant(t.admin, 5);
     await ok(t.admin.patch(`${INVENTORY}/${v}`, { reorder_level: 1 }));
     await ok(t.admin.patch(`${INVENTORY}/${v}`, { quantity_on_hand: 5 }));
-    assert.deepEqual((await dbMovements(t, v)).map((m) => m.kind), ['CREATE']);
+    assert.deepEqual(
+      (await dbMovements(t, v)).map((m) => m.kind),
+      ['CREATE'],
+    );
   });
 });
 
@@ -87,7 +142,11 @@ describe('audit log', () => {
   test('inventory.create/adjust/reserve/release entries carry before, after, reason and actor', async () => {
     const v = await history();
     const rows = await dbAudit(t, v);
-    const q = (onHand: number, reserved: number, reorder: number | null) => ({ quantity_on_hand: onHand, quantity_reserved: reserved, reorder_level: reorder });
+    const q = (onHand: number, reserved: number, reorder: number | null) => ({
+      quantity_on_hand: onHand,
+      quantity_reserved: reserved,
+      reorder_level: reorder,
+    });
     assert.deepEqual(
       rows.map((r) => [r.action, r.actor_public_id, r.changes, r.reason]),
       [
@@ -107,7 +166,11 @@ describe('audit log', () => {
 
   test("the audit entry has the service's request id (not the caller's), the ip and user agent of the write", async () => {
     const { variantPublicId: v } = await stockedVariant(t.admin, 5);
-    const response = await t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: 1 }, { headers: { 'x-request-id': 'inv-audit-1', 'user-agent': 'inventory-test/1.0' } });
+    const response = await t.admin.patch(
+      `${INVENTORY}/${v}`,
+      { quantity_change: 1 },
+      { headers: { 'x-request-id': 'inv-audit-1', 'user-agent': 'inventory-test/1.0' } },
+    );
     assert.equal(response.status, 200, response.text);
     const row = await t.db
       .selectFrom('audit_log')

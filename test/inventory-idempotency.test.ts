@@ -30,8 +30,14 @@ describe('Idempotency-Key on PATCH /admin/inventory/{var}', () => {
     assert.deepEqual(third.body, first.body);
 
     assert.equal((await dbRecord(t, v))?.quantity_on_hand, 15);
-    assert.deepEqual((await dbMovements(t, v)).map((m) => m.kind), ['CREATE', 'ADJUST']);
-    assert.deepEqual((await dbAudit(t, v)).map((a) => a.action), ['inventory.create', 'inventory.adjust']);
+    assert.deepEqual(
+      (await dbMovements(t, v)).map((m) => m.kind),
+      ['CREATE', 'ADJUST'],
+    );
+    assert.deepEqual(
+      (await dbAudit(t, v)).map((a) => a.action),
+      ['inventory.create', 'inventory.adjust'],
+    );
   });
 
   test('a replay returns the first response even after the record changed since', async () => {
@@ -93,7 +99,9 @@ describe('Idempotency-Key on PATCH /admin/inventory/{var}', () => {
   test('10 concurrent requests with the same key and body apply the change exactly once', async () => {
     const { variantPublicId: v } = await stockedVariant(t.admin, 10);
     const k = uniqueTag('burst');
-    const responses = await Promise.all(Array.from({ length: 10 }, () => t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: -3 }, key(k))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => t.admin.patch(`${INVENTORY}/${v}`, { quantity_change: -3 }, key(k))),
+    );
     for (const r of responses) assert.equal(r.status, 200, r.text);
     assert.equal(responses.filter((r) => replayed(r) === 'true').length, 9);
     for (const r of responses) assert.deepEqual(r.body, responses[0]!.body);
@@ -135,7 +143,10 @@ describe('Idempotency-Key on the other inventory writes', () => {
     assert.equal(replayed(second), 'true');
     assert.deepEqual(second.body, first.body);
     assert.equal((await dbRecord(t, v))?.quantity_reserved, 4);
-    assert.deepEqual((await dbMovements(t, v)).map((m) => m.kind), ['CREATE', 'RESERVE']);
+    assert.deepEqual(
+      (await dbMovements(t, v)).map((m) => m.kind),
+      ['CREATE', 'RESERVE'],
+    );
   });
 
   test('POST create replays 201 with the first body instead of 409 INVENTORY_EXISTS', async () => {

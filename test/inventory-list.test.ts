@@ -21,17 +21,31 @@ const t = useApp({
     const charlie = await createVariant(t.admin, { productName: `${TAG} Charlie`, sku: `${SKU_TAG}-C1` });
     const rows: [VariantRef, number, number, string][] = [
       [charlie, 5, 3, '2024-01-01T10:00:00.000Z'],
-      [await createVariant(t.admin, { productPublicId: alpha.productPublicId, productName: alpha.productName, sku: `${SKU_TAG}-A2` }), 5, 0, '2024-01-01T09:00:00.000Z'],
+      [
+        await createVariant(t.admin, { productPublicId: alpha.productPublicId, productName: alpha.productName, sku: `${SKU_TAG}-A2` }),
+        5,
+        0,
+        '2024-01-01T09:00:00.000Z',
+      ],
       [alpha, 5, 0, '2024-01-01T11:00:00.000Z'],
       [bravo, 3, 1, '2024-01-01T09:00:00.000Z'],
-      [await createVariant(t.admin, { productPublicId: charlie.productPublicId, productName: charlie.productName, sku: `${SKU_TAG}-C2` }), 0, 0, '2024-01-01T08:00:00.000Z'],
+      [
+        await createVariant(t.admin, { productPublicId: charlie.productPublicId, productName: charlie.productName, sku: `${SKU_TAG}-C2` }),
+        0,
+        0,
+        '2024-01-01T08:00:00.000Z',
+      ],
     ];
     for (const [ref, onHand, reserved, updated] of rows) {
       await stockedVariant(t.admin, onHand, { reserved }); // a record outside the search, which must never show up
       await createRecord(t.admin, ref.variantPublicId, Math.max(onHand, reserved));
       if (reserved) await t.admin.patch(`${INVENTORY}/${ref.variantPublicId}/reservation`, { change: reserved });
       const variant = await t.db.selectFrom('variants').select('id').where('public_id', '=', ref.variantPublicId).executeTakeFirstOrThrow();
-      await t.db.updateTable('inventory').set({ last_stock_update: new Date(updated) }).where('variant_id', '=', variant.id).execute();
+      await t.db
+        .updateTable('inventory')
+        .set({ last_stock_update: new Date(updated) })
+        .where('variant_id', '=', variant.id)
+        .execute();
       fixture.push({ ref, onHand, reserved, updated });
     }
   },
@@ -122,7 +136,11 @@ describe('GET /admin/inventory pagination', () => {
 
   test('no match at all: total 0, totalPages 0', async () => {
     const response = await list(`search=nothing-matches-${TAG}`);
-    assert.deepEqual(response.body, { success: true, data: [], meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false } });
+    assert.deepEqual(response.body, {
+      success: true,
+      data: [],
+      meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false },
+    });
     const page2 = await list(`search=nothing-matches-${TAG}&page=2`);
     assert.deepEqual(page2.body.meta, { page: 2, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: true });
   });
@@ -235,7 +253,11 @@ describe('GET /admin/inventory search: every path agrees with a plain scan', () 
     await createVariant(t.admin, { productPublicId: kettle.productPublicId, productName: kettle.productName }); // no record
     await stockedVariant(t.admin, 2, { productName: `${tag} Kettle` }); // same name, another product
     const pot = await stockedVariant(t.admin, 3, { productName: 'Plain pot', sku: `${TAGU}-POT` });
-    await createRecord(t.admin, (await createVariant(t.admin, { productPublicId: pot.productPublicId, productName: 'Plain pot' })).variantPublicId, 1);
+    await createRecord(
+      t.admin,
+      (await createVariant(t.admin, { productPublicId: pot.productPublicId, productName: 'Plain pot' })).variantPublicId,
+      1,
+    );
     await stockedVariant(t.admin, 6, { productName: `${tag} Lid`, sku: `${TAGU}-LID` });
     const renamed = await stockedVariant(t.admin, 7, { productName: 'Not yet' });
     assert.equal((await t.admin.patch(`/api/v1/admin/products/${renamed.productPublicId}`, { name: `${tag} Renamed` })).status, 200);
@@ -250,7 +272,11 @@ describe('GET /admin/inventory search: every path agrees with a plain scan', () 
     const desc = sort.startsWith('-');
     const field = desc ? sort.slice(1) : sort;
     const key = (r: (typeof rows)[number]): string | number =>
-      field === 'quantity_available' ? r.quantity_on_hand - r.quantity_reserved : field === 'last_stock_update' ? new Date(r.last_stock_update).getTime() : (r as any)[field];
+      field === 'quantity_available'
+        ? r.quantity_on_hand - r.quantity_reserved
+        : field === 'last_stock_update'
+          ? new Date(r.last_stock_update).getTime()
+          : (r as any)[field];
     const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
     return rows
       .filter((r) => includeDeleted || !r.variant_deleted)

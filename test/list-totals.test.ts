@@ -14,7 +14,9 @@ import { useApp } from './helpers/use-app.js';
 const t = useApp({ as: ['ADMIN'] });
 
 async function counted(): Promise<number> {
-  const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM products WHERE status = 'ACTIVE' AND deleted_at IS NULL`.execute(t.db);
+  const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM products WHERE status = 'ACTIVE' AND deleted_at IS NULL`.execute(
+    t.db,
+  );
   return row.rows[0]!.n;
 }
 
@@ -132,7 +134,13 @@ describe("the inventory search's product names and counts", () => {
     return rows.rows.map((r) => r.public_id);
   }
   const kept = async (publicId: string) =>
-    (await sql<{ n: number }>`SELECT ip.live_records AS n FROM inventory_products ip JOIN products p ON p.id = ip.product_id WHERE p.public_id = ${publicId}`.execute(t.db)).rows[0]!.n;
+    (
+      await sql<{
+        n: number;
+      }>`SELECT ip.live_records AS n FROM inventory_products ip JOIN products p ON p.id = ip.product_id WHERE p.public_id = ${publicId}`.execute(
+        t.db,
+      )
+    ).rows[0]!.n;
 
   test('follow records and variant deletions, not stock moves', async () => {
     const { id, variants } = await makeProduct(t.admin, { variants: [{ stock: 5 }, { stock: 7 }, {}] });
@@ -153,9 +161,13 @@ describe("the inventory search's product names and counts", () => {
   test('a set-based write is counted per product', async () => {
     const a = await makeProduct(t.admin, { variants: [{ stock: 1 }, { stock: 1 }] });
     const b = await makeProduct(t.admin, { variants: [{ stock: 1 }] });
-    await sql`UPDATE variants SET deleted_at = now() WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(t.db);
+    await sql`UPDATE variants SET deleted_at = now() WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(
+      t.db,
+    );
     assert.deepEqual([await kept(a.id), await kept(b.id)], [0, 0]);
-    await sql`UPDATE variants SET deleted_at = NULL WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(t.db);
+    await sql`UPDATE variants SET deleted_at = NULL WHERE product_id IN (SELECT id FROM products WHERE public_id IN (${a.id}, ${b.id}))`.execute(
+      t.db,
+    );
     assert.deepEqual([await kept(a.id), await kept(b.id)], [2, 1]);
     assert.deepEqual(await driftedProducts(), []);
   });

@@ -30,7 +30,13 @@ interface Fixture {
 async function fixture(): Promise<Fixture> {
   const category = (await createCategory(t.admin, { name: `Lock ${uniqueSku()}` })).public_id;
   const otherCategory = (await createCategory(t.admin, { name: `Lock other ${uniqueSku()}` })).public_id;
-  const made = await makeProduct(t.admin, { categories: [category], variants: [{ price: '10.00', stock: 1000 }, { price: '12.00', stock: 1000 }] });
+  const made = await makeProduct(t.admin, {
+    categories: [category],
+    variants: [
+      { price: '10.00', stock: 1000 },
+      { price: '12.00', stock: 1000 },
+    ],
+  });
   return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory };
 }
 
@@ -45,9 +51,17 @@ interface Writer {
 }
 
 const newVariant = async (f: Fixture, stock?: number) => {
-  const variant = await t.admin.post(`${API}/admin/products/${f.product}/variants`, { sku: uniqueSku('LOCK'), name: 'Extra', price: '15.00' });
+  const variant = await t.admin.post(`${API}/admin/products/${f.product}/variants`, {
+    sku: uniqueSku('LOCK'),
+    name: 'Extra',
+    price: '15.00',
+  });
   expectStatus(variant, 201);
-  if (stock !== undefined) expectStatus(await t.admin.post(`${API}/admin/inventory`, { variant_public_id: variant.body.data.public_id, quantity_on_hand: stock }), 201);
+  if (stock !== undefined)
+    expectStatus(
+      await t.admin.post(`${API}/admin/inventory`, { variant_public_id: variant.body.data.public_id, quantity_on_hand: stock }),
+      201,
+    );
   return variant.body.data.public_id as string;
 };
 
@@ -61,7 +75,10 @@ const WRITERS: Writer[] = [
     name: 'checkout of both variants',
     allowed: [201, 409],
     async prepare(f) {
-      const s = await shopper(t, [{ variantId: f.variants[1], quantity: 1 }, { variantId: f.variants[0], quantity: 1 }]);
+      const s = await shopper(t, [
+        { variantId: f.variants[1], quantity: 1 },
+        { variantId: f.variants[0], quantity: 1 },
+      ]);
       return () => checkout(s.client, s.addressId);
     },
   },
@@ -112,7 +129,11 @@ const WRITERS: Writer[] = [
   {
     name: 'variant update',
     allowed: [200, 404],
-    prepare: async (f) => () => t.admin.patch(`${API}/admin/variants/${f.variants[1]}`, { price: (10 + Math.floor(Math.random() * 90)).toFixed(2), sku: uniqueSku('RE') }),
+    prepare: async (f) => () =>
+      t.admin.patch(`${API}/admin/variants/${f.variants[1]}`, {
+        price: (10 + Math.floor(Math.random() * 90)).toFixed(2),
+        sku: uniqueSku('RE'),
+      }),
   },
   {
     name: 'variant deletion',
@@ -125,7 +146,11 @@ const WRITERS: Writer[] = [
   {
     name: 'product update',
     allowed: [200, 404],
-    prepare: async (f) => () => t.admin.patch(`${API}/admin/products/${f.product}`, { name: `Renamed ${uniqueSku()}`, category_public_ids: [f.category, f.otherCategory] }),
+    prepare: async (f) => () =>
+      t.admin.patch(`${API}/admin/products/${f.product}`, {
+        name: `Renamed ${uniqueSku()}`,
+        category_public_ids: [f.category, f.otherCategory],
+      }),
   },
   {
     name: 'product deletion',
@@ -147,7 +172,10 @@ const WRITERS: Writer[] = [
     allowed: [200],
     async prepare(f) {
       const { client } = await signUp(t);
-      const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }), 201);
+      const review = expectStatus(
+        await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }),
+        201,
+      );
       return () => t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' });
     },
   },

@@ -3,7 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { checkout, inventoryOf } from './helpers/commerce.js';
 import { auditRows } from './helpers/inspect.js';
-import { API, ORDER_STATUSES, createCoupon, fails, moveOrder, ok, orderIn, orderMovements, orderState, unknownOrderId, type OrderStatus } from './helpers/orders.js';
+import {
+  API,
+  ORDER_STATUSES,
+  createCoupon,
+  fails,
+  moveOrder,
+  ok,
+  orderIn,
+  orderMovements,
+  orderState,
+  unknownOrderId,
+  type OrderStatus,
+} from './helpers/orders.js';
 import { useApp } from './helpers/use-app.js';
 
 /** An order's life after checkout: the customer's cancel, and the admin's status moves with what each one changes (stock, coupon usage, history, mail, audit). */
@@ -14,7 +26,12 @@ const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EM
 describe('POST /orders/{ord}/cancel', () => {
   for (const status of ['PLACED', 'CONFIRMED'] as const) {
     test(`while ${status}: 200 CANCELLED, the reservation and the coupon use are given back`, async () => {
-      const coupon = await createCoupon(t.admin, { code: `BACK${randomBytes(3).toString('hex')}`, discount_value: '2.00', usage_limit: 5, usage_limit_per_user: 1 });
+      const coupon = await createCoupon(t.admin, {
+        code: `BACK${randomBytes(3).toString('hex')}`,
+        discount_value: '2.00',
+        usage_limit: 5,
+        usage_limit_per_user: 1,
+      });
       const { client, orderId, variantId, addressId } = await orderIn(t, t.admin, status, { coupon_code: coupon.code });
       assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 1);
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 3 });
@@ -23,7 +40,10 @@ describe('POST /orders/{ord}/cancel', () => {
       assert.equal(cancelled.status, 'CANCELLED');
       const last = cancelled.status_history.at(-1);
       assert.deepEqual([last.status, last.by.role], ['CANCELLED', 'CUSTOMER']);
-      assert.deepEqual(cancelled.status_history.map((h: any) => h.status), status === 'PLACED' ? ['PLACED', 'CANCELLED'] : ['PLACED', 'CONFIRMED', 'CANCELLED']);
+      assert.deepEqual(
+        cancelled.status_history.map((h: any) => h.status),
+        status === 'PLACED' ? ['PLACED', 'CANCELLED'] : ['PLACED', 'CONFIRMED', 'CANCELLED'],
+      );
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
       assert.deepEqual(await orderMovements(t.admin, variantId), [
         { kind: 'ORDER_PLACED', delta_on_hand: 0, delta_reserved: 3, order_public_id: orderId },
@@ -31,9 +51,16 @@ describe('POST /orders/{ord}/cancel', () => {
       ]);
       assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
       const usages = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`));
-      assert.deepEqual(usages.map((u: any) => [u.order_public_id, u.released]), [[orderId, true]]);
-      const row = await t.db.selectFrom('coupon_usages').innerJoin('orders', 'orders.id', 'coupon_usages.order_id')
-        .select('coupon_usages.released_at').where('orders.public_id', '=', orderId).executeTakeFirstOrThrow();
+      assert.deepEqual(
+        usages.map((u: any) => [u.order_public_id, u.released]),
+        [[orderId, true]],
+      );
+      const row = await t.db
+        .selectFrom('coupon_usages')
+        .innerJoin('orders', 'orders.id', 'coupon_usages.order_id')
+        .select('coupon_usages.released_at')
+        .where('orders.public_id', '=', orderId)
+        .executeTakeFirstOrThrow();
       assert.ok(row.released_at instanceof Date);
 
       // The per-user limit counts the use no more: the same account may use the coupon again.
@@ -68,10 +95,16 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 3 });
     const confirmed = await step({ status: 'CONFIRMED', note: 'checked by phone' }, { quantity_on_hand: 10, quantity_reserved: 3 });
     assert.equal(confirmed.status_history.at(-1).note, 'checked by phone');
-    const shipped = await step({ status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' }, { quantity_on_hand: 7, quantity_reserved: 0 });
+    const shipped = await step(
+      { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' },
+      { quantity_on_hand: 7, quantity_reserved: 0 },
+    );
     assert.deepEqual(shipped.shipment, { carrier: 'DHL', tracking_number: 'JD0001' });
     const fulfilled = await step({ status: 'FULFILLED' }, { quantity_on_hand: 7, quantity_reserved: 0 });
-    assert.deepEqual(fulfilled.status_history.map((h: any) => h.status), ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED']);
+    assert.deepEqual(
+      fulfilled.status_history.map((h: any) => h.status),
+      ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED'],
+    );
     assert.deepEqual(fulfilled.customer.email, email);
     assert.deepEqual(ok(await t.admin.get(`${API}/admin/orders/${orderId}`)), fulfilled);
 
@@ -80,15 +113,28 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
       { kind: 'ORDER_SHIPPED', delta_on_hand: -3, delta_reserved: -3, order_public_id: orderId },
     ]);
     const shippedEmail = await t.db.selectFrom('outbox').select(['recipient', 'payload']).where('kind', '=', 'order_shipped').execute();
-    assert.deepEqual(shippedEmail.filter((e) => (e.payload as any).order_public_id === orderId), [
-      { recipient: email, payload: { order_public_id: orderId, order_number: fulfilled.order_number, carrier: 'DHL', tracking_number: 'JD0001' } },
-    ]);
+    assert.deepEqual(
+      shippedEmail.filter((e) => (e.payload as any).order_public_id === orderId),
+      [
+        {
+          recipient: email,
+          payload: { order_public_id: orderId, order_number: fulfilled.order_number, carrier: 'DHL', tracking_number: 'JD0001' },
+        },
+      ],
+    );
     const audit = await auditRows(t, 'order.status_change', orderId);
-    assert.deepEqual(audit.map((a) => [a.actor_public_id, a.entity_type, a.changes]), [
-      [t.admin.user.public_id, 'order', { before: { status: 'PLACED' }, after: { status: 'CONFIRMED' } }],
-      [t.admin.user.public_id, 'order', { before: { status: 'CONFIRMED' }, after: { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' } }],
-      [t.admin.user.public_id, 'order', { before: { status: 'SHIPPED' }, after: { status: 'FULFILLED' } }],
-    ]);
+    assert.deepEqual(
+      audit.map((a) => [a.actor_public_id, a.entity_type, a.changes]),
+      [
+        [t.admin.user.public_id, 'order', { before: { status: 'PLACED' }, after: { status: 'CONFIRMED' } }],
+        [
+          t.admin.user.public_id,
+          'order',
+          { before: { status: 'CONFIRMED' }, after: { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'JD0001' } },
+        ],
+        [t.admin.user.public_id, 'order', { before: { status: 'SHIPPED' }, after: { status: 'FULFILLED' } }],
+      ],
+    );
   });
 
   for (const from of ['PLACED', 'CONFIRMED'] as const) {
@@ -99,10 +145,13 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
       assert.equal(order.status, 'CANCELLED');
       assert.deepEqual(order.status_history.at(-1).by, { public_id: t.admin.user.public_id, role: 'ADMIN' });
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
-      assert.deepEqual((await orderMovements(t.admin, variantId)).map((m) => [m.kind, m.delta_reserved, m.order_public_id]), [
-        ['ORDER_PLACED', 3, orderId],
-        ['ORDER_CANCELLED', -3, orderId],
-      ]);
+      assert.deepEqual(
+        (await orderMovements(t.admin, variantId)).map((m) => [m.kind, m.delta_reserved, m.order_public_id]),
+        [
+          ['ORDER_PLACED', 3, orderId],
+          ['ORDER_CANCELLED', -3, orderId],
+        ],
+      );
       const stored = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`));
       assert.equal(stored.times_used, 0);
       assert.deepEqual((await auditRows(t, 'order.status_change', orderId)).at(-1)?.reason, 'customer called');
@@ -111,7 +160,15 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
 
   const forbidden: [OrderStatus, OrderStatus][] = [];
   for (const from of ORDER_STATUSES) {
-    const allowed = ({ PLACED: ['CONFIRMED', 'CANCELLED'], CONFIRMED: ['SHIPPED', 'CANCELLED'], SHIPPED: ['FULFILLED'], FULFILLED: [], CANCELLED: [] } as Record<OrderStatus, OrderStatus[]>)[from];
+    const allowed = (
+      {
+        PLACED: ['CONFIRMED', 'CANCELLED'],
+        CONFIRMED: ['SHIPPED', 'CANCELLED'],
+        SHIPPED: ['FULFILLED'],
+        FULFILLED: [],
+        CANCELLED: [],
+      } as Record<OrderStatus, OrderStatus[]>
+    )[from];
     for (const to of ORDER_STATUSES) if (!allowed.includes(to)) forbidden.push([from, to]);
   }
   test(`every forbidden move (${forbidden.length} of them) is 409 INVALID_TRANSITION and changes nothing`, async () => {
@@ -132,7 +189,10 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
     const beforeState = await orderState(t, t.admin, orderId, variantId);
     assert.deepEqual(beforeState.inventory, { quantity_on_hand: 2, quantity_reserved: 3 });
     const error = fails(await moveOrder(t.admin, orderId, { status: 'SHIPPED', carrier: 'UPS' }), 409, 'INSUFFICIENT_STOCK');
-    assert.deepEqual(error.details?.map((d) => [d.requested, d.available]), [[3, 2]]);
+    assert.deepEqual(
+      error.details?.map((d) => [d.requested, d.available]),
+      [[3, 2]],
+    );
     assert.deepEqual(await orderState(t, t.admin, orderId, variantId), beforeState);
     assert.equal(ok(await moveOrder(t.admin, orderId, { status: 'CANCELLED' })).status, 'CANCELLED');
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 2, quantity_reserved: 0 });

@@ -31,7 +31,10 @@ describe('customer orders: GET /orders, GET /orders/{ord}', () => {
     const all = await list('');
     assert.deepEqual(all.ids, [two, three, one], 'default: newest first');
     assert.deepEqual(all.meta, { page: 1, limit: 20, total: 3, totalPages: 1, hasNext: false, hasPrev: false });
-    assert.deepEqual(all.data.map((o: any) => o.total), ['30.00', '40.00', '20.00']);
+    assert.deepEqual(
+      all.data.map((o: any) => o.total),
+      ['30.00', '40.00', '20.00'],
+    );
     assert.equal('customer' in all.data[0], false);
     assert.deepEqual((await list('sort=placed_at')).ids, [one, three, two]);
     assert.deepEqual((await list('sort=-placed_at')).ids, [two, three, one]);
@@ -57,7 +60,7 @@ describe('customer orders: GET /orders, GET /orders/{ord}', () => {
     fails(await t.client().get(`${API}/orders`), 401, 'UNAUTHENTICATED');
   });
 
-  test('GET /orders/{ord}: your order 200; another account\'s, unknown or malformed IDs 404', async () => {
+  test("GET /orders/{ord}: your order 200; another account's, unknown or malformed IDs 404", async () => {
     const mine = await placedOrder(t, t.admin);
     const theirs = await placedOrder(t, t.admin);
     assert.deepEqual(ok(await mine.client.get(`${API}/orders/${mine.order.public_id}`)), mine.order);
@@ -80,7 +83,11 @@ describe('GET /admin/orders and access', () => {
     }
     const [a, b, c] = ids as [string, string, string];
     ok(await moveOrder(t.admin, b, { status: 'CONFIRMED' }));
-    for (const [id, day] of [[a, '01'], [b, '02'], [c, '03']] as const) {
+    for (const [id, day] of [
+      [a, '01'],
+      [b, '02'],
+      [c, '03'],
+    ] as const) {
       await sql`UPDATE orders SET placed_at = ${`2021-03-${day}T00:00:00Z`}::timestamptz WHERE public_id = ${id}`.execute(t.db);
     }
     const other = await placedOrder(t, t.admin);
@@ -111,7 +118,10 @@ describe('GET /admin/orders and access', () => {
     const { orderId, variantId, client } = await orderIn(t, t.admin, 'PLACED');
     const beforeState = await orderState(t, t.admin, orderId, variantId);
     const anonymous = t.client();
-    for (const [who, status, code] of [[client, 403, 'FORBIDDEN'], [anonymous, 401, 'UNAUTHENTICATED']] as const) {
+    for (const [who, status, code] of [
+      [client, 403, 'FORBIDDEN'],
+      [anonymous, 401, 'UNAUTHENTICATED'],
+    ] as const) {
       fails(await who.get(`${API}/admin/orders`), status, code);
       fails(await who.get(`${API}/admin/orders/${orderId}`), status, code);
       fails(await who.patch(`${API}/admin/orders/${orderId}`, { status: 'CONFIRMED' }), status, code);

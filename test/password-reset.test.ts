@@ -93,7 +93,12 @@ describe('POST /auth/password-reset/verify', () => {
     const { email, user } = await signUp(t);
     const token = await resetToken(email);
     assert.equal((await t.client().post(RESET, { token, new_password: NEW_PASSWORD })).status, 204);
-    const rows = await t.db.selectFrom('audit_log').selectAll().where('entity_public_id', '=', user.public_id).where('action', '=', 'auth.password_reset').execute();
+    const rows = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity_public_id', '=', user.public_id)
+      .where('action', '=', 'auth.password_reset')
+      .execute();
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.equal(row.entity_type, 'user');
@@ -165,7 +170,9 @@ describe('POST /auth/password-reset/verify', () => {
 });
 
 describe('rate limit (RATE_LIMIT_PASSWORD_RESET=2/15m)', () => {
-  const limited = useApp({ env: () => ({ SMTP_URL: t.mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '2/15m' }) });
+  const limited = useApp({
+    env: () => ({ SMTP_URL: t.mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '2/15m' }),
+  });
 
   test('the third request in the window is 429 RATE_LIMITED with Retry-After and sends nothing; the next window allows again', async () => {
     const { email } = await signUp(limited);
@@ -177,11 +184,21 @@ describe('rate limit (RATE_LIMIT_PASSWORD_RESET=2/15m)', () => {
     assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After: ${third.headers.get('retry-after')}`);
 
     await waitFor(async () => {
-      const rows = await limited.db.selectFrom('outbox').select('delivered_at').where('recipient', '=', email).where('kind', '=', 'password_reset').execute();
+      const rows = await limited.db
+        .selectFrom('outbox')
+        .select('delivered_at')
+        .where('recipient', '=', email)
+        .where('kind', '=', 'password_reset')
+        .execute();
       return rows.length === 2 && rows.every((row) => row.delivered_at);
     });
     await sendDueMail(limited);
-    const resets = await limited.db.selectFrom('outbox').select('id').where('recipient', '=', email).where('kind', '=', 'password_reset').execute();
+    const resets = await limited.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('recipient', '=', email)
+      .where('kind', '=', 'password_reset')
+      .execute();
     assert.equal(resets.length, 2, 'the refused request queued no email');
     assert.equal(t.mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT).length, 2, 'and sent none');
 

@@ -59,12 +59,15 @@ describe('error envelope', () => {
   });
 
   test('an unexpected failure is a 500 without stack or SQL', async () => {
-    const boom = await startTestApp({}, {
-      setup: (app) =>
-        app.get('/__boom', { config: { access: 'public' } }, async () => {
-          throw new Error('SELECT password_hash FROM users failed at /src/x.ts:1');
-        }),
-    });
+    const boom = await startTestApp(
+      {},
+      {
+        setup: (app) =>
+          app.get('/__boom', { config: { access: 'public' } }, async () => {
+            throw new Error('SELECT password_hash FROM users failed at /src/x.ts:1');
+          }),
+      },
+    );
     try {
       const response = await boom.client().get('/__boom');
       assert.equal(response.status, 500);

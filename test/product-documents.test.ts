@@ -55,10 +55,13 @@ const t = useApp({
 describe('stored product documents follow every write', () => {
   test('a new product is listed with its variants and stock', async () => {
     const item = await listed();
-    assert.deepEqual(item.variants.map((v: any) => [v.price, v.in_stock]), [
-      ['20.00', true],
-      ['30.00', true],
-    ]);
+    assert.deepEqual(
+      item.variants.map((v: any) => [v.price, v.in_stock]),
+      [
+        ['20.00', true],
+        ['30.00', true],
+      ],
+    );
   });
 
   test('product fields', async () => {
@@ -71,7 +74,10 @@ describe('stored product documents follow every write', () => {
     expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[0]}`, { price: '25.00' }), 200);
     assert.deepEqual([(await listed()).price_min, (await listed()).variants[0].price], ['25.00', '25.00']);
     expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'INACTIVE' }), 200);
-    assert.deepEqual((await listed()).variants.map((v: any) => v.public_id), [variants[0]]);
+    assert.deepEqual(
+      (await listed()).variants.map((v: any) => v.public_id),
+      [variants[0]],
+    );
     expectStatus(await t.admin.patch(`${API}/admin/variants/${variants[1]}`, { status: 'ACTIVE' }), 200);
     assert.equal((await listed()).variants.length, 2);
   });
@@ -91,25 +97,40 @@ describe('stored product documents follow every write', () => {
   test('stock crossing zero at checkout', async () => {
     const buyer = await shopper(t, [{ variantId: variants[0]!, quantity: 1 }]);
     expectStatus(await checkout(buyer.client, buyer.addressId), 201);
-    assert.deepEqual((await listed()).variants.map((v: any) => v.in_stock), [false, true]);
+    assert.deepEqual(
+      (await listed()).variants.map((v: any) => v.in_stock),
+      [false, true],
+    );
   });
 
   test('categories: assignment, rename, deletion', async () => {
     const other = await createCategory(t.admin, { name: `Zeta ${uniqueSku()}` });
     expectStatus(await t.admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
-    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category, other.public_id]);
+    assert.deepEqual(
+      (await listed()).categories.map((c: any) => c.public_id),
+      [category, other.public_id],
+    );
     expectStatus(await t.admin.patch(`${API}/admin/categories/${other.public_id}`, { name: 'Aaa first now' }), 200);
     assert.deepEqual((await listed()).categories.map((c: any) => c.name)[0], 'Aaa first now');
     expectStatus(await t.admin.delete(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
-    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
+    assert.deepEqual(
+      (await listed()).categories.map((c: any) => c.public_id),
+      [category],
+    );
     expectStatus(await t.admin.put(`${API}/admin/categories/${other.public_id}/products/${product}`), 204);
     expectStatus(await t.admin.delete(`${API}/admin/categories/${other.public_id}`), 204);
-    assert.deepEqual((await listed()).categories.map((c: any) => c.public_id), [category]);
+    assert.deepEqual(
+      (await listed()).categories.map((c: any) => c.public_id),
+      [category],
+    );
   });
 
   test('an approved review moves the rating', async () => {
     const { client } = await signUp(t);
-    const review = expectStatus(await client.post(`${API}/reviews`, { product_public_id: product, rating: 2, title: 'Meh', comment: 'It is fine.' }), 201);
+    const review = expectStatus(
+      await client.post(`${API}/reviews`, { product_public_id: product, rating: 2, title: 'Meh', comment: 'It is fine.' }),
+      201,
+    );
     assert.deepEqual((await listed()).rating, { average: 0, count: 0 });
     expectStatus(await t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
     assert.deepEqual((await listed()).rating, { average: 2, count: 1 });
@@ -130,23 +151,40 @@ describe('stored product documents follow every write', () => {
 describe('stored product documents under concurrent writes', () => {
   test('checkouts racing to sell the last unit of different variants of one product leave a fresh document', async () => {
     const count = 8;
-    const made = await makeProduct(t.admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 1 })) });
+    const made = await makeProduct(t.admin, {
+      categories: [category],
+      variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 1 })),
+    });
     const buyers = await Promise.all(made.variants.map((v: any) => shopper(t, [{ variantId: v.public_id, quantity: 1 }])));
     const placed = await Promise.all(buyers.map((b) => checkout(b.client, b.addressId)));
-    assert.deepEqual(placed.map((r) => r.status), Array(count).fill(201));
+    assert.deepEqual(
+      placed.map((r) => r.status),
+      Array(count).fill(201),
+    );
     assert.deepEqual(await staleDocuments(), []);
     const list = expectStatus(await t.client().get(`${API}/products?category=${category}`), 200);
     const item = list.find((p: any) => p.public_id === made.id);
-    assert.deepEqual(item.variants.map((v: any) => v.in_stock), Array(count).fill(false));
+    assert.deepEqual(
+      item.variants.map((v: any) => v.in_stock),
+      Array(count).fill(false),
+    );
   });
 
   test('stock adjustments racing on different variants of one product leave a fresh document', async () => {
     const count = 8;
-    const made = await makeProduct(t.admin, { categories: [category], variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 0 })) });
+    const made = await makeProduct(t.admin, {
+      categories: [category],
+      variants: Array.from({ length: count }, () => ({ price: '5.00', stock: 0 })),
+    });
     for (let round = 0; round < 3; round++) {
       const quantity = round % 2 === 0 ? 3 : 0;
-      const adjusted = await Promise.all(made.variants.map((v: any) => t.admin.patch(`${API}/admin/inventory/${v.public_id}`, { quantity_on_hand: quantity })));
-      assert.deepEqual(adjusted.map((r) => r.status), Array(count).fill(200));
+      const adjusted = await Promise.all(
+        made.variants.map((v: any) => t.admin.patch(`${API}/admin/inventory/${v.public_id}`, { quantity_on_hand: quantity })),
+      );
+      assert.deepEqual(
+        adjusted.map((r) => r.status),
+        Array(count).fill(200),
+      );
       assert.deepEqual(await staleDocuments(), [], `round ${round}`);
     }
   });

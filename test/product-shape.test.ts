@@ -26,7 +26,9 @@ function closed(schema: unknown): unknown {
   if (out.type === 'object' && out.properties) out.additionalProperties = false;
   return out;
 }
-const validate = addFormats.default(new Ajv({ allErrors: true, strict: false })).compile(closed(JSON.parse(JSON.stringify(Product))) as object);
+const validate = addFormats
+  .default(new Ajv({ allErrors: true, strict: false }))
+  .compile(closed(JSON.parse(JSON.stringify(Product))) as object);
 
 const t = useApp({
   env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' },
@@ -50,7 +52,10 @@ const t = useApp({
     const bare = await makeProduct(t.admin, { description: 'Line one\nline "two" \\ 😀', variants: [] });
     const s = await shopper(t, [{ variantId: full.variants[0].public_id, quantity: 1 }]);
     expectStatus(await checkout(s.client, s.addressId), 201);
-    const review = expectStatus(await s.client.post(`${API}/reviews`, { product_public_id: full.id, rating: 5, title: 'Great', comment: 'Yes.' }), 201);
+    const review = expectStatus(
+      await s.client.post(`${API}/reviews`, { product_public_id: full.id, rating: 5, title: 'Great', comment: 'Yes.' }),
+      201,
+    );
     expectStatus(await t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' }), 200);
     productIds = [full.id, bare.id];
   },
@@ -61,8 +66,10 @@ const structure = (text: string) => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
 
 describe('the stored Product documents', () => {
   test('every stored document validates against the Product schema with nothing it does not list', async () => {
-    const rows = (await sql<{ public_id: string; document: string }>`
-      SELECT p.public_id, d.document::text AS document FROM product_documents d JOIN products p ON p.id = d.product_id`.execute(t.db)).rows;
+    const rows = (
+      await sql<{ public_id: string; document: string }>`
+      SELECT p.public_id, d.document::text AS document FROM product_documents d JOIN products p ON p.id = d.product_id`.execute(t.db)
+    ).rows;
     assert.ok(rows.length >= 2);
     for (const row of rows) {
       const valid = validate(JSON.parse(row.document));

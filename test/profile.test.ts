@@ -23,7 +23,10 @@ async function expectInvalid(client: Client, body: unknown, field: string) {
   assert.equal(response.status, 400, JSON.stringify(body));
   const error = errorOf(response);
   assert.equal(error.code, 'VALIDATION_ERROR');
-  assert.ok(error.details?.some((d) => d.field === field), `expected a detail for ${field}: ${response.text}`);
+  assert.ok(
+    error.details?.some((d) => d.field === field),
+    `expected a detail for ${field}: ${response.text}`,
+  );
 }
 
 describe('GET /users/me', () => {
@@ -136,7 +139,10 @@ describe('PATCH /users/me/password', () => {
       assert.equal(response.status, 400, new_password);
       const error = errorOf(response);
       assert.equal(error.code, 'VALIDATION_ERROR');
-      assert.ok(error.details?.some((d) => d.field === 'new_password'), response.text);
+      assert.ok(
+        error.details?.some((d) => d.field === 'new_password'),
+        response.text,
+      );
     }
     const unknown = await client.patch(PASSWORD_PATH, { current_password: PASSWORD, new_password: NEW_PASSWORD, confirm: NEW_PASSWORD });
     assert.equal(unknown.status, 400);

@@ -11,7 +11,17 @@ import { useApp } from './helpers/use-app.js';
  * the big tables through indexes: a sequential scan here is a regression that
  * would show in production only once the store is large.
  */
-const BIG_TABLES = new Set(['products', 'variants', 'inventory', 'orders', 'order_items', 'users', 'addresses', 'audit_log', 'product_categories']);
+const BIG_TABLES = new Set([
+  'products',
+  'variants',
+  'inventory',
+  'orders',
+  'order_items',
+  'users',
+  'addresses',
+  'audit_log',
+  'product_categories',
+]);
 
 let customer: Client;
 let sample: { category: string; product: string };
@@ -64,7 +74,8 @@ interface PlanNode {
 }
 
 function seqScans(node: PlanNode): string[] {
-  const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] && BIG_TABLES.has(node['Relation Name']) ? [node['Relation Name']] : [];
+  const own =
+    node['Node Type'] === 'Seq Scan' && node['Relation Name'] && BIG_TABLES.has(node['Relation Name']) ? [node['Relation Name']] : [];
   return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
 }
 
@@ -78,7 +89,9 @@ async function plansOf(client: Client, path: string) {
     const explained = await t.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${statement.sql}`, [...statement.parameters]),
     );
-    const scans = seqScans(explained.rows[0]!['QUERY PLAN'][0].Plan).filter((table) => !ALLOWED.some(([p, t]) => p === path && t === table));
+    const scans = seqScans(explained.rows[0]!['QUERY PLAN'][0].Plan).filter(
+      (table) => !ALLOWED.some(([p, t]) => p === path && t === table),
+    );
     if (scans.length > 0) findings.push({ sql: statement.sql, scans });
   }
   return findings;
@@ -102,9 +115,17 @@ const adminLists = [
   '/api/v1/admin/inventory?search=summit',
   '/api/v1/admin/inventory?stock_status=LOW_STOCK',
   '/api/v1/admin/inventory?stock_status=OUT_OF_STOCK',
-  ...['sku', '-sku', 'quantity_on_hand', '-quantity_on_hand', 'quantity_available', '-quantity_available', 'last_stock_update', '-last_stock_update', '-product_name'].map(
-    (sort) => `/api/v1/admin/inventory?sort=${sort}`,
-  ),
+  ...[
+    'sku',
+    '-sku',
+    'quantity_on_hand',
+    '-quantity_on_hand',
+    'quantity_available',
+    '-quantity_available',
+    'last_stock_update',
+    '-last_stock_update',
+    '-product_name',
+  ].map((sort) => `/api/v1/admin/inventory?sort=${sort}`),
   '/api/v1/admin/orders',
   '/api/v1/admin/orders?status=SHIPPED',
   '/api/v1/admin/orders?search=ORD-0001',
@@ -121,7 +142,8 @@ describe('list endpoints use indexes on a large store', () => {
 
   test('customer lists', async () => {
     const findings = [];
-    for (const path of ['/api/v1/users/me/addresses', '/api/v1/orders']) findings.push(...(await plansOf(customer, path)).map((f) => ({ path, ...f })));
+    for (const path of ['/api/v1/users/me/addresses', '/api/v1/orders'])
+      findings.push(...(await plansOf(customer, path)).map((f) => ({ path, ...f })));
     assert.deepEqual(findings, []);
   });
 
@@ -155,7 +177,9 @@ describe('list statements run on cached plans', () => {
         CompiledQuery.raw('SELECT statement, generic_plans::int AS generic_plans FROM pg_prepared_statements'),
       );
       const cached = new Set(prepared.rows.filter((r) => r.generic_plans > 0).map((r) => r.statement));
-      return [...texts.keys()].filter((text) => !cached.has(text)).map((text) => text.replace(/^select .*? from /s, "... from ").slice(0, 300));
+      return [...texts.keys()]
+        .filter((text) => !cached.has(text))
+        .map((text) => text.replace(/^select .*? from /s, '... from ').slice(0, 300));
     });
   }
 
@@ -164,6 +188,12 @@ describe('list statements run on cached plans', () => {
   });
 
   test('admin inventory lists', async () => {
-    assert.deepEqual(await replanned(t.superAdmin, adminLists.filter((path) => path.includes('/inventory'))), []);
+    assert.deepEqual(
+      await replanned(
+        t.superAdmin,
+        adminLists.filter((path) => path.includes('/inventory')),
+      ),
+      [],
+    );
   });
 });

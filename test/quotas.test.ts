@@ -6,12 +6,21 @@ import { credentials, local, tinyPng, upload, uploadedReviewImage } from './help
 import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 3: what a free account can make the server store is bounded, and what nothing needs is pruned. */
-const t = useApp({ env: { RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' }, as: ['ADMIN'] });
+const t = useApp({
+  env: { RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' },
+  as: ['ADMIN'],
+});
 
 const API = '/api/v1';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const review = (productId: string, images: { image_url: string }[]) => ({ product_public_id: productId, rating: 5, title: 'Nice', comment: 'Good.', images });
+const review = (productId: string, images: { image_url: string }[]) => ({
+  product_public_id: productId,
+  rating: 5,
+  title: 'Nice',
+  comment: 'Good.',
+  images,
+});
 const status = async (url: string) => (await fetch(local(t, url))).status;
 
 describe('upload quotas', () => {
@@ -38,7 +47,7 @@ describe('upload quotas', () => {
   });
 });
 
-describe('review images are the author\'s own uploads', () => {
+describe("review images are the author's own uploads", () => {
   test("another account's upload, or a file that does not exist, is 400 INVALID_IMAGE_URL", async () => {
     const { productId } = await sellableVariant(t.admin);
     const owner = await signUp(t);
@@ -69,12 +78,19 @@ describe('pruning', () => {
   test('uploads nothing points at are deleted after the grace period; referenced ones stay and are checked again later', async () => {
     const { productId, variantId } = await sellableVariant(t.admin);
     const author = await signUp(t);
-    const [kept, orphan, dropped] = [await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client), await uploadedReviewImage(t, author.client)];
+    const [kept, orphan, dropped] = [
+      await uploadedReviewImage(t, author.client),
+      await uploadedReviewImage(t, author.client),
+      await uploadedReviewImage(t, author.client),
+    ];
     t.clock.advance(5 * 60_000 + 1000);
     const productImage = (await upload(t, await credentials(t.admin, 'products'), tinyPng())).body.url as string;
     const reviewed = await author.client.post(`${API}/reviews`, review(productId, [{ image_url: kept }, { image_url: dropped }]));
     assert.equal(reviewed.status, 201, reviewed.text);
-    assert.equal((await author.client.patch(`${API}/reviews/${reviewed.body.data.public_id}`, { images: [{ image_url: kept }] })).status, 200);
+    assert.equal(
+      (await author.client.patch(`${API}/reviews/${reviewed.body.data.public_id}`, { images: [{ image_url: kept }] })).status,
+      200,
+    );
     assert.equal((await t.admin.patch(`${API}/admin/variants/${variantId}`, { images: [{ url: productImage }] })).status, 200);
 
     // Within the grace period nothing goes, referenced or not.
@@ -100,25 +116,36 @@ describe('pruning', () => {
     const { client, email } = await signUp(t);
     const creds = await credentials(client);
     await t.db.updateTable('outbox').set({ delivered_at: t.clock.now() }).where('recipient', '=', email).execute();
-    await t.db.insertInto('outbox').values({ kind: 'verify_email', recipient: email, payload: JSON.stringify({ token: 'x', first_name: 'A' }) }).execute();
+    await t.db
+      .insertInto('outbox')
+      .values({ kind: 'verify_email', recipient: email, payload: JSON.stringify({ token: 'x', first_name: 'A' }) })
+      .execute();
 
     t.clock.advance(DAY + 11 * 60_000);
     const result = await t.app.pruner.runOnce();
     assert.ok(result.uploadTokensDeleted >= 1);
     assert.equal(await t.db.selectFrom('upload_tokens').select('token').where('token', '=', creds.token).executeTakeFirst(), undefined);
-    assert.equal((await t.db.selectFrom('outbox').select('id').where('recipient', '=', email).where('delivered_at', 'is not', null).execute()).length, 1);
+    assert.equal(
+      (await t.db.selectFrom('outbox').select('id').where('recipient', '=', email).where('delivered_at', 'is not', null).execute()).length,
+      1,
+    );
 
     t.clock.advance(30 * DAY);
     await t.app.pruner.runOnce();
     const left = await t.db.selectFrom('outbox').select(['delivered_at']).where('recipient', '=', email).execute();
-    assert.deepEqual(left.map((row) => row.delivered_at), [null]);
+    assert.deepEqual(
+      left.map((row) => row.delivered_at),
+      [null],
+    );
   });
 });
 
 describe('address book cap', () => {
   test('racing creates stop at the cap with 409 ADDRESS_BOOK_FULL; deleting one makes room', async () => {
     const { client } = await signUp(t);
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => client.post(`${API}/users/me/addresses`, addressInput({ label: `A${i}` }))));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.post(`${API}/users/me/addresses`, addressInput({ label: `A${i}` }))),
+    );
     const created = responses.filter((r) => r.status === 201);
     assert.equal(created.length, 5);
     for (const response of responses.filter((r) => r.status !== 201)) {

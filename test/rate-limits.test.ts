@@ -75,7 +75,7 @@ describe('LOGIN: failures per account', () => {
       expectRateLimited(await login(t, email, PASSWORD), 15 * 60);
     }));
 
-  test('the account\'s counter uses the normalised email', () =>
+  test("the account's counter uses the normalised email", () =>
     withApp({ RATE_LIMIT_LOGIN: '3/15m' }, async (t) => {
       const { email } = await signUp(t);
       for (const variant of [email.toUpperCase(), ` ${email}`, email]) {
@@ -96,7 +96,7 @@ describe('LOGIN: failures per account', () => {
       assert.ok(setCookie(response, 'session'));
     }));
 
-  test('a successful login resets the account\'s counter', () =>
+  test("a successful login resets the account's counter", () =>
     withApp({ RATE_LIMIT_LOGIN: '3/15m' }, async (t) => {
       const { email } = await signUp(t);
       assert.equal((await login(t, email, WRONG)).status, 401);

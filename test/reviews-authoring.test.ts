@@ -16,7 +16,10 @@ describe('POST /reviews', () => {
     const productId = await reviewableProduct(t.admin);
     const { client } = await signUp(t, { first_name: 'Grace', last_name: 'hopper' });
     const url = await uploadedReviewImage(t, client);
-    const response = await client.post(`${API}/reviews`, reviewBody(productId, { rating: 5, images: [{ image_url: url, alt_text: 'On my desk' }] }));
+    const response = await client.post(
+      `${API}/reviews`,
+      reviewBody(productId, { rating: 5, images: [{ image_url: url, alt_text: 'On my desk' }] }),
+    );
     const data = expectStatus(response, 201);
     assert.match(data.public_id, /^rev_[0-9A-Za-z]{16,}$/);
     assert.deepEqual(data, {
@@ -82,7 +85,13 @@ describe('POST /reviews', () => {
     }
     const { product_public_id: _omit, ...noProduct } = reviewBody(productId);
     assert.equal((await client.post(`${API}/reviews`, noProduct)).status, 400);
-    expectStatus(await client.post(`${API}/reviews`, reviewBody(productId, { title: 'x'.repeat(200), comment: 'y'.repeat(5000), images: Array.from({ length: 5 }, () => image) })), 201);
+    expectStatus(
+      await client.post(
+        `${API}/reviews`,
+        reviewBody(productId, { title: 'x'.repeat(200), comment: 'y'.repeat(5000), images: Array.from({ length: 5 }, () => image) }),
+      ),
+      201,
+    );
   });
 
   test('the product must be ACTIVE and live: unknown, malformed, DRAFT and deleted products are 404', async () => {
@@ -111,7 +120,10 @@ describe('POST /reviews', () => {
     const second = await postReview(client, productId, { rating: 2 });
     assert.notEqual(second.public_id, first.public_id);
     const mine = expectStatus(await client.get(`${API}/users/me/reviews`), 200);
-    assert.deepEqual(mine.map((r: { public_id: string }) => r.public_id), [second.public_id]);
+    assert.deepEqual(
+      mine.map((r: { public_id: string }) => r.public_id),
+      [second.public_id],
+    );
   });
 
   test('without a session 401; without the CSRF header 403', async () => {
@@ -133,7 +145,10 @@ describe('PATCH and DELETE /reviews/{rev}', () => {
     const created = await postReview(client, productId, { images: [{ image_url: one, alt_text: 'first' }] });
     await moderate(t.admin, created.public_id, 'APPROVED');
 
-    const same = expectStatus(await client.patch(`${API}/reviews/${created.public_id}`, { title: 'Solid', images: [{ image_url: one, alt_text: 'first' }] }), 200);
+    const same = expectStatus(
+      await client.patch(`${API}/reviews/${created.public_id}`, { title: 'Solid', images: [{ image_url: one, alt_text: 'first' }] }),
+      200,
+    );
     assert.equal(same.status, 'APPROVED');
 
     const replaced = expectStatus(await client.patch(`${API}/reviews/${created.public_id}`, { images: [{ image_url: two }] }), 200);
@@ -193,8 +208,14 @@ describe('GET /users/me/reviews', () => {
     assert.deepEqual(page1.body.meta, { page: 1, limit: 2, total: 3, totalPages: 2, hasNext: true, hasPrev: false });
     const page2 = await client.get(`${API}/users/me/reviews?limit=2&page=2`);
     const all = [...page1.body.data, ...page2.body.data];
-    assert.deepEqual(all.map((r: any) => r.public_id), created.map((r) => r.public_id).reverse());
-    assert.deepEqual(all.map((r: any) => r.status), ['PENDING', 'REJECTED', 'APPROVED']);
+    assert.deepEqual(
+      all.map((r: any) => r.public_id),
+      created.map((r) => r.public_id).reverse(),
+    );
+    assert.deepEqual(
+      all.map((r: any) => r.status),
+      ['PENDING', 'REJECTED', 'APPROVED'],
+    );
     assert.equal((await t.client().get(`${API}/users/me/reviews`)).status, 401);
   });
 });

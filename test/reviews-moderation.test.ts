@@ -68,7 +68,11 @@ describe('moderation and visibility', () => {
       await moderate(t.admin, (await postReview(client, productId, { rating })).public_id, 'APPROVED');
     }
     assert.deepEqual(await ratingOf(t, productId), { average: 4.33, count: 3 });
-    const row = await t.db.selectFrom('products').select(['rating_average', 'rating_count']).where('public_id', '=', productId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('products')
+      .select(['rating_average', 'rating_count'])
+      .where('public_id', '=', productId)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { rating_average: '4.33', rating_count: 3 });
   });
 
@@ -90,8 +94,14 @@ describe('moderation and visibility', () => {
     assert.equal(entries.length, 2);
     assert.equal(entries[0]!.entity_type, 'review');
     assert.equal(entries[0]!.actor_role, 'ADMIN');
-    assert.deepEqual(entries[0]!.changes, { before: { status: 'PENDING', moderation_note: null }, after: { status: 'APPROVED', moderation_note: 'Fine' } });
-    assert.deepEqual(entries[1]!.changes, { before: { status: 'APPROVED', moderation_note: 'Fine' }, after: { status: 'REJECTED', moderation_note: null } });
+    assert.deepEqual(entries[0]!.changes, {
+      before: { status: 'PENDING', moderation_note: null },
+      after: { status: 'APPROVED', moderation_note: 'Fine' },
+    });
+    assert.deepEqual(entries[1]!.changes, {
+      before: { status: 'APPROVED', moderation_note: 'Fine' },
+      after: { status: 'REJECTED', moderation_note: null },
+    });
   });
 });
 
@@ -122,7 +132,10 @@ describe('GET /products/{prd}/reviews', () => {
     const response = await publicReviews(t, productId);
     assert.equal(response.status, 200);
     assert.equal(response.body.success, true);
-    assert.deepEqual(response.body.data.map((r: any) => r.public_id), [ids.d5, ids.c2, ids.b4, ids.a5]);
+    assert.deepEqual(
+      response.body.data.map((r: any) => r.public_id),
+      [ids.d5, ids.c2, ids.b4, ids.a5],
+    );
     assert.deepEqual(response.body.meta, { page: 1, limit: 20, total: 4, totalPages: 1, hasNext: false, hasPrev: false });
     assert.deepEqual(response.body.summary, summary);
     assert.ok(response.body.data.every((r: any) => r.status === 'APPROVED'));
@@ -130,7 +143,10 @@ describe('GET /products/{prd}/reviews', () => {
 
   test('the rating filter narrows the page, never the summary', async () => {
     const response = await publicReviews(t, productId, '?rating=5');
-    assert.deepEqual(response.body.data.map((r: any) => r.public_id), [ids.d5, ids.a5]);
+    assert.deepEqual(
+      response.body.data.map((r: any) => r.public_id),
+      [ids.d5, ids.a5],
+    );
     assert.equal(response.body.meta.total, 2);
     assert.deepEqual(response.body.summary, summary);
     const none = await publicReviews(t, productId, '?rating=1');
@@ -141,11 +157,20 @@ describe('GET /products/{prd}/reviews', () => {
 
   test('sort by rating either way, pages and the summary over all pages', async () => {
     const ascending = await publicReviews(t, productId, '?sort=rating');
-    assert.deepEqual(ascending.body.data.map((r: any) => r.rating), [2, 4, 5, 5]);
+    assert.deepEqual(
+      ascending.body.data.map((r: any) => r.rating),
+      [2, 4, 5, 5],
+    );
     const descending = await publicReviews(t, productId, '?sort=-rating');
-    assert.deepEqual(descending.body.data.map((r: any) => r.rating), [5, 5, 4, 2]);
+    assert.deepEqual(
+      descending.body.data.map((r: any) => r.rating),
+      [5, 5, 4, 2],
+    );
     const oldest = await publicReviews(t, productId, '?sort=created_at&limit=3&page=2');
-    assert.deepEqual(oldest.body.data.map((r: any) => r.public_id), [ids.d5]);
+    assert.deepEqual(
+      oldest.body.data.map((r: any) => r.public_id),
+      [ids.d5],
+    );
     assert.deepEqual(oldest.body.meta, { page: 2, limit: 3, total: 4, totalPages: 2, hasNext: false, hasPrev: true });
     assert.deepEqual(oldest.body.summary, summary);
     const past = await publicReviews(t, productId, '?page=9');
@@ -202,8 +227,12 @@ describe('admin review routes', () => {
     const created = [];
     for (const rating of [3, 5, 3]) created.push(await postReview((await signUp(t)).client, productId, { rating }));
     await moderate(t.admin, created[1].public_id, 'APPROVED');
-    const list = async (query: string) => expectStatus(await t.admin.get(`${API}/admin/reviews?product=${productId}${query}`), 200).map((r: any) => r.public_id);
-    assert.deepEqual(await list(''), created.map((r) => r.public_id));
+    const list = async (query: string) =>
+      expectStatus(await t.admin.get(`${API}/admin/reviews?product=${productId}${query}`), 200).map((r: any) => r.public_id);
+    assert.deepEqual(
+      await list(''),
+      created.map((r) => r.public_id),
+    );
     assert.deepEqual(await list('&sort=-created_at'), created.map((r) => r.public_id).reverse());
     assert.deepEqual(await list('&status=PENDING'), [created[0].public_id, created[2].public_id]);
     assert.deepEqual(await list('&status=APPROVED'), [created[1].public_id]);
@@ -220,7 +249,12 @@ describe('admin review routes', () => {
   test('moderation validates its body and 404s an unknown review', async () => {
     const productId = await reviewableProduct(t.admin);
     const created = await postReview((await signUp(t)).client, productId);
-    for (const body of [{}, { status: 'PENDING' }, { status: 'APPROVED', moderation_note: 'x'.repeat(1001) }, { status: 'APPROVED', extra: 1 }]) {
+    for (const body of [
+      {},
+      { status: 'PENDING' },
+      { status: 'APPROVED', moderation_note: 'x'.repeat(1001) },
+      { status: 'APPROVED', extra: 1 },
+    ]) {
       assert.equal((await t.admin.patch(`${API}/admin/reviews/${created.public_id}`, body)).status, 400, JSON.stringify(body).slice(0, 60));
     }
     assert.equal((await t.admin.patch(`${API}/admin/reviews/rev_00000000000000000000`, { status: 'APPROVED' })).status, 404);
@@ -229,7 +263,14 @@ describe('admin review routes', () => {
 
 test('the review routes are in the OpenAPI document', async () => {
   const spec = (await t.client().get('/openapi.json')).body;
-  for (const path of ['/api/v1/reviews', '/api/v1/reviews/{review_public_id}', '/api/v1/users/me/reviews', '/api/v1/products/{product_public_id}/reviews', '/api/v1/admin/reviews', '/api/v1/admin/reviews/{review_public_id}']) {
+  for (const path of [
+    '/api/v1/reviews',
+    '/api/v1/reviews/{review_public_id}',
+    '/api/v1/users/me/reviews',
+    '/api/v1/products/{product_public_id}/reviews',
+    '/api/v1/admin/reviews',
+    '/api/v1/admin/reviews/{review_public_id}',
+  ]) {
     assert.ok(spec.paths[path], path);
   }
   assert.ok(spec.paths['/api/v1/products/{product_public_id}/reviews'].get.responses['200']);

@@ -25,8 +25,11 @@ describe('npm run seed', () => {
 
     const states = await sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM orders GROUP BY status`.execute(t.db);
     const byStatus = Object.fromEntries(states.rows.map((row) => [row.status, row.n]));
-    for (const status of ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED']) assert.ok((byStatus[status] ?? 0) > 0, `some ${status} orders: ${JSON.stringify(byStatus)}`);
-    const spread = await sql<{ days: number }>`SELECT extract(day FROM max(placed_at) - min(placed_at))::int AS days FROM orders`.execute(t.db);
+    for (const status of ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED'])
+      assert.ok((byStatus[status] ?? 0) > 0, `some ${status} orders: ${JSON.stringify(byStatus)}`);
+    const spread = await sql<{ days: number }>`SELECT extract(day FROM max(placed_at) - min(placed_at))::int AS days FROM orders`.execute(
+      t.db,
+    );
     assert.ok(spread.rows[0]!.days >= 20, 'orders spread over weeks, for the dashboard chart');
     const pending = await sql<{ n: number }>`SELECT count(*)::int AS n FROM reviews WHERE status = 'PENDING'`.execute(t.db);
     assert.ok(pending.rows[0]!.n > 0, 'reviews wait for moderation');

@@ -101,7 +101,10 @@ describe('session expiry', () => {
       const recent = await loginFrom(app, email, 'recent');
       app.clock.advance(3 * DAY); // the first is 8 days idle, the second 3
       const response = await listAll(recent);
-      assert.deepEqual(response.body.data.map((s: any) => s.user_agent), ['recent']);
+      assert.deepEqual(
+        response.body.data.map((s: any) => s.user_agent),
+        ['recent'],
+      );
       assert.equal(response.body.meta.total, 1);
       assert.equal((await client.get('/api/v1/users/me')).status, 401);
     } finally {
@@ -132,7 +135,10 @@ describe('suspended account', () => {
     const login = await t.client().post('/api/v1/auth/login', { email, password: PASSWORD });
     assert.equal(login.status, 403);
     assert.equal(errorOf(login).code, 'FORBIDDEN');
-    assert.equal(login.headers.getSetCookie().some((line) => line.startsWith('session=') && !line.startsWith('session=;')), false);
+    assert.equal(
+      login.headers.getSetCookie().some((line) => line.startsWith('session=') && !line.startsWith('session=;')),
+      false,
+    );
 
     // The wrong password still answers like any wrong password: suspension is not revealed to a guesser.
     const guess = await t.client().post('/api/v1/auth/login', { email, password: 'Wrong-Password-1' });

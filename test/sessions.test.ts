@@ -65,7 +65,10 @@ describe('GET /auth/sessions', () => {
       assert.equal(session.ip, '127.0.0.1');
     }
     assert.deepEqual(data.map((s: any) => s.user_agent).slice(0, 2), ['device-c', 'device-b']);
-    assert.deepEqual(data.map((s: any) => s.current), [false, true, false]);
+    assert.deepEqual(
+      data.map((s: any) => s.current),
+      [false, true, false],
+    );
     const created = data.map((s: any) => new Date(s.created_at).getTime());
     assert.ok(created[0] >= created[1] && created[1] >= created[2]);
 
@@ -74,7 +77,7 @@ describe('GET /auth/sessions', () => {
     assert.equal(await currentSessionId(a), data[2].public_id);
   });
 
-  test('shows neither revoked sessions nor other accounts\' sessions', async () => {
+  test("shows neither revoked sessions nor other accounts' sessions", async () => {
     const mine = await threeSessions(t);
     const other = await signUp(t);
     assert.equal((await mine.c.delete('/api/v1/auth/session')).status, 204);
@@ -141,7 +144,7 @@ describe('DELETE /auth/sessions/{ses_id}', () => {
     assert.equal(errorOf(again).code, 'NOT_FOUND');
   });
 
-  test('another account\'s session is 404 and keeps working', async () => {
+  test("another account's session is 404 and keeps working", async () => {
     const mine = await signUp(t);
     const theirs = await signUp(t);
     const target = await currentSessionId(theirs.client);
@@ -169,7 +172,8 @@ describe('DELETE /auth/sessions/{ses_id}', () => {
     const response = await client.delete(`${SESSIONS}/${mine}`);
     assert.equal(response.status, 204);
     assert.equal(client.cookies.has('session'), false);
-    const token = (await t.db.selectFrom('sessions').select('revoked_at').where('public_id', '=', mine).executeTakeFirstOrThrow()).revoked_at;
+    const token = (await t.db.selectFrom('sessions').select('revoked_at').where('public_id', '=', mine).executeTakeFirstOrThrow())
+      .revoked_at;
     assert.ok(token instanceof Date);
   });
 });
@@ -189,7 +193,10 @@ describe('DELETE /auth/sessions (all others)', () => {
     assert.equal((await bystander.client.get('/api/v1/users/me')).status, 200);
 
     const list = await listAll(a);
-    assert.deepEqual(list.body.data.map((s: any) => [s.public_id, s.current]), [[keep, true]]);
+    assert.deepEqual(
+      list.body.data.map((s: any) => [s.public_id, s.current]),
+      [[keep, true]],
+    );
 
     const audit = await auditRows(t, 'auth.session_revoke_others', user.public_id);
     assert.equal(audit.length, 1);

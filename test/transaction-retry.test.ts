@@ -16,7 +16,9 @@ const file = fileDatabase();
 let tableMade: Promise<unknown> | null = null;
 /** The file's pool, with a scratch table made on first use (a file-level `before` may run beside fileDatabase's). */
 async function probe(): Promise<Db> {
-  tableMade ??= sql`CREATE TABLE retry_probe (id int PRIMARY KEY, n int NOT NULL); INSERT INTO retry_probe VALUES (1, 0), (2, 0)`.execute(file.db);
+  tableMade ??= sql`CREATE TABLE retry_probe (id int PRIMARY KEY, n int NOT NULL); INSERT INTO retry_probe VALUES (1, 0), (2, 0)`.execute(
+    file.db,
+  );
   await tableMade;
   return file.db;
 }
@@ -46,7 +48,14 @@ test('two writers that lock two rows in opposite orders both commit: the deadloc
   await Promise.all([writer('a', 1, 2), writer('b', 2, 1)]);
   assert.equal(attempts.a + attempts.b, 3, `one of them ran twice (${JSON.stringify(attempts)})`);
   const rows = await sql<{ id: number; n: number }>`SELECT id, n FROM retry_probe ORDER BY id`.execute(db);
-  assert.deepEqual(rows.rows, [{ id: 1, n: 2 }, { id: 2, n: 2 }], 'both writers applied once');
+  assert.deepEqual(
+    rows.rows,
+    [
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ],
+    'both writers applied once',
+  );
 });
 
 test('other errors are not retried, and an exhausted retry is a 409 CONFLICT', async () => {
@@ -67,5 +76,9 @@ test('other errors are not retried, and an exhausted retry is a 409 CONFLICT', a
     throw Object.assign(new Error('could not serialize access'), { code: '40001' });
   }).catch((e: unknown) => e as Error);
   assert.equal(runs, MAX_ATTEMPTS);
-  assert.deepEqual(mapError(error as Error), { status: 409, code: 'CONFLICT', message: 'A concurrent change got in the way; retry the request' });
+  assert.deepEqual(mapError(error as Error), {
+    status: 409,
+    code: 'CONFLICT',
+    message: 'A concurrent change got in the way; retry the request',
+  });
 });

@@ -103,7 +103,12 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 
   test('JPEG and WebP are recognised', async () => {
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);
-    const webp = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.from([24, 0, 0, 0]), Buffer.from('WEBPVP8 ', 'latin1'), Buffer.alloc(12)]);
+    const webp = Buffer.concat([
+      Buffer.from('RIFF', 'latin1'),
+      Buffer.from([24, 0, 0, 0]),
+      Buffer.from('WEBPVP8 ', 'latin1'),
+      Buffer.alloc(12),
+    ]);
     assert.match((await upload(t, await credentials(t.customer), jpeg)).body.name, /\.jpg$/);
     assert.match((await upload(t, await credentials(t.customer), webp)).body.name, /\.webp$/);
   });
@@ -223,7 +228,12 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 
   test('the media host serves nothing but stored files', async () => {
     const key = await mediaKey(t);
-    for (const probe of ['/media/%2e%2e/media.key', '/media/..%2fmedia.key', '/media/ecommerce/reviews/missing.png', '/media/ecommerce/reviews/']) {
+    for (const probe of [
+      '/media/%2e%2e/media.key',
+      '/media/..%2fmedia.key',
+      '/media/ecommerce/reviews/missing.png',
+      '/media/ecommerce/reviews/',
+    ]) {
       const response = await fetch(t.baseUrl + probe);
       assert.equal(response.status, 404, probe);
       assert.ok(!(await response.text()).includes(key), probe);
@@ -232,7 +242,13 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
 });
 
 describe('with ImageKit configured', () => {
-  const ik = useApp({ env: { IMAGEKIT_PUBLIC_KEY: 'public_abc123', IMAGEKIT_PRIVATE_KEY: 'private_def456', IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store' } });
+  const ik = useApp({
+    env: {
+      IMAGEKIT_PUBLIC_KEY: 'public_abc123',
+      IMAGEKIT_PRIVATE_KEY: 'private_def456',
+      IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store',
+    },
+  });
 
   test('credentials carry the ImageKit keys and upload API; the local host is off', async () => {
     const { client } = await signUp(ik);

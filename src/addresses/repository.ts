@@ -6,8 +6,7 @@ import { paged, countOf, totalOf } from '../lib/sql.js';
 
 export type DefaultFlag = 'is_default_shipping' | 'is_default_billing';
 
-const active = (db: Executor, userId: number) =>
-  db.selectFrom('addresses').where('user_id', '=', userId).where('deleted_at', 'is', null);
+const active = (db: Executor, userId: number) => db.selectFrom('addresses').where('user_id', '=', userId).where('deleted_at', 'is', null);
 
 export function listActiveAddresses(db: Executor, userId: number, page: PageRequest) {
   return active(db, userId)
@@ -50,11 +49,11 @@ export async function clearDefault(db: Executor, userId: number, flag: DefaultFl
 
 /** Gives a default flag to the oldest active address ("next oldest", contract section 4). */
 export async function promoteOldest(db: Executor, userId: number, flag: DefaultFlag, now: Date): Promise<void> {
-  const oldest = await active(db, userId)
-    .select('id')
-    .orderBy('created_at', 'asc')
-    .orderBy('public_id', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  if (oldest) await db.updateTable('addresses').set({ [flag]: true, updated_at: now }).where('id', '=', oldest.id).execute();
+  const oldest = await active(db, userId).select('id').orderBy('created_at', 'asc').orderBy('public_id', 'asc').limit(1).executeTakeFirst();
+  if (oldest)
+    await db
+      .updateTable('addresses')
+      .set({ [flag]: true, updated_at: now })
+      .where('id', '=', oldest.id)
+      .execute();
 }

@@ -47,7 +47,8 @@ export const AddressPatch = Type.Object(
   {
     additionalProperties: false,
     minProperties: 1,
-    description: 'At least one field; omitted fields stay unchanged. Unsetting a default the address holds is 409 DEFAULT_ADDRESS_REQUIRED.',
+    description:
+      'At least one field; omitted fields stay unchanged. Unsetting a default the address holds is 409 DEFAULT_ADDRESS_REQUIRED.',
   },
 );
 export type AddressPatch = Static<typeof AddressPatch>;

@@ -62,7 +62,10 @@ export function createAddressService({ db, clock, maxAddresses }: { db: Db; cloc
           throw addressBookFull(maxAddresses, count);
         }
         const first = count === 0;
-        const wanted = { is_default_shipping: first || input.is_default_shipping === true, is_default_billing: first || input.is_default_billing === true };
+        const wanted = {
+          is_default_shipping: first || input.is_default_shipping === true,
+          is_default_billing: first || input.is_default_billing === true,
+        };
         for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
         const row = await insertAddress(trx, {
           public_id: newPublicId('adr'),

@@ -16,7 +16,12 @@ function filtered(db: Executor, query: AdminUserListQuery) {
       .selectFrom('users as byemail')
       .select('byemail.id')
       .where('byemail.email', 'ilike', pattern)
-      .unionAll(db.selectFrom('users as byname').select('byname.id').where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern));
+      .unionAll(
+        db
+          .selectFrom('users as byname')
+          .select('byname.id')
+          .where(sql`byname.first_name || ' ' || byname.last_name`, 'ilike', pattern),
+      );
     base = base.where(keyIn('id', ids));
   }
   return base;

@@ -21,7 +21,12 @@ export const adminUserRoutes =
 
     app.get('/admin/users/:user_public_id', {
       config: admin,
-      schema: { tags, summary: 'An account with its order count and lifetime spend', params, response: { 200: Ok(AdminUserDetail), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags,
+        summary: 'An account with its order count and lifetime spend',
+        params,
+        response: { 200: Ok(AdminUserDetail), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, data: await adminUsers.get(request.params.user_public_id) }),
     });
 
@@ -34,13 +39,19 @@ export const adminUserRoutes =
         params,
         response: { 200: Ok(User), ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request) => ({ success: true as const, data: await adminUsers.suspend(authedCtxOf(request), request.params.user_public_id) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await adminUsers.suspend(authedCtxOf(request), request.params.user_public_id),
+      }),
     });
 
     app.post('/admin/users/:user_public_id/activate', {
       config: admin,
       schema: { tags, summary: 'Reactivate a suspended account', params, response: { 200: Ok(User), ...errorResponses('NOT_FOUND') } },
-      handler: async (request) => ({ success: true as const, data: await adminUsers.activate(authedCtxOf(request), request.params.user_public_id) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await adminUsers.activate(authedCtxOf(request), request.params.user_public_id),
+      }),
     });
 
     app.patch('/admin/users/:user_public_id/role', {

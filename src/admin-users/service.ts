@@ -27,7 +27,8 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
 
   /** Who may act on whom: never oneself; an ADMIN only on customers; nobody suspends a SUPER_ADMIN (demote first). */
   function checkReach(ctx: AuthedCtx, user: UserRow): void {
-    if (user.id === ctx.actor.userId) throw validationError('You cannot do this to your own account', [{ field: 'user', message: 'is yourself' }]);
+    if (user.id === ctx.actor.userId)
+      throw validationError('You cannot do this to your own account', [{ field: 'user', message: 'is yourself' }]);
     if (user.role === 'SUPER_ADMIN') throw forbidden('A SUPER_ADMIN account must be demoted before it can be suspended');
     if (ctx.actor.role === 'ADMIN' && user.role !== 'CUSTOMER') throw forbidden('An ADMIN may act on customer accounts only');
   }
@@ -74,7 +75,8 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
         // The actor may have been demoted by a concurrent request a moment ago.
         if (!supers.some((s) => s.id === ctx.actor.userId)) throw forbidden();
         const before = await target(trx, publicId, true);
-        if (before.id === ctx.actor.userId) throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
+        if (before.id === ctx.actor.userId)
+          throw validationError('You cannot change your own role', [{ field: 'role', message: 'cannot be changed on yourself' }]);
         // What counts is who would be left: a suspended SUPER_ADMIN is not the last one while an active one remains.
         if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && !supers.some((s) => s.status === 'ACTIVE' && s.id !== before.id)) {
           throw lastSuperAdmin();

@@ -54,7 +54,9 @@ export const pendingReviews = (db: Executor) =>
 
 /** Customer accounts created in the period. */
 export const newCustomers = (db: Executor, from: Date, now: Date) =>
-  sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE role = 'CUSTOMER' AND created_at >= ${from} AND created_at <= ${now}`.execute(db);
+  sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM users WHERE role = 'CUSTOMER' AND created_at >= ${from} AND created_at <= ${now}`.execute(db);
 
 /** Revenue, discounts, shipping, cost of goods and expenses per calendar month (UTC) of [from, to], months without any included. */
 export const pnlMonths = (db: Executor, from: string, to: string) =>
@@ -107,4 +109,5 @@ export const couponPerformance = (db: Executor, page: PageRequest) =>
         ORDER BY uses DESC, c.public_id
         ${pageClause(page)}`.execute(db);
 
-export const countLiveCoupons = async (db: Executor): Promise<number> => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM coupons WHERE deleted_at IS NULL`.execute(db)).rows[0]!.n;
+export const countLiveCoupons = async (db: Executor): Promise<number> =>
+  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM coupons WHERE deleted_at IS NULL`.execute(db)).rows[0]!.n;

@@ -11,7 +11,12 @@ export const analyticsRoutes =
 
     app.get('/admin/stats', {
       config: { access: 'admin' },
-      schema: { tags: ['Admin: dashboard'], summary: 'Dashboard figures for a period', querystring: StatsQuery, response: { 200: Ok(Stats), ...errorResponses() } },
+      schema: {
+        tags: ['Admin: dashboard'],
+        summary: 'Dashboard figures for a period',
+        querystring: StatsQuery,
+        response: { 200: Ok(Stats), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, data: await analytics.stats(request.query) }),
     });
 
@@ -20,14 +25,24 @@ export const analyticsRoutes =
       schema: {
         tags: ['Admin: finance'],
         summary: 'Profit and loss by month and in total',
-        description: 'Orders count in the month they were placed, cancelled ones excluded; months in UTC. CSV with ?format=csv or Accept: text/csv.',
+        description:
+          'Orders count in the month they were placed, cancelled ones excluded; months in UTC. CSV with ?format=csv or Accept: text/csv.',
         querystring: PnlQuery,
         response: { 200: Ok(Pnl), ...errorResponses() },
       },
       handler: async (request, reply) => {
         const pnl = await analytics.pnl(request.query);
         if (wantsCsv(request)) {
-          const columns = ['month', 'revenue', 'discounts', 'shipping_income', 'cost_of_goods_sold', 'operating_expenses', 'gross_profit', 'net_profit'];
+          const columns = [
+            'month',
+            'revenue',
+            'discounts',
+            'shipping_income',
+            'cost_of_goods_sold',
+            'operating_expenses',
+            'gross_profit',
+            'net_profit',
+          ];
           return sendCsv(reply, `pnl-${pnl.from}-${pnl.to}.csv`, toCsv(columns, [...pnl.months, { month: 'TOTAL', ...pnl.total }]));
         }
         return { success: true as const, data: pnl };

@@ -3,7 +3,10 @@ import { PageQuery } from '../lib/pagination.js';
 import { Money, Timestamp } from '../lib/schemas.js';
 
 export const StatsQuery = Type.Object({
-  period: Type.Union([Type.Literal('today'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('90d')], { default: '30d', description: 'today = since 00:00 UTC' }),
+  period: Type.Union([Type.Literal('today'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('90d')], {
+    default: '30d',
+    description: 'today = since 00:00 UTC',
+  }),
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
@@ -28,7 +31,13 @@ export const Stats = Type.Object({
   }),
   orders: Type.Object({
     total: Type.Integer(),
-    by_status: Type.Object({ PLACED: Type.Integer(), CONFIRMED: Type.Integer(), SHIPPED: Type.Integer(), FULFILLED: Type.Integer(), CANCELLED: Type.Integer() }),
+    by_status: Type.Object({
+      PLACED: Type.Integer(),
+      CONFIRMED: Type.Integer(),
+      SHIPPED: Type.Integer(),
+      FULFILLED: Type.Integer(),
+      CANCELLED: Type.Integer(),
+    }),
   }),
   average_order_value: { ...Money, description: 'net / orders not cancelled' },
   top_products: Type.Array(Type.Object({ product_public_id: Type.String(), name: Type.String(), units: Type.Integer(), revenue: Money })),

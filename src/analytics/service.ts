@@ -4,7 +4,17 @@ import type { Clock } from '../lib/clock.js';
 import { validationError } from '../lib/errors.js';
 import { fromCents, toCents } from '../lib/money.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
-import { couponPerformance, countLiveCoupons, dailySeries, newCustomers, ordersByStatus, pendingReviews, pnlMonths, stockCounts, topProducts } from './repository.js';
+import {
+  couponPerformance,
+  countLiveCoupons,
+  dailySeries,
+  newCustomers,
+  ordersByStatus,
+  pendingReviews,
+  pnlMonths,
+  stockCounts,
+  topProducts,
+} from './repository.js';
 import type { Pnl, PnlQuery, Stats, StatsQuery } from './schemas.js';
 
 const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
@@ -61,10 +71,12 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
     async pnl(query: PnlQuery): Promise<Pnl> {
       const today = clock.now().toISOString().slice(0, 10);
       const to = query.to ?? today;
-      const from = query.from ?? (() => {
-        const d = new Date(`${to}T00:00:00Z`);
-        return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
-      })();
+      const from =
+        query.from ??
+        (() => {
+          const d = new Date(`${to}T00:00:00Z`);
+          return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
+        })();
       if (from > to) throw validationError('from must not be after to', [{ field: 'from', message: 'is after to' }]);
       // A bounded report: ten years of months at most.
       if (Number(to.slice(0, 4)) - Number(from.slice(0, 4)) > 10) {
@@ -73,7 +85,15 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
 
       const result = await pnlMonths(db, from, to);
 
-      const totals = { revenue: 0, discounts: 0, shipping_income: 0, cost_of_goods_sold: 0, operating_expenses: 0, gross_profit: 0, net_profit: 0 };
+      const totals = {
+        revenue: 0,
+        discounts: 0,
+        shipping_income: 0,
+        cost_of_goods_sold: 0,
+        operating_expenses: 0,
+        gross_profit: 0,
+        net_profit: 0,
+      };
       const months = result.rows.map((row) => {
         const cents = {
           revenue: toCents(row.revenue),
@@ -84,7 +104,8 @@ export function createAnalyticsService({ db, clock, config }: { db: Db; clock: C
         };
         const gross = cents.revenue - cents.discounts - cents.cost_of_goods_sold;
         const net = gross + cents.shipping_income - cents.operating_expenses;
-        for (const [key, value] of Object.entries({ ...cents, gross_profit: gross, net_profit: net })) totals[key as keyof typeof totals] += value;
+        for (const [key, value] of Object.entries({ ...cents, gross_profit: gross, net_profit: net }))
+          totals[key as keyof typeof totals] += value;
         return { ...row, gross_profit: fromCents(gross), net_profit: fromCents(net) };
       });
       const total = Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, fromCents(v)])) as Pnl['total'];

@@ -17,7 +17,10 @@ export async function insertAuditEntry(db: Executor, row: NewAuditRow): Promise<
 
 function filtered(db: Executor, query: AuditQuery) {
   let base = db.selectFrom('audit_log');
-  if (query.actor) base = query.actor.startsWith('usr_') ? base.where('actor_public_id', '=', query.actor) : base.where('actor_email', '=', query.actor.toLowerCase());
+  if (query.actor)
+    base = query.actor.startsWith('usr_')
+      ? base.where('actor_public_id', '=', query.actor)
+      : base.where('actor_email', '=', query.actor.toLowerCase());
   if (query.action) base = base.where('action', '=', query.action);
   if (query.entity_type) base = base.where('entity_type', '=', query.entity_type);
   if (query.entity_public_id) base = base.where('entity_public_id', '=', query.entity_public_id);

@@ -19,8 +19,26 @@ export const auditRoutes =
       handler: async (request, reply) => {
         const page = await deps.audit.list(request.query, request.query);
         if (wantsCsv(request)) {
-          const columns = ['public_id', 'created_at', 'actor_public_id', 'actor_email', 'actor_role', 'action', 'entity_type', 'entity_public_id', 'reason', 'ip', 'request_id', 'changes'];
-          const rows = page.data.map((e) => ({ ...e, actor_public_id: e.actor?.public_id, actor_email: e.actor?.email, actor_role: e.actor?.role }));
+          const columns = [
+            'public_id',
+            'created_at',
+            'actor_public_id',
+            'actor_email',
+            'actor_role',
+            'action',
+            'entity_type',
+            'entity_public_id',
+            'reason',
+            'ip',
+            'request_id',
+            'changes',
+          ];
+          const rows = page.data.map((e) => ({
+            ...e,
+            actor_public_id: e.actor?.public_id,
+            actor_email: e.actor?.email,
+            actor_role: e.actor?.role,
+          }));
           return sendCsv(reply, 'audit-log.csv', toCsv(columns, rows));
         }
         return { success: true as const, ...page };

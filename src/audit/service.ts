@@ -7,7 +7,10 @@ import type { AuditEntry, AuditQuery } from './schemas.js';
 export function createAuditService({ db }: { db: Db }) {
   const toEntry = (row: AuditRow): AuditEntry => ({
     public_id: row.public_id,
-    actor: row.actor_public_id && row.actor_email && row.actor_role ? { public_id: row.actor_public_id, email: row.actor_email, role: row.actor_role } : null,
+    actor:
+      row.actor_public_id && row.actor_email && row.actor_role
+        ? { public_id: row.actor_public_id, email: row.actor_email, role: row.actor_role }
+        : null,
     action: row.action,
     entity_type: row.entity_type,
     entity_public_id: row.entity_public_id,

@@ -81,7 +81,14 @@ export function registerGuard(app: FastifyInstance, deps: { db: Db; config: Conf
 export function actorOf(request: FastifyRequest): Actor | null {
   const s = request.session;
   return s
-    ? { userId: s.userId, publicId: s.userPublicId, email: s.email, role: s.role, sessionId: s.sessionId, sessionPublicId: s.sessionPublicId }
+    ? {
+        userId: s.userId,
+        publicId: s.userPublicId,
+        email: s.email,
+        role: s.role,
+        sessionId: s.sessionId,
+        sessionPublicId: s.sessionPublicId,
+      }
     : null;
 }
 

@@ -22,7 +22,17 @@ export async function sendVerification(db: Executor, user: Pick<UserRow, 'id' | 
 }
 
 /** Email verification and password reset (contract section 3). */
-export function createRecoveryService({ db, clock, limiter, config }: { db: Db; clock: Clock; limiter: RateLimiter; config: Pick<Config, 'passwordHashCost'> }) {
+export function createRecoveryService({
+  db,
+  clock,
+  limiter,
+  config,
+}: {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  config: Pick<Config, 'passwordHashCost'>;
+}) {
   return {
     async verifyEmail(ctx: Ctx, token: string): Promise<User> {
       return transaction(db, async (trx) => {
@@ -31,7 +41,12 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
         const before = await findUserById(trx, row.user_id);
         if (!before) throw notFound('Token');
         const user = before.email_verified_at ? before : await updateUser(trx, row.user_id, { email_verified_at: now }, now);
-        await writeAudit(trx, ctx, { action: 'auth.email_verify', entityType: 'user', entityPublicId: user.public_id, actor: { userId: user.id, publicId: user.public_id, email: user.email, role: user.role } });
+        await writeAudit(trx, ctx, {
+          action: 'auth.email_verify',
+          entityType: 'user',
+          entityPublicId: user.public_id,
+          actor: { userId: user.id, publicId: user.public_id, email: user.email, role: user.role },
+        });
         return toUser(user);
       });
     },
@@ -56,7 +71,12 @@ export function createRecoveryService({ db, clock, limiter, config }: { db: Db; 
         if (!user || user.status !== 'ACTIVE') return;
         const token = await issueAccountToken(trx, { userId: user.id, purpose: 'PASSWORD_RESET', now: clock.now() });
         await enqueueEmail(trx, 'password_reset', user.email, { token });
-        await writeAudit(trx, ctx, { action: 'auth.password_reset_request', entityType: 'user', entityPublicId: user.public_id, actor: null });
+        await writeAudit(trx, ctx, {
+          action: 'auth.password_reset_request',
+          entityType: 'user',
+          entityPublicId: user.public_id,
+          actor: null,
+        });
       });
     },
 

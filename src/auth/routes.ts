@@ -6,7 +6,16 @@ import { newSecretToken } from '../lib/tokens.js';
 import { User } from '../identity/schemas.js';
 import { clearSessionCookie, setPresessionCookie, setSessionCookie } from './cookies.js';
 import { authedCtxOf, csrfTokenFor, ctxOf } from './guard.js';
-import { CsrfToken, LoginBody, PasswordReset, PasswordResetRequest, RegisterBody, SessionState, SessionSummary, TokenBody } from './schemas.js';
+import {
+  CsrfToken,
+  LoginBody,
+  PasswordReset,
+  PasswordResetRequest,
+  RegisterBody,
+  SessionState,
+  SessionSummary,
+  TokenBody,
+} from './schemas.js';
 import type { AuthService } from './service.js';
 import type { RecoveryService } from './recovery-service.js';
 
@@ -21,7 +30,8 @@ export const authRoutes =
       schema: {
         tags,
         summary: 'Get a CSRF token for the current session (or a pre-session for login and register)',
-        description: 'Send it as the `x-csrf-token` header on every POST, PATCH, PUT and DELETE. It is bound to the session cookie; a new one is needed after login or register.',
+        description:
+          'Send it as the `x-csrf-token` header on every POST, PATCH, PUT and DELETE. It is bound to the session cookie; a new one is needed after login or register.',
         response: { 200: Ok(CsrfToken) },
       },
       handler: async (request, reply) => {
@@ -123,7 +133,11 @@ export const authRoutes =
     });
 
     app.post('/auth/email-verification/resend', {
-      schema: { tags, summary: 'Send the verification email again', response: { 202: NoContent, ...errorResponses('ALREADY_VERIFIED', 'RATE_LIMITED') } },
+      schema: {
+        tags,
+        summary: 'Send the verification email again',
+        response: { 202: NoContent, ...errorResponses('ALREADY_VERIFIED', 'RATE_LIMITED') },
+      },
       handler: async (request, reply) => {
         await recovery.resendVerification(authedCtxOf(request));
         return sendEmpty(reply, 202);

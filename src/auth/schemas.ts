@@ -38,7 +38,9 @@ export const SessionState = Type.Object({
     Type.Object({ public_id: Type.String(), email: Type.String(), role: Role, email_verified: Type.Boolean() }),
     Type.Null(),
   ]),
-  expires_at: Type.Union([Timestamp, Type.Null()], { description: 'When the session ends if unused: the earlier of the absolute and idle expiry' }),
+  expires_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the session ends if unused: the earlier of the absolute and idle expiry',
+  }),
 });
 export type SessionState = Static<typeof SessionState>;
 

@@ -95,7 +95,13 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
       }
       if (user.status !== 'ACTIVE') {
         // A refused login is a security event too; the right password proved who is knocking.
-        await writeAudit(db, ctx, { action: 'auth.login_refused', entityType: 'user', entityPublicId: user.public_id, changes: { after: { status: user.status } }, actor: null });
+        await writeAudit(db, ctx, {
+          action: 'auth.login_refused',
+          entityType: 'user',
+          entityPublicId: user.public_id,
+          changes: { after: { status: user.status } },
+          actor: null,
+        });
         throw forbidden('This account is suspended');
       }
 
@@ -129,14 +135,19 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
     async listSessions(ctx: AuthedCtx, page: PageRequest) {
       const now = clock.now();
       const rows = await listLiveSessions(db, ctx.actor.userId, now, policy, page);
-      return toPage(rows, page, () => countLiveSessions(db, ctx.actor.userId, now, policy), (row): SessionSummary => ({
-        public_id: row.public_id,
-        created_at: row.created_at.toISOString(),
-        last_seen_at: row.last_seen_at.toISOString(),
-        user_agent: row.user_agent,
-        ip: row.ip,
-        current: row.id === ctx.actor.sessionId,
-      }));
+      return toPage(
+        rows,
+        page,
+        () => countLiveSessions(db, ctx.actor.userId, now, policy),
+        (row): SessionSummary => ({
+          public_id: row.public_id,
+          created_at: row.created_at.toISOString(),
+          last_seen_at: row.last_seen_at.toISOString(),
+          user_agent: row.user_agent,
+          ip: row.ip,
+          current: row.id === ctx.actor.sessionId,
+        }),
+      );
     },
 
     /** Revokes one of the caller's own sessions; another account's is simply not found. */

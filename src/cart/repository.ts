@@ -101,5 +101,9 @@ export async function clearCart(db: Executor, userId: number): Promise<void> {
  * variants: a line added meanwhile by another request stays in the cart.
  */
 export async function removeOrderedLines(db: Executor, userId: number, variantIds: readonly number[]): Promise<void> {
-  await db.deleteFrom('cart_items').where('user_id', '=', userId).where('variant_id', '=', sql<number>`ANY(${[...variantIds]}::bigint[])`).execute();
+  await db
+    .deleteFrom('cart_items')
+    .where('user_id', '=', userId)
+    .where('variant_id', '=', sql<number>`ANY(${[...variantIds]}::bigint[])`)
+    .execute();
 }

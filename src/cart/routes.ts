@@ -27,7 +27,13 @@ export const cartRoutes =
     });
 
     app.patch('/cart/items/:variant_public_id', {
-      schema: { tags, summary: "Set a line's quantity", params, body: CartItemSet, response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags,
+        summary: "Set a line's quantity",
+        params,
+        body: CartItemSet,
+        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({
         success: true as const,
         data: await cart.setQuantity(authedCtxOf(request), request.params.variant_public_id, request.body),
@@ -36,7 +42,10 @@ export const cartRoutes =
 
     app.delete('/cart/items/:variant_public_id', {
       schema: { tags, summary: 'Remove a line', params, response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') } },
-      handler: async (request) => ({ success: true as const, data: await cart.removeLine(authedCtxOf(request), request.params.variant_public_id) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await cart.removeLine(authedCtxOf(request), request.params.variant_public_id),
+      }),
     });
 
     app.delete('/cart', {

@@ -4,7 +4,10 @@ import { Money } from '../lib/schemas.js';
 const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
 
 export const CartItemAdd = Type.Object(
-  { variant_public_id: Type.String(), quantity: { ...Quantity, description: 'Added to the line if the variant is already in the cart (the line holds at most 999)' } },
+  {
+    variant_public_id: Type.String(),
+    quantity: { ...Quantity, description: 'Added to the line if the variant is already in the cart (the line holds at most 999)' },
+  },
   { additionalProperties: false },
 );
 export type CartItemAdd = Static<typeof CartItemAdd>;

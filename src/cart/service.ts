@@ -33,7 +33,9 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {
       return transaction(db, async (trx) => {
-        const updated = isPublicId('var', variantPublicId) ? await setLineQuantity(trx, ctx.actor.userId, variantPublicId, input.quantity, clock.now()) : undefined;
+        const updated = isPublicId('var', variantPublicId)
+          ? await setLineQuantity(trx, ctx.actor.userId, variantPublicId, input.quantity, clock.now())
+          : undefined;
         if (!updated) throw notFound('Cart item');
         return read(trx, ctx.actor.userId);
       });

@@ -35,26 +35,46 @@ export const catalogAdminRoutes =
 
     app.get('/admin/products', {
       config,
-      schema: { tags, summary: 'All products, any status', querystring: AdminProductListQuery, response: { 200: Page(AdminProduct), ...errorResponses() } },
+      schema: {
+        tags,
+        summary: 'All products, any status',
+        querystring: AdminProductListQuery,
+        response: { 200: Page(AdminProduct), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await catalog.list(request.query)) }),
     });
 
     app.get('/admin/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'A product with costs and inventory (deleted ones too)', params: product, response: { 200: Ok(AdminProduct), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags,
+        summary: 'A product with costs and inventory (deleted ones too)',
+        params: product,
+        response: { 200: Ok(AdminProduct), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, data: await catalog.getProduct(request.params.product_public_id) }),
     });
 
     app.post('/admin/products', {
       config,
       schema: { tags, summary: 'Create a product', body: ProductCreate, response: { 201: Ok(AdminProduct), ...productWrite } },
-      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await catalog.createProduct(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await catalog.createProduct(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/products/:product_public_id', {
       config,
-      schema: { tags, summary: 'Edit a product', params: product, body: ProductPatch, response: { 200: Ok(AdminProduct), ...productWrite } },
-      handler: async (request) => ({ success: true as const, data: await catalog.updateProduct(authedCtxOf(request), request.params.product_public_id, request.body) }),
+      schema: {
+        tags,
+        summary: 'Edit a product',
+        params: product,
+        body: ProductPatch,
+        response: { 200: Ok(AdminProduct), ...productWrite },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await catalog.updateProduct(authedCtxOf(request), request.params.product_public_id, request.body),
+      }),
     });
 
     app.delete('/admin/products/:product_public_id', {
@@ -68,15 +88,33 @@ export const catalogAdminRoutes =
 
     app.post('/admin/products/:product_public_id/variants', {
       config,
-      schema: { tags, summary: 'Add a variant', params: product, body: VariantCreate, response: { 201: Ok(AdminVariant), ...variantWrite } },
+      schema: {
+        tags,
+        summary: 'Add a variant',
+        params: product,
+        body: VariantCreate,
+        response: { 201: Ok(AdminVariant), ...variantWrite },
+      },
       handler: async (request, reply) =>
-        reply.code(201).send({ success: true as const, data: await catalog.createVariant(authedCtxOf(request), request.params.product_public_id, request.body) }),
+        reply.code(201).send({
+          success: true as const,
+          data: await catalog.createVariant(authedCtxOf(request), request.params.product_public_id, request.body),
+        }),
     });
 
     app.patch('/admin/variants/:variant_public_id', {
       config,
-      schema: { tags, summary: 'Edit a variant', params: variant, body: VariantPatch, response: { 200: Ok(AdminVariant), ...variantWrite } },
-      handler: async (request) => ({ success: true as const, data: await catalog.updateVariant(authedCtxOf(request), request.params.variant_public_id, request.body) }),
+      schema: {
+        tags,
+        summary: 'Edit a variant',
+        params: variant,
+        body: VariantPatch,
+        response: { 200: Ok(AdminVariant), ...variantWrite },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await catalog.updateVariant(authedCtxOf(request), request.params.variant_public_id, request.body),
+      }),
     });
 
     app.delete('/admin/variants/:variant_public_id', {
@@ -91,18 +129,33 @@ export const catalogAdminRoutes =
     app.post('/admin/categories', {
       config,
       schema: { tags, summary: 'Create a category', body: CategoryCreate, response: { 201: Ok(Category), ...categoryWrite } },
-      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await categories.create(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await categories.create(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/categories/:category_public_id', {
       config,
-      schema: { tags, summary: 'Edit or move a category', params: category, body: CategoryPatch, response: { 200: Ok(Category), ...categoryWrite } },
-      handler: async (request) => ({ success: true as const, data: await categories.update(authedCtxOf(request), request.params.category_public_id, request.body) }),
+      schema: {
+        tags,
+        summary: 'Edit or move a category',
+        params: category,
+        body: CategoryPatch,
+        response: { 200: Ok(Category), ...categoryWrite },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await categories.update(authedCtxOf(request), request.params.category_public_id, request.body),
+      }),
     });
 
     app.delete('/admin/categories/:category_public_id', {
       config,
-      schema: { tags, summary: 'Delete a category (soft); its children move up to its parent', params: category, response: { 204: NoContent, ...removal } },
+      schema: {
+        tags,
+        summary: 'Delete a category (soft); its children move up to its parent',
+        params: category,
+        response: { 204: NoContent, ...removal },
+      },
       handler: async (request, reply) => {
         await categories.remove(authedCtxOf(request), request.params.category_public_id);
         return sendEmpty(reply, 204);

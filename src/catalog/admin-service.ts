@@ -28,12 +28,28 @@ import {
   updateProduct,
   updateVariant,
 } from './product-repository.js';
-import type { AdminProduct, AdminProductListQuery, AdminVariant, ImageInput, ProductCreate, ProductPatch, ProductSortField, VariantCreate, VariantPatch } from './schemas.js';
+import type {
+  AdminProduct,
+  AdminProductListQuery,
+  AdminVariant,
+  ImageInput,
+  ProductCreate,
+  ProductPatch,
+  ProductSortField,
+  VariantCreate,
+  VariantPatch,
+} from './schemas.js';
 import { chooseSlug } from './slug.js';
 
-
 /** The fields an audit entry records for a product or variant (no derived or internal columns). */
-const productAudit = (p: ProductRow) => ({ name: p.name, slug: p.slug, description: p.description, brand: p.brand, status: p.status, images: p.images });
+const productAudit = (p: ProductRow) => ({
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  brand: p.brand,
+  status: p.status,
+  images: p.images,
+});
 const variantAudit = (v: VariantRow) => ({
   sku: v.sku,
   name: v.name,
@@ -55,7 +71,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   /** The images as stored: URLs checked and normalised by the media module, positions from the order given. */
   async function storedImages(trx: Executor, images: ImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
-    const urls = await media.resolveImageUrls(trx, 'products', images.map((image) => image.url), (i) => `images.${i}.url`);
+    const urls = await media.resolveImageUrls(
+      trx,
+      'products',
+      images.map((image) => image.url),
+      (i) => `images.${i}.url`,
+    );
     const stored: ImageJson[] = images.map((image, position) => ({ url: urls[position]!, alt_text: image.alt_text ?? null, position }));
     return JSON.stringify(stored);
   }
@@ -82,7 +103,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   }
 
   const productSlug = (trx: Executor, explicit: string | undefined, name: string, exceptId?: number) =>
-    chooseSlug(explicit, name, () => slugTaken('product'), (candidate) => productSlugInUse(trx, candidate, exceptId));
+    chooseSlug(
+      explicit,
+      name,
+      () => slugTaken('product'),
+      (candidate) => productSlugInUse(trx, candidate, exceptId),
+    );
 
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
     const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
@@ -114,7 +140,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       const filters: ProductFilters = { ...base, status: query.status, includeDeleted: query.include_deleted === 'true' };
       const rows = await listProducts(db, filters, parseSort<ProductSortField>(query.sort), query);
       const { variants, categories } = await hydrate(db, rows, 'admin');
-      const page = await toPage(rows, query, () => countProducts(db, filters), (row) => row);
+      const page = await toPage(
+        rows,
+        query,
+        () => countProducts(db, filters),
+        (row) => row,
+      );
       return { data: toAdminProducts(page.data, variants, categories), meta: page.meta };
     },
 
@@ -163,7 +194,10 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           action: 'product.update',
           entityType: 'product',
           entityPublicId: publicId,
-          changes: { before: productAudit(before), after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) } },
+          changes: {
+            before: productAudit(before),
+            after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) },
+          },
         });
         return readProduct(trx, after);
       }),
@@ -172,7 +206,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
         await deleteProduct(trx, product.id, clock.now());
-        await writeAudit(trx, ctx, { action: 'product.delete', entityType: 'product', entityPublicId: publicId, changes: { before: productAudit(product), after: null } });
+        await writeAudit(trx, ctx, {
+          action: 'product.delete',
+          entityType: 'product',
+          entityPublicId: publicId,
+          changes: { before: productAudit(product), after: null },
+        });
       }),
 
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
@@ -191,7 +230,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           images: await storedImages(trx, input.images),
           position: input.position ?? 0,
         });
-        await writeAudit(trx, ctx, { action: 'variant.create', entityType: 'variant', entityPublicId: variant.public_id, changes: { before: null, after: variantAudit(variant) } });
+        await writeAudit(trx, ctx, {
+          action: 'variant.create',
+          entityType: 'variant',
+          entityPublicId: variant.public_id,
+          changes: { before: null, after: variantAudit(variant) },
+        });
         return readVariant(trx, variant);
       }),
 
@@ -206,7 +250,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           ...(images !== undefined ? { images } : {}),
           updated_at: clock.now(),
         });
-        await writeAudit(trx, ctx, { action: 'variant.update', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(before), after: variantAudit(after) } });
+        await writeAudit(trx, ctx, {
+          action: 'variant.update',
+          entityType: 'variant',
+          entityPublicId: publicId,
+          changes: { before: variantAudit(before), after: variantAudit(after) },
+        });
         return readVariant(trx, after);
       }),
 
@@ -214,7 +263,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const variant = await liveVariant(trx, publicId);
         await deleteVariant(trx, variant.id, clock.now());
-        await writeAudit(trx, ctx, { action: 'variant.delete', entityType: 'variant', entityPublicId: publicId, changes: { before: variantAudit(variant), after: null } });
+        await writeAudit(trx, ctx, {
+          action: 'variant.delete',
+          entityType: 'variant',
+          entityPublicId: publicId,
+          changes: { before: variantAudit(variant), after: null },
+        });
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */
@@ -222,7 +276,15 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
         if (await linkProductCategory(trx, productId, categoryId)) {
-          await writeAudit(trx, ctx, { action: 'category.link_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: false }, after: { product_public_id: productPublicId, linked: true } } });
+          await writeAudit(trx, ctx, {
+            action: 'category.link_product',
+            entityType: 'category',
+            entityPublicId: categoryPublicId,
+            changes: {
+              before: { product_public_id: productPublicId, linked: false },
+              after: { product_public_id: productPublicId, linked: true },
+            },
+          });
         }
       }),
 
@@ -230,7 +292,15 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
         if (await unlinkProductCategory(trx, productId, categoryId)) {
-          await writeAudit(trx, ctx, { action: 'category.unlink_product', entityType: 'category', entityPublicId: categoryPublicId, changes: { before: { product_public_id: productPublicId, linked: true }, after: { product_public_id: productPublicId, linked: false } } });
+          await writeAudit(trx, ctx, {
+            action: 'category.unlink_product',
+            entityType: 'category',
+            entityPublicId: categoryPublicId,
+            changes: {
+              before: { product_public_id: productPublicId, linked: true },
+              after: { product_public_id: productPublicId, linked: false },
+            },
+          });
         }
       }),
   };

@@ -31,7 +31,13 @@ const toCategory = (c: CategoryWithParent): Category => ({
   updated_at: c.updated_at.toISOString(),
 });
 
-const audited = (c: CategoryWithParent) => ({ name: c.name, slug: c.slug, description: c.description, parent_public_id: c.parent_public_id, position: c.position });
+const audited = (c: CategoryWithParent) => ({
+  name: c.name,
+  slug: c.slug,
+  description: c.description,
+  parent_public_id: c.parent_public_id,
+  position: c.position,
+});
 
 /** Categories: a tree via parent links; public reads, admin writes (soft delete). */
 export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
@@ -42,27 +48,39 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   /** Resolves a parent reference; a parent that is the category itself or one of its descendants would make a cycle. */
-  async function parentId(executor: Executor, parentPublicId: string | null | undefined, selfId?: number): Promise<number | null | undefined> {
+  async function parentId(
+    executor: Executor,
+    parentPublicId: string | null | undefined,
+    selfId?: number,
+  ): Promise<number | null | undefined> {
     if (parentPublicId === undefined) return undefined;
     if (parentPublicId === null) return null;
     const parent = await find(executor, parentPublicId).catch(() => {
       throw notFound('Parent category');
     });
     if (selfId !== undefined && (await isSelfOrAncestorOf(executor, selfId, parent.id))) {
-      throw validationError('A category cannot be moved under itself or its descendants', [{ field: 'parent_public_id', message: 'would create a cycle' }]);
+      throw validationError('A category cannot be moved under itself or its descendants', [
+        { field: 'parent_public_id', message: 'would create a cycle' },
+      ]);
     }
     return parent.id;
   }
 
   const slugFor = (executor: Executor, explicit: string | undefined, name: string, exceptId?: number) =>
-    chooseSlug(explicit, name, () => slugTaken('category'), (candidate) => categorySlugInUse(executor, candidate, exceptId));
+    chooseSlug(
+      explicit,
+      name,
+      () => slugTaken('category'),
+      (candidate) => categorySlugInUse(executor, candidate, exceptId),
+    );
 
   // A racing duplicate slug meets its unique constraint, which the error handler translates (lib/db-errors.ts).
   const write = <T>(work: (trx: Executor) => Promise<T>) => transaction(db, work);
 
   return {
     async list(query: CategoryListQuery) {
-      if (query.parent !== undefined && query.parent !== 'root' && !isPublicId('cat', query.parent)) return toPage([], query, async () => 0, toCategory);
+      if (query.parent !== undefined && query.parent !== 'root' && !isPublicId('cat', query.parent))
+        return toPage([], query, async () => 0, toCategory);
       const { rows, countAll } = await listCategories(db, query.parent, query);
       return toPage(rows, query, countAll, toCategory);
     },
@@ -80,7 +98,12 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
           position: input.position ?? 0,
         });
         const created = await find(trx, publicId);
-        await writeAudit(trx, ctx, { action: 'category.create', entityType: 'category', entityPublicId: created.public_id, changes: { before: null, after: audited(created) } });
+        await writeAudit(trx, ctx, {
+          action: 'category.create',
+          entityType: 'category',
+          entityPublicId: created.public_id,
+          changes: { before: null, after: audited(created) },
+        });
         return toCategory(created);
       }),
 
@@ -98,7 +121,12 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
           updated_at: clock.now(),
         });
         const after = await find(trx, publicId);
-        await writeAudit(trx, ctx, { action: 'category.update', entityType: 'category', entityPublicId: publicId, changes: { before: audited(before), after: audited(after) } });
+        await writeAudit(trx, ctx, {
+          action: 'category.update',
+          entityType: 'category',
+          entityPublicId: publicId,
+          changes: { before: audited(before), after: audited(after) },
+        });
         return toCategory(after);
       }),
 
@@ -108,7 +136,12 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
         await lockCategoryTree(trx); // it re-parents the children
         const category = await find(trx, publicId, true);
         await deleteCategory(trx, category, clock.now());
-        await writeAudit(trx, ctx, { action: 'category.delete', entityType: 'category', entityPublicId: publicId, changes: { before: audited(category), after: null } });
+        await writeAudit(trx, ctx, {
+          action: 'category.delete',
+          entityType: 'category',
+          entityPublicId: publicId,
+          changes: { before: audited(category), after: null },
+        });
       }),
   };
 }

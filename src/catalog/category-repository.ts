@@ -21,7 +21,8 @@ function live(db: Executor) {
  * moves can each pass the cycle check and together make a cycle, or deadlock
  * on each other's rows. Taken before any row lock (src/db/LOCKING.md, step 1).
  */
-export const lockCategoryTree = async (db: Executor) => void (await sql`SELECT pg_advisory_xact_lock(hashtext('categories.tree'))`.execute(db));
+export const lockCategoryTree = async (db: Executor) =>
+  void (await sql`SELECT pg_advisory_xact_lock(hashtext('categories.tree'))`.execute(db));
 
 /** A live category by public ID; `lock` holds its row for the rest of the transaction. */
 export function findLiveCategory(db: Executor, publicId: string, lock = false) {
@@ -89,7 +90,12 @@ export async function deleteCategory(db: Executor, category: Pick<CategoryRow, '
 /** The internal IDs of live categories; `null` when any public ID names no live category (that ID is returned instead). */
 export async function liveCategoryIds(db: Executor, publicIds: readonly string[]): Promise<{ ids: number[]; missing: string | null }> {
   if (publicIds.length === 0) return { ids: [], missing: null };
-  const rows = await db.selectFrom('categories').select(['id', 'public_id']).where('public_id', 'in', publicIds).where('deleted_at', 'is', null).execute();
+  const rows = await db
+    .selectFrom('categories')
+    .select(['id', 'public_id'])
+    .where('public_id', 'in', publicIds)
+    .where('deleted_at', 'is', null)
+    .execute();
   const missing = publicIds.find((id) => !rows.some((row) => row.public_id === id)) ?? null;
   return { ids: rows.map((row) => row.id), missing };
 }

@@ -109,7 +109,9 @@ const SORT_COLUMNS = {
 function orderOf(sort: Sort<ProductSortField>) {
   // Products without an active variant have no price: last in both directions.
   const key =
-    sort.field === 'price' && sort.direction === 'desc' ? sql`p.price_min DESC NULLS LAST` : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
+    sort.field === 'price' && sort.direction === 'desc'
+      ? sql`p.price_min DESC NULLS LAST`
+      : sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}`;
   return sql`${key}, p.public_id ${sql.raw(sort.direction)}`;
 }
 
@@ -155,17 +157,21 @@ export async function listPublicProductsJson(
   if (!isWholeStorefront(filters) && !filters.inStock) return listFilteredJson(db, filters, sort, page);
   const row = await db
     .with('page', () => pageRows(db, filters, sort, page))
-    .selectNoFrom([
-      pageJson(sort).as('data'),
-      totalQuery(db, filters).as('total'),
-    ])
+    .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total')])
     .executeTakeFirstOrThrow();
   return { data: row.data, total: Number(row.total) };
 }
 
 /** A filtered storefront page: the matches found once, with their sort keys, and both the page and the total taken from them (bench finding 20). */
 async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
-  const matched = filteredProducts(db, filters).select(['p.id', 'p.public_id', 'p.created_at', 'p.name', 'p.price_min', 'p.rating_average']);
+  const matched = filteredProducts(db, filters).select([
+    'p.id',
+    'p.public_id',
+    'p.created_at',
+    'p.name',
+    'p.price_min',
+    'p.rating_average',
+  ]);
   const result = await sql<{ data: string; total: number }>`
     WITH matched AS MATERIALIZED (${matched}),
     page AS (SELECT * FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)})
@@ -193,7 +199,13 @@ export async function countProducts(db: Executor, filters: ProductFilters): Prom
 }
 
 /** Variants of a page of products, with their stock, in display order. */
-export function variantsOf(db: Executor, productIds: number[], audience: ProductFilters['audience'], includeDeleted = false, onlyVariantId?: number) {
+export function variantsOf(
+  db: Executor,
+  productIds: number[],
+  audience: ProductFilters['audience'],
+  includeDeleted = false,
+  onlyVariantId?: number,
+) {
   if (productIds.length === 0) return Promise.resolve([]);
   let query = db
     .selectFrom('variants as v')

@@ -52,7 +52,6 @@ export function toAdminVariant(v: VariantWithStock): AdminVariant {
   };
 }
 
-
 function productBase(p: ProductRow, categories: CategoryRef[]) {
   return {
     public_id: p.public_id,
@@ -93,7 +92,11 @@ export function assembleProducts<V>(
   return products.map((p) => ({ product: p, base: productBase(p, categoriesBy.get(p.id) ?? []), variants: variantsBy.get(p.id) ?? [] }));
 }
 
-export const toAdminProducts = (products: ProductRow[], variants: VariantWithStock[], categories: (CategoryRef & { product_id: number })[]): AdminProduct[] =>
+export const toAdminProducts = (
+  products: ProductRow[],
+  variants: VariantWithStock[],
+  categories: (CategoryRef & { product_id: number })[],
+): AdminProduct[] =>
   assembleProducts(products, variants, categories, toAdminVariant).map(({ product, base, variants: vs }) => ({
     ...base,
     variants: vs,

@@ -34,11 +34,23 @@ export async function lockProductOfVariant(db: Executor, variantPublicId: string
 
 /** A live variant by public ID, locked for the rest of the transaction (lock its product first). */
 export function lockLiveVariant(db: Executor, publicId: string): Promise<VariantRow | undefined> {
-  return db.selectFrom('variants').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forNoKeyUpdate().executeTakeFirst();
+  return db
+    .selectFrom('variants')
+    .selectAll()
+    .where('public_id', '=', publicId)
+    .where('deleted_at', 'is', null)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
 export async function productSlugInUse(db: Executor, slug: string, exceptId?: number): Promise<boolean> {
-  const row = await db.selectFrom('products').select('id').where('slug', '=', slug).where('deleted_at', 'is', null).where('id', '<>', exceptId ?? -1).executeTakeFirst();
+  const row = await db
+    .selectFrom('products')
+    .select('id')
+    .where('slug', '=', slug)
+    .where('deleted_at', 'is', null)
+    .where('id', '<>', exceptId ?? -1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -56,7 +68,12 @@ export function updateProduct(db: Executor, id: number, changes: Updateable<Prod
  * checkout takes them in; the product row's own update comes after.
  */
 export async function deleteProduct(db: Executor, id: number, now: Date): Promise<void> {
-  await db.updateTable('variants').set({ deleted_at: now, updated_at: now }).where('product_id', '=', id).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('variants')
+    .set({ deleted_at: now, updated_at: now })
+    .where('product_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
   await db.updateTable('products').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
 }
 
@@ -75,7 +92,11 @@ export async function deleteVariant(db: Executor, id: number, now: Date): Promis
 /** Replaces a product's categories (hold the product's row). */
 export async function setProductCategories(db: Executor, productId: number, categoryIds: readonly number[]): Promise<void> {
   await db.deleteFrom('product_categories').where('product_id', '=', productId).execute();
-  if (categoryIds.length > 0) await db.insertInto('product_categories').values(categoryIds.map((category_id) => ({ product_id: productId, category_id }))).execute();
+  if (categoryIds.length > 0)
+    await db
+      .insertInto('product_categories')
+      .values(categoryIds.map((category_id) => ({ product_id: productId, category_id })))
+      .execute();
 }
 
 /** Links a product to a category (hold the product's row); false when it already was. */
@@ -91,6 +112,11 @@ export async function linkProductCategory(db: Executor, productId: number, categ
 
 /** Unlinks a product from a category (hold the product's row); false when it was not linked. */
 export async function unlinkProductCategory(db: Executor, productId: number, categoryId: number): Promise<boolean> {
-  const deleted = await db.deleteFrom('product_categories').where('product_id', '=', productId).where('category_id', '=', categoryId).returning('product_id').executeTakeFirst();
+  const deleted = await db
+    .deleteFrom('product_categories')
+    .where('product_id', '=', productId)
+    .where('category_id', '=', categoryId)
+    .returning('product_id')
+    .executeTakeFirst();
   return deleted !== undefined;
 }

@@ -59,7 +59,12 @@ export const catalogPublicRoutes =
 
     app.get('/categories/:category_public_id', {
       config,
-      schema: { tags: ['Catalog'], summary: 'A category', params: IdParam('category_public_id', 'cat'), response: { 200: Ok(Category), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags: ['Catalog'],
+        summary: 'A category',
+        params: IdParam('category_public_id', 'cat'),
+        response: { 200: Ok(Category), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, data: await categories.get(request.params.category_public_id) }),
     });
 

@@ -5,8 +5,17 @@ import { LongText, Money, RequiredText, Timestamp } from '../lib/schemas.js';
 
 /** Catalog shapes (contract section 6): inputs, public outputs, admin outputs. */
 
-export const Slug = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 1, maxLength: 120, description: 'Generated from the name when omitted' });
-export const MoneyInput = Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$', description: 'Decimal string, up to two places', examples: ['19.99'] });
+export const Slug = Type.String({
+  pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+  minLength: 1,
+  maxLength: 120,
+  description: 'Generated from the name when omitted',
+});
+export const MoneyInput = Type.String({
+  pattern: '^\\d{1,10}(\\.\\d{1,2})?$',
+  description: 'Decimal string, up to two places',
+  examples: ['19.99'],
+});
 const NonBlank = (max: number) => RequiredText(max);
 
 export const ImageInput = Type.Object(
@@ -28,7 +37,9 @@ export const CategoryCreate = Type.Object(
     name: NonBlank(100),
     slug: Type.Optional(Slug),
     description: Type.Optional(Type.Union([LongText(2000), Type.Null()])),
-    parent_public_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' })),
+    parent_public_id: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' }),
+    ),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   },
   { additionalProperties: false },
@@ -167,7 +178,9 @@ const productFilters = {
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name, description or SKU' })),
   min_price: Type.Optional(MoneyInput),
   max_price: Type.Optional(MoneyInput),
-  in_stock: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '"true": only products with a variant in stock' })),
+  in_stock: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '"true": only products with a variant in stock' }),
+  ),
   sort: SortQuery(PRODUCT_SORTS, '-created_at'),
 };
 

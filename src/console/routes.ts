@@ -48,7 +48,12 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
 
     const sendShell = async (_request: unknown, reply: import('fastify').FastifyReply) => {
       if (!shell) {
-        return sendError(reply, 503, 'CONSOLE_NOT_BUILT', 'The console has not been built: run `npm run build:console` (npm start does it)');
+        return sendError(
+          reply,
+          503,
+          'CONSOLE_NOT_BUILT',
+          'The console has not been built: run `npm run build:console` (npm start does it)',
+        );
       }
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
     };

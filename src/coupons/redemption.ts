@@ -27,7 +27,11 @@ export async function applyCoupon(trx: Trx, input: { code: string; userId: numbe
 }
 
 /** Records the applied coupon's use by the order (after applyCoupon, in the same transaction). */
-export function recordCouponUse(trx: Trx, applied: AppliedCoupon, use: { userId: number; orderId: number; discount: string }): Promise<void> {
+export function recordCouponUse(
+  trx: Trx,
+  applied: AppliedCoupon,
+  use: { userId: number; orderId: number; discount: string },
+): Promise<void> {
   return insertUse(trx, { couponId: applied.coupon.id, ...use });
 }
 

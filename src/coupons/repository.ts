@@ -38,7 +38,8 @@ export function lockCouponByCode(db: Executor, code: string): Promise<CouponRow 
   return live(db).selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
 }
 
-const filtered = (db: Executor, search: string | undefined) => (search ? live(db).where('code', 'ilike', containsPattern(search)) : live(db));
+const filtered = (db: Executor, search: string | undefined) =>
+  search ? live(db).where('code', 'ilike', containsPattern(search)) : live(db);
 
 /** A page of live coupons, newest first, each row with the filtered total as `total_count`. */
 export function listCoupons(db: Executor, search: string | undefined, page: PageRequest) {
@@ -57,11 +58,20 @@ export async function countCoupons(db: Executor, search: string | undefined): Pr
 
 /** Inserts a coupon; a code another live coupon has is a unique violation on `coupons_code_unique` (409 CODE_TAKEN). */
 export function insertCoupon(db: Executor, publicId: string, values: CouponValues): Promise<CouponRow> {
-  return db.insertInto('coupons').values({ public_id: publicId, ...values }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('coupons')
+    .values({ public_id: publicId, ...values })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function updateCoupon(db: Executor, id: number, values: CouponValues, now: Date): Promise<CouponRow> {
-  return db.updateTable('coupons').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('coupons')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Soft delete: the usage history keeps its coupon. */
@@ -79,7 +89,15 @@ const usagesOf = (db: Executor, couponId: number) =>
 /** A page of a coupon's uses with their orders and customers, newest first. */
 export function listUsages(db: Executor, couponId: number, page: PageRequest) {
   return usagesOf(db, couponId)
-    .select(['o.public_id as order_public_id', 'o.order_number', 'u.public_id as user_public_id', 'u.email', 'cu.discount_amount', 'cu.released_at', 'cu.created_at'])
+    .select([
+      'o.public_id as order_public_id',
+      'o.order_number',
+      'u.public_id as user_public_id',
+      'u.email',
+      'cu.discount_amount',
+      'cu.released_at',
+      'cu.created_at',
+    ])
     .select(countOf(usagesOf(db, couponId)).as('total_count'))
     .orderBy('cu.created_at', 'desc')
     .orderBy('cu.id', 'desc')
@@ -105,8 +123,15 @@ export async function countAccountUses(db: Executor, couponId: number, userId: n
 
 /** Counts one use and records it against the order (the coupon row is locked by the caller). */
 export async function insertUse(db: Executor, use: { couponId: number; userId: number; orderId: number; discount: string }): Promise<void> {
-  await db.updateTable('coupons').set({ times_used: sql`times_used + 1` }).where('id', '=', use.couponId).execute();
-  await db.insertInto('coupon_usages').values({ coupon_id: use.couponId, user_id: use.userId, order_id: use.orderId, discount_amount: use.discount }).execute();
+  await db
+    .updateTable('coupons')
+    .set({ times_used: sql`times_used + 1` })
+    .where('id', '=', use.couponId)
+    .execute();
+  await db
+    .insertInto('coupon_usages')
+    .values({ coupon_id: use.couponId, user_id: use.userId, order_id: use.orderId, discount_amount: use.discount })
+    .execute();
 }
 
 /** Locks a coupon row by ID (before its use by an order is given back). */
@@ -123,5 +148,10 @@ export async function releaseUse(db: Executor, couponId: number, orderId: number
     .where('released_at', 'is', null)
     .returning('id')
     .executeTakeFirst();
-  if (released) await db.updateTable('coupons').set({ times_used: sql`times_used - 1` }).where('id', '=', couponId).execute();
+  if (released)
+    await db
+      .updateTable('coupons')
+      .set({ times_used: sql`times_used - 1` })
+      .where('id', '=', couponId)
+      .execute();
 }

@@ -16,14 +16,20 @@ export const couponRoutes =
 
     app.get('/admin/coupons', {
       config,
-      schema: { tags, summary: 'List coupons, newest first', querystring: CouponListQuery, response: { 200: Page(Coupon), ...errorResponses() } },
+      schema: {
+        tags,
+        summary: 'List coupons, newest first',
+        querystring: CouponListQuery,
+        response: { 200: Page(Coupon), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await coupons.list(request.query)) }),
     });
 
     app.post('/admin/coupons', {
       config,
       schema: { tags, summary: 'Create a coupon', body: CouponCreate, response: { 201: Ok(Coupon), ...writeErrors } },
-      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await coupons.create(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await coupons.create(authedCtxOf(request), request.body) }),
     });
 
     app.get('/admin/coupons/:coupon_public_id', {
@@ -35,7 +41,10 @@ export const couponRoutes =
     app.patch('/admin/coupons/:coupon_public_id', {
       config,
       schema: { tags, summary: 'Edit a coupon', params, body: CouponPatch, response: { 200: Ok(Coupon), ...writeErrors } },
-      handler: async (request) => ({ success: true as const, data: await coupons.update(authedCtxOf(request), request.params.coupon_public_id, request.body) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await coupons.update(authedCtxOf(request), request.params.coupon_public_id, request.body),
+      }),
     });
 
     app.delete('/admin/coupons/:coupon_public_id', {
@@ -49,7 +58,13 @@ export const couponRoutes =
 
     app.get('/admin/coupons/:coupon_public_id/usages', {
       config,
-      schema: { tags, summary: 'Orders that used the coupon', params, querystring: PageOnlyQuery, response: { 200: Page(CouponUsage), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags,
+        summary: 'Orders that used the coupon',
+        params,
+        querystring: PageOnlyQuery,
+        response: { 200: Page(CouponUsage), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, ...(await coupons.usages(request.params.coupon_public_id, request.query)) }),
     });
   };

@@ -64,10 +64,13 @@ interface CouponDefinition {
 
 /** Checks that hold across fields; `timesUsed` (an edit) also keeps the usage limit at or above the uses already made. */
 export function checkCouponDefinition(c: CouponDefinition, timesUsed = 0): void {
-  if (Number(c.discount_value) <= 0) throw validationError('discount_value must be above zero', [{ field: 'discount_value', message: 'must be > 0' }]);
+  if (Number(c.discount_value) <= 0)
+    throw validationError('discount_value must be above zero', [{ field: 'discount_value', message: 'must be > 0' }]);
   // A cap of zero would make the coupon worthless (and the database refuses it).
   if (c.maximum_discount_amount !== undefined && c.maximum_discount_amount !== null && Number(c.maximum_discount_amount) <= 0) {
-    throw validationError('maximum_discount_amount must be above zero', [{ field: 'maximum_discount_amount', message: 'must be > 0 (or null for no cap)' }]);
+    throw validationError('maximum_discount_amount must be above zero', [
+      { field: 'maximum_discount_amount', message: 'must be > 0 (or null for no cap)' },
+    ]);
   }
   if (c.discount_type === 'PERCENTAGE' && Number(c.discount_value) > 100) {
     throw validationError('A percentage discount is at most 100', [{ field: 'discount_value', message: 'must be <= 100 for PERCENTAGE' }]);
@@ -76,6 +79,8 @@ export function checkCouponDefinition(c: CouponDefinition, timesUsed = 0): void 
     throw validationError('expires_at must be after starts_at', [{ field: 'expires_at', message: 'must be after starts_at' }]);
   }
   if (c.usage_limit !== undefined && c.usage_limit !== null && c.usage_limit < timesUsed) {
-    throw validationError('usage_limit cannot be below the uses already made', [{ field: 'usage_limit', message: `must be at least ${timesUsed}` }]);
+    throw validationError('usage_limit cannot be below the uses already made', [
+      { field: 'usage_limit', message: `must be at least ${timesUsed}` },
+    ]);
   }
 }

@@ -9,7 +9,12 @@ const NullableTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null
 
 export const CouponCreate = Type.Object(
   {
-    code: Type.String({ minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9_-]+$', description: 'Stored upper-case; matched case-insensitively' }),
+    code: Type.String({
+      minLength: 3,
+      maxLength: 50,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'Stored upper-case; matched case-insensitively',
+    }),
     discount_type: Type.Union([Type.Literal('PERCENTAGE'), Type.Literal('FIXED_AMOUNT')]),
     discount_value: { ...MoneyInput, description: '> 0; at most 100 for PERCENTAGE' },
     minimum_order_amount: Type.Optional(NullableMoney),

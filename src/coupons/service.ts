@@ -6,7 +6,17 @@ import type { AuthedCtx } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
-import { countCoupons, countUsages, findCoupon, insertCoupon, listCoupons, listUsages, softDeleteCoupon, updateCoupon, type CouponValues } from './repository.js';
+import {
+  countCoupons,
+  countUsages,
+  findCoupon,
+  insertCoupon,
+  listCoupons,
+  listUsages,
+  softDeleteCoupon,
+  updateCoupon,
+  type CouponValues,
+} from './repository.js';
 import { checkCouponDefinition, couponStatus } from './rules.js';
 import type { Coupon, CouponCreate, CouponListQuery, CouponPatch } from './schemas.js';
 import { transaction } from '../db/transaction.js';
@@ -54,7 +64,12 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
     async list(query: CouponListQuery) {
       const rows = await listCoupons(db, query.search, query);
       const now = clock.now();
-      return toPage(rows, query, () => countCoupons(db, query.search), (row) => toCoupon(row, now));
+      return toPage(
+        rows,
+        query,
+        () => countCoupons(db, query.search),
+        (row) => toCoupon(row, now),
+      );
     },
 
     get: async (publicId: string) => toCoupon(await find(db, publicId), clock.now()),
@@ -74,7 +89,12 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
           expires_at: input.expires_at ?? null,
           is_active: input.is_active ?? true,
         });
-        await writeAudit(trx, ctx, { action: 'coupon.create', entityType: 'coupon', entityPublicId: row.public_id, changes: { before: null, after: audited(row) } });
+        await writeAudit(trx, ctx, {
+          action: 'coupon.create',
+          entityType: 'coupon',
+          entityPublicId: row.public_id,
+          changes: { before: null, after: audited(row) },
+        });
         return toCoupon(row, clock.now());
       });
     },
@@ -97,7 +117,12 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
           is_active: merged.is_active,
         };
         const after = await updateCoupon(trx, before.id, values, clock.now());
-        await writeAudit(trx, ctx, { action: 'coupon.update', entityType: 'coupon', entityPublicId: publicId, changes: { before: audited(before), after: audited(after) } });
+        await writeAudit(trx, ctx, {
+          action: 'coupon.update',
+          entityType: 'coupon',
+          entityPublicId: publicId,
+          changes: { before: audited(before), after: audited(after) },
+        });
         return toCoupon(after, clock.now());
       });
     },
@@ -106,21 +131,31 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
       await transaction(db, async (trx) => {
         const coupon = await find(trx, publicId, true);
         await softDeleteCoupon(trx, coupon.id, clock.now());
-        await writeAudit(trx, ctx, { action: 'coupon.delete', entityType: 'coupon', entityPublicId: publicId, changes: { before: audited(coupon), after: null } });
+        await writeAudit(trx, ctx, {
+          action: 'coupon.delete',
+          entityType: 'coupon',
+          entityPublicId: publicId,
+          changes: { before: audited(coupon), after: null },
+        });
       });
     },
 
     async usages(publicId: string, page: PageRequest) {
       const coupon = await find(db, publicId);
       const rows = await listUsages(db, coupon.id, page);
-      return toPage(rows, page, () => countUsages(db, coupon.id), (row) => ({
-        order_public_id: row.order_public_id,
-        order_number: row.order_number,
-        user: { public_id: row.user_public_id, email: row.email },
-        discount_amount: row.discount_amount,
-        released: row.released_at !== null,
-        created_at: row.created_at.toISOString(),
-      }));
+      return toPage(
+        rows,
+        page,
+        () => countUsages(db, coupon.id),
+        (row) => ({
+          order_public_id: row.order_public_id,
+          order_number: row.order_number,
+          user: { public_id: row.user_public_id, email: row.email },
+          discount_amount: row.discount_amount,
+          released: row.released_at !== null,
+          created_at: row.created_at.toISOString(),
+        }),
+      );
     },
   };
 }

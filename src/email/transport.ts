@@ -30,7 +30,10 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>,
       mkdirSync(directory, { recursive: true });
       const safeTo = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       // A random part keeps two messages to one recipient in the same millisecond from sharing a file.
-      const file = path.join(directory, `${clock.now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${safeTo}.eml`);
+      const file = path.join(
+        directory,
+        `${clock.now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${safeTo}.eml`,
+      );
       writeFileSync(file, info.message as Buffer, { flag: 'wx' });
       return { file };
     },

@@ -64,18 +64,21 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     const batch = (await claimBatch(claim)).sort((a, b) => a.id - b.id);
     if (batch.length === 0) return 0;
     let held = new Set(batch.map((message) => message.id));
-    const beat = setInterval(() => {
-      const renewedUntil = leaseEnd().getTime();
-      heartbeat(claim).then(
-        (still) => {
-          leaseUntil = renewedUntil;
-          const lost = [...held].filter((id) => !still.has(id));
-          if (lost.length > 0) log.warn({ outbox_ids: lost }, 'email lease lost (this worker was too slow); another worker sends them');
-          held = new Set([...held].filter((id) => still.has(id)));
-        },
-        (error: unknown) => log.warn({ err: error }, 'email lease heartbeat failed'),
-      );
-    }, Math.max(100, Math.floor(leaseMs / 3)));
+    const beat = setInterval(
+      () => {
+        const renewedUntil = leaseEnd().getTime();
+        heartbeat(claim).then(
+          (still) => {
+            leaseUntil = renewedUntil;
+            const lost = [...held].filter((id) => !still.has(id));
+            if (lost.length > 0) log.warn({ outbox_ids: lost }, 'email lease lost (this worker was too slow); another worker sends them');
+            held = new Set([...held].filter((id) => still.has(id)));
+          },
+          (error: unknown) => log.warn({ err: error }, 'email lease heartbeat failed'),
+        );
+      },
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
     beat.unref();
     const lease = { claim, left: () => leaseUntil - clock.now().getTime() };
     try {
@@ -101,7 +104,10 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
   /** The claim a batch was taken under, and how long its lease has left (ms) as of the last renewal. */
   type Lease = { claim: string; left: () => number };
 
-  async function deliver(message: { id: number; kind: string; recipient: string; payload: Record<string, unknown>; attempts: number }, lease: Lease) {
+  async function deliver(
+    message: { id: number; kind: string; recipient: string; payload: Record<string, unknown>; attempts: number },
+    lease: Lease,
+  ) {
     const attempts = message.attempts + 1;
     let sent: Awaited<ReturnType<MailTransport['send']>>;
     let link: string | null = null;
@@ -144,7 +150,10 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error) || lease.left() <= 0) {
-          log.error({ err: error, outbox_id: message.id, kind: message.kind }, 'email sent but not marked delivered; it may be sent again under the same Message-ID');
+          log.error(
+            { err: error, outbox_id: message.id, kind: message.kind },
+            'email sent but not marked delivered; it may be sent again under the same Message-ID',
+          );
           throw error;
         }
         await sleep(delay);

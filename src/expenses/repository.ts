@@ -33,7 +33,13 @@ export async function countExpenses(db: Executor, query: ExpenseListQuery): Prom
 
 /** A live expense, row-locked for an edit or a delete. */
 export function lockExpense(db: Executor, publicId: string): Promise<ExpenseRow | undefined> {
-  return db.selectFrom('expenses').selectAll().where('public_id', '=', publicId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('expenses')
+    .selectAll()
+    .where('public_id', '=', publicId)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function insertExpense(
@@ -44,5 +50,10 @@ export function insertExpense(
 }
 
 export function updateExpense(db: Executor, id: number, changes: Updateable<ExpensesTable>, now: Date): Promise<ExpenseRow> {
-  return db.updateTable('expenses').set({ ...changes, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('expenses')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

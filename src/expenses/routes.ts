@@ -14,20 +14,35 @@ export const expenseRoutes =
 
     app.get('/admin/expenses', {
       config,
-      schema: { tags, summary: 'Operating expenses, newest first', querystring: ExpenseListQuery, response: { 200: Page(Expense), ...errorResponses() } },
+      schema: {
+        tags,
+        summary: 'Operating expenses, newest first',
+        querystring: ExpenseListQuery,
+        response: { 200: Page(Expense), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await expenses.list(request.query)) }),
     });
 
     app.post('/admin/expenses', {
       config,
       schema: { tags, summary: 'Record an operating expense', body: ExpenseCreate, response: { 201: Ok(Expense), ...errorResponses() } },
-      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await expenses.create(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await expenses.create(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/expenses/:expense_public_id', {
       config,
-      schema: { tags, summary: 'Edit an expense', params, body: ExpensePatch, response: { 200: Ok(Expense), ...errorResponses('NOT_FOUND') } },
-      handler: async (request) => ({ success: true as const, data: await expenses.update(authedCtxOf(request), request.params.expense_public_id, request.body) }),
+      schema: {
+        tags,
+        summary: 'Edit an expense',
+        params,
+        body: ExpensePatch,
+        response: { 200: Ok(Expense), ...errorResponses('NOT_FOUND') },
+      },
+      handler: async (request) => ({
+        success: true as const,
+        data: await expenses.update(authedCtxOf(request), request.params.expense_public_id, request.body),
+      }),
     });
 
     app.delete('/admin/expenses/:expense_public_id', {

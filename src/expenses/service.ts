@@ -22,7 +22,8 @@ const toExpense = (row: ExpenseRow): Expense => ({
 const audited = (row: ExpenseRow) => ({ description: row.description, category: row.category, amount: row.amount, spent_at: row.spent_at });
 
 const positive = (amount: string | undefined) => {
-  if (amount !== undefined && Number(amount) <= 0) throw validationError('amount must be above zero', [{ field: 'amount', message: 'must be > 0' }]);
+  if (amount !== undefined && Number(amount) <= 0)
+    throw validationError('amount must be above zero', [{ field: 'amount', message: 'must be > 0' }]);
 };
 
 /** Operating expenses (SUPER_ADMIN), feeding the P&L. Deletes are soft. */
@@ -50,7 +51,12 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
           spent_at: input.spent_at,
           created_by: ctx.actor.userId,
         });
-        await writeAudit(trx, ctx, { action: 'expense.create', entityType: 'expense', entityPublicId: row.public_id, changes: { before: null, after: audited(row) } });
+        await writeAudit(trx, ctx, {
+          action: 'expense.create',
+          entityType: 'expense',
+          entityPublicId: row.public_id,
+          changes: { before: null, after: audited(row) },
+        });
         return toExpense(row);
       });
     },
@@ -59,8 +65,18 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
       positive(patch.amount);
       return transaction(db, async (trx) => {
         const before = await find(trx, publicId);
-        const after = await updateExpense(trx, before.id, { ...patch, category: (patch.category ?? before.category) as ExpenseCategory }, clock.now());
-        await writeAudit(trx, ctx, { action: 'expense.update', entityType: 'expense', entityPublicId: publicId, changes: { before: audited(before), after: audited(after) } });
+        const after = await updateExpense(
+          trx,
+          before.id,
+          { ...patch, category: (patch.category ?? before.category) as ExpenseCategory },
+          clock.now(),
+        );
+        await writeAudit(trx, ctx, {
+          action: 'expense.update',
+          entityType: 'expense',
+          entityPublicId: publicId,
+          changes: { before: audited(before), after: audited(after) },
+        });
         return toExpense(after);
       });
     },
@@ -70,7 +86,12 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
         const before = await find(trx, publicId);
         const now = clock.now();
         await updateExpense(trx, before.id, { deleted_at: now }, now);
-        await writeAudit(trx, ctx, { action: 'expense.delete', entityType: 'expense', entityPublicId: publicId, changes: { before: audited(before), after: null } });
+        await writeAudit(trx, ctx, {
+          action: 'expense.delete',
+          entityType: 'expense',
+          entityPublicId: publicId,
+          changes: { before: audited(before), after: null },
+        });
       });
     },
   };

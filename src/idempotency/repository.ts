@@ -33,5 +33,10 @@ export function findKey(db: Executor, userId: number, key: string) {
 
 /** Stores the answer to replay. */
 export async function storeResponse(db: Executor, userId: number, key: string, status: number, data: unknown): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ status_code: status, response: JSON.stringify(data) }).where('user_id', '=', userId).where('key', '=', key).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status_code: status, response: JSON.stringify(data) })
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .execute();
 }

@@ -72,7 +72,9 @@ export function upsertAdministrator(db: Executor, user: NewUser, now: Date): Pro
     .executeTakeFirstOrThrow();
 }
 
-export type UserChanges = Partial<Pick<UserRow, 'first_name' | 'last_name' | 'phone_number' | 'password_hash' | 'email' | 'role' | 'status' | 'email_verified_at'>>;
+export type UserChanges = Partial<
+  Pick<UserRow, 'first_name' | 'last_name' | 'phone_number' | 'password_hash' | 'email' | 'role' | 'status' | 'email_verified_at'>
+>;
 
 /** Changes an account; a taken email is a unique violation on `users_email_key` (409 EMAIL_TAKEN). */
 export function updateUser(db: Executor, id: number, changes: UserChanges, now: Date): Promise<UserRow> {
@@ -88,4 +90,3 @@ export function updateUser(db: Executor, id: number, changes: UserChanges, now: 
 export async function markEmailVerified(db: Executor, id: number, now: Date): Promise<void> {
   await db.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).execute();
 }
-

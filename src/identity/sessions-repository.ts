@@ -34,12 +34,7 @@ export interface SessionPolicy {
 const DAY_MS = 86_400_000;
 
 /** The session behind a cookie token, if it is live: not revoked, not past either expiry, account active. */
-export async function findActiveSession(
-  db: Executor,
-  token: string,
-  now: Date,
-  policy: SessionPolicy,
-): Promise<ActiveSession | null> {
+export async function findActiveSession(db: Executor, token: string, now: Date, policy: SessionPolicy): Promise<ActiveSession | null> {
   const idleCutoff = new Date(now.getTime() - policy.idleDays * DAY_MS);
   const row = await db
     .selectFrom('sessions as s')
@@ -108,11 +103,7 @@ export async function revokeSessions(
   now: Date,
   which: { only?: number; except?: number } = {},
 ): Promise<string[]> {
-  let query = db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null);
+  let query = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (which.only !== undefined) query = query.where('id', '=', which.only);
   if (which.except !== undefined) query = query.where('id', '!=', which.except);
   const rows = await query.returning('public_id').execute();

@@ -113,7 +113,8 @@ export function listRecords(db: Executor, filters: InventoryFilters, sort: Sort<
 }
 
 /** The sort's ORDER BY; the tiebreak follows the sort's direction, so "-x" is exactly "x" reversed. */
-const orderOf = (sort: Sort<InventorySortField>) => sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}, i.variant_public_id ${sql.raw(sort.direction)}`;
+const orderOf = (sort: Sort<InventorySortField>) =>
+  sql`${SORT_COLUMNS[sort.field]} ${sql.raw(sort.direction)}, i.variant_public_id ${sql.raw(sort.direction)}`;
 
 /**
  * A search with any other sort or filter: the matching records are found
@@ -121,11 +122,17 @@ const orderOf = (sort: Sort<InventorySortField>) => sql`${SORT_COLUMNS[sort.fiel
  * taken from them (finding 25).
  */
 async function listSearched(db: Executor, filters: InventoryFilters, sort: Sort<InventorySortField>, page: PageRequest) {
-  const matched = db.selectFrom('inventory as i').select(['i.id', 'i.product_name', 'i.sku', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.last_stock_update', 'i.variant_public_id']).where(matches(filters));
+  const matched = db
+    .selectFrom('inventory as i')
+    .select(['i.id', 'i.product_name', 'i.sku', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.last_stock_update', 'i.variant_public_id'])
+    .where(matches(filters));
   const pageIds = sql`SELECT i.id FROM matched i ORDER BY ${orderOf(sort)} ${pageClause(page)}`;
   const result = await sql<InventoryRecordRow & { total_count: number }>`
     WITH matched AS MATERIALIZED (${matched})
-    ${selectRecord(db).select(sql<number>`(SELECT count(*) FROM matched)::int`.as('total_count')).where(keyIn('i.id', pageIds)).orderBy(orderOf(sort))}
+    ${selectRecord(db)
+      .select(sql<number>`(SELECT count(*) FROM matched)::int`.as('total_count'))
+      .where(keyIn('i.id', pageIds))
+      .orderBy(orderOf(sort))}
   `.execute(db);
   return result.rows;
 }
@@ -232,7 +239,8 @@ export async function insertMovement(db: Executor, m: MovementInput): Promise<vo
     .execute();
 }
 
-const movementsOf = (db: Executor, inventoryId: number) => db.selectFrom('inventory_movements as m').where('m.inventory_id', '=', inventoryId);
+const movementsOf = (db: Executor, inventoryId: number) =>
+  db.selectFrom('inventory_movements as m').where('m.inventory_id', '=', inventoryId);
 
 export function listMovements(db: Executor, inventoryId: number, page: PageRequest) {
   return db
@@ -263,7 +271,12 @@ export const countMovements = (db: Executor, inventoryId: number): Promise<numbe
 
 /** A live variant's ID (a record is created for live variants only). Reads the catalog's table; catalog owns it. */
 export async function findLiveVariantId(db: Executor, variantPublicId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('variants').select('id').where('public_id', '=', variantPublicId).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('variants')
+    .select('id')
+    .where('public_id', '=', variantPublicId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return row?.id;
 }
 

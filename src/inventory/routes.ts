@@ -6,7 +6,6 @@ import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import { InventoryAdjust, InventoryCreate, InventoryListQuery, InventoryRecord, Movement, ReservationChange } from './schemas.js';
 import type { InventoryService } from './service.js';
 
-
 export const inventoryRoutes =
   (deps: { inventory: InventoryService }): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -28,7 +27,12 @@ export const inventoryRoutes =
 
     app.get('/admin/inventory/:variant_public_id', {
       config,
-      schema: { tags, summary: 'Inventory record of a variant', params, response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags,
+        summary: 'Inventory record of a variant',
+        params,
+        response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, data: await inventory.get(request.params.variant_public_id) }),
     });
 
@@ -70,7 +74,10 @@ export const inventoryRoutes =
         params,
         headers: IdempotencyHeader,
         body: ReservationChange,
-        response: { 200: Ok(InventoryRecord), ...errorResponses('NOT_FOUND', 'STOCK_RULE_VIOLATION', 'RESERVATION_HELD', 'IDEMPOTENCY_KEY_REUSED') },
+        response: {
+          200: Ok(InventoryRecord),
+          ...errorResponses('NOT_FOUND', 'STOCK_RULE_VIOLATION', 'RESERVATION_HELD', 'IDEMPOTENCY_KEY_REUSED'),
+        },
       },
       handler: async (request, reply) =>
         sendIdempotent(

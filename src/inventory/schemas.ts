@@ -54,7 +54,9 @@ export const InventoryAdjust = Type.Object(
   {
     quantity_on_hand: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Sets on-hand to this value' })),
     quantity_change: Type.Optional({ ...NonZero, description: 'Non-zero delta applied to on-hand' }),
-    reorder_level: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], { description: 'null removes the threshold' })),
+    reorder_level: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], { description: 'null removes the threshold' }),
+    ),
     reason: Type.Optional(Reason),
   },
   {

@@ -34,7 +34,6 @@ import type {
 /** The quantity columns are PostgreSQL integers. */
 const MAX_QUANTITY = 2_147_483_647;
 
-
 type Quantities = { quantity_on_hand: number; quantity_reserved: number; reorder_level: number | null };
 const snapshot = (q: Quantities): Quantities => ({
   quantity_on_hand: q.quantity_on_hand,
@@ -78,7 +77,11 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
       return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), async (trx) => {
         const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
         if (variantId === undefined) throw notFound('Variant');
-        const created = await insertRecord(trx, { variantId, quantityOnHand: input.quantity_on_hand, reorderLevel: input.reorder_level ?? null });
+        const created = await insertRecord(trx, {
+          variantId,
+          quantityOnHand: input.quantity_on_hand,
+          reorderLevel: input.reorder_level ?? null,
+        });
         if (!created) throw inventoryExists();
         await insertMovement(trx, {
           inventoryId: created.id,
@@ -138,7 +141,10 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
           action: 'inventory.adjust',
           entityType: 'inventory',
           entityPublicId: variantPublicId,
-          changes: { before: snapshot(before), after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel } },
+          changes: {
+            before: snapshot(before),
+            after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
+          },
           reason: input.reason ?? null,
         });
         return readRecord(trx, variantPublicId);
@@ -162,9 +168,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
         // A hold may not make stock unavailable; a release only adds availability, so it stands even when
         // an oversold record stays below zero (contract section 7).
         if (input.change > 0 && before.quantity_on_hand - reserved < 0) {
-          throw stockRule(
-            `Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`,
-          );
+          throw stockRule(`Available quantity cannot go below zero (it would be ${before.quantity_on_hand - reserved})`);
         }
         await updateRecord(trx, before.id, { quantity_reserved: reserved }, clock.now());
         const kind = input.change > 0 ? 'RESERVE' : 'RELEASE';
@@ -193,17 +197,22 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
       const recordId = isPublicId('var', variantPublicId) ? await findRecordId(db, variantPublicId) : undefined;
       if (recordId === undefined) throw notFound('Inventory record');
       const rows = await listMovements(db, recordId, page);
-      return toPage(rows, page, () => countMovements(db, recordId), (row): Movement => ({
-        kind: row.kind,
-        delta_on_hand: row.delta_on_hand,
-        delta_reserved: row.delta_reserved,
-        quantity_on_hand_after: row.on_hand_after,
-        quantity_reserved_after: row.reserved_after,
-        reason: row.reason,
-        actor: row.actor_public_id && row.actor_email ? { public_id: row.actor_public_id, email: row.actor_email } : null,
-        order_public_id: row.order_public_id,
-        created_at: row.created_at.toISOString(),
-      }));
+      return toPage(
+        rows,
+        page,
+        () => countMovements(db, recordId),
+        (row): Movement => ({
+          kind: row.kind,
+          delta_on_hand: row.delta_on_hand,
+          delta_reserved: row.delta_reserved,
+          quantity_on_hand_after: row.on_hand_after,
+          quantity_reserved_after: row.reserved_after,
+          reason: row.reason,
+          actor: row.actor_public_id && row.actor_email ? { public_id: row.actor_public_id, email: row.actor_email } : null,
+          order_public_id: row.order_public_id,
+          created_at: row.created_at.toISOString(),
+        }),
+      );
     },
   };
 }

@@ -57,7 +57,14 @@ const CHECKED = {
  * in the order they were applied. Holding the locks for one statement instead
  * of two round trips is what bounds checkout on a hot variant.
  */
-async function apply(trx: Trx, lines: StockLine[], effect: Effect, check: Check, orderId: number, actorUserId: number | null): Promise<Shortage[]> {
+async function apply(
+  trx: Trx,
+  lines: StockLine[],
+  effect: Effect,
+  check: Check,
+  orderId: number,
+  actorUserId: number | null,
+): Promise<Shortage[]> {
   // One JSON document rather than two arrays, so the estimate never changes and the plan stays cached (bench finding 15).
   const wanted = JSON.stringify(lines.map((l) => ({ variant_id: l.variantId, quantity: l.quantity })));
   const result = await sql<{ variant_id: number; requested: number; available: number }>`

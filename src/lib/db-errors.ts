@@ -58,13 +58,24 @@ export function isRetryableTransactionError(error: unknown): boolean {
  * (53300), and what node-postgres raises when a socket dies or never opens.
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
 
 /** The request failed because its database connection was lost or could not be made: worth retrying later. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as PgError & { message?: string };
-  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_SOCKET_CODES.has(code)))
+    return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   // An AggregateError (a host name with several addresses, all refused) carries the socket errors inside.
   const inner = (error as { errors?: unknown[] } | null)?.errors;

@@ -43,7 +43,11 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: { status: 500, description: 'Unexpected; quote the request_id' },
   NOT_READY: { status: 503, description: 'The database is not reachable' },
   CONSOLE_NOT_BUILT: { status: 503, description: 'The admin console has not been built (npm run build:console)' },
-  SERVICE_UNAVAILABLE: { status: 503, description: 'The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description:
+      'The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

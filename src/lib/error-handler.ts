@@ -111,7 +111,12 @@ export function mapError(error: FastifyError | AppError | Error): MappedError | 
   const known = error instanceof AppError ? error : uniqueViolationError(error);
   if (known) return { status: known.status, code: known.code, message: known.message, details: known.details, headers: known.headers };
   if (isDatabaseUnavailable(error)) {
-    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry shortly', headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
+    return {
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The database is unavailable; retry shortly',
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    };
   }
   if (isRetryableTransactionError(error)) {
     // src/db/transaction.ts retried it already; what is left is contention, not a fault.
@@ -129,7 +134,8 @@ export function mapError(error: FastifyError | AppError | Error): MappedError | 
   }
   const mapped = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
   if (mapped) return { status: mapped[0], code: mapped[1], message: mapped[2] };
-  if (MALFORMED_FORM.test(error.message)) return { status: 400, code: 'VALIDATION_ERROR', message: 'The multipart form is malformed or truncated' };
+  if (MALFORMED_FORM.test(error.message))
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'The multipart form is malformed or truncated' };
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status, code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR', message: error.message };
   return null;
@@ -179,7 +185,14 @@ export function registerErrorHandling(app: FastifyInstance, routes: readonly { m
   const routesFor = (path: string) => {
     patterns ??= routes.map((r) => ({
       method: r.method,
-      pattern: new RegExp('^' + r.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$'),
+      pattern: new RegExp(
+        '^' +
+          r.url
+            .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/:[^/]+/g, '[^/]+')
+            .replace(/\*/g, '.*') +
+          '/?$',
+      ),
     }));
     return [...new Set(patterns.filter((r) => r.pattern.test(path)).map((r) => r.method))];
   };

@@ -93,9 +93,11 @@ export const codeTaken = () => new AppError('CODE_TAKEN', 'Another coupon alread
 export const inventoryExists = () => new AppError('INVENTORY_EXISTS', 'This variant already has an inventory record');
 
 export const reservationHeld = (held: number, reserved: number) =>
-  new AppError('RESERVATION_HELD', `Open orders hold ${held} of the ${reserved} reserved units; at most ${reserved - held} can be released`, [
-    { field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, reserved - held) },
-  ]);
+  new AppError(
+    'RESERVATION_HELD',
+    `Open orders hold ${held} of the ${reserved} reserved units; at most ${reserved - held} can be released`,
+    [{ field: 'change', message: `open orders hold ${held} units`, held, releasable: Math.max(0, reserved - held) }],
+  );
 
 /** `details` names each short variant. */
 export const insufficientStock = (message: string, details: ErrorDetail[]) => new AppError('INSUFFICIENT_STOCK', message, details);
@@ -111,15 +113,18 @@ export const couponExhausted = (byAccount: boolean) =>
   new AppError('COUPON_EXHAUSTED', byAccount ? 'You have used this coupon as many times as it allows' : 'This coupon has been used up');
 
 export const invalidTransition = (from: string, to: string, allowed: readonly string[]) =>
-  new AppError('INVALID_TRANSITION', `An order that is ${from} cannot become ${to}` + (allowed.length > 0 ? `; it can become ${allowed.join(' or ')}` : ''));
+  new AppError(
+    'INVALID_TRANSITION',
+    `An order that is ${from} cannot become ${to}` + (allowed.length > 0 ? `; it can become ${allowed.join(' or ')}` : ''),
+  );
 
-export const idempotencyKeyReused = () => new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+export const idempotencyKeyReused = () =>
+  new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
 
 export const lastSuperAdmin = () => new AppError('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
 
 export const alreadyReviewed = () =>
   new AppError('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
-
 
 // 410
 
@@ -140,4 +145,5 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 // 503
 
-export const shuttingDown = () => new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+export const shuttingDown = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });

@@ -56,7 +56,10 @@ export function sendJsonData(reply: FastifyReply, data: string) {
  * A flat object in the text form PostgreSQL gives jsonb (`{"a": 1, "b": 2}`),
  * so the envelope around stored documents is spaced like the documents.
  */
-const flatJson = (value: object) => `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`).join(', ')}}`;
+const flatJson = (value: object) =>
+  `{${Object.entries(value)
+    .map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`)
+    .join(', ')}}`;
 
 export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta {
   const totalPages = Math.ceil(total / limit);
@@ -78,9 +81,7 @@ export interface Sort<F extends string> {
 }
 
 export function parseSort<F extends string>(value: string): Sort<F> {
-  return value.startsWith('-')
-    ? { field: value.slice(1) as F, direction: 'desc' }
-    : { field: value as F, direction: 'asc' };
+  return value.startsWith('-') ? { field: value.slice(1) as F, direction: 'desc' } : { field: value as F, direction: 'asc' };
 }
 
 /**

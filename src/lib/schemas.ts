@@ -6,7 +6,8 @@ import { multiline, VISIBLE } from './text.js';
 /** Shared response shapes: the success and error envelopes of contract section 1. */
 
 /** A required text field: 1..max characters, at least one of them visible (not only spaces or invisible marks). */
-export const RequiredText = (max: number, options: TStringOptions = {}) => Type.String({ minLength: 1, maxLength: max, pattern: VISIBLE, ...options });
+export const RequiredText = (max: number, options: TStringOptions = {}) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: VISIBLE, ...options });
 
 /** Free text that may span lines (tabs and line breaks allowed): comments, notes, descriptions. */
 export const LongText = (max: number, options: TStringOptions = {}) => Type.String({ maxLength: max, ...multiline, ...options });
@@ -23,11 +24,9 @@ export const PageMeta = Type.Object({
   hasPrev: Type.Boolean(),
 });
 
-export const Ok = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Literal(true), data });
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMeta });
+export const Page = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMeta });
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -35,9 +34,7 @@ export const ErrorEnvelope = Type.Object(
     error: Type.Object({
       code: Type.String({ examples: ['VALIDATION_ERROR'] }),
       message: Type.String(),
-      details: Type.Optional(
-        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: true })),
-      ),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: true }))),
     }),
     request_id: Type.String(),
   },

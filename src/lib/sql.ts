@@ -47,5 +47,7 @@ export function countOf<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB
   return base.select(sql<number>`count(*)::int`.as('n'));
 }
 
-export const totalOf = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) => async (): Promise<number> =>
-  ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;
+export const totalOf =
+  <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) =>
+  async (): Promise<number> =>
+    ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;

@@ -34,11 +34,18 @@ export const mediaHostRoutes =
         description:
           'multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, ' +
           'and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. ' +
-          'Errors carry ImageKit\'s top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, ' +
+          "Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, " +
           '403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.',
         response: {
           200: UploadedFile,
-          ...errorResponsesShaped(UploadError, 'VALIDATION_ERROR', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED'),
+          ...errorResponsesShaped(
+            UploadError,
+            'VALIDATION_ERROR',
+            'FORBIDDEN',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'RATE_LIMITED',
+          ),
         },
       },
       handler: async (request) => media.acceptUpload(await readUploadForm(request)),
@@ -54,7 +61,9 @@ export const mediaHostRoutes =
         response: {
           200: {
             description: 'The image bytes, with its type',
-            content: Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) }])),
+            content: Object.fromEntries(
+              IMAGE_TYPES.map((type) => [type, { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) }]),
+            ),
           },
           304: { ...NoContent, description: 'Not modified (If-None-Match)' },
           ...errorResponses('NOT_FOUND'),

@@ -3,7 +3,10 @@ import type { Executor } from '../db/database.js';
 
 /** Upload tokens: issued by GET /uploads/media-auth, bound to a folder, used once. */
 
-export async function insertUploadToken(db: Executor, token: { token: string; userId: number; folder: string; expiresAt: Date }): Promise<void> {
+export async function insertUploadToken(
+  db: Executor,
+  token: { token: string; userId: number; folder: string; expiresAt: Date },
+): Promise<void> {
   await db
     .insertInto('upload_tokens')
     .values({ token: token.token, user_id: token.userId, folder: token.folder, expires_at: token.expiresAt })
@@ -44,7 +47,11 @@ export async function deleteExpiredUploadTokens(db: Executor, expiredBefore: Dat
 
 /** A secret generated once and shared by every instance: the first writer wins, everyone reads the winner. */
 export async function readOrCreateSecret(db: Executor, name: string, candidate: string): Promise<string> {
-  await db.insertInto('service_secrets').values({ name, value: candidate }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('service_secrets')
+    .values({ name, value: candidate })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const row = await db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }
@@ -97,7 +104,12 @@ export function lockMediaFiles(trx: Executor, paths: readonly string[], folder: 
  * variant's images. One statement, so the row locks last only as long as it
  * does; a file a writer is referencing right now is locked and skipped.
  */
-export async function pruneMediaFiles(db: Executor, dueBefore: Date, now: Date, batchSize: number): Promise<{ kept: number; deleted: number }> {
+export async function pruneMediaFiles(
+  db: Executor,
+  dueBefore: Date,
+  now: Date,
+  batchSize: number,
+): Promise<{ kept: number; deleted: number }> {
   const result = await sql<{ kept: number; deleted: number }>`
     WITH due AS (
       SELECT id, url FROM media_files

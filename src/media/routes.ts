@@ -22,6 +22,9 @@ export const uploadRoutes =
         querystring: MediaAuthQuery,
         response: { 200: Ok(MediaAuth), ...errorResponses('FORBIDDEN', 'RATE_LIMITED') },
       },
-      handler: async (request) => ({ success: true as const, data: await media.issueCredentials(authedCtxOf(request), request.query.context) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await media.issueCredentials(authedCtxOf(request), request.query.context),
+      }),
     });
   };

@@ -3,7 +3,13 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { hasRole, type AuthedCtx } from '../lib/context.js';
-import { forbidden, invalidImageUrl as invalidImage, payloadTooLarge, validationError as badRequest, type AppError } from '../lib/errors.js';
+import {
+  forbidden,
+  invalidImageUrl as invalidImage,
+  payloadTooLarge,
+  validationError as badRequest,
+  type AppError,
+} from '../lib/errors.js';
 import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { safeEqual } from '../lib/tokens.js';

@@ -59,7 +59,11 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     labelNames: ['route'] as const,
     registers: [registry],
   });
-  const lost = new Counter({ name: 'db_connections_lost_total', help: 'Pooled connections the server ended or the network lost', registers: [registry] });
+  const lost = new Counter({
+    name: 'db_connections_lost_total',
+    help: 'Pooled connections the server ended or the network lost',
+    registers: [registry],
+  });
   new Gauge({
     name: 'db_pool_connections',
     help: 'Pool connections by state (in_use, idle) and the configured maximum (max)',
@@ -107,7 +111,10 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     help: 'Emails not yet delivered',
     registers: [registry],
     async collect() {
-      await outboxState().then((state) => this.set(state.pending), () => {});
+      await outboxState().then(
+        (state) => this.set(state.pending),
+        () => {},
+      );
     },
   });
   new Gauge({
@@ -115,7 +122,10 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     help: 'Age of the oldest email not yet delivered (0 when none)',
     registers: [registry],
     async collect() {
-      await outboxState().then((state) => this.set(state.age), () => {});
+      await outboxState().then(
+        (state) => this.set(state.age),
+        () => {},
+      );
     },
   });
 
@@ -132,7 +142,9 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
         if (code) errors.inc({ method: request.method, route, code });
         if (code === 'RATE_LIMITED') refusals.inc({ route });
         if (route === CHECKOUT_ROUTE && request.method === 'POST') {
-          checkouts.inc({ outcome: status === 201 ? (reply.getHeader('idempotent-replayed') ? 'replayed' : 'placed') : (code ?? String(status)) });
+          checkouts.inc({
+            outcome: status === 201 ? (reply.getHeader('idempotent-replayed') ? 'replayed' : 'placed') : (code ?? String(status)),
+          });
         }
       });
     },

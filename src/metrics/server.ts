@@ -9,7 +9,13 @@ import type { Registry } from 'prom-client';
  * scrape must also send `Authorization: Bearer <token>`. A port already taken
  * (several instances on one host with the default) is logged, not fatal.
  */
-export async function startMetricsServer(options: { registry: Registry; host: string; port: number; token: string | null; log: Logger }): Promise<Server | null> {
+export async function startMetricsServer(options: {
+  registry: Registry;
+  host: string;
+  port: number;
+  token: string | null;
+  log: Logger;
+}): Promise<Server | null> {
   const { registry, token, log } = options;
   const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
   const server = createServer((request, response) => {

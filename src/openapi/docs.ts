@@ -47,7 +47,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         ...(access === 'public' || access === 'optional' ? [] : [{ session: [] as string[] }]),
         ...(csrf ? [{ csrf: [] as string[] }] : []),
       ];
-      const base = documentOperation((schema ?? {}) as Record<string, unknown>, { url, access, write, csrf, documentedBody: route.config?.documentedBody });
+      const base = documentOperation((schema ?? {}) as Record<string, unknown>, {
+        url,
+        access,
+        write,
+        csrf,
+        documentedBody: route.config?.documentedBody,
+      });
       const transformed = {
         ...base,
         description: [base.description, ACCESS_NOTE[access]].filter(Boolean).join('\n\n'),
@@ -56,7 +62,9 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       return { schema: transformed as typeof schema, url };
     },
     transformObject: (generated) =>
-      'openapiObject' in generated ? (finishDocument(generated.openapiObject as Record<string, unknown>) as typeof generated.openapiObject) : generated.swaggerObject,
+      'openapiObject' in generated
+        ? (finishDocument(generated.openapiObject as Record<string, unknown>) as typeof generated.openapiObject)
+        : generated.swaggerObject,
   });
   await app.register(async (scope) => {
     // The reference UI and its assets are public, like the document itself.

@@ -45,7 +45,9 @@ export function defaultsOptional(schema: unknown): unknown {
   if (properties) {
     out.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, defaultsOptional(value)]));
     if (Array.isArray(out.required)) {
-      const required = (out.required as string[]).filter((name) => !(isObject(properties[name]) && 'default' in (properties[name] as Schema)));
+      const required = (out.required as string[]).filter(
+        (name) => !(isObject(properties[name]) && 'default' in (properties[name] as Schema)),
+      );
       if (required.length > 0) out.required = required;
       else delete out.required;
     }

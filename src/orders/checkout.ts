@@ -73,7 +73,9 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     checkSellable(lines);
 
     const subtotalCents = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
-    const applied = input.coupon_code ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalCents, now: clock.now() }) : null;
+    const applied = input.coupon_code
+      ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalCents, now: clock.now() })
+      : null;
     const totals = priceOrder(
       lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
       applied?.discount ?? 0,
@@ -81,7 +83,9 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     );
     // Order amounts are stored as NUMERIC(12, 2); a larger order is refused rather than failing with a 500.
     if (Math.max(totals.subtotal, totals.total) > MAX_ORDER_AMOUNT) {
-      throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [{ field: 'items', message: 'the order total is too large; lower the quantities' }]);
+      throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [
+        { field: 'items', message: 'the order total is too large; lower the quantities' },
+      ]);
     }
 
     // The order's money fields as stored and as answered.
@@ -105,7 +109,11 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       notes: input.notes ?? null,
       lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
     });
-    await removeOrderedLines(trx, userId, lines.map((line) => line.variant_id));
+    await removeOrderedLines(
+      trx,
+      userId,
+      lines.map((line) => line.variant_id),
+    );
     await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
       order_public_id: order.public_id,
       order_number: order.order_number,
@@ -114,7 +122,12 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     });
     if (applied) await recordCouponUse(trx, applied, { userId, orderId: order.id, discount: amounts.discount_total });
 
-    const shortages = await reserveStock(trx, lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })), order.id, userId);
+    const shortages = await reserveStock(
+      trx,
+      lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })),
+      order.id,
+      userId,
+    );
     if (shortages.length > 0) {
       const byId = new Map(lines.map((line) => [line.variant_id, line]));
       throw insufficientStock(
@@ -143,7 +156,9 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       payment: { method: input.payment_method, status: 'PAID' },
       notes: input.notes ?? null,
       shipment: null,
-      status_history: [{ status: 'PLACED', at: order.placed_at.toISOString(), by: { public_id: ctx.actor.publicId, role: ctx.actor.role }, note: null }],
+      status_history: [
+        { status: 'PLACED', at: order.placed_at.toISOString(), by: { public_id: ctx.actor.publicId, role: ctx.actor.role }, note: null },
+      ],
       placed_at: order.placed_at.toISOString(),
       updated_at: order.updated_at.toISOString(),
     };

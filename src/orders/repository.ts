@@ -58,7 +58,13 @@ export function listOrderRows(db: Executor, filters: OrderFilters, sort: Sort<Or
     .innerJoin('users as u', 'u.id', 'o.user_id')
     .selectAll('o')
     .select(['u.public_id as customer_public_id', 'u.email as customer_email'])
-    .select(db.selectFrom('orders as o').select((eb) => eb.fn.countAll<number>().as('n')).where(matches(filters)).as('total_count'))
+    .select(
+      db
+        .selectFrom('orders as o')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(matches(filters))
+        .as('total_count'),
+    )
     .where(matches(filters))
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
     .orderBy('o.public_id', sort.direction)
@@ -67,7 +73,13 @@ export function listOrderRows(db: Executor, filters: OrderFilters, sort: Sort<Or
 }
 
 export async function countOrders(db: Executor, filters: OrderFilters): Promise<number> {
-  return (await db.selectFrom('orders as o').select((eb) => eb.fn.countAll<number>().as('n')).where(matches(filters)).executeTakeFirstOrThrow()).n;
+  return (
+    await db
+      .selectFrom('orders as o')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(matches(filters))
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 export function findOrderRow(db: Executor, publicId: string, userId?: number) {
@@ -208,5 +220,8 @@ export async function recordStatusChange(
     })
     .where('id', '=', change.orderId)
     .execute();
-  await db.insertInto('order_status_history').values({ order_id: change.orderId, status: change.status, actor_user_id: change.actorUserId, note: change.note }).execute();
+  await db
+    .insertInto('order_status_history')
+    .values({ order_id: change.orderId, status: change.status, actor_user_id: change.actorUserId, note: change.note })
+    .execute();
 }

@@ -6,7 +6,6 @@ import type { Checkout } from './checkout.js';
 import { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';
 import type { OrderService } from './service.js';
 
-
 export const orderRoutes =
   (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -22,20 +21,40 @@ export const orderRoutes =
           'Errors: 404 address, 409 CART_EMPTY, 409 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, 429 RATE_LIMITED.',
         headers: IdempotencyHeader,
         body: PlaceOrder,
-        response: { 201: Ok(Order), ...errorResponses('NOT_FOUND', 'CART_EMPTY', 'VARIANT_UNAVAILABLE', 'INSUFFICIENT_STOCK', 'INVALID_COUPON', 'COUPON_EXHAUSTED', 'IDEMPOTENCY_KEY_REUSED', 'RATE_LIMITED') },
+        response: {
+          201: Ok(Order),
+          ...errorResponses(
+            'NOT_FOUND',
+            'CART_EMPTY',
+            'VARIANT_UNAVAILABLE',
+            'INSUFFICIENT_STOCK',
+            'INVALID_COUPON',
+            'COUPON_EXHAUSTED',
+            'IDEMPOTENCY_KEY_REUSED',
+            'RATE_LIMITED',
+          ),
+        },
       },
       handler: async (request, reply) =>
         sendIdempotent(reply, await checkout.placeOrder(authedCtxOf(request), request.body, idempotencyOf(request))),
     });
 
     app.get('/orders', {
-      schema: { tags: ['Orders'], summary: 'Your orders', querystring: OrderListQuery, response: { 200: Page(Order), ...errorResponses() } },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Your orders',
+        querystring: OrderListQuery,
+        response: { 200: Page(Order), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await orders.listMine(authedCtxOf(request), request.query)) }),
     });
 
     app.get('/orders/:order_public_id', {
       schema: { tags: ['Orders'], summary: 'One of your orders', params, response: { 200: Ok(Order), ...errorResponses('NOT_FOUND') } },
-      handler: async (request) => ({ success: true as const, data: await orders.getMine(authedCtxOf(request), request.params.order_public_id) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await orders.getMine(authedCtxOf(request), request.params.order_public_id),
+      }),
     });
 
     app.post('/orders/:order_public_id/cancel', {
@@ -45,19 +64,32 @@ export const orderRoutes =
         params,
         response: { 200: Ok(Order), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION') },
       },
-      handler: async (request) => ({ success: true as const, data: await orders.cancelMine(authedCtxOf(request), request.params.order_public_id) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await orders.cancelMine(authedCtxOf(request), request.params.order_public_id),
+      }),
     });
 
     const admin = { access: 'admin' as const };
     app.get('/admin/orders', {
       config: admin,
-      schema: { tags: ['Admin: orders'], summary: 'All orders', querystring: AdminOrderListQuery, response: { 200: Page(AdminOrder), ...errorResponses() } },
+      schema: {
+        tags: ['Admin: orders'],
+        summary: 'All orders',
+        querystring: AdminOrderListQuery,
+        response: { 200: Page(AdminOrder), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await orders.adminList(request.query)) }),
     });
 
     app.get('/admin/orders/:order_public_id', {
       config: admin,
-      schema: { tags: ['Admin: orders'], summary: 'An order with its customer', params, response: { 200: Ok(AdminOrder), ...errorResponses('NOT_FOUND') } },
+      schema: {
+        tags: ['Admin: orders'],
+        summary: 'An order with its customer',
+        params,
+        response: { 200: Ok(AdminOrder), ...errorResponses('NOT_FOUND') },
+      },
       handler: async (request) => ({ success: true as const, data: await orders.adminGet(request.params.order_public_id) }),
     });
 
@@ -66,7 +98,8 @@ export const orderRoutes =
       schema: {
         tags: ['Admin: orders'],
         summary: 'Move an order along its lifecycle',
-        description: 'PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.',
+        description:
+          'PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.',
         params,
         body: OrderStatusChange,
         response: { 200: Ok(AdminOrder), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'INSUFFICIENT_STOCK') },

@@ -30,8 +30,16 @@ import { transaction } from '../db/transaction.js';
 export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
   async function page(filters: OrderFilters, query: { page: number; limit: number; sort: string }) {
     const rows = await listOrderRows(db, filters, parseSort<OrderSortField>(query.sort), query);
-    const details = await orderDetails(db, rows.map((r) => r.id));
-    const result = await toPage(rows, query, () => countOrders(db, filters), (row) => row);
+    const details = await orderDetails(
+      db,
+      rows.map((r) => r.id),
+    );
+    const result = await toPage(
+      rows,
+      query,
+      () => countOrders(db, filters),
+      (row) => row,
+    );
     return { data: toOrders(result.data, details), meta: result.meta };
   }
 
@@ -62,19 +70,30 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
       const shortages = await shipStock(trx, lines, order.id, ctx.actor.userId);
       if (shortages.length > 0) {
         const byId = new Map(items.map((item) => [item.variant_id, item]));
-        throw insufficientStock('On-hand stock is below what this order ships', shortages.map((s) => ({
-          field: 'items',
-          message: `only ${s.available} on hand`,
-          variant_public_id: byId.get(s.variantId)?.variant_public_id,
-          sku: byId.get(s.variantId)?.sku,
-          requested: s.requested,
-          available: s.available,
-        })));
+        throw insufficientStock(
+          'On-hand stock is below what this order ships',
+          shortages.map((s) => ({
+            field: 'items',
+            message: `only ${s.available} on hand`,
+            variant_public_id: byId.get(s.variantId)?.variant_public_id,
+            sku: byId.get(s.variantId)?.sku,
+            requested: s.requested,
+            available: s.available,
+          })),
+        );
       }
     }
 
     const shipment = to === 'SHIPPED' ? { carrier: change.carrier!, trackingNumber: change.tracking_number ?? null } : undefined;
-    await recordStatusChange(trx, { orderId: order.id, status: to, actorUserId: ctx.actor.userId, note: change.note ?? null, now, shipment, refunded: to === 'CANCELLED' });
+    await recordStatusChange(trx, {
+      orderId: order.id,
+      status: to,
+      actorUserId: ctx.actor.userId,
+      note: change.note ?? null,
+      now,
+      shipment,
+      refunded: to === 'CANCELLED',
+    });
     if (shipment) {
       const customer = await findUserById(trx, order.user_id);
       await enqueueEmail(trx, 'order_shipped', customer!.email, {
@@ -107,7 +126,16 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     adminList: (query: AdminOrderListQuery) =>
-      page({ status: query.status, search: query.search, customerPublicId: query.customer, placedFrom: query.placed_from, placedTo: query.placed_to }, query),
+      page(
+        {
+          status: query.status,
+          search: query.search,
+          customerPublicId: query.customer,
+          placedFrom: query.placed_from,
+          placedTo: query.placed_to,
+        },
+        query,
+      ),
 
     adminGet: (publicId: string) => one(publicId),
 
@@ -129,7 +157,10 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
           entityPublicId: publicId,
           changes: {
             before: { status: order.status },
-            after: { status: change.status, ...(change.carrier ? { carrier: change.carrier, tracking_number: change.tracking_number ?? null } : {}) },
+            after: {
+              status: change.status,
+              ...(change.carrier ? { carrier: change.carrier, tracking_number: change.tracking_number ?? null } : {}),
+            },
           },
           reason: change.note ?? null,
         });

@@ -10,8 +10,16 @@ import type { EmailKind, EmailPayloads } from './emails.js';
  * The delivery worker (src/email/worker.ts) claims, leases and marks them
  * through the functions below.
  */
-export async function enqueueEmail<K extends EmailKind>(db: Executor, kind: K, recipient: string, payload: EmailPayloads[K]): Promise<void> {
-  await db.insertInto('outbox').values({ kind, recipient, payload: JSON.stringify(payload) }).execute();
+export async function enqueueEmail<K extends EmailKind>(
+  db: Executor,
+  kind: K,
+  recipient: string,
+  payload: EmailPayloads[K],
+): Promise<void> {
+  await db
+    .insertInto('outbox')
+    .values({ kind, recipient, payload: JSON.stringify(payload) })
+    .execute();
 }
 
 /**
@@ -50,14 +58,26 @@ export async function renewEmailLease(db: Executor, claim: string, leaseEnd: Dat
 
 /** Hands back what the claim holds and has not sent, due at `now`. */
 export async function releaseEmailClaim(db: Executor, claim: string, now: Date): Promise<void> {
-  await db.updateTable('outbox').set({ next_attempt_at: now, claim: null }).where('claim', '=', claim).where('delivered_at', 'is', null).execute();
+  await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: now, claim: null })
+    .where('claim', '=', claim)
+    .where('delivered_at', 'is', null)
+    .execute();
 }
 
 /**
  * Records a failed attempt and when to try again (`null`: never, the
  * attempts are used up), only while `claim` still holds the message.
  */
-export async function recordEmailFailure(db: Executor, id: number, claim: string, attempts: number, retryAt: Date | null, error: string): Promise<void> {
+export async function recordEmailFailure(
+  db: Executor,
+  id: number,
+  claim: string,
+  attempts: number,
+  retryAt: Date | null,
+  error: string,
+): Promise<void> {
   await db
     .updateTable('outbox')
     .set({ attempts, next_attempt_at: retryAt ?? sql<Date>`'infinity'::timestamptz`, last_error: error.slice(0, 500), claim: null })
@@ -82,7 +102,12 @@ export async function deleteDeliveredEmails(db: Executor, deliveredBefore: Date,
   const result = await db
     .deleteFrom('outbox')
     .where('id', 'in', (eb) =>
-      eb.selectFrom('outbox').select('id').where('delivered_at', 'is not', null).where('delivered_at', '<', deliveredBefore).limit(batchSize),
+      eb
+        .selectFrom('outbox')
+        .select('id')
+        .where('delivered_at', 'is not', null)
+        .where('delivered_at', '<', deliveredBefore)
+        .limit(batchSize),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -33,6 +33,9 @@ export const reviewAdminRoutes =
         body: ReviewModeration,
         response: { 200: Ok(AdminReview), ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request) => ({ success: true as const, data: await moderation.moderate(authedCtxOf(request), request.params.review_public_id, request.body) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await moderation.moderate(authedCtxOf(request), request.params.review_public_id, request.body),
+      }),
     });
   };

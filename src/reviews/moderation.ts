@@ -27,12 +27,20 @@ export function createReviewModeration({ db, clock }: { db: Db; clock: Clock }) 
         if (!before) throw notFound('Review');
         const note = decision.moderation_note ?? null;
         const now = clock.now();
-        await updateReview(trx, before.id, { status: decision.status, moderation_note: note, moderated_by: ctx.actor.userId, moderated_at: now });
+        await updateReview(trx, before.id, {
+          status: decision.status,
+          moderation_note: note,
+          moderated_by: ctx.actor.userId,
+          moderated_at: now,
+        });
         await writeAudit(trx, ctx, {
           action: 'review.moderate',
           entityType: 'review',
           entityPublicId: publicId,
-          changes: { before: { status: before.status, moderation_note: before.moderation_note }, after: { status: decision.status, moderation_note: note } },
+          changes: {
+            before: { status: before.status, moderation_note: before.moderation_note },
+            after: { status: decision.status, moderation_note: note },
+          },
         });
         const after = await findReview(trx, publicId);
         return toAdminReview(after!);

@@ -23,10 +23,7 @@ export interface ReviewFilters {
 const SHIPPED_STATUSES = ['SHIPPED', 'FULFILLED'] as const;
 
 function filtered(db: Executor, f: ReviewFilters) {
-  let query = db
-    .selectFrom('reviews as r')
-    .innerJoin('products as p', 'p.id', 'r.product_id')
-    .where('r.deleted_at', 'is', null);
+  let query = db.selectFrom('reviews as r').innerJoin('products as p', 'p.id', 'r.product_id').where('r.deleted_at', 'is', null);
   if (f.productId !== undefined) query = query.where('r.product_id', '=', f.productId);
   if (f.productPublicId !== undefined) query = query.where('p.public_id', '=', f.productPublicId);
   if (f.userId !== undefined) query = query.where('r.user_id', '=', f.userId);

@@ -18,27 +18,37 @@ export const reviewRoutes =
       schema: {
         tags,
         summary: 'Review a product; it stays PENDING until a moderator approves it',
-        description: 'One live review per account and product (409 ALREADY_REVIEWED). Images must be uploads to the reviews folder (400 INVALID_IMAGE_URL).',
+        description:
+          'One live review per account and product (409 ALREADY_REVIEWED). Images must be uploads to the reviews folder (400 INVALID_IMAGE_URL).',
         body: ReviewCreate,
         response: { 201: Ok(Review), ...writeErrors },
       },
-      handler: async (request, reply) => reply.code(201).send({ success: true as const, data: await reviews.create(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) =>
+        reply.code(201).send({ success: true as const, data: await reviews.create(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/reviews/:review_public_id', {
       schema: {
         tags,
         summary: 'Edit your review; any change sends it back to PENDING',
-        description: '`images` replaces the whole set. Another account\'s review is 404.',
+        description: "`images` replaces the whole set. Another account's review is 404.",
         params,
         body: ReviewPatch,
         response: { 200: Ok(Review), ...writeErrors },
       },
-      handler: async (request) => ({ success: true as const, data: await reviews.update(authedCtxOf(request), request.params.review_public_id, request.body) }),
+      handler: async (request) => ({
+        success: true as const,
+        data: await reviews.update(authedCtxOf(request), request.params.review_public_id, request.body),
+      }),
     });
 
     app.delete('/reviews/:review_public_id', {
-      schema: { tags, summary: 'Delete your review (soft); you may then review the product again', params, response: { 204: NoContent, ...writeErrors } },
+      schema: {
+        tags,
+        summary: 'Delete your review (soft); you may then review the product again',
+        params,
+        response: { 204: NoContent, ...writeErrors },
+      },
       handler: async (request, reply) => {
         await reviews.remove(authedCtxOf(request), request.params.review_public_id);
         return sendEmpty(reply, 204);
@@ -46,7 +56,12 @@ export const reviewRoutes =
     });
 
     app.get('/users/me/reviews', {
-      schema: { tags, summary: 'Your reviews in every status, newest first', querystring: PageOnlyQuery, response: { 200: Page(Review), ...errorResponses() } },
+      schema: {
+        tags,
+        summary: 'Your reviews in every status, newest first',
+        querystring: PageOnlyQuery,
+        response: { 200: Page(Review), ...errorResponses() },
+      },
       handler: async (request) => ({ success: true as const, ...(await reviews.listMine(authedCtxOf(request), request.query)) }),
     });
 
@@ -60,6 +75,9 @@ export const reviewRoutes =
         querystring: ProductReviewsQuery,
         response: { 200: ProductReviewsPage, ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request) => ({ success: true as const, ...(await reviews.listForProduct(request.params.product_public_id, request.query)) }),
+      handler: async (request) => ({
+        success: true as const,
+        ...(await reviews.listForProduct(request.params.product_public_id, request.query)),
+      }),
     });
   };

@@ -9,7 +9,10 @@ export const ReviewStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('A
 
 export const ReviewImageInput = Type.Object(
   {
-    image_url: Type.String({ maxLength: 2048, description: 'The `url` the image host returned; must lie under the media endpoint in /ecommerce/reviews/' }),
+    image_url: Type.String({
+      maxLength: 2048,
+      description: 'The `url` the image host returned; must lie under the media endpoint in /ecommerce/reviews/',
+    }),
     alt_text: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   },
   { additionalProperties: false },
@@ -63,7 +66,9 @@ export const AdminReview = Type.Object(
     ...reviewProperties,
     author_public_id: Type.String(),
     moderation_note: Type.Union([Type.String(), Type.Null()], { description: 'Of the latest decision' }),
-    moderated_at: Type.Union([Timestamp, Type.Null()], { description: 'Of the latest decision; an edit since then made the review PENDING again' }),
+    moderated_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'Of the latest decision; an edit since then made the review PENDING again',
+    }),
   },
   { $id: 'AdminReview' },
 );

@@ -17,7 +17,15 @@ import {
   updateReview,
   type ReviewFilters,
 } from './repository.js';
-import type { ProductReviewsQuery, RatingSummary, Review, ReviewCreate, ReviewImageInput, ReviewPatch, ReviewSortField } from './schemas.js';
+import type {
+  ProductReviewsQuery,
+  RatingSummary,
+  Review,
+  ReviewCreate,
+  ReviewImageInput,
+  ReviewPatch,
+  ReviewSortField,
+} from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 /**
@@ -30,7 +38,13 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
   /** Image URLs must be the author's own uploads to the reviews folder (contract section 5); stored as the upload returned them. */
   async function storedImages(trx: Executor, ctx: AuthedCtx, images: ReviewImageInput[] | undefined): Promise<string | undefined> {
     if (!images) return undefined;
-    const urls = await media.resolveImageUrls(trx, 'reviews', images.map((image) => image.image_url), (i) => `images.${i}.image_url`, ctx.actor.userId);
+    const urls = await media.resolveImageUrls(
+      trx,
+      'reviews',
+      images.map((image) => image.image_url),
+      (i) => `images.${i}.image_url`,
+      ctx.actor.userId,
+    );
     return JSON.stringify(normaliseImages(images.map((image, i) => ({ ...image, image_url: urls[i]! }))));
   }
 
@@ -54,7 +68,15 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
         const productId = isPublicId('prd', input.product_public_id) ? await findActiveProductId(trx, input.product_public_id) : undefined;
         if (productId === undefined) throw notFound('Product');
         const publicId = newPublicId('rev');
-        await insertReview(trx, { publicId, productId, userId: ctx.actor.userId, rating: input.rating, title: input.title, comment: input.comment, images });
+        await insertReview(trx, {
+          publicId,
+          productId,
+          userId: ctx.actor.userId,
+          rating: input.rating,
+          title: input.title,
+          comment: input.comment,
+          images,
+        });
         return read(trx, publicId);
       });
     },

@@ -31,9 +31,20 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       await transaction(db, async (trx) => {
         const holder = await findUserByEmail(trx, newEmail);
         if (holder) throw emailTaken();
-        const token = await issueAccountToken(trx, { userId: user.id, purpose: 'EMAIL_CHANGE', now: clock.now(), newEmail, sessionId: ctx.actor.sessionId });
+        const token = await issueAccountToken(trx, {
+          userId: user.id,
+          purpose: 'EMAIL_CHANGE',
+          now: clock.now(),
+          newEmail,
+          sessionId: ctx.actor.sessionId,
+        });
         await enqueueEmail(trx, 'email_change_confirm', newEmail, { token, new_email: newEmail });
-        await writeAudit(trx, ctx, { action: 'user.email_change_request', entityType: 'user', entityPublicId: user.public_id, changes: { after: { new_email: newEmail } } });
+        await writeAudit(trx, ctx, {
+          action: 'user.email_change_request',
+          entityType: 'user',
+          entityPublicId: user.public_id,
+          changes: { after: { new_email: newEmail } },
+        });
       });
     },
 
@@ -42,7 +53,13 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       return transaction(db, async (trx) => {
         // Another session's token is "not found": only the session that asked may finish.
         const now = clock.now();
-        const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', now, (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId);
+        const row = await consumeAccountToken(
+          trx,
+          token,
+          'EMAIL_CHANGE',
+          now,
+          (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId,
+        );
         const newEmail = row.new_email!;
         const holder = await findUserByEmail(trx, newEmail);
         if (holder && holder.id !== ctx.actor.userId) throw emailTaken();
@@ -52,7 +69,12 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
         // Links already mailed to the old address (password reset, verification) must not outlive it.
         await revokeAccountTokens(trx, before.id, ['PASSWORD_RESET', 'VERIFY_EMAIL'], now);
         await enqueueEmail(trx, 'email_changed_notice', before.email, { new_email: newEmail });
-        await writeAudit(trx, ctx, { action: 'user.email_change', entityType: 'user', entityPublicId: after.public_id, changes: { before: { email: before.email }, after: { email: newEmail } } });
+        await writeAudit(trx, ctx, {
+          action: 'user.email_change',
+          entityType: 'user',
+          entityPublicId: after.public_id,
+          changes: { before: { email: before.email }, after: { email: newEmail } },
+        });
         return toUser(after);
       });
     },

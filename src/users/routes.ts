@@ -47,7 +47,8 @@ export const userRoutes =
       schema: {
         tags,
         summary: 'Start an email change: a confirmation link goes to the new address',
-        description: 'Wrong password 400 INVALID_PASSWORD; the address of another account 409 EMAIL_TAKEN; the current address 400. A new request replaces a pending one.',
+        description:
+          'Wrong password 400 INVALID_PASSWORD; the address of another account 409 EMAIL_TAKEN; the current address 400. A new request replaces a pending one.',
         body: EmailChangeStart,
         response: { 202: NoContent, ...errorResponses('INVALID_PASSWORD', 'EMAIL_TAKEN', 'RATE_LIMITED') },
       },

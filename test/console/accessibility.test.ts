@@ -3,7 +3,15 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { accessibilityProblems, describeViolations, inConsole, RESULTS_DIR, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
+import {
+  accessibilityProblems,
+  describeViolations,
+  inConsole,
+  RESULTS_DIR,
+  signInThroughUi,
+  startConsole,
+  TABLET,
+} from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
@@ -14,7 +22,13 @@ const { orderId, productId, variantId, customerId, couponId } = await (async () 
   const coupon = await admin.client.post('/api/v1/admin/coupons', { code: 'AXE10', discount_type: 'PERCENTAGE', discount_value: '10' });
   const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
   const order = (await checkout(buyer.client, buyer.addressId, { coupon_code: 'AXE10' })).body.data;
-  return { orderId: order.public_id as string, productId, variantId, customerId: buyer.user.public_id as string, couponId: coupon.body.data.public_id as string };
+  return {
+    orderId: order.public_id as string,
+    productId,
+    variantId,
+    customerId: buyer.user.public_id as string,
+    couponId: coupon.body.data.public_id as string,
+  };
 })();
 
 /** Each screen, once loaded: no serious or critical WCAG 2.1 AA problem. */
@@ -65,7 +79,12 @@ describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
           for (const screen of SCREENS) {
             await page.goto(screen.path());
             await screen.ready(page);
-            const name = screen.path().replace(/^\/admin\/?/, '').replace(/(prd|var|usr|cpn|ord)_\w+/, '$1').replace(/\W+/g, '-') || 'dashboard';
+            const name =
+              screen
+                .path()
+                .replace(/^\/admin\/?/, '')
+                .replace(/(prd|var|usr|cpn|ord)_\w+/, '$1')
+                .replace(/\W+/g, '-') || 'dashboard';
             await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
             const problems = await accessibilityProblems(page);
             if (problems.length > 0) found.push(`${screen.path()}:\n${describeViolations(problems)}`);

@@ -36,7 +36,12 @@ describe('console: your account and the audit log', () => {
 
   test('a SUPER_ADMIN filters the audit log by action and date; an ADMIN has no link to it', async (t2) => {
     const owner = await signInAs(t, 'SUPER_ADMIN');
-    const created = await owner.client.post('/api/v1/admin/expenses', { description: 'Audit me', category: 'OTHER', amount: '9.99', spent_at: '2026-01-05' });
+    const created = await owner.client.post('/api/v1/admin/expenses', {
+      description: 'Audit me',
+      category: 'OTHER',
+      amount: '9.99',
+      spent_at: '2026-01-05',
+    });
     assert.equal(created.status, 201, created.text);
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {

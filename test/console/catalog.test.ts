@@ -22,7 +22,11 @@ describe('console: catalog', () => {
   test('a product with an uploaded image and a variant with stock; a duplicate SKU is refused at the field', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const taken = await admin.client.post('/api/v1/admin/products', { name: 'Other' });
-    await admin.client.post(`/api/v1/admin/products/${taken.body.data.public_id}/variants`, { sku: 'MUG-TAKEN', name: 'Default', price: '1.00' });
+    await admin.client.post(`/api/v1/admin/products/${taken.body.data.public_id}/variants`, {
+      sku: 'MUG-TAKEN',
+      name: 'Default',
+      price: '1.00',
+    });
 
     let productId = '';
     await inConsole(browser, t2, t, async (page) => {
@@ -94,7 +98,7 @@ describe('console: catalog', () => {
       await tree.getByRole('treeitem', { name: 'Bath' }).waitFor();
       await page.getByRole('button', { name: 'Move Bath up' }).click();
       await page.getByText('Bath moved up').waitFor();
-      const order = async () => (await tree.getByRole('treeitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label'))));
+      const order = async () => await tree.getByRole('treeitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
       assert.deepEqual(await order(), ['Kitchen', 'Bath', 'Garden']);
 
       await page.getByRole('combobox', { name: 'Parent of Garden' }).click();
@@ -126,14 +130,19 @@ describe('console: catalog', () => {
     const byId = Object.fromEntries(categories.map((c) => [c.public_id, c]));
     assert.equal(byId[garden].parent_public_id, kitchen);
     assert.ok(byId[kitchen].position < byId[bath].position, 'Kitchen stays first, Bath second');
-    assert.deepEqual([byId[kitchen].name, byId[kitchen].slug, byId[kitchen].description], ['Kitchen and dining', 'kitchen-and-dining', 'Pots, pans and plates']);
+    assert.deepEqual(
+      [byId[kitchen].name, byId[kitchen].slug, byId[kitchen].description],
+      ['Kitchen and dining', 'kitchen-and-dining', 'Pots, pans and plates'],
+    );
   });
 
   test('a variant without stock gets its record; deleting a variant, then the product, says what happens to stock and orders first', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
-    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak stool', status: 'ACTIVE' })).body.data.public_id as string;
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak stool', status: 'ACTIVE' })).body.data
+      .public_id as string;
     const variant = async (sku: string) =>
-      (await admin.client.post(`/api/v1/admin/products/${product}/variants`, { sku, name: sku, price: '45.00' })).body.data.public_id as string;
+      (await admin.client.post(`/api/v1/admin/products/${product}/variants`, { sku, name: sku, price: '45.00' })).body.data
+        .public_id as string;
     const sold = await variant('STOOL-LOW');
     const bare = await variant('STOOL-HIGH');
     assert.equal((await admin.client.post('/api/v1/admin/inventory', { variant_public_id: sold, quantity_on_hand: 5 })).status, 201);
@@ -164,7 +173,10 @@ describe('console: catalog', () => {
       await variants.getByRole('cell', { name: 'STOOL-LOW', exact: true }).waitFor({ state: 'detached' });
 
       await page.getByRole('button', { name: 'Delete product' }).click();
-      await page.getByRole('dialog').getByText(/with its 1 variant: nobody can buy them.*\(7 on hand\).*Past orders keep their lines/).waitFor();
+      await page
+        .getByRole('dialog')
+        .getByText(/with its 1 variant: nobody can buy them.*\(7 on hand\).*Past orders keep their lines/)
+        .waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete product' }).click();
       await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
       await page.getByText('Oak stool deleted').waitFor();
@@ -173,13 +185,21 @@ describe('console: catalog', () => {
 
     const deleted = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data;
     assert.ok(deleted.deleted_at, 'the product is deleted');
-    assert.ok(deleted.variants.every((v: any) => v.deleted_at), 'and its variants');
-    const high = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants.find((v: any) => v.public_id === bare).inventory;
+    assert.ok(
+      deleted.variants.every((v: any) => v.deleted_at),
+      'and its variants',
+    );
+    const high = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants.find(
+      (v: any) => v.public_id === bare,
+    ).inventory;
     assert.deepEqual([high.quantity_on_hand, high.reorder_level], [7, 2]);
     const low = await inventoryOf(t, sold);
     assert.deepEqual([low.quantity_on_hand, low.quantity_reserved], [5, 2], 'the open order keeps its reservation');
     const kept = await admin.client.get(`/api/v1/admin/orders/${order.body.data.public_id}`);
-    assert.deepEqual(kept.body.data.items.map((i: any) => [i.sku, i.quantity]), [['STOOL-LOW', 2]]);
+    assert.deepEqual(
+      kept.body.data.items.map((i: any) => [i.sku, i.quantity]),
+      [['STOOL-LOW', 2]],
+    );
   });
 
   test('an error the API gives for a field with no input (an image URL) is shown above the button, not dropped', async (t2) => {
@@ -191,7 +211,14 @@ describe('console: catalog', () => {
       await page.route(/\/media\/api\/v1\/files\/upload$/, (route) =>
         route.fulfill({
           contentType: 'application/json',
-          body: JSON.stringify({ fileId: 'f1', name: 'mug.png', url: `${t.baseUrl}/media/ecommerce/reviews/elsewhere.png`, filePath: '/ecommerce/reviews/elsewhere.png', size: 10, fileType: 'image' }),
+          body: JSON.stringify({
+            fileId: 'f1',
+            name: 'mug.png',
+            url: `${t.baseUrl}/media/ecommerce/reviews/elsewhere.png`,
+            filePath: '/ecommerce/reviews/elsewhere.png',
+            size: 10,
+            fileType: 'image',
+          }),
         }),
       );
       await page.getByRole('textbox', { name: 'Name' }).fill('Glazed bowl');
@@ -202,7 +229,11 @@ describe('console: catalog', () => {
       await alert.waitFor();
       assert.match(await alert.innerText(), /Not saved/);
     });
-    const count = await t.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'Glazed bowl').executeTakeFirstOrThrow();
+    const count = await t.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('name', '=', 'Glazed bowl')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);
   });
 });

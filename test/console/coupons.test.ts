@@ -58,6 +58,9 @@ describe('console: coupons', () => {
       await page.getByText('Another coupon already uses this code').waitFor();
     });
     const list = await admin.client.get('/api/v1/admin/coupons?search=SPRING');
-    assert.deepEqual(list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]), [['SPRING25', '25.00', 1, 1, 'INACTIVE']]);
+    assert.deepEqual(
+      list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]),
+      [['SPRING25', '25.00', 1, 1, 'INACTIVE']],
+    );
   });
 });

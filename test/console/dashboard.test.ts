@@ -39,7 +39,10 @@ describe('console: the dashboard', () => {
         await page.goto('/admin/?period=7d');
         const card = (label: string) => page.locator('.mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) });
         await card('Orders').getByText('3', { exact: true }).waitFor();
-        const numbers = async () => (await page.getByRole('table', { name: 'Orders' }).getByRole('link').allInnerTexts()).filter((text) => text.startsWith('ORD-')).sort();
+        const numbers = async () =>
+          (await page.getByRole('table', { name: 'Orders' }).getByRole('link').allInnerTexts())
+            .filter((text) => text.startsWith('ORD-'))
+            .sort();
 
         await card('Orders').getByRole('link', { name: 'Orders in this period' }).click();
         await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
@@ -49,7 +52,10 @@ describe('console: the dashboard', () => {
         assert.deepEqual(await numbers(), [now, lastNight, weekAgo].map((o) => o.order_number).sort());
 
         await page.goto('/admin/?period=7d');
-        for (const [label, link] of [['Net revenue · 7 days', 'The orders behind it'], ['Average order value', 'The orders it averages']] as const) {
+        for (const [label, link] of [
+          ['Net revenue · 7 days', 'The orders behind it'],
+          ['Average order value', 'The orders it averages'],
+        ] as const) {
           assert.match((await card(label).getByRole('link', { name: link }).getAttribute('href')) ?? '', /\/admin\/orders\?since=/);
         }
         await page.getByRole('link', { name: '3 waiting for confirmation' }).click();

@@ -46,11 +46,27 @@ describe('console: money', () => {
 
   test('expenses filtered by the days they were spent, in the URL; coupon performance pages', async (t2) => {
     const { email, client } = await signInAs(t, 'SUPER_ADMIN');
-    for (const [description, spent_at] of [['January rent', '2026-01-05'], ['February rent', '2026-02-10'], ['March rent', '2026-03-02']]) {
-      assert.equal((await client.post('/api/v1/admin/expenses', { description, category: 'RENT', amount: '800.00', spent_at })).status, 201);
+    for (const [description, spent_at] of [
+      ['January rent', '2026-01-05'],
+      ['February rent', '2026-02-10'],
+      ['March rent', '2026-03-02'],
+    ]) {
+      assert.equal(
+        (await client.post('/api/v1/admin/expenses', { description, category: 'RENT', amount: '800.00', spent_at })).status,
+        201,
+      );
     }
     for (let i = 0; i < 12; i++) {
-      assert.equal((await client.post('/api/v1/admin/coupons', { code: `PAGE${String(i).padStart(2, '0')}`, discount_type: 'PERCENTAGE', discount_value: '5' })).status, 201);
+      assert.equal(
+        (
+          await client.post('/api/v1/admin/coupons', {
+            code: `PAGE${String(i).padStart(2, '0')}`,
+            discount_type: 'PERCENTAGE',
+            discount_value: '5',
+          })
+        ).status,
+        201,
+      );
     }
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, email);

@@ -67,7 +67,10 @@ describe('console: orders', () => {
     const mugs = await sellableVariant(admin.client, { name: 'Tea mug', price: '20.00', stock: 10 });
     const plates = await sellableVariant(admin.client, { name: 'Side plate', price: '15.00', stock: 10 });
     const code = `KEEP${Date.now() % 100000}`;
-    assert.equal((await admin.client.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
+    assert.equal(
+      (await admin.client.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status,
+      201,
+    );
     const buyer = await shopper(t, [
       { variantId: mugs.variantId, quantity: 3 },
       { variantId: plates.variantId, quantity: 1 },

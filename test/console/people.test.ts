@@ -21,7 +21,10 @@ describe('console: customers and staff', () => {
       await page.waitForURL(/[?&]q=/);
       await page.getByRole('link', { name: 'Ada Lovelace' }).first().click();
       await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
-      await page.getByRole('table', { name: `Orders of ${buyer.email}` }).getByRole('link', { name: number, exact: true }).waitFor();
+      await page
+        .getByRole('table', { name: `Orders of ${buyer.email}` })
+        .getByRole('link', { name: number, exact: true })
+        .waitFor();
 
       await page.getByRole('button', { name: 'Suspend' }).click();
       await page.getByRole('dialog').getByText('Every session of the account ends').waitFor();
@@ -71,10 +74,17 @@ describe('console: customers and staff', () => {
     };
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
-      for (const [user, name] of [[otherAdmin.user, 'Staff ADMIN'], [owner.user, 'Staff SUPER_ADMIN']] as const) {
+      for (const [user, name] of [
+        [otherAdmin.user, 'Staff ADMIN'],
+        [owner.user, 'Staff SUPER_ADMIN'],
+      ] as const) {
         await open(page, user, name);
         await page.getByText('Admins can suspend or reactivate customer accounts only').waitFor();
-        assert.equal(await page.getByRole('button', { name: /^(Suspend|Reactivate)$/ }).count(), 0, `no Suspend for an ADMIN on ${user.role}`);
+        assert.equal(
+          await page.getByRole('button', { name: /^(Suspend|Reactivate)$/ }).count(),
+          0,
+          `no Suspend for an ADMIN on ${user.role}`,
+        );
         // The server refuses what the screen does not offer.
         assert.equal((await admin.client.post(`/api/v1/admin/users/${user.public_id}/suspend`, {})).status, 403);
       }

@@ -12,7 +12,12 @@ describe('console: reviews', () => {
     const { productId } = await sellableVariant(admin.client, { name: 'Stoneware teapot' });
     const write = async (title: string, rating: number) => {
       const { client } = await signUp(t);
-      const review = await client.post('/api/v1/reviews', { product_public_id: productId, rating, title, comment: `${title}, in a few words.` });
+      const review = await client.post('/api/v1/reviews', {
+        product_public_id: productId,
+        rating,
+        title,
+        comment: `${title}, in a few words.`,
+      });
       assert.equal(review.status, 201, review.text);
       return review.body.data.public_id as string;
     };
@@ -33,7 +38,11 @@ describe('console: reviews', () => {
       await page.getByRole('combobox', { name: 'Sort' }).click();
       await page.getByRole('option', { name: 'Lowest rating first' }).click();
       await page.waitForURL(/sort=rating/);
-      await page.locator('article h2').first().filter({ hasText: /^Buy followers here$/ }).waitFor();
+      await page
+        .locator('article h2')
+        .first()
+        .filter({ hasText: /^Buy followers here$/ })
+        .waitFor();
       assert.deepEqual(await titles(), ['Buy followers here', 'Lid rattles', 'Pours beautifully']);
 
       await page.getByRole('button', { name: 'Approve "Pours beautifully"' }).click();
@@ -54,8 +63,15 @@ describe('console: reviews', () => {
     });
 
     const publicList = await t.client().get(`/api/v1/products/${productId}/reviews?sort=created_at`);
-    assert.deepEqual(publicList.body.data.map((r: any) => r.public_id), [good, meh], 'only the approved reviews are public');
+    assert.deepEqual(
+      publicList.body.data.map((r: any) => r.public_id),
+      [good, meh],
+      'only the approved reviews are public',
+    );
     const rejected = await admin.client.get('/api/v1/admin/reviews?status=REJECTED');
-    assert.deepEqual(rejected.body.data.map((r: any) => [r.public_id, r.moderation_note]), [[spam, 'Link farm']]);
+    assert.deepEqual(
+      rejected.body.data.map((r: any) => [r.public_id, r.moderation_note]),
+      [[spam, 'Link farm']],
+    );
   });
 });

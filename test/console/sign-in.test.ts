@@ -56,7 +56,10 @@ describe('console: signing in', () => {
         await page.getByRole('textbox', { name: 'Email' }).fill(email);
         await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
         await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByRole('alert').filter({ hasText: /Email or password is incorrect/ }).waitFor();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: /Email or password is incorrect/ })
+          .waitFor();
 
         await page.getByRole('textbox', { name: 'Email' }).fill(customer.email);
         await page.getByRole('textbox', { name: 'Password' }).fill(customer.password);

@@ -65,7 +65,9 @@ describe('console: inventory', () => {
     assert.equal(record.body.data.reorder_level, 20);
     assert.equal(record.body.data.stock_status, 'LOW_STOCK', '12 available, reorder at 20');
     const movements = await admin.client.get(`/api/v1/admin/inventory/${low.variantId}/movements?limit=100`);
-    assert.ok(movements.body.data.some((m: any) => m.kind === 'ADJUST' && m.delta_on_hand === 10 && m.reason === 'Delivery from the weaver'));
+    assert.ok(
+      movements.body.data.some((m: any) => m.kind === 'ADJUST' && m.delta_on_hand === 10 && m.reason === 'Delivery from the weaver'),
+    );
     assert.equal(plenty.variantId.startsWith('var_'), true);
   });
 });

@@ -24,7 +24,10 @@ const terminateServiceConnections = () =>
 test('terminated connections under checkout load fail requests with 503, never the process', async (t) => {
   const url = new URL(file.database.url);
   url.searchParams.set('application_name', APP);
-  const service = await startService({ databaseUrl: url.toString(), env: { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '8' } });
+  const service = await startService({
+    databaseUrl: url.toString(),
+    env: { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '8' },
+  });
   t.after(() => service.stop());
   const target = serviceTarget(service, file.db);
   const { client: admin } = await signInAs(target, 'ADMIN');

@@ -45,23 +45,35 @@ test('kill -9 under checkout load and mid-batch: after a restart every acknowled
   // and with a second wave of checkouts in flight.
   await waitFor(() => mail.messages.length >= 20, 30_000);
   const late = shoppers.slice(25).map((s) => checkout(s.client, s.addressId).catch(() => null));
-  await waitFor(() => first.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length >= 30, 10_000);
+  await waitFor(
+    () => first.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length >= 30,
+    10_000,
+  );
   first.signal('SIGKILL');
   await first.exited;
-  const acknowledged = [...early, ...(await Promise.all(late))].filter((r) => r?.status === 201).map((r) => r!.body.data.public_id as string);
+  const acknowledged = [...early, ...(await Promise.all(late))]
+    .filter((r) => r?.status === 201)
+    .map((r) => r!.body.data.public_id as string);
   const pending = await file.db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute();
   assert.ok(pending.length > 0, 'the kill left messages unsent');
 
   const restarted = Date.now();
   const second = await startService({ databaseUrl: file.database.url, env: env() });
   try {
-    await waitFor(async () => (await file.db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute()).length === 0, 120_000);
+    await waitFor(
+      async () => (await file.db.selectFrom('outbox').select('id').where('delivered_at', 'is', null).execute()).length === 0,
+      120_000,
+    );
     const took = Date.now() - restarted;
     assert.ok(took < 120_000, `everything delivered ${took} ms after the restart`);
 
     const outbox = await file.db.selectFrom('outbox').select(['id', 'kind']).execute();
     const received = messageIds();
-    for (const row of outbox) assert.ok(received.some((id) => id.startsWith(`<outbox-${row.id}@`)), `outbox ${row.id} (${row.kind}) was sent`);
+    for (const row of outbox)
+      assert.ok(
+        received.some((id) => id.startsWith(`<outbox-${row.id}@`)),
+        `outbox ${row.id} (${row.kind}) was sent`,
+      );
     const twice = received.filter((id, i) => received.indexOf(id) !== i);
     assert.ok(twice.length <= 1, `sent twice: ${twice.join(', ')}`);
     assert.equal(mail.messages.length, outbox.length + twice.length);
@@ -89,14 +101,21 @@ test('`npm run worker` delivers and prunes for an API running with EMAIL_WORKER=
     await worker.waitForLog((l) => l.msg === 'email worker and pruner started');
     const { email } = await signUp(serviceTarget(api, file.db));
     const row = await waitFor(async () => {
-      const found = await file.db.selectFrom('outbox').select(['id', 'delivered_at']).where('recipient', '=', email).executeTakeFirstOrThrow();
+      const found = await file.db
+        .selectFrom('outbox')
+        .select(['id', 'delivered_at'])
+        .where('recipient', '=', email)
+        .executeTakeFirstOrThrow();
       return found.delivered_at ? found : null;
     }, 15_000);
     assert.equal(mail.to(email).length, 1);
     assert.equal(headerOf(mail.to(email)[0]!.raw, 'message-id'), `<outbox-${row.id}@localhost>`);
     assert.ok(!api.logs().some((l) => String(l.msg).includes('email')), 'the API process sent nothing');
     // Delivered mail past its retention is deleted by the worker's pruner (the API's is off).
-    await waitFor(async () => (await file.db.selectFrom('outbox').select('id').where('id', '=', row.id).executeTakeFirst()) === undefined, 15_000);
+    await waitFor(
+      async () => (await file.db.selectFrom('outbox').select('id').where('id', '=', row.id).executeTakeFirst()) === undefined,
+      15_000,
+    );
   } finally {
     assert.equal((await worker.stop()).code, 0, worker.output().slice(-2000));
     await api.stop();

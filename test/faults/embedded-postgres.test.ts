@@ -53,7 +53,12 @@ function alive(pid: number): boolean {
 }
 
 async function registers(service: ServiceProcess) {
-  const response = await new Client(service.baseUrl).post('/api/v1/auth/register', { email: uniqueEmail(), password: PASSWORD, first_name: 'Ada', last_name: 'Lovelace' });
+  const response = await new Client(service.baseUrl).post('/api/v1/auth/register', {
+    email: uniqueEmail(),
+    password: PASSWORD,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+  });
   assert.equal(response.status, 201, response.text);
 }
 
@@ -99,7 +104,10 @@ test('after a kill -9 of the service its orphaned server is adopted, then stoppe
 test('a stale postmaster.pid whose PID belongs to another process does not block start-up', async () => {
   const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
   try {
-    writeFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), `${stranger.pid}\n${path.join(dataDir, 'postgres')}\n1700000000\n5999\n/tmp\n127.0.0.1\n  1234  5678\nready\n`);
+    writeFileSync(
+      path.join(dataDir, 'postgres', 'postmaster.pid'),
+      `${stranger.pid}\n${path.join(dataDir, 'postgres')}\n1700000000\n5999\n/tmp\n127.0.0.1\n  1234  5678\nready\n`,
+    );
     const service = await start();
     await registers(service);
     assert.ok(alive(stranger.pid!), 'the process that held the PID was left alone');

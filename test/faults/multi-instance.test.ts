@@ -140,7 +140,11 @@ describe(`${INSTANCES} instances on one database behind a round-robin balancer`,
 
     const png = tinyPng();
     const urls: string[] = [];
-    for (const [signer, host] of [[0, 1], [1, 2], [2, 0]] as const) {
+    for (const [signer, host] of [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ] as const) {
       const uploaded = await upload({ baseUrl: instances[host]!.url }, creds[signer]!, png);
       assert.equal(uploaded.status, 200, `signed by instance ${signer}, uploaded to ${host}: ${JSON.stringify(uploaded.body)}`);
       urls.push(uploaded.body.url);
@@ -167,7 +171,8 @@ describe(`${INSTANCES} instances on one database behind a round-robin balancer`,
       FROM generate_series(1, ${BURST}::int) AS n
     `.execute(db);
 
-    const pending = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox WHERE delivered_at IS NULL`.execute(db)).rows[0]!.n;
+    const pending = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox WHERE delivered_at IS NULL`.execute(db)).rows[0]!.n;
     await waitFor(async () => (await pending()) === 0, 90_000);
     // Give a would-be second delivery time to land.
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -25,7 +25,14 @@ test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, o
   const metricsPort = await closedPort();
   const service = await startService({
     databaseUrl: file.database.url,
-    env: { NODE_ENV: 'production', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN, RATE_LIMIT_CHECKOUT: '2/1m', RATE_LIMIT_REGISTER: '0', EMAIL_WORKER: 'off' },
+    env: {
+      NODE_ENV: 'production',
+      METRICS_PORT: String(metricsPort),
+      METRICS_TOKEN: TOKEN,
+      RATE_LIMIT_CHECKOUT: '2/1m',
+      RATE_LIMIT_REGISTER: '0',
+      EMAIL_WORKER: 'off',
+    },
   });
   try {
     const target = serviceTarget(service, file.db);
@@ -58,7 +65,15 @@ test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, o
     assert.equal(sample(text, 'outbox_pending_messages'), 2);
     assert.ok(sample(text, 'outbox_oldest_pending_age_seconds')! > 0);
     assert.ok(sample(text, 'process_resident_memory_bytes')! > 0, "Node's own metrics too");
-    assert.ok(service.logs().length > 0 && service.output().split('\n').filter(Boolean).every((line) => line.startsWith('{')), 'production logs are JSON lines');
+    assert.ok(
+      service.logs().length > 0 &&
+        service
+          .output()
+          .split('\n')
+          .filter(Boolean)
+          .every((line) => line.startsWith('{')),
+      'production logs are JSON lines',
+    );
   } finally {
     await service.stop();
   }
@@ -69,7 +84,10 @@ test('development logs are human-readable', async () => {
   try {
     await waitFor(() => service.output().includes('Server listening'));
     const lines = service.output().split('\n').filter(Boolean);
-    assert.ok(lines.some((line) => /INFO.*Server listening/.test(line)), service.output().slice(0, 1000));
+    assert.ok(
+      lines.some((line) => /INFO.*Server listening/.test(line)),
+      service.output().slice(0, 1000),
+    );
     assert.ok(!lines.some((line) => line.startsWith('{')), 'no JSON lines');
   } finally {
     await service.stop();

@@ -40,7 +40,8 @@ async function checkoutsInFlight(count: number, options: ServiceOptions) {
     ),
   );
   // Every checkout has reached the service before the signal.
-  const seen = () => service.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length;
+  const seen = () =>
+    service.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length;
   for (let waited = 0; seen() < count; waited += 20) {
     if (waited > 20_000) throw new Error(`only ${seen()} of ${count} checkouts reached the service`);
     await sleep(20);
@@ -48,7 +49,12 @@ async function checkoutsInFlight(count: number, options: ServiceOptions) {
   return { service, target, variantId, lock, responses, settled };
 }
 
-async function drains(service: ServiceProcess, lock: pg.Client, responses: Promise<{ status: number; text: string }>[], settled: boolean[]) {
+async function drains(
+  service: ServiceProcess,
+  lock: pg.Client,
+  responses: Promise<{ status: number; text: string }>[],
+  settled: boolean[],
+) {
   const signalled = Date.now();
   await sleep(500);
   assert.equal(service.child.exitCode, null, `still draining:\n${service.output().slice(-2000)}`);
@@ -67,10 +73,16 @@ async function drains(service: ServiceProcess, lock: pg.Client, responses: Promi
 
 test('SIGTERM during checkout load: every in-flight request completes, then the process exits 0', async () => {
   const { service, lock, responses, settled } = await checkoutsInFlight(30, { env: { SHUTDOWN_GRACE_MS: '20000' } });
-  const before = await file.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await file.db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   service.signal('SIGTERM');
   await drains(service, lock, responses, settled);
-  const placed = await file.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const placed = await file.db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   assert.equal(placed.n - before.n, 30, 'every acknowledged order is stored');
 });
 
@@ -103,7 +115,8 @@ test('a request that arrives during the drain on a connection still open gets 50
   socket.on('data', (chunk) => (received += chunk.toString()));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   socket.write(`${headers.join('\r\n')}\r\n\r\n${body}`);
-  const orders = () => service.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length;
+  const orders = () =>
+    service.logs().filter((l) => l.msg === 'incoming request' && (l.req as { url?: string })?.url === '/api/v1/orders').length;
   while (orders() < 2) await sleep(20);
 
   service.signal('SIGTERM');

@@ -30,7 +30,9 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
   if (schema.format === 'date') return storableDate.map((d) => d.toISOString().slice(0, 10));
   if (typeof schema.pattern === 'string') {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern.startsWith('^') ? schema.pattern : `^(?:${schema.pattern}[a-z]{0,8})$`, 'u')).filter((s) => s.length >= min && s.length <= max);
+      return fc
+        .stringMatching(new RegExp(schema.pattern.startsWith('^') ? schema.pattern : `^(?:${schema.pattern}[a-z]{0,8})$`, 'u'))
+        .filter((s) => s.length >= min && s.length <= max);
     } catch {
       return text(Math.max(min, 1), max);
     }
@@ -59,7 +61,10 @@ export function valid(schema: unknown, known: Known, name = ''): fc.Arbitrary<un
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(valid(schema.items, known, name), { minLength: Number(schema.minItems ?? 0), maxLength: Math.min(Number(schema.maxItems ?? 3), 3) });
+      return fc.array(valid(schema.items, known, name), {
+        minLength: Number(schema.minItems ?? 0),
+        maxLength: Math.min(Number(schema.maxItems ?? 3), 3),
+      });
     case 'object':
       return objectFor(schema, known);
     default:
@@ -81,13 +86,71 @@ function objectFor(schema: Schema, known: Known): fc.Arbitrary<unknown> {
 /** Values no well-behaved client sends: wrong types, edges of every range, hostile text. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    null, true, false, 0, -1, 1.5, -0, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 5e-324,
-    '', ' ', '0', '-1', 'NaN', 'Infinity', '1e400', '99999999999999999999.99', 'null', 'true', '[]', '{}',
-    '\u0000', 'a\u0000b', '\u0007', '\u001b[31m', '\r\n', '\t', '\ud800', 'x\udfffy', 'a\u202eb', '\u200b', '\ufeff', 'e\u0301', '😀', '\u2028',
-    '2026-12-31T23:59:60Z', '0000-01-01', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00', '2026-02-30', '2026-13-01T00:00:00Z',
-    '1970-01-01T00:00:00.0000000001Z', '+275760-09-13T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01t00:00:00z',
-    '%00', '%', '%zz', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '\\', '"', 'prd_', 'var_0000000000000000',
-    [], {}, [null], { constructor: { prototype: {} } },
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    -0,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    5e-324,
+    '',
+    ' ',
+    '0',
+    '-1',
+    'NaN',
+    'Infinity',
+    '1e400',
+    '99999999999999999999.99',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '\u0000',
+    'a\u0000b',
+    '\u0007',
+    '\u001b[31m',
+    '\r\n',
+    '\t',
+    '\ud800',
+    'x\udfffy',
+    'a\u202eb',
+    '\u200b',
+    '\ufeff',
+    'e\u0301',
+    '😀',
+    '\u2028',
+    '2026-12-31T23:59:60Z',
+    '0000-01-01',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59-14:00',
+    '2026-02-30',
+    '2026-13-01T00:00:00Z',
+    '1970-01-01T00:00:00.0000000001Z',
+    '+275760-09-13T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01t00:00:00z',
+    '%00',
+    '%',
+    '%zz',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '\\',
+    '"',
+    'prd_',
+    'var_0000000000000000',
+    [],
+    {},
+    [null],
+    { constructor: { prototype: {} } },
   ),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.integer({ min: 1000, max: 300_000 }).map((n) => 'x'.repeat(n)),
@@ -99,9 +162,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** An array or object nested `depth` levels deep. */
-export const deeplyNested = fc.record({ depth: fc.integer({ min: 50, max: 20_000 }), kind: fc.constantFrom('array', 'object') }).map(({ depth, kind }) =>
-  kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
-);
+export const deeplyNested = fc
+  .record({ depth: fc.integer({ min: 50, max: 20_000 }), kind: fc.constantFrom('array', 'object') })
+  .map(({ depth, kind }) => (kind === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
 
 export const wrongContentType = fc.constantFrom(
   'text/plain',
@@ -113,4 +176,16 @@ export const wrongContentType = fc.constantFrom(
   '',
 );
 
-export const malformedJson = fc.constantFrom('{', '{"a":', '[1,', '{"a":1}}', "{'a':1}", '{"a":01}', 'nul', '\u0000', '{"a":"\\x"}', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}');
+export const malformedJson = fc.constantFrom(
+  '{',
+  '{"a":',
+  '[1,',
+  '{"a":1}}',
+  "{'a':1}",
+  '{"a":01}',
+  'nul',
+  '\u0000',
+  '{"a":"\\x"}',
+  '{"a":"\\ud800"}',
+  '{"__proto__":{"x":1}}',
+);

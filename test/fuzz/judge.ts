@@ -11,7 +11,12 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 /** The app under fuzz: every rate limit off (a fuzzer is one client sending thousands of requests), the email worker idle. */
 export const FUZZ_ENV: Record<string, string> = {
   EMAIL_POLL_INTERVAL_MS: '600000',
-  ...Object.fromEntries(['LOGIN', 'LOGIN_IP', 'REGISTER', 'PASSWORD_RESET', 'EMAIL_CHANGE', 'CHECKOUT', 'VERIFY_RESEND', 'UPLOAD'].map((name) => [`RATE_LIMIT_${name}`, '0'])),
+  ...Object.fromEntries(
+    ['LOGIN', 'LOGIN_IP', 'REGISTER', 'PASSWORD_RESET', 'EMAIL_CHANGE', 'CHECKOUT', 'VERIFY_RESEND', 'UPLOAD'].map((name) => [
+      `RATE_LIMIT_${name}`,
+      '0',
+    ]),
+  ),
 };
 
 /** The audit entries of security events, which refusals are meant to leave. */
@@ -24,7 +29,11 @@ const REFUSAL_AUDITS = ['auth.login_failed', 'auth.login_refused', 'auth.passwor
  */
 export async function rowCounter(db: Db): Promise<() => Promise<Record<string, number>>> {
   const tables = (
-    await sql<{ tablename: string }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limits', 'audit_log') AND tablename NOT LIKE 'kysely_%' ORDER BY 1`.execute(db)
+    await sql<{
+      tablename: string;
+    }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limits', 'audit_log') AND tablename NOT LIKE 'kysely_%' ORDER BY 1`.execute(
+      db,
+    )
   ).rows.map((row) => row.tablename);
   const countsQuery = sql.raw(
     `SELECT ${tables.map((name) => `(SELECT count(*) FROM "${name}") AS "${name}"`).join(', ')},

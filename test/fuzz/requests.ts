@@ -56,14 +56,30 @@ export type Mutation =
   | { kind: 'repeatQuery'; pick: number; values: unknown[] };
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('leaf' as const), where: fc.constantFrom('body' as const, 'query' as const, 'path' as const, 'header' as const), pick: fc.nat(), value: hostileValue }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('leaf' as const),
+      where: fc.constantFrom('body' as const, 'query' as const, 'path' as const, 'header' as const),
+      pick: fc.nat(),
+      value: hostileValue,
+    }),
+  },
   fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('extra' as const), name: fc.constantFrom('unknown_field', 'role', 'status', 'id', 'user_id', 'constructor'), value: hostileValue }),
+  fc.record({
+    kind: fc.constant('extra' as const),
+    name: fc.constantFrom('unknown_field', 'role', 'status', 'id', 'user_id', 'constructor'),
+    value: hostileValue,
+  }),
   fc.record({ kind: fc.constant('duplicate' as const), pick: fc.nat(), value: hostileValue }),
   fc.record({ kind: fc.constant('nest' as const), pick: fc.nat(), nested: deeplyNested }),
   fc.record({ kind: fc.constant('contentType' as const), type: wrongContentType }),
   fc.record({ kind: fc.constant('malformed' as const), text: malformedJson }),
-  fc.record({ kind: fc.constant('rawPath' as const), pick: fc.nat(), raw: fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', 'x'.repeat(3000), '..%2f..', '%2e%2e', '%20', '%C0%AE') }),
+  fc.record({
+    kind: fc.constant('rawPath' as const),
+    pick: fc.nat(),
+    raw: fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', 'x'.repeat(3000), '..%2f..', '%2e%2e', '%20', '%C0%AE'),
+  }),
   fc.record({ kind: fc.constant('repeatQuery' as const), pick: fc.nat(), values: fc.array(hostileValue, { minLength: 2, maxLength: 4 }) }),
 );
 
@@ -71,12 +87,21 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 export function baseRequest(op: Operation, known: Known) {
   const path = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, valid(p.schema, known, p.name)]));
   const query = Object.fromEntries(
-    op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
+    op.parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
   );
   const header = Object.fromEntries(
-    op.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
+    op.parameters
+      .filter((p) => p.in === 'header')
+      .map((p) => [p.name, p.required ? valid(p.schema, known, p.name) : fc.option(valid(p.schema, known, p.name), { nil: undefined })]),
   );
-  return fc.record({ path: fc.record(path), query: fc.record(query), header: fc.record(header), body: op.body ? valid(op.body, known) : fc.constant(undefined) });
+  return fc.record({
+    path: fc.record(path),
+    query: fc.record(query),
+    header: fc.record(header),
+    body: op.body ? valid(op.body, known) : fc.constant(undefined),
+  });
 }
 
 /** Paths (as key lists) to every value inside `value`, containers included. */
@@ -105,7 +130,7 @@ function dropAt(target: unknown, path: (string | number)[]): unknown {
 }
 
 // Past Node's 16 KB header limit every request is the same 431; keep most URLs under it so the checks behind run.
-export const queryText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)).slice(0, 1000);
+export const queryText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))).slice(0, 1000);
 const pathText = (value: unknown) => {
   try {
     return encodeURIComponent(queryText(value));
@@ -118,7 +143,11 @@ const pathText = (value: unknown) => {
 const headerText = (value: unknown) => [...queryText(value)].map((c) => (c >= ' ' && c <= '\u00ff' && c !== '\u007f' ? c : '?')).join('');
 
 /** The request as sent: a valid one, spoiled by `m`. */
-export function build(op: Operation, base: { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, unknown>; body: unknown }, m: Mutation): Built {
+export function build(
+  op: Operation,
+  base: { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, unknown>; body: unknown },
+  m: Mutation,
+): Built {
   let { path, query, header, body } = base;
   const rawPath: Record<string, string> = {};
   let rawBody: string | undefined;
@@ -130,7 +159,8 @@ export function build(op: Operation, base: { path: Record<string, unknown>; quer
     case 'leaf': {
       if (m.where === 'body' && body !== undefined) body = setAt(body, pick(slots(body), m.pick) ?? [], m.value);
       else if (m.where === 'path' && Object.keys(path).length > 0) path = { ...path, [pick(Object.keys(path), m.pick)!]: m.value };
-      else if (m.where === 'header' && Object.keys(header).length > 0) header = { ...header, [pick(Object.keys(header), m.pick)!]: m.value };
+      else if (m.where === 'header' && Object.keys(header).length > 0)
+        header = { ...header, [pick(Object.keys(header), m.pick)!]: m.value };
       else query = { ...query, [pick(Object.keys(query), m.pick) ?? 'q']: m.value };
       break;
     }

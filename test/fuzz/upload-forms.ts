@@ -25,18 +25,39 @@ export const formMutation: fc.Arbitrary<FormMutation> = fc.oneof(
   fc.record({ kind: fc.constant('extra' as const), value: hostileValue }),
   fc.record({
     kind: fc.constant('file' as const),
-    bytes: fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constantFrom('empty' as const, 'huge' as const, 'truncated' as const, 'none' as const, 'twice' as const, 'as-text' as const)),
+    bytes: fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.constantFrom('empty' as const, 'huge' as const, 'truncated' as const, 'none' as const, 'twice' as const, 'as-text' as const),
+    ),
   }),
   fc.record({
     kind: fc.constant('raw' as const),
-    body: fc.constantFrom('', '--x', '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc', '--x\r\n\r\n--x--', '\u0000', 'not multipart at all'),
-    contentType: fc.constantFrom('multipart/form-data; boundary=x', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=x'),
+    body: fc.constantFrom(
+      '',
+      '--x',
+      '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc',
+      '--x\r\n\r\n--x--',
+      '\u0000',
+      'not multipart at all',
+    ),
+    contentType: fc.constantFrom(
+      'multipart/form-data; boundary=x',
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/mixed; boundary=x',
+    ),
   }),
 );
 
-export function uploadForm(creds: Awaited<ReturnType<typeof credentials>>, m: FormMutation): { body: FormData | string; headers: Record<string, string> } {
+export function uploadForm(
+  creds: Awaited<ReturnType<typeof credentials>>,
+  m: FormMutation,
+): { body: FormData | string; headers: Record<string, string> } {
   if (m.kind === 'raw') return { body: m.body, headers: { 'content-type': m.contentType } };
-  const fields: [string, string][] = FORM_FIELDS.map((name) => [name, name === 'fileName' ? 'x.png' : String(creds[name as keyof typeof creds])]);
+  const fields: [string, string][] = FORM_FIELDS.map((name) => [
+    name,
+    name === 'fileName' ? 'x.png' : String(creds[name as keyof typeof creds]),
+  ]);
   const pick = (n: number) => n % FORM_FIELDS.length;
   if (m.kind === 'field') fields[pick(m.pick)]![1] = queryText(m.value);
   if (m.kind === 'drop') fields.splice(pick(m.pick), 1);
@@ -44,7 +65,18 @@ export function uploadForm(creds: Awaited<ReturnType<typeof credentials>>, m: Fo
   if (m.kind === 'extra') fields.push(['unknown_field', queryText(m.value)]);
   const form = new FormData();
   const png = tinyPng();
-  const file = m.kind !== 'file' ? png : m.bytes === 'empty' ? Buffer.alloc(0) : m.bytes === 'huge' ? Buffer.alloc(6 * 1024 * 1024, 1) : m.bytes === 'truncated' ? png.subarray(0, 20) : typeof m.bytes === 'string' ? png : Buffer.from(m.bytes);
+  const file =
+    m.kind !== 'file'
+      ? png
+      : m.bytes === 'empty'
+        ? Buffer.alloc(0)
+        : m.bytes === 'huge'
+          ? Buffer.alloc(6 * 1024 * 1024, 1)
+          : m.bytes === 'truncated'
+            ? png.subarray(0, 20)
+            : typeof m.bytes === 'string'
+              ? png
+              : Buffer.from(m.bytes);
   const sends = m.kind !== 'file' || m.bytes !== 'none';
   if (m.kind === 'file' && m.bytes === 'as-text') form.append('file', png.toString('base64'));
   else if (sends) form.append('file', new Blob([file]), 'x.png');

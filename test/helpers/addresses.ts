@@ -31,11 +31,7 @@ export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 /** A signed-up customer, with its internal user id for database checks. */
 export async function customer(t: RunningApp) {
   const account = await signUp(t);
-  const row = await t.db
-    .selectFrom('users')
-    .select('id')
-    .where('public_id', '=', String(account.user.public_id))
-    .executeTakeFirstOrThrow();
+  const row = await t.db.selectFrom('users').select('id').where('public_id', '=', String(account.user.public_id)).executeTakeFirstOrThrow();
   return { ...account, userId: row.id };
 }
 

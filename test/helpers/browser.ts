@@ -11,7 +11,13 @@ export const RESULTS_DIR = path.resolve('test-results/console');
 
 // The package's flags are tuned for serverless sandboxes; these would weaken exactly what the
 // console relies on (same-origin rules, CSP), or make one crashed page take the browser down.
-const UNWANTED = ['--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials', '--single-process', '--no-zygote'];
+const UNWANTED = [
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+  '--single-process',
+  '--no-zygote',
+];
 // This machine has no network beyond loopback: no background connections to Google's services.
 const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
@@ -54,15 +60,26 @@ export async function inConsole(
   timezoneId?: string,
 ): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const name = t.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-  const context = await browser.newContext({ baseURL: app.baseUrl, viewport, reducedMotion: 'reduce', ...(timezoneId ? { timezoneId } : {}) });
+  const name = t.name
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+  const context = await browser.newContext({
+    baseURL: app.baseUrl,
+    viewport,
+    reducedMotion: 'reduce',
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   await context.tracing.start({ screenshots: true, snapshots: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text())) {
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text())
+    ) {
       problems.push(`console error: ${message.text()}`);
     }
   });
@@ -105,7 +122,10 @@ export async function accessibilityProblems(page: Page): Promise<AxeViolation[]>
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     // Runs in the page: `globalThis` is its window (the test files are type-checked without the DOM library).
-    const page = globalThis as unknown as { document: unknown; axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } };
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
+    };
     const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations;
   });
@@ -114,6 +134,12 @@ export async function accessibilityProblems(page: Page): Promise<AxeViolation[]>
 
 export function describeViolations(violations: AxeViolation[]): string {
   return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `  ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? '').replaceAll('\n', ' ')}`).join('\n')}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+          .slice(0, 5)
+          .map((n) => `  ${n.html.slice(0, 200)}\n    ${(n.failureSummary ?? '').replaceAll('\n', ' ')}`)
+          .join('\n')}`,
+    )
     .join('\n');
 }

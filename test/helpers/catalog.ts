@@ -34,7 +34,10 @@ export async function createVariant(admin: Client, productPublicId: string, body
 }
 
 export async function createInventory(admin: Client, variantPublicId: string, quantityOnHand: number) {
-  return expectStatus(await admin.post(`${API}/admin/inventory`, { variant_public_id: variantPublicId, quantity_on_hand: quantityOnHand }), 201);
+  return expectStatus(
+    await admin.post(`${API}/admin/inventory`, { variant_public_id: variantPublicId, quantity_on_hand: quantityOnHand }),
+    201,
+  );
 }
 
 export interface VariantSpec {
@@ -112,7 +115,8 @@ export async function expectListed(client: Client, query: string, expected: stri
 }
 
 /** A fresh category, to keep a group of tests' products apart from the rest; returns its public ID. */
-export const productGroup = async (admin: Client, name: string) => (await createCategory(admin, { name: `${name} ${uniqueSku()}` })).public_id as string;
+export const productGroup = async (admin: Client, name: string) =>
+  (await createCategory(admin, { name: `${name} ${uniqueSku()}` })).public_id as string;
 
 /** Public IDs of a list response, in order. */
 export const idsOf = (response: Response): string[] => (response.body.data as { public_id: string }[]).map((item) => item.public_id);
@@ -129,6 +133,9 @@ export function expectValidation(response: Response, field?: string) {
   assert.equal(response.body.error.code, 'VALIDATION_ERROR', response.text);
   if (field) {
     const details: { field: string }[] = response.body.error.details ?? [];
-    assert.ok(details.some((d) => d.field === field), `no detail for ${field}: ${response.text}`);
+    assert.ok(
+      details.some((d) => d.field === field),
+      `no detail for ${field}: ${response.text}`,
+    );
   }
 }

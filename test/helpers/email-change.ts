@@ -12,7 +12,8 @@ export const CONFIRM_SUBJECT = 'Confirm your new email address';
 export const NOTICE_SUBJECT = 'Your email address was changed';
 
 /** The messages to `address` with that subject, as received so far. */
-export const withSubject = (mail: MailCatcher, address: string, subject: string) => mail.to(address).filter((m) => subjectOf(m.raw) === subject);
+export const withSubject = (mail: MailCatcher, address: string, subject: string) =>
+  mail.to(address).filter((m) => subjectOf(m.raw) === subject);
 
 /** Starts a change to `newEmail` (expects 202) and returns the token mailed to it. */
 export async function startChange(t: { readonly mail: MailCatcher }, client: Client, newEmail: string): Promise<string> {

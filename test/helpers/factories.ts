@@ -12,7 +12,18 @@ const unique = () => randomBytes(5).toString('hex');
 export const uniqueEmail = (label = 'user') => `${label}-${unique()}@example.test`;
 
 /** The fields of a User as the API shows it, sorted. */
-export const USER_KEYS = ['created_at', 'email', 'email_verified', 'first_name', 'last_name', 'phone_number', 'public_id', 'role', 'status', 'updated_at'];
+export const USER_KEYS = [
+  'created_at',
+  'email',
+  'email_verified',
+  'first_name',
+  'last_name',
+  'phone_number',
+  'public_id',
+  'role',
+  'status',
+  'updated_at',
+];
 
 /** Registers a customer over HTTP; the returned client holds its session. */
 export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<string, unknown> = {}) {
@@ -24,7 +35,8 @@ export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<strin
 }
 
 /** POST /auth/login from a new client (anonymous until it succeeds). */
-export const login = (t: Pick<TestApp, 'client'>, email: string, password = PASSWORD) => t.client().post('/api/v1/auth/login', { email, password });
+export const login = (t: Pick<TestApp, 'client'>, email: string, password = PASSWORD) =>
+  t.client().post('/api/v1/auth/login', { email, password });
 
 /** Creates an account of any role straight in the database (as the CLI does) and signs it in over HTTP. */
 export async function signInAs(t: Pick<TestApp, 'client' | 'db'> & { config: Pick<TestApp['config'], 'passwordHashCost'> }, role: Role) {

@@ -34,7 +34,8 @@ export function isCleared(cookie: SetCookie | undefined): boolean {
   if (!cookie) return false;
   const expires = cookie.attributes.get('expires');
   const maxAge = cookie.attributes.get('max-age');
-  const past = (typeof expires === 'string' && new Date(expires).getTime() < Date.now()) || (typeof maxAge === 'string' && Number(maxAge) <= 0);
+  const past =
+    (typeof expires === 'string' && new Date(expires).getTime() < Date.now()) || (typeof maxAge === 'string' && Number(maxAge) <= 0);
   return cookie.value === '' && past;
 }
 

@@ -36,7 +36,10 @@ export interface VariantRef {
 }
 
 /** An ACTIVE product with one variant, created through the admin API. */
-export async function createVariant(admin: Client, options: { productName?: string; sku?: string; productPublicId?: string } = {}): Promise<VariantRef> {
+export async function createVariant(
+  admin: Client,
+  options: { productName?: string; sku?: string; productPublicId?: string } = {},
+): Promise<VariantRef> {
   let productPublicId = options.productPublicId;
   const productName = options.productName ?? `Product ${suffix()}`;
   if (!productPublicId) {
@@ -60,7 +63,11 @@ export async function createRecord(admin: Client, variantPublicId: string, quant
 }
 
 /** A fresh variant with an inventory record, optionally with some units reserved. */
-export async function stockedVariant(admin: Client, onHand: number, options: { reorderLevel?: number; reserved?: number; productName?: string; sku?: string } = {}) {
+export async function stockedVariant(
+  admin: Client,
+  onHand: number,
+  options: { reorderLevel?: number; reserved?: number; productName?: string; sku?: string } = {},
+) {
   const variant = await createVariant(admin, options);
   await createRecord(admin, variant.variantPublicId, onHand, options.reorderLevel);
   if (options.reserved) {
@@ -87,7 +94,16 @@ export async function dbMovements(t: RunningApp, variantPublicId: string) {
     .innerJoin('inventory as i', 'i.id', 'm.inventory_id')
     .innerJoin('variants as v', 'v.id', 'i.variant_id')
     .leftJoin('users as u', 'u.id', 'm.actor_user_id')
-    .select(['m.id', 'm.kind', 'm.delta_on_hand', 'm.delta_reserved', 'm.on_hand_after', 'm.reserved_after', 'm.reason', 'u.public_id as actor_public_id'])
+    .select([
+      'm.id',
+      'm.kind',
+      'm.delta_on_hand',
+      'm.delta_reserved',
+      'm.on_hand_after',
+      'm.reserved_after',
+      'm.reason',
+      'u.public_id as actor_public_id',
+    ])
     .where('v.public_id', '=', variantPublicId)
     .orderBy('m.id', 'asc')
     .execute();

@@ -63,15 +63,17 @@ export async function startMailServer(port = 0, options: { delayMs?: number } = 
     messages,
     to: (address) => messages.filter((m) => m.to.includes(address.toLowerCase())),
     waitFor: (predicate, timeoutMs) => waitFor(predicate, timeoutMs),
-    waitForMail: (address, subject, timeoutMs) =>
-      waitFor(() => catcher.to(address).find((m) => subjectOf(m.raw) === subject), timeoutMs),
+    waitForMail: (address, subject, timeoutMs) => waitFor(() => catcher.to(address).find((m) => subjectOf(m.raw) === subject), timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return catcher;
 }
 
 /** Polls `predicate` every 20 ms until it returns something truthy, which it then returns. */
-export async function waitFor<T>(predicate: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(
+  predicate: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await predicate();
@@ -146,11 +148,11 @@ export function partsOf(raw: string): MailPart[] {
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
   if (/^multipart\//i.test(contentType) && boundary) {
     const sections = body.split(`--${boundary}`).slice(1);
-    return sections
-      .filter((section) => !section.startsWith('--'))
-      .flatMap((section) => partsOf(section.replace(/^\r?\n/, '')));
+    return sections.filter((section) => !section.startsWith('--')).flatMap((section) => partsOf(section.replace(/^\r?\n/, '')));
   }
-  return [{ contentType: contentType.split(';')[0]!.trim().toLowerCase(), body: decodeBody(body, headers.get('content-transfer-encoding')) }];
+  return [
+    { contentType: contentType.split(';')[0]!.trim().toLowerCase(), body: decodeBody(body, headers.get('content-transfer-encoding')) },
+  ];
 }
 
 /** The decoded body of the first part of `type` (e.g. text/plain), or undefined. */

@@ -11,7 +11,9 @@ import type { FastifyInstance } from 'fastify';
  * the bytes that leave the server. Mismatches are collected and reported
  * when the test app closes, so the document can never drift from behaviour.
  */
-type Document = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+type Document = {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+};
 
 const DOCUMENT_ID = 'openapi.json';
 
@@ -51,7 +53,9 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): { problems:
       return payload;
     }
     if (!response.content || payload === null || payload === undefined || payload === '') return payload;
-    const type = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim();
+    const type = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim();
     if (!response.content[type]) {
       problems.push(`${where}: content type ${type || '(none)'} not declared (${Object.keys(response.content).join(', ')})`);
       return payload;

@@ -40,13 +40,29 @@ export async function checkoutState(t: RunningApp, userPublicId: string, variant
   const user = await t.db.selectFrom('users').select(['id', 'email']).where('public_id', '=', userPublicId).executeTakeFirstOrThrow();
   const userId = user.id;
   const orders = await t.db.selectFrom('orders').select(['public_id', 'status']).where('user_id', '=', userId).orderBy('id').execute();
-  const cart = await t.db.selectFrom('cart_items').select(['variant_id', 'quantity']).where('user_id', '=', userId).orderBy('variant_id').execute();
+  const cart = await t.db
+    .selectFrom('cart_items')
+    .select(['variant_id', 'quantity'])
+    .where('user_id', '=', userId)
+    .orderBy('variant_id')
+    .execute();
   const inventory = await Promise.all(variantIds.map((v) => inventoryOf(t, v)));
-  const movements = await t.db.selectFrom('inventory_movements').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const movements = await t.db
+    .selectFrom('inventory_movements')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   const outbox = await t.db.selectFrom('outbox').select('kind').where('recipient', '=', user.email).orderBy('id').execute();
-  const usages = await t.db.selectFrom('coupon_usages').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const usages = await t.db
+    .selectFrom('coupon_usages')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   const coupon = couponPublicId
-    ? await t.db.selectFrom('coupons').select(['times_used', 'updated_at']).where('public_id', '=', couponPublicId).executeTakeFirstOrThrow()
+    ? await t.db
+        .selectFrom('coupons')
+        .select(['times_used', 'updated_at'])
+        .where('public_id', '=', couponPublicId)
+        .executeTakeFirstOrThrow()
     : null;
   return { orders, cart, inventory, movements: Number(movements.n), outbox: outbox.map((e) => e.kind), usages: Number(usages.n), coupon };
 }
@@ -62,8 +78,12 @@ export async function placedOrder(
   extra: Record<string, unknown> = {},
 ) {
   const variants: string[] = [];
-  for (const line of lines) variants.push((await sellableVariant(admin, { price: line.price ?? '10.00', stock: line.stock ?? 100 })).variantId);
-  const s = await shopper(t, lines.map((line, i) => ({ variantId: variants[i]!, quantity: line.quantity })));
+  for (const line of lines)
+    variants.push((await sellableVariant(admin, { price: line.price ?? '10.00', stock: line.stock ?? 100 })).variantId);
+  const s = await shopper(
+    t,
+    lines.map((line, i) => ({ variantId: variants[i]!, quantity: line.quantity })),
+  );
   const order = ok(await checkout(s.client, s.addressId, extra), 201);
   return { ...s, order, variantIds: variants };
 }
@@ -104,7 +124,13 @@ export async function orderIn(t: RunningApp, admin: Client, status: OrderStatus,
 export async function orderState(t: RunningApp, admin: Client, orderId: string, variantId: string) {
   const order = await t.db.selectFrom('orders').selectAll().where('public_id', '=', orderId).executeTakeFirstOrThrow();
   const count = async (table: 'order_status_history' | 'coupon_usages') =>
-    (await t.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('order_id', '=', order.id).executeTakeFirstOrThrow()).n;
+    (
+      await t.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('order_id', '=', order.id)
+        .executeTakeFirstOrThrow()
+    ).n;
   const released = await t.db.selectFrom('coupon_usages').select('released_at').where('order_id', '=', order.id).execute();
   const coupons = await t.db.selectFrom('coupons').select(['public_id', 'times_used']).orderBy('id').execute();
   const customer = await t.db.selectFrom('users').select('email').where('id', '=', order.user_id).executeTakeFirstOrThrow();

@@ -25,7 +25,9 @@ export const moderate = async (admin: Client, id: string, status: 'APPROVED' | '
   expectStatus(await admin.patch(`${API}/admin/reviews/${id}`, { status, ...(note !== undefined ? { moderation_note: note } : {}) }), 200);
 
 /** GET /products/{prd}/reviews as an anonymous visitor. */
-export const publicReviews = (t: Pick<RunningApp, 'client'>, productId: string, query = '') => t.client().get(`${API}/products/${productId}/reviews${query}`);
+export const publicReviews = (t: Pick<RunningApp, 'client'>, productId: string, query = '') =>
+  t.client().get(`${API}/products/${productId}/reviews${query}`);
 export const publicReviewIds = async (t: Pick<RunningApp, 'client'>, productId: string) =>
   expectStatus(await publicReviews(t, productId), 200).map((r: { public_id: string }) => r.public_id);
-export const ratingOf = async (t: Pick<RunningApp, 'client'>, productId: string) => expectStatus(await t.client().get(`${API}/products/${productId}`), 200).rating;
+export const ratingOf = async (t: Pick<RunningApp, 'client'>, productId: string) =>
+  expectStatus(await t.client().get(`${API}/products/${productId}`), 200).rating;

@@ -95,7 +95,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   };
   const child = options.viaNpm
     ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
   live.add(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -135,7 +139,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       for (;;) {
         const found = logs().find(match);
         if (found) return found;
-        if (done || Date.now() > deadline) throw new Error(`log line not seen (${done ? 'process exited' : 'timed out'}); output:\n${output.slice(-4000)}`);
+        if (done || Date.now() > deadline)
+          throw new Error(`log line not seen (${done ? 'process exited' : 'timed out'}); output:\n${output.slice(-4000)}`);
         await sleep(50);
       }
     },
@@ -246,4 +251,3 @@ export async function adminQuery<T extends pg.QueryResultRow = pg.QueryResultRow
     await client.end();
   }
 }
-

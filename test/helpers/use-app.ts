@@ -88,12 +88,16 @@ export function useApp<const R extends Role = never>(options: UseAppOptions<R> =
       return state.mail;
     },
   };
-  for (const [role, field] of Object.entries(FIELD)) Object.defineProperty(fixture, field, { get: account(role as Role), enumerable: true });
+  for (const [role, field] of Object.entries(FIELD))
+    Object.defineProperty(fixture, field, { get: account(role as Role), enumerable: true });
   const t = fixture as unknown as AppFixture<R>;
 
   before(async () => {
     if (options.mail) state.mail = await startMailServer();
-    const env = { ...(state.mail ? { SMTP_URL: state.mail.url } : {}), ...(typeof options.env === 'function' ? await options.env() : options.env) };
+    const env = {
+      ...(state.mail ? { SMTP_URL: state.mail.url } : {}),
+      ...(typeof options.env === 'function' ? await options.env() : options.env),
+    };
     state.app = await startTestApp(env, { setup: options.setup });
     for (const role of options.as ?? []) {
       const { client, user, email } = role === 'CUSTOMER' ? await signUp(state.app) : await signInAs(state.app, role);

@@ -23,7 +23,11 @@ describe('configuration', () => {
       [{ CORS_ORIGINS: 'http://ok.example,::bad' }, /CORS_ORIGINS has an invalid origin/],
     ];
     for (const [env, message] of cases) {
-      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message), JSON.stringify(env));
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+        JSON.stringify(env),
+      );
     }
   });
 

@@ -64,24 +64,69 @@ describe('unique violations: one translation', () => {
 
 describe('coupon rules an order and the admin API apply', () => {
   const NOW = new Date('2026-06-15T12:00:00Z');
-  const coupon = { is_active: true, starts_at: null, expires_at: null, usage_limit: null, times_used: 0, deleted_at: null, minimum_order_amount: '50.00', usage_limit_per_user: 1 };
+  const coupon = {
+    is_active: true,
+    starts_at: null,
+    expires_at: null,
+    usage_limit: null,
+    times_used: 0,
+    deleted_at: null,
+    minimum_order_amount: '50.00',
+    usage_limit_per_user: 1,
+  };
 
   test('status, minimum and per-account limit refuse with their codes', () => {
-    assert.equal(codeOf(() => checkCouponApplies(coupon, NOW, 5000)), null);
-    assert.equal(codeOf(() => checkCouponApplies(coupon, NOW, 4999)), 'INVALID_COUPON');
-    assert.equal(codeOf(() => checkCouponApplies({ ...coupon, is_active: false }, NOW, 5000)), 'INVALID_COUPON');
-    assert.equal(codeOf(() => checkCouponApplies({ ...coupon, usage_limit: 1, times_used: 1 }, NOW, 5000)), 'COUPON_EXHAUSTED');
-    assert.equal(codeOf(() => checkAccountUses(coupon, 0)), null);
-    assert.equal(codeOf(() => checkAccountUses(coupon, 1)), 'COUPON_EXHAUSTED');
-    assert.equal(codeOf(() => checkAccountUses({ usage_limit_per_user: null }, 99)), null);
+    assert.equal(
+      codeOf(() => checkCouponApplies(coupon, NOW, 5000)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies(coupon, NOW, 4999)),
+      'INVALID_COUPON',
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies({ ...coupon, is_active: false }, NOW, 5000)),
+      'INVALID_COUPON',
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies({ ...coupon, usage_limit: 1, times_used: 1 }, NOW, 5000)),
+      'COUPON_EXHAUSTED',
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses(coupon, 0)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses(coupon, 1)),
+      'COUPON_EXHAUSTED',
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses({ usage_limit_per_user: null }, 99)),
+      null,
+    );
   });
 
   test('a definition must hold across its fields, and an edit cannot set the limit below the uses made', () => {
     const definition = { discount_type: 'PERCENTAGE', discount_value: '10.00', usage_limit: 5 };
-    assert.equal(codeOf(() => checkCouponDefinition(definition)), null);
-    assert.equal(codeOf(() => checkCouponDefinition({ ...definition, discount_value: '101.00' })), 'VALIDATION_ERROR');
-    assert.equal(codeOf(() => checkCouponDefinition({ ...definition, starts_at: '2026-02-01T00:00:00Z', expires_at: '2026-01-01T00:00:00Z' })), 'VALIDATION_ERROR');
-    assert.equal(codeOf(() => checkCouponDefinition(definition, 6)), 'VALIDATION_ERROR');
-    assert.equal(codeOf(() => checkCouponDefinition(definition, 5)), null);
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition({ ...definition, discount_value: '101.00' })),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition({ ...definition, starts_at: '2026-02-01T00:00:00Z', expires_at: '2026-01-01T00:00:00Z' })),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition, 6)),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition, 5)),
+      null,
+    );
   });
 });

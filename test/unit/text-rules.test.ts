@@ -27,7 +27,13 @@ describe('slugs', () => {
 
 describe('CSV', () => {
   test('quoting per RFC 4180, CRLF line ends, nulls empty', () => {
-    const csv = toCsv(['a', 'b', 'c'], [{ a: 'plain', b: 'with, comma', c: null }, { a: 'say "hi"', b: 'two\nlines', c: 42 }]);
+    const csv = toCsv(
+      ['a', 'b', 'c'],
+      [
+        { a: 'plain', b: 'with, comma', c: null },
+        { a: 'say "hi"', b: 'two\nlines', c: 42 },
+      ],
+    );
     assert.equal(csv, 'a,b,c\r\nplain,"with, comma",\r\n"say ""hi""","two\nlines",42\r\n');
   });
 

@@ -54,7 +54,10 @@ export type SuccessBody<P extends keyof paths, M extends keyof paths[P]> = Defin
 
 /** The error codes an operation can answer with. */
 export type ErrorCodeOf<P extends keyof paths, M extends keyof paths[P]> =
-  ErrorResponse<paths[P][M] extends { responses: infer R extends Record<string | number, unknown> } ? R : never, 'application/json'> extends infer E
+  ErrorResponse<
+    paths[P][M] extends { responses: infer R extends Record<string | number, unknown> } ? R : never,
+    'application/json'
+  > extends infer E
     ? E extends { error: { code: infer C } }
       ? C
       : never
@@ -68,11 +71,15 @@ export type PagedPath = {
 }[PathsWithMethod<paths, 'get'>];
 
 /** One page of a list: its items and `meta` (page, limit, total, totalPages, hasNext, hasPrev). */
-export type PageOf<P extends PagedPath> = SuccessBody<P, 'get'> extends { data: infer D; meta: infer Meta } ? { data: D; meta: Meta } : never;
+export type PageOf<P extends PagedPath> =
+  SuccessBody<P, 'get'> extends { data: infer D; meta: infer Meta } ? { data: D; meta: Meta } : never;
 export type ItemOf<P extends PagedPath> = PageOf<P>['data'] extends readonly (infer Item)[] ? Item : never;
 
 /** A typed call resolving to the success body, throwing ApiError on refusal and NetworkError when no answer came. */
-type Call<M extends Method> = <P extends PathsWithMethod<paths, M>>(path: P, ...init: InitArgs<CallInit<P, M>>) => Promise<SuccessBody<P, M>>;
+type Call<M extends Method> = <P extends PathsWithMethod<paths, M>>(
+  path: P,
+  ...init: InitArgs<CallInit<P, M>>
+) => Promise<SuccessBody<P, M>>;
 
 const browser = () => typeof (globalThis as { document?: unknown }).document !== 'undefined';
 
@@ -91,7 +98,12 @@ export function createApi(options: CommerceClientOptions) {
     retryDelay: options.retryDelay ?? 200,
     csrfUrl: `${baseUrl}/api/v1/auth/csrf-token`,
   });
-  const raw = createClient<paths>({ baseUrl, headers: options.headers, credentials: options.credentials ?? 'include', fetch: transport.send });
+  const raw = createClient<paths>({
+    baseUrl,
+    headers: options.headers,
+    credentials: options.credentials ?? 'include',
+    fetch: transport.send,
+  });
 
   const call =
     <M extends Method>(method: M): Call<M> =>
@@ -103,7 +115,13 @@ export function createApi(options: CommerceClientOptions) {
         result = await send(path as string, { ...(init[0] as object | undefined), parseAs: 'text' });
       } catch (error) {
         // From the transport: a refused CSRF token (ApiError), a token answer that is not JSON (ResponseError), an abort.
-        if (error instanceof NetworkError || error instanceof ApiError || error instanceof ResponseError || (error as Error)?.name === 'AbortError') throw error;
+        if (
+          error instanceof NetworkError ||
+          error instanceof ApiError ||
+          error instanceof ResponseError ||
+          (error as Error)?.name === 'AbortError'
+        )
+          throw error;
         // Anything else failed on the way, e.g. the connection dropped while the body was read.
         throw new NetworkError(`${method.toUpperCase()} ${String(path)} failed`, error);
       }
@@ -149,7 +167,9 @@ export function createApi(options: CommerceClientOptions) {
    * Resolves to the upload; put its `url` in a review's images (or a product's).
    */
   async function upload(file: Blob, options: { context?: 'reviews' | 'products'; fileName?: string } = {}): Promise<Uploaded> {
-    const credentials: UploadCredentials = (await GET('/api/v1/uploads/media-auth', { params: { query: { context: options.context ?? 'reviews' } } })).data;
+    const credentials: UploadCredentials = (
+      await GET('/api/v1/uploads/media-auth', { params: { query: { context: options.context ?? 'reviews' } } })
+    ).data;
     const form = new FormData();
     form.append('file', file, options.fileName ?? (file as File).name ?? 'upload');
     form.append('fileName', options.fileName ?? ((file as File).name || 'upload'));
@@ -159,7 +179,11 @@ export function createApi(options: CommerceClientOptions) {
     let text: string;
     try {
       // Signed by the token, not the session: no cookies go to the image host.
-      response = await (transportFetch ?? globalThis.fetch)(credentials.uploadEndpoint, { method: 'POST', body: form, credentials: 'omit' });
+      response = await (transportFetch ?? globalThis.fetch)(credentials.uploadEndpoint, {
+        method: 'POST',
+        body: form,
+        credentials: 'omit',
+      });
       text = await response.text();
     } catch (error) {
       throw new NetworkError('The upload did not reach the image host', error);

@@ -14,8 +14,14 @@ type DataOf<P extends keyof paths, M extends keyof paths[P]> = NonNullable<Succe
 export function createCommerceClient(options: CommerceClientOptions) {
   const api = createApi(options);
   const data = <T extends { data: unknown }>(body: T) => body.data as T['data'];
-  const list = <P extends PagedPath>(path: P) => (query?: QueryOf<P>) => (api.page as (path: P, init: unknown) => ReturnType<typeof api.page<P>>)(path, { params: { query } });
-  const all = <P extends PagedPath>(path: P) => (query?: QueryOf<P>) => (api.items as (path: P, init: unknown) => ReturnType<typeof api.items<P>>)(path, { params: { query } });
+  const list =
+    <P extends PagedPath>(path: P) =>
+    (query?: QueryOf<P>) =>
+      (api.page as (path: P, init: unknown) => ReturnType<typeof api.page<P>>)(path, { params: { query } });
+  const all =
+    <P extends PagedPath>(path: P) =>
+    (query?: QueryOf<P>) =>
+      (api.items as (path: P, init: unknown) => ReturnType<typeof api.items<P>>)(path, { params: { query } });
 
   return {
     ...api,
@@ -29,7 +35,8 @@ export function createCommerceClient(options: CommerceClientOptions) {
       verifyEmail: (token: string) => api.POST('/api/v1/auth/email-verification/verify', { body: { token } }).then(data),
       resendVerification: () => api.POST('/api/v1/auth/email-verification/resend'),
       requestPasswordReset: (email: string) => api.POST('/api/v1/auth/password-reset', { body: { email } }),
-      resetPassword: (token: string, new_password: string) => api.POST('/api/v1/auth/password-reset/verify', { body: { token, new_password } }),
+      resetPassword: (token: string, new_password: string) =>
+        api.POST('/api/v1/auth/password-reset/verify', { body: { token, new_password } }),
     },
     account: {
       get: () => api.GET('/api/v1/users/me').then(data),
@@ -38,26 +45,32 @@ export function createCommerceClient(options: CommerceClientOptions) {
     },
     addresses: {
       list: list('/api/v1/users/me/addresses'),
-      get: (address_public_id: string) => api.GET('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }).then(data),
+      get: (address_public_id: string) =>
+        api.GET('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }).then(data),
       create: (body: BodyOf<'/api/v1/users/me/addresses', 'post'>) => api.POST('/api/v1/users/me/addresses', { body }).then(data),
       update: (address_public_id: string, body: BodyOf<'/api/v1/users/me/addresses/{address_public_id}', 'patch'>) =>
         api.PATCH('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } }, body }).then(data),
-      remove: (address_public_id: string) => api.DELETE('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }),
+      remove: (address_public_id: string) =>
+        api.DELETE('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }),
     },
     products: {
       /** A page of the storefront catalogue: `search`, `category`, price and stock filters, `sort`, `page`, `limit`. */
       list: list('/api/v1/products'),
       /** Every matching product, page after page. */
       all: all('/api/v1/products'),
-      get: (product_public_id: string) => api.GET('/api/v1/products/{product_public_id}', { params: { path: { product_public_id } } }).then(data),
+      get: (product_public_id: string) =>
+        api.GET('/api/v1/products/{product_public_id}', { params: { path: { product_public_id } } }).then(data),
       bySlug: (slug: string) => api.GET('/api/v1/products/by-slug/{slug}', { params: { path: { slug } } }).then(data),
       /** A page of a product's published reviews, `{ data, meta }` like every list, plus this list's rating `summary`. */
       reviews: (product_public_id: string, query?: QueryOf<'/api/v1/products/{product_public_id}/reviews'>) =>
-        api.GET('/api/v1/products/{product_public_id}/reviews', { params: { path: { product_public_id }, query } }).then(({ data, meta, summary }) => ({ data, meta, summary })),
+        api
+          .GET('/api/v1/products/{product_public_id}/reviews', { params: { path: { product_public_id }, query } })
+          .then(({ data, meta, summary }) => ({ data, meta, summary })),
     },
     categories: {
       list: list('/api/v1/categories'),
-      get: (category_public_id: string) => api.GET('/api/v1/categories/{category_public_id}', { params: { path: { category_public_id } } }).then(data),
+      get: (category_public_id: string) =>
+        api.GET('/api/v1/categories/{category_public_id}', { params: { path: { category_public_id } } }).then(data),
       products: (category_public_id: string, query?: QueryOf<'/api/v1/categories/{category_public_id}/products'>) =>
         api.page('/api/v1/categories/{category_public_id}/products', { params: { path: { category_public_id }, query } }),
     },
@@ -66,7 +79,8 @@ export function createCommerceClient(options: CommerceClientOptions) {
       add: (body: BodyOf<'/api/v1/cart/items', 'post'>) => api.POST('/api/v1/cart/items', { body }).then(data),
       setQuantity: (variant_public_id: string, quantity: number) =>
         api.PATCH('/api/v1/cart/items/{variant_public_id}', { params: { path: { variant_public_id } }, body: { quantity } }).then(data),
-      remove: (variant_public_id: string) => api.DELETE('/api/v1/cart/items/{variant_public_id}', { params: { path: { variant_public_id } } }).then(data),
+      remove: (variant_public_id: string) =>
+        api.DELETE('/api/v1/cart/items/{variant_public_id}', { params: { path: { variant_public_id } } }).then(data),
       clear: () => api.DELETE('/api/v1/cart'),
     },
     orders: {
@@ -81,7 +95,8 @@ export function createCommerceClient(options: CommerceClientOptions) {
           .then(data),
       list: list('/api/v1/orders'),
       get: (order_public_id: string) => api.GET('/api/v1/orders/{order_public_id}', { params: { path: { order_public_id } } }).then(data),
-      cancel: (order_public_id: string) => api.POST('/api/v1/orders/{order_public_id}/cancel', { params: { path: { order_public_id } } }).then(data),
+      cancel: (order_public_id: string) =>
+        api.POST('/api/v1/orders/{order_public_id}/cancel', { params: { path: { order_public_id } } }).then(data),
     },
     reviews: {
       create: (body: BodyOf<'/api/v1/reviews', 'post'>) => api.POST('/api/v1/reviews', { body }).then(data),

@@ -17,7 +17,9 @@ export interface CookieStore {
  * request's, to act as its user. The API keeps its cookies on one host and
  * path, so the jar keeps name=value pairs and honours expiry, no more.
  */
-export function createCookieJar(initial?: string | null): CookieStore & { readonly cookies: Map<string, string>; header(): string | undefined } {
+export function createCookieJar(
+  initial?: string | null,
+): CookieStore & { readonly cookies: Map<string, string>; header(): string | undefined } {
   const cookies = new Map<string, string>();
   for (const pair of (initial ?? '').split(';')) {
     const eq = pair.indexOf('=');

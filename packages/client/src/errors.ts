@@ -73,7 +73,13 @@ export function jsonOf(response: Response, text: string, what: string): unknown 
     return JSON.parse(text);
   } catch (error) {
     const type = response.headers.get('content-type');
-    throw new ResponseError(`${what}: HTTP ${response.status} with a body that is not JSON (${type ?? 'no content type'})`, response.status, type, response.headers.get('x-request-id'), error);
+    throw new ResponseError(
+      `${what}: HTTP ${response.status} with a body that is not JSON (${type ?? 'no content type'})`,
+      response.status,
+      type,
+      response.headers.get('x-request-id'),
+      error,
+    );
   }
 }
 
@@ -124,5 +130,12 @@ export function apiErrorOf(response: Response, body: unknown): ApiError {
           : `${response.status} ${response.statusText}`;
   const requestId = typeof envelope.request_id === 'string' ? envelope.request_id : response.headers.get('x-request-id');
   const retryAfter = Number(response.headers.get('retry-after'));
-  return new ApiError(response.status, code, message, Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [], requestId, retryAfter > 0 ? retryAfter : null);
+  return new ApiError(
+    response.status,
+    code,
+    message,
+    Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [],
+    requestId,
+    retryAfter > 0 ? retryAfter : null,
+  );
 }

@@ -71,15 +71,27 @@ export function createTransport(options: TransportOptions) {
       let response: Response;
       let text: string;
       try {
-        response = await exchange(new URL(options.csrfUrl, (globalThis as { location?: { href: string } }).location?.href), { method: 'GET', headers: new Headers() }, true);
+        response = await exchange(
+          new URL(options.csrfUrl, (globalThis as { location?: { href: string } }).location?.href),
+          { method: 'GET', headers: new Headers() },
+          true,
+        );
         text = await response.text();
       } catch (error) {
         throw new NetworkError('Could not reach the service for a CSRF token', error);
       }
       // Refused (429, 503...): the service's own error, with its code and Retry-After.
       if (!response.ok) throw apiErrorOf(response, safeJson(text));
-      const value = (jsonOf(response, text, 'GET /api/v1/auth/csrf-token') as { data?: { csrf_token?: unknown } } | undefined)?.data?.csrf_token;
-      if (typeof value !== 'string') throw new ResponseError('GET /api/v1/auth/csrf-token: the answer carries no csrf_token', response.status, response.headers.get('content-type'), response.headers.get('x-request-id'), value);
+      const value = (jsonOf(response, text, 'GET /api/v1/auth/csrf-token') as { data?: { csrf_token?: unknown } } | undefined)?.data
+        ?.csrf_token;
+      if (typeof value !== 'string')
+        throw new ResponseError(
+          'GET /api/v1/auth/csrf-token: the answer carries no csrf_token',
+          response.status,
+          response.headers.get('content-type'),
+          response.headers.get('x-request-id'),
+          value,
+        );
       return value;
     })();
     // A failed fetch is forgotten (unless a newer one took its place), so the next write asks again.
@@ -92,7 +104,10 @@ export function createTransport(options: TransportOptions) {
 
   async function isStaleToken(response: Response): Promise<boolean> {
     if (response.status !== 403) return false;
-    const body = (await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: { code?: string } } | null;
     return body?.error?.code === 'CSRF_TOKEN_INVALID';
   }
 

@@ -20,7 +20,10 @@ test('an admin builds a product, runs an order to fulfilment, moderates a review
   // A product with two variants and stock for each; stock writes go with a generated Idempotency-Key.
   const { data: product } = await admin.POST('/api/v1/admin/products', { body: { name: 'Enamel mug', status: 'ACTIVE', brand: 'Falcon' } });
   const variants = [];
-  for (const [sku, colour] of [['MUG-W', 'White'], ['MUG-B', 'Blue']] as const) {
+  for (const [sku, colour] of [
+    ['MUG-W', 'White'],
+    ['MUG-B', 'Blue'],
+  ] as const) {
     const { data: variant } = await admin.POST('/api/v1/admin/products/{product_public_id}/variants', {
       params: { path: { product_public_id: product.public_id } },
       body: { sku, name: colour, price: '12.00', cost_price: '4.00', options: { colour } },
@@ -33,8 +36,13 @@ test('an admin builds a product, runs an order to fulfilment, moderates a review
     body: { quantity_change: 3, reason: 'Delivery' },
   });
   assert.equal(adjusted.quantity_on_hand, 8);
-  const { data: full } = await admin.GET('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: product.public_id } } });
-  assert.deepEqual(full.variants.map((v) => v.inventory?.quantity_on_hand), [8, 5]);
+  const { data: full } = await admin.GET('/api/v1/admin/products/{product_public_id}', {
+    params: { path: { product_public_id: product.public_id } },
+  });
+  assert.deepEqual(
+    full.variants.map((v) => v.inventory?.quantity_on_hand),
+    [8, 5],
+  );
 
   // A customer orders; the admin confirms, ships and fulfils it.
   const shopper = clientOf(t);
@@ -46,32 +54,61 @@ test('an admin builds a product, runs an order to fulfilment, moderates a review
   const path = { order_public_id: placed.public_id };
   const waiting = await admin.page('/api/v1/admin/orders', { params: { query: { status: 'PLACED' } } });
   assert.ok(waiting.data.some((o) => o.public_id === placed.public_id));
-  const early = await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'FULFILLED' } }).catch((e: unknown) => e);
+  const early = await admin
+    .PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'FULFILLED' } })
+    .catch((e: unknown) => e);
   assert.ok(ApiError.is(early, 'INVALID_TRANSITION'), String(early));
   await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'CONFIRMED' } });
-  await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'SHIPPED', carrier: 'Royal Mail', tracking_number: 'RM123' } });
-  const { data: fulfilled } = await admin.PATCH('/api/v1/admin/orders/{order_public_id}', { params: { path }, body: { status: 'FULFILLED' } });
+  await admin.PATCH('/api/v1/admin/orders/{order_public_id}', {
+    params: { path },
+    body: { status: 'SHIPPED', carrier: 'Royal Mail', tracking_number: 'RM123' },
+  });
+  const { data: fulfilled } = await admin.PATCH('/api/v1/admin/orders/{order_public_id}', {
+    params: { path },
+    body: { status: 'FULFILLED' },
+  });
   assert.equal(fulfilled.status, 'FULFILLED');
-  assert.deepEqual(fulfilled.status_history.map((h) => h.status), ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED']);
-  const { data: stock } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variants[1]!.public_id } } });
+  assert.deepEqual(
+    fulfilled.status_history.map((h) => h.status),
+    ['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED'],
+  );
+  const { data: stock } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', {
+    params: { path: { variant_public_id: variants[1]!.public_id } },
+  });
   assert.equal(stock.quantity_on_hand, 3);
 
   // The customer reviews the mug with a photo uploaded to the image host the service names; the admin approves it.
   const photo = await shopper.upload(new Blob([new Uint8Array(tinyPng())], { type: 'image/png' }), { fileName: 'mug.png' });
   assert.match(photo.url, /\/media\//);
-  const review = await shopper.reviews.create({ product_public_id: product.public_id, rating: 5, title: 'Lovely', comment: 'Keeps tea hot.', images: [{ image_url: photo.url }] });
+  const review = await shopper.reviews.create({
+    product_public_id: product.public_id,
+    rating: 5,
+    title: 'Lovely',
+    comment: 'Keeps tea hot.',
+    images: [{ image_url: photo.url }],
+  });
   assert.equal(review.status, 'PENDING');
   const pending = await admin.page('/api/v1/admin/reviews', { params: { query: { status: 'PENDING', product: product.public_id } } });
-  assert.deepEqual(pending.data.map((r) => r.public_id), [review.public_id]);
+  assert.deepEqual(
+    pending.data.map((r) => r.public_id),
+    [review.public_id],
+  );
   const { data: approved } = await admin.PATCH('/api/v1/admin/reviews/{review_public_id}', {
     params: { path: { review_public_id: review.public_id } },
     body: { status: 'APPROVED', moderation_note: 'Fine' },
   });
   assert.equal(approved.status, 'APPROVED');
   const published = await shopper.products.reviews(product.public_id);
-  assert.deepEqual(published.data.map((r) => r.public_id), [review.public_id]);
+  assert.deepEqual(
+    published.data.map((r) => r.public_id),
+    [review.public_id],
+  );
   assert.equal(published.meta.total, 1);
-  assert.deepEqual(Object.keys(published).sort(), ['data', 'meta', 'summary'], 'a list like the others (plus its rating summary), not the envelope');
+  assert.deepEqual(
+    Object.keys(published).sort(),
+    ['data', 'meta', 'summary'],
+    'a list like the others (plus its rating summary), not the envelope',
+  );
 
   // The P&L counts the fulfilled order: revenue 24.00, cost of goods 8.00.
   const { data: pnl } = await admin.GET('/api/v1/admin/analytics/pnl');
@@ -81,7 +118,8 @@ test('an admin builds a product, runs an order to fulfilment, moderates a review
 
   // Walking every page of a list.
   const seen = [];
-  for await (const page of admin.pages('/api/v1/admin/inventory', { params: { query: { limit: 1 } } })) seen.push(...page.data.map((r) => r.sku));
+  for await (const page of admin.pages('/api/v1/admin/inventory', { params: { query: { limit: 1 } } }))
+    seen.push(...page.data.map((r) => r.sku));
   assert.deepEqual(seen.sort(), ['MUG-B', 'MUG-W']);
 });
 

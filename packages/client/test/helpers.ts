@@ -29,6 +29,14 @@ export async function staffClient(t: TestApp, role: 'ADMIN' | 'SUPER_ADMIN' = 'A
 /** The token of the newest verification email to `email`, read from the local mail files (DATA_DIR/mail). */
 export async function verificationTokenFromMailFile(t: TestApp, email: string): Promise<string> {
   const directory = path.join(t.config.dataDir, 'mail');
-  const file = await waitFor(() => existsSync(directory) && readdirSync(directory).filter((name) => name.endsWith('.eml') && name.includes(email)).sort().at(-1), 10_000);
+  const file = await waitFor(
+    () =>
+      existsSync(directory) &&
+      readdirSync(directory)
+        .filter((name) => name.endsWith('.eml') && name.includes(email))
+        .sort()
+        .at(-1),
+    10_000,
+  );
   return tokenFrom(readFileSync(path.join(directory, file), 'utf8'));
 }

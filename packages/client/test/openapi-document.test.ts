@@ -35,15 +35,23 @@ test('query parameters with a default are optional, and bodiless writes take an 
       }
       if (['post', 'put', 'patch', 'delete'].includes(method)) assert.ok(operation.requestBody, `${method} ${path} declares its body`);
       for (const [status, response] of Object.entries<any>(operation.responses)) {
-        if (Number(status) >= 400) assert.ok(response.content?.['application/json']?.schema, `${method} ${path} ${status}: the error envelope`);
+        if (Number(status) >= 400)
+          assert.ok(response.content?.['application/json']?.schema, `${method} ${path} ${status}: the error envelope`);
       }
     }
   }
   assert.equal(document.paths['/api/v1/admin/orders']!.get.parameters.find((p: any) => p.name === 'page').required, false);
   assert.ok(document.paths['/media/api/v1/files/upload']!.post.requestBody.content['multipart/form-data']);
-  assert.deepEqual(Object.keys(document.paths['/media/{*}']!.get.responses['200'].content).sort(), ['image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+  assert.deepEqual(Object.keys(document.paths['/media/{*}']!.get.responses['200'].content).sort(), [
+    'image/gif',
+    'image/jpeg',
+    'image/png',
+    'image/webp',
+  ]);
   const codes = (path: string, method: string, status: number) =>
-    [document.paths[path]![method].responses[status].content['application/json'].schema].flatMap((s: any) => s.oneOf ?? [s]).map((s: any) => s.$ref.split('_').slice(1).join('_'));
+    [document.paths[path]![method].responses[status].content['application/json'].schema]
+      .flatMap((s: any) => s.oneOf ?? [s])
+      .map((s: any) => s.$ref.split('_').slice(1).join('_'));
   assert.ok(codes('/api/v1/users/me/addresses', 'post', 409).includes('ADDRESS_BOOK_FULL'));
   assert.ok(codes('/api/v1/admin/inventory/{variant_public_id}/reservation', 'patch', 409).includes('RESERVATION_HELD'));
   assert.ok(codes('/api/v1/auth/email-verification/resend', 'post', 429).includes('RATE_LIMITED'));

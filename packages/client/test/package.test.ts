@@ -35,91 +35,98 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-test('npm pack makes a package that installs elsewhere, imports in plain Node, type-checks, and runs the README script', { timeout: 120_000 }, async () => {
-  // Pack a copy of the package (so that a run beside this one never meets a half-built dist/), with the repository's
-  // node_modules for the build: prepack builds dist/, and only dist/ ships (with package.json and README.md).
-  const copy = path.join(scratch, 'client');
-  cpSync(packageDir, copy, { recursive: true, filter: (from) => !/[\\/](dist|node_modules)$/.test(from) });
-  symlinkSync(path.join(packageDir, '../../node_modules'), path.join(copy, 'node_modules'), 'dir');
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: copy, env: npmEnv });
-  const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-  const files = manifest!.files.map((f) => f.path).sort();
-  assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), files.join(', '));
-  assert.deepEqual(
-    files.filter((file) => !file.startsWith('dist/')),
-    ['README.md', 'package.json'],
-  );
-  assert.deepEqual(
-    files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
-    [],
-    'no TypeScript source',
-  );
+test(
+  'npm pack makes a package that installs elsewhere, imports in plain Node, type-checks, and runs the README script',
+  { timeout: 120_000 },
+  async () => {
+    // Pack a copy of the package (so that a run beside this one never meets a half-built dist/), with the repository's
+    // node_modules for the build: prepack builds dist/, and only dist/ ships (with package.json and README.md).
+    const copy = path.join(scratch, 'client');
+    cpSync(packageDir, copy, { recursive: true, filter: (from) => !/[\\/](dist|node_modules)$/.test(from) });
+    symlinkSync(path.join(packageDir, '../../node_modules'), path.join(copy, 'node_modules'), 'dir');
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: copy, env: npmEnv });
+    const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    const files = manifest!.files.map((f) => f.path).sort();
+    assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), files.join(', '));
+    assert.deepEqual(
+      files.filter((file) => !file.startsWith('dist/')),
+      ['README.md', 'package.json'],
+    );
+    assert.deepEqual(
+      files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
+      [],
+      'no TypeScript source',
+    );
 
-  // Install the tarball into an empty project, offline.
-  const consumer = path.join(scratch, 'consumer');
-  mkdirSync(consumer);
-  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, manifest!.filename)], { cwd: consumer, env: npmEnv });
+    // Install the tarball into an empty project, offline.
+    const consumer = path.join(scratch, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, manifest!.filename)], {
+      cwd: consumer,
+      env: npmEnv,
+    });
 
-  // Plain Node: the compiled ESM, against the real service (a read, then a write with the CSRF dance).
-  writeFileSync(
-    path.join(consumer, 'smoke.mjs'),
-    `import { createCommerceClient, createCookieJar, ApiError, NetworkError, ResponseError } from '@commerce/client';
+    // Plain Node: the compiled ESM, against the real service (a read, then a write with the CSRF dance).
+    writeFileSync(
+      path.join(consumer, 'smoke.mjs'),
+      `import { createCommerceClient, createCookieJar, ApiError, NetworkError, ResponseError } from '@commerce/client';
 const shop = createCommerceClient({ baseUrl: process.argv[2], cookies: createCookieJar() });
 const { meta } = await shop.products.list({ limit: 1 });
 await shop.auth.register({ email: 'packed-' + Date.now() + '@example.com', password: process.argv[3], first_name: 'P', last_name: 'K' });
 const refused = await shop.orders.get('ord_nope').catch((error) => error);
 console.log(JSON.stringify({ total: meta.total, signedIn: (await shop.auth.session()).authenticated, refused: ApiError.is(refused, 'NOT_FOUND'), classes: [NetworkError, ResponseError].map((c) => c.name) }));
 `,
-  );
-  const smoke = await run(process.execPath, ['smoke.mjs', t.baseUrl, PASSWORD], { cwd: consumer });
-  assert.deepEqual(JSON.parse(smoke.stdout), { total: 0, signedIn: true, refused: true, classes: ['NetworkError', 'ResponseError'] });
+    );
+    const smoke = await run(process.execPath, ['smoke.mjs', t.baseUrl, PASSWORD], { cwd: consumer });
+    assert.deepEqual(JSON.parse(smoke.stdout), { total: 0, signedIn: true, refused: true, classes: ['NetworkError', 'ResponseError'] });
 
-  // The README's examples (but the Next.js one, which needs React and Next) against the package's declarations, strict.
-  for (const name of readdirSync(path.join(packageDir, 'examples')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))) {
-    copyFileSync(path.join(packageDir, 'examples', name), path.join(consumer, name));
-  }
-  writeFileSync(
-    path.join(consumer, 'misspelt.ts'),
-    `import { createCommerceClient } from '@commerce/client';
+    // The README's examples (but the Next.js one, which needs React and Next) against the package's declarations, strict.
+    for (const name of readdirSync(path.join(packageDir, 'examples')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))) {
+      copyFileSync(path.join(packageDir, 'examples', name), path.join(consumer, name));
+    }
+    writeFileSync(
+      path.join(consumer, 'misspelt.ts'),
+      `import { createCommerceClient } from '@commerce/client';
 const admin = createCommerceClient({ baseUrl: '' });
 // @ts-expect-error the movement's note is \`reason\`
 await admin.PATCH('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: 'var_1' } }, body: { quantity_change: 1, note: 'x' } });
 `,
-  );
-  writeFileSync(
-    path.join(consumer, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-        types: ['node'],
-        typeRoots: [path.join(packageDir, '../../node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        noEmit: true,
-        skipLibCheck: false,
-      },
-      include: ['*.ts'],
-    }),
-  );
-  const typecheck = await run(process.execPath, [tsc, '-p', consumer]).catch((error: { stdout: string }) => error);
-  assert.equal(typecheck.stdout, '', 'the examples compile against the packed declarations');
+    );
+    writeFileSync(
+      path.join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+          typeRoots: [path.join(packageDir, '../../node_modules/@types')],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        include: ['*.ts'],
+      }),
+    );
+    const typecheck = await run(process.execPath, [tsc, '-p', consumer]).catch((error: { stdout: string }) => error);
+    assert.equal(typecheck.stdout, '', 'the examples compile against the packed declarations');
 
-  // The README's Node script, run against the service as an administrator: restock what is low.
-  const admin = await staffClient(t);
-  const { data: product } = await admin.POST('/api/v1/admin/products', { body: { name: 'Kettle', status: 'ACTIVE' } });
-  const { data: variant } = await admin.POST('/api/v1/admin/products/{product_public_id}/variants', {
-    params: { path: { product_public_id: product.public_id } },
-    body: { sku: 'KETTLE-1', name: 'Kettle', price: '40.00' },
-  });
-  await admin.POST('/api/v1/admin/inventory', { body: { variant_public_id: variant.public_id, quantity_on_hand: 2, reorder_level: 5 } });
-  const { email } = await signInAs(t, 'SUPER_ADMIN');
-  const script = await run(process.execPath, ['--import', tsxLoader, 'node-script.ts'], {
-    cwd: consumer,
-    env: { ...process.env, COMMERCE_API_URL: t.baseUrl, ADMIN_EMAIL: email, ADMIN_PASSWORD: PASSWORD },
-  });
-  assert.equal(script.stdout, 'KETTLE-1: 2 -> 52\nnet profit this year: 0.00\n');
-});
+    // The README's Node script, run against the service as an administrator: restock what is low.
+    const admin = await staffClient(t);
+    const { data: product } = await admin.POST('/api/v1/admin/products', { body: { name: 'Kettle', status: 'ACTIVE' } });
+    const { data: variant } = await admin.POST('/api/v1/admin/products/{product_public_id}/variants', {
+      params: { path: { product_public_id: product.public_id } },
+      body: { sku: 'KETTLE-1', name: 'Kettle', price: '40.00' },
+    });
+    await admin.POST('/api/v1/admin/inventory', { body: { variant_public_id: variant.public_id, quantity_on_hand: 2, reorder_level: 5 } });
+    const { email } = await signInAs(t, 'SUPER_ADMIN');
+    const script = await run(process.execPath, ['--import', tsxLoader, 'node-script.ts'], {
+      cwd: consumer,
+      env: { ...process.env, COMMERCE_API_URL: t.baseUrl, ADMIN_EMAIL: email, ADMIN_PASSWORD: PASSWORD },
+    });
+    assert.equal(script.stdout, 'KETTLE-1: 2 -> 52\nnet profit this year: 0.00\n');
+  },
+);

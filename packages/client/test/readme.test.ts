@@ -35,9 +35,17 @@ test("every TypeScript block of the README is an example file's copy, or marked 
   for (const { marker, code, line } of all) {
     const example = /^example: (examples\/[\w-]+\.tsx?)$/.exec(marker ?? '');
     if (example) {
-      assert.equal(code, shownPart(example[1]!), `README.md line ${line} differs from ${example[1]}: copy the file's readme region into the README`);
+      assert.equal(
+        code,
+        shownPart(example[1]!),
+        `README.md line ${line} differs from ${example[1]}: copy the file's readme region into the README`,
+      );
     } else {
-      assert.equal(marker, 'signatures: not compiled', `README.md line ${line}: mark the block <!-- example: examples/<file> --> (and add the file) or <!-- signatures: not compiled -->`);
+      assert.equal(
+        marker,
+        'signatures: not compiled',
+        `README.md line ${line}: mark the block <!-- example: examples/<file> --> (and add the file) or <!-- signatures: not compiled -->`,
+      );
     }
   }
 });

@@ -20,12 +20,19 @@ const product = await admin
   .POST('/api/v1/admin/products', { body: { name: 'Brown Betty teapot', status: 'ACTIVE', category_public_ids: [category.public_id] } })
   .then((r) => r.data);
 const small = await admin
-  .POST('/api/v1/admin/products/{product_public_id}/variants', { params: { path: { product_public_id: product.public_id } }, body: { sku: 'BETTY-2', name: '2 cups', price: '20.00', options: { size: '2 cups' } } })
+  .POST('/api/v1/admin/products/{product_public_id}/variants', {
+    params: { path: { product_public_id: product.public_id } },
+    body: { sku: 'BETTY-2', name: '2 cups', price: '20.00', options: { size: '2 cups' } },
+  })
   .then((r) => r.data);
 const large = await admin
-  .POST('/api/v1/admin/products/{product_public_id}/variants', { params: { path: { product_public_id: product.public_id } }, body: { sku: 'BETTY-6', name: '6 cups', price: '35.00', options: { size: '6 cups' } } })
+  .POST('/api/v1/admin/products/{product_public_id}/variants', {
+    params: { path: { product_public_id: product.public_id } },
+    body: { sku: 'BETTY-6', name: '6 cups', price: '35.00', options: { size: '6 cups' } },
+  })
   .then((r) => r.data);
-for (const variant of [small, large]) await admin.POST('/api/v1/admin/inventory', { body: { variant_public_id: variant.public_id, quantity_on_hand: 10 } });
+for (const variant of [small, large])
+  await admin.POST('/api/v1/admin/inventory', { body: { variant_public_id: variant.public_id, quantity_on_hand: 10 } });
 await admin.POST('/api/v1/admin/products', { body: { name: 'Glass teapot', status: 'ACTIVE' } });
 await admin.POST('/api/v1/admin/coupons', { body: { code: 'TEATIME', discount_type: 'PERCENTAGE', discount_value: '10' } });
 
@@ -52,7 +59,10 @@ test('a shopper signs up, verifies, browses, checks out with a coupon through a 
   assert.equal(session.authenticated, true);
 
   const found = await shop.products.list({ search: 'betty', category: category.public_id, in_stock: 'true', sort: 'price', limit: 10 });
-  assert.deepEqual(found.data.map((p) => p.public_id), [product.public_id]);
+  assert.deepEqual(
+    found.data.map((p) => p.public_id),
+    [product.public_id],
+  );
   assert.equal(found.meta.total, 1);
   const cheap = await shop.products.list({ max_price: '25.00' });
   assert.ok(cheap.data.some((p) => p.public_id === product.public_id));
@@ -71,7 +81,9 @@ test('a shopper signs up, verifies, browses, checks out with a coupon through a 
   const mine = await shop.orders.list();
   assert.equal(mine.meta.total, 1, 'the retried checkout made one order');
   assert.equal(mine.data[0]!.public_id, order.public_id);
-  const stock = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: large.public_id } } });
+  const stock = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', {
+    params: { path: { variant_public_id: large.public_id } },
+  });
   assert.equal(stock.data.quantity_reserved, 2, 'reserved once');
   assert.equal((await shop.cart.get()).items.length, 0);
 
@@ -149,7 +161,9 @@ test('a write refused for a stale CSRF token is retried once with a fresh one', 
 
   // Only once: a token refused twice is the caller's problem, not a loop.
   requests.length = 0;
-  const forced = await tab.POST('/api/v1/cart/items', { body: { variant_public_id: small.public_id, quantity: 1 }, headers: { 'x-csrf-token': 'forged' } }).catch((e: unknown) => e);
+  const forced = await tab
+    .POST('/api/v1/cart/items', { body: { variant_public_id: small.public_id, quantity: 1 }, headers: { 'x-csrf-token': 'forged' } })
+    .catch((e: unknown) => e);
   assert.ok(ApiError.is(forced, 'CSRF_TOKEN_INVALID'));
   assert.deepEqual(requests, ['POST /api/v1/cart/items 403'], 'a token the caller set is not replaced');
 });

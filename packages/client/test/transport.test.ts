@@ -13,12 +13,16 @@ import { clientOf, staffClient } from './helpers.js';
 
 // While `outage` is on, the token route fails as it does when the database connection is lost (the service's own 503).
 let outage = false;
-const t = await startTestApp({}, {
-  setup: (app) =>
-    app.addHook('onRequest', async (request) => {
-      if (outage && request.url === '/api/v1/auth/csrf-token') throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
-    }),
-});
+const t = await startTestApp(
+  {},
+  {
+    setup: (app) =>
+      app.addHook('onRequest', async (request) => {
+        if (outage && request.url === '/api/v1/auth/csrf-token')
+          throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+      }),
+  },
+);
 after(() => t.close());
 
 const admin = await staffClient(t);
@@ -48,7 +52,11 @@ test('a refused CSRF-token fetch is an ApiError with the service code, not a Net
   assert.deepEqual(requests, ['GET /api/v1/auth/csrf-token'], 'the write was not sent without a token');
 
   await shop.auth.register({ email: uniqueEmail('after-outage'), password: PASSWORD, first_name: 'O', last_name: 'U' });
-  assert.deepEqual(requests.slice(1), ['GET /api/v1/auth/csrf-token', 'POST /api/v1/auth/register'], 'the refusal was not kept as the token');
+  assert.deepEqual(
+    requests.slice(1),
+    ['GET /api/v1/auth/csrf-token', 'POST /api/v1/auth/register'],
+    'the refusal was not kept as the token',
+  );
 
   // A gateway in front of the service rate-limits the token route with a bare 429: the code comes from the status.
   const limited = clientOf(t, {
@@ -63,8 +71,11 @@ test('a refused CSRF-token fetch is an ApiError with the service code, not a Net
 });
 
 test('a 2xx answer that is not JSON (a proxy page) is a ResponseError, neither an ApiError nor a NetworkError', async () => {
-  const portal = () => new Response('<html><body>Sign in to the Wi-Fi</body></html>', { status: 200, headers: { 'content-type': 'text/html' } });
-  const shop = clientOf(t, { fetch: recorder((method, path) => (path === '/api/v1/products' || path === '/api/v1/auth/csrf-token' ? portal() : undefined)).fetch });
+  const portal = () =>
+    new Response('<html><body>Sign in to the Wi-Fi</body></html>', { status: 200, headers: { 'content-type': 'text/html' } });
+  const shop = clientOf(t, {
+    fetch: recorder((method, path) => (path === '/api/v1/products' || path === '/api/v1/auth/csrf-token' ? portal() : undefined)).fetch,
+  });
 
   const list = await shop.products.list().catch((error: unknown) => error);
   assert.ok(list instanceof ResponseError, String(list));
@@ -144,8 +155,12 @@ test('a stock write keeps its Idempotency-Key across a network-failure retry, an
   assert.match(keys[0] ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(keys[1], keys[0], 'the retry sent the same key');
   assert.equal(adjusted.quantity_on_hand, 13, 'the replayed answer');
-  const { data: record } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variant.public_id } } });
+  const { data: record } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}', {
+    params: { path: { variant_public_id: variant.public_id } },
+  });
   assert.equal(record.quantity_on_hand, 13, 'applied once');
-  const { data: movements } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}/movements', { params: { path: { variant_public_id: variant.public_id } } });
+  const { data: movements } = await admin.GET('/api/v1/admin/inventory/{variant_public_id}/movements', {
+    params: { path: { variant_public_id: variant.public_id } },
+  });
   assert.equal(movements.filter((m) => m.reason === 'Delivery').length, 1);
 });

@@ -15,12 +15,21 @@ import { clientOf, staffClient } from './helpers.js';
  * multipart fields, without cookies. A local server poses as ImageKit's
  * upload API: it checks the fields and the signature and answers as ImageKit does.
  */
-const IMAGEKIT = { IMAGEKIT_PUBLIC_KEY: 'public_ik_test', IMAGEKIT_PRIVATE_KEY: 'private_ik_test', IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store' };
+const IMAGEKIT = {
+  IMAGEKIT_PUBLIC_KEY: 'public_ik_test',
+  IMAGEKIT_PRIVATE_KEY: 'private_ik_test',
+  IMAGEKIT_URL_ENDPOINT: 'https://ik.imagekit.io/store',
+};
 
 /** The private key the stand-in checks signatures with: the service's, unless a test rotates it. */
 let imagekitPrivateKey = IMAGEKIT.IMAGEKIT_PRIVATE_KEY;
 
-type Received = { url: string; cookie: string | undefined; fields: Record<string, string>; file: { name: string; type: string; bytes: Buffer } | null };
+type Received = {
+  url: string;
+  cookie: string | undefined;
+  fields: Record<string, string>;
+  file: { name: string; type: string; bytes: Buffer } | null;
+};
 const received: Received[] = [];
 
 async function formOf(request: IncomingMessage): Promise<FormData> {
@@ -38,12 +47,16 @@ async function answer(request: IncomingMessage, response: ServerResponse) {
     else file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
   }
   received.push({ url: request.url ?? '', cookie: request.headers.cookie, fields, file });
-  const reply = (status: number, body: object) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const reply = (status: number, body: object) =>
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   // ImageKit's checks, and its answers' shapes.
   if (request.method !== 'POST' || request.url !== '/api/v1/files/upload') return reply(404, { message: 'Not found' });
   const expected = createHmac('sha1', imagekitPrivateKey).update(`${fields.token}${fields.expire}`).digest('hex');
   if (fields.publicKey !== IMAGEKIT.IMAGEKIT_PUBLIC_KEY || fields.signature !== expected) {
-    return reply(403, { message: 'Your request contains invalid signature. Please refer to our documentation.', help: 'For support kindly contact us at support@imagekit.io .' });
+    return reply(403, {
+      message: 'Your request contains invalid signature. Please refer to our documentation.',
+      help: 'For support kindly contact us at support@imagekit.io .',
+    });
   }
   if (!file || !fields.fileName) return reply(400, { message: 'Missing file parameter for upload', help: '' });
   const name = `${fields.fileName.replace(/\.png$/, '')}_a1B2c3.png`;
@@ -113,8 +126,17 @@ test('with ImageKit configured, upload() posts the file to the uploadEndpoint th
   assert.equal(uploaded.filePath, '/ecommerce/reviews/cup_a1B2c3.png');
   assert.equal(uploaded.size, png.length);
   // The URL is one a review may name.
-  const review = await shopper.reviews.create({ product_public_id: product.public_id, rating: 4, title: 'Pretty', comment: 'Thin porcelain.', images: [{ image_url: uploaded.url }] });
-  assert.deepEqual(review.images.map((image) => image.image_url), [uploaded.url]);
+  const review = await shopper.reviews.create({
+    product_public_id: product.public_id,
+    rating: 4,
+    title: 'Pretty',
+    comment: 'Thin porcelain.',
+    images: [{ image_url: uploaded.url }],
+  });
+  assert.deepEqual(
+    review.images.map((image) => image.image_url),
+    [uploaded.url],
+  );
 });
 
 test("ImageKit's refusal is an ApiError with ImageKit's message", async () => {
@@ -123,7 +145,9 @@ test("ImageKit's refusal is an ApiError with ImageKit's message", async () => {
   // The key was rotated in ImageKit but not yet in the service's environment: the service's signature is refused.
   imagekitPrivateKey = 'private_ik_rotated';
   try {
-    const refused = await shopper.upload(new Blob([new Uint8Array(tinyPng())], { type: 'image/png' }), { fileName: 'cup.png' }).catch((e: unknown) => e);
+    const refused = await shopper
+      .upload(new Blob([new Uint8Array(tinyPng())], { type: 'image/png' }), { fileName: 'cup.png' })
+      .catch((e: unknown) => e);
     assert.ok(ApiError.is(refused, 'FORBIDDEN'), String(refused));
     assert.equal(refused.status, 403);
     assert.match(refused.message, /invalid signature/);

@@ -1,5 +1,17 @@
 import type { LinkProps } from '@tanstack/react-router';
-import { IconBox, IconCash, IconCategory, IconShirt, IconMessageStar, IconTicket, IconGauge, IconHistory, IconReceipt, IconUsers, IconUserShield } from '@tabler/icons-react';
+import {
+  IconBox,
+  IconCash,
+  IconCategory,
+  IconShirt,
+  IconMessageStar,
+  IconTicket,
+  IconGauge,
+  IconHistory,
+  IconReceipt,
+  IconUsers,
+  IconUserShield,
+} from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
 export interface NavItem {

@@ -13,7 +13,29 @@ import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 
-const routeTree = rootRoute.addChildren([signInRoute, staffRoute.addChildren([dashboardRoute, ordersRoute, orderRoute, moneyRoute, customersRoute, customerRoute, accountRoute, auditRoute, inventoryRoute, stockRecordRoute, reviewsRoute, couponsRoute, newCouponRoute, couponRoute, productsRoute, newProductRoute, productRoute, categoriesRoute])]);
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  staffRoute.addChildren([
+    dashboardRoute,
+    ordersRoute,
+    orderRoute,
+    moneyRoute,
+    customersRoute,
+    customerRoute,
+    accountRoute,
+    auditRoute,
+    inventoryRoute,
+    stockRecordRoute,
+    reviewsRoute,
+    couponsRoute,
+    newCouponRoute,
+    couponRoute,
+    productsRoute,
+    newProductRoute,
+    productRoute,
+    categoriesRoute,
+  ]),
+]);
 
 export const router = createRouter({
   routeTree,

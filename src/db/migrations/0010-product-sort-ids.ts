@@ -16,7 +16,9 @@ const SORTS = [
 
 async function rebuild(db: Kysely<unknown>, include: string) {
   for (const [name, columns] of SORTS) {
-    await sql.raw(`DROP INDEX ${name}; CREATE INDEX ${name} ON products ${columns}${include} WHERE status = 'ACTIVE' AND deleted_at IS NULL`).execute(db);
+    await sql
+      .raw(`DROP INDEX ${name}; CREATE INDEX ${name} ON products ${columns}${include} WHERE status = 'ACTIVE' AND deleted_at IS NULL`)
+      .execute(db);
   }
 }
 

@@ -39,7 +39,9 @@ function followWrites(table: (typeof SOURCES)[number]) {
 }
 
 const dropFollowers = (table: (typeof SOURCES)[number]) =>
-  sql.raw(`DROP TRIGGER derive_on_insert ON ${table}; DROP TRIGGER derive_on_update ON ${table}; DROP TRIGGER derive_on_delete ON ${table};`);
+  sql.raw(
+    `DROP TRIGGER derive_on_insert ON ${table}; DROP TRIGGER derive_on_update ON ${table}; DROP TRIGGER derive_on_delete ON ${table};`,
+  );
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // The store-by-store triggers of migrations 0006, 0008, 0009, 0011 and 0012 (inventory_fill_keys, a

@@ -34,7 +34,8 @@ export function AppLayout() {
   // One entry is current: a preset view (Staff) when its filter is on, else the plain list.
   const items = NAVIGATION.flatMap((section) => section.items);
   const current =
-    items.find((item) => item.search && onPath(item.to) && searchMatches(item.search)) ?? items.find((item) => !item.search && onPath(item.to));
+    items.find((item) => item.search && onPath(item.to) && searchMatches(item.search)) ??
+    items.find((item) => !item.search && onPath(item.to));
   const isActive = (item: NavItem) => item === current;
 
   return (
@@ -42,7 +43,13 @@ export function AppLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
             <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
               Commerce console
             </Text>

@@ -43,7 +43,19 @@ interface DataTableProps<Row> {
  * A server-side table: the rows are one page, sorting and paging go back to the API through the URL.
  * While the next page loads the previous one stays visible, dimmed, so nothing jumps.
  */
-export function DataTable<Row>({ label, columns, rows, rowKey, meta, loading, empty, sort, onSort, onPage, minWidth = 640 }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  meta,
+  loading,
+  empty,
+  sort,
+  onSort,
+  onPage,
+  minWidth = 640,
+}: DataTableProps<Row>) {
   const active = sort?.replace(/^-/, '');
   const descending = sort?.startsWith('-') ?? false;
 

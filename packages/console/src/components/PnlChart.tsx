@@ -1,4 +1,15 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
 import { Chart as ChartView } from 'react-chartjs-2';
 import { money } from '../lib/format';
 
@@ -25,7 +36,12 @@ export default function PnlChart({ months, currency }: { months: PnlMonth[]; cur
           labels: months.map((m) => monthLabel.format(new Date(`${m.month}-15T00:00:00Z`))),
           datasets: [
             { type: 'bar' as const, label: 'Revenue', data: months.map((m) => Number(m.revenue)), backgroundColor: '#4c6ef5' },
-            { type: 'bar' as const, label: 'Operating expenses', data: months.map((m) => Number(m.operating_expenses)), backgroundColor: '#fa5252' },
+            {
+              type: 'bar' as const,
+              label: 'Operating expenses',
+              data: months.map((m) => Number(m.operating_expenses)),
+              backgroundColor: '#fa5252',
+            },
             {
               type: 'line' as const,
               label: 'Net profit',

@@ -5,7 +5,17 @@ import { useRouter } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 
 /** A search box that updates the URL 300 ms after typing stops (Enter applies it at once). */
-export function SearchInput({ label, value, onSearch, placeholder }: { label: string; value: string | undefined; onSearch: (value: string | undefined) => void; placeholder?: string }) {
+export function SearchInput({
+  label,
+  value,
+  onSearch,
+  placeholder,
+}: {
+  label: string;
+  value: string | undefined;
+  onSearch: (value: string | undefined) => void;
+  placeholder?: string;
+}) {
   const [draft, setDraft] = useState(value ?? '');
   useEffect(() => setDraft(value ?? ''), [value]);
   const router = useRouter();

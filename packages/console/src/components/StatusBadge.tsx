@@ -29,7 +29,14 @@ export function StatusBadge({ status }: { status: string }) {
   // The palest shade behind the darkest text: Mantine's light variant is under 4.5:1 for some colours.
   return (
     // The label never shrinks to an ellipsis ("PLAC…") in a narrow table column: the column wraps others instead.
-    <Badge color={color} variant="light" radius="sm" bg={`${color}.0`} c={`${color}.9`} styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible' } }}>
+    <Badge
+      color={color}
+      variant="light"
+      radius="sm"
+      bg={`${color}.0`}
+      c={`${color}.9`}
+      styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible' } }}
+    >
       {titleCase(status)}
     </Badge>
   );

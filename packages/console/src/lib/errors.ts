@@ -33,7 +33,10 @@ export function fieldErrors(error: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const detail of refusal?.details ?? []) {
     if (!detail.field) continue;
-    const field = detail.field.replace(/^(body|query|params)[./]/, '').replaceAll('/', '.').replace(/^\./, '');
+    const field = detail.field
+      .replace(/^(body|query|params)[./]/, '')
+      .replaceAll('/', '.')
+      .replace(/^\./, '');
     out[field] ??= detail.message;
   }
   return out;
@@ -58,7 +61,10 @@ export interface Placement {
 
 /** `images.0.url` → "Images 1 url": a person reads the field's name, not its path. */
 function readable(field: string): string {
-  const words = field.replace(/\.(\d+)(?=\.|$)/g, (_m, n: string) => ` ${Number(n) + 1}`).replaceAll(/[._]/g, ' ').trim();
+  const words = field
+    .replace(/\.(\d+)(?=\.|$)/g, (_m, n: string) => ` ${Number(n) + 1}`)
+    .replaceAll(/[._]/g, ' ')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

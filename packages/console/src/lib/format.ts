@@ -14,7 +14,14 @@ export function money(amount: string | null | undefined, currency = 'USD'): stri
 }
 
 // Times name their zone ("10:12 PM UTC", "11:12 AM GMT+13"): day filters and the dashboard count UTC days.
-const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export function when(iso: string | null | undefined): string {

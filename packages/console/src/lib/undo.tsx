@@ -18,15 +18,17 @@ export function notifyUndoable(message: string, undo: () => Promise<unknown>, un
         <Button
           size="compact-sm"
           variant="light"
-          onClick={() => void (async () => {
-            notifications.hide(id);
-            try {
-              await undo();
-              notifyDone(undone);
-            } catch (error) {
-              notifyError(error, 'Not undone');
-            }
-          })()}
+          onClick={() =>
+            void (async () => {
+              notifications.hide(id);
+              try {
+                await undo();
+                notifyDone(undone);
+              } catch (error) {
+                notifyError(error, 'Not undone');
+              }
+            })()
+          }
         >
           Undo
         </Button>

@@ -3,7 +3,18 @@ import { oneOf, page, text } from '../lib/search';
 import { staffRoute } from './staff';
 
 export const STOCK_STATUSES = ['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK'] as const;
-export const INVENTORY_SORTS = ['product_name', '-product_name', 'sku', '-sku', 'quantity_on_hand', '-quantity_on_hand', 'quantity_available', '-quantity_available', 'last_stock_update', '-last_stock_update'] as const;
+export const INVENTORY_SORTS = [
+  'product_name',
+  '-product_name',
+  'sku',
+  '-sku',
+  'quantity_on_hand',
+  '-quantity_on_hand',
+  'quantity_available',
+  '-quantity_available',
+  'last_stock_update',
+  '-last_stock_update',
+] as const;
 
 export interface InventorySearch {
   page?: number | undefined;

@@ -30,13 +30,18 @@ function PasswordForm() {
       noValidate
       onSubmit={form.onSubmit(async (values) => {
         try {
-          await api.PATCH('/api/v1/users/me/password', { body: { current_password: values.current_password, new_password: values.new_password } });
+          await api.PATCH('/api/v1/users/me/password', {
+            body: { current_password: values.current_password, new_password: values.new_password },
+          });
           form.reset();
           void queryClient.invalidateQueries({ queryKey: ['sessions'] });
           notifyDone('Password changed; your other sessions were signed out');
         } catch (error) {
           form.setErrors(
-            placeErrors(error, { inputs: ['current_password', 'new_password'], codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] } }),
+            placeErrors(error, {
+              inputs: ['current_password', 'new_password'],
+              codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] },
+            }),
           );
         }
       })}
@@ -65,7 +70,9 @@ export function AccountScreen() {
   });
   const revoke = useMutation({
     mutationFn: async (id: string | null) =>
-      id ? api.DELETE('/api/v1/auth/sessions/{session_public_id}', { params: { path: { session_public_id: id } } }) : api.DELETE('/api/v1/auth/sessions'),
+      id
+        ? api.DELETE('/api/v1/auth/sessions/{session_public_id}', { params: { path: { session_public_id: id } } })
+        : api.DELETE('/api/v1/auth/sessions'),
     onSuccess: (_result, id) => {
       void queryClient.invalidateQueries({ queryKey: ['sessions'] });
       notifyDone(id ? 'Session signed out' : 'Every other session signed out');

@@ -17,7 +17,8 @@ const PAGE_SIZE = 50;
 export function AuditScreen() {
   const search = useSearch({ from: '/staff/audit' });
   const navigate = useNavigate({ from: '/audit' });
-  const update = (changes: Partial<AuditSearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const update = (changes: Partial<AuditSearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const filters = compact({
     actor: search.actor,
     action: search.action,
@@ -72,8 +73,22 @@ export function AuditScreen() {
         <SearchInput label="Action" placeholder="e.g. inventory.adjust" value={search.action} onSearch={(action) => update({ action })} />
         <SearchInput label="Entity type" placeholder="e.g. order" value={search.entity} onSearch={(entity) => update({ entity })} />
         <SearchInput label="Entity ID" placeholder="e.g. ord_…" value={search.entity_id} onSearch={(entity_id) => update({ entity_id })} />
-        <TextInput label="From (UTC)" type="date" value={search.from ?? ''} max={search.to} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={165} />
-        <TextInput label="To (UTC)" type="date" value={search.to ?? ''} min={search.from} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={165} />
+        <TextInput
+          label="From (UTC)"
+          type="date"
+          value={search.from ?? ''}
+          max={search.to}
+          onChange={(e) => update({ from: e.currentTarget.value || undefined })}
+          w={165}
+        />
+        <TextInput
+          label="To (UTC)"
+          type="date"
+          value={search.to ?? ''}
+          min={search.from}
+          onChange={(e) => update({ to: e.currentTarget.value || undefined })}
+          w={165}
+        />
       </FilterBar>
       <QueryState query={entries}>
         {(result) => (

@@ -107,23 +107,27 @@ export function CategoriesScreen() {
     }
   };
 
-  const edit = (node: Node) => modals.open({ title: `Edit ${node.name}`, children: <CategoryForm category={node} onDone={() => void refresh()} /> });
+  const edit = (node: Node) =>
+    modals.open({ title: `Edit ${node.name}`, children: <CategoryForm category={node} onDone={() => void refresh()} /> });
 
   const remove = (node: Node) =>
     modals.openConfirmModal({
       title: `Delete ${node.name}?`,
-      children: <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>,
+      children: (
+        <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>
+      ),
       labels: { confirm: 'Delete', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: () => void (async () => {
-        try {
-          await api.DELETE('/api/v1/admin/categories/{category_public_id}', { params: { path: { category_public_id: node.public_id } } });
-          await refresh();
-          notifyDone(`${node.name} deleted`);
-        } catch (error) {
-          notifyError(error, 'Not deleted');
-        }
-      })(),
+      onConfirm: () =>
+        void (async () => {
+          try {
+            await api.DELETE('/api/v1/admin/categories/{category_public_id}', { params: { path: { category_public_id: node.public_id } } });
+            await refresh();
+            notifyDone(`${node.name} deleted`);
+          } catch (error) {
+            notifyError(error, 'Not deleted');
+          }
+        })(),
     });
 
   return (
@@ -146,7 +150,13 @@ export function CategoriesScreen() {
                     const excluded = descendantsOf(node);
                     return (
                       <li key={node.public_id} role="treeitem" aria-level={node.depth + 1} aria-selected={false} aria-label={node.name}>
-                        <Group justify="space-between" py={6} pl={node.depth * 28} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+                        <Group
+                          justify="space-between"
+                          py={6}
+                          pl={node.depth * 28}
+                          wrap="nowrap"
+                          style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+                        >
                           <div>
                             <Text fw={node.depth === 0 ? 600 : 400}>{node.name}</Text>
                             <Text size="xs" c="dimmed" lineClamp={1}>
@@ -155,10 +165,20 @@ export function CategoriesScreen() {
                             </Text>
                           </div>
                           <Group gap={4} wrap="nowrap">
-                            <ActionIcon variant="subtle" aria-label={`Move ${node.name} up`} disabled={index === 0 || busy !== null} onClick={() => void reorder(node, siblings, -1)}>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={`Move ${node.name} up`}
+                              disabled={index === 0 || busy !== null}
+                              onClick={() => void reorder(node, siblings, -1)}
+                            >
                               <IconArrowUp size={16} />
                             </ActionIcon>
-                            <ActionIcon variant="subtle" aria-label={`Move ${node.name} down`} disabled={index === siblings.length - 1 || busy !== null} onClick={() => void reorder(node, siblings, 1)}>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={`Move ${node.name} down`}
+                              disabled={index === siblings.length - 1 || busy !== null}
+                              onClick={() => void reorder(node, siblings, 1)}
+                            >
                               <IconArrowDown size={16} />
                             </ActionIcon>
                             <Select
@@ -170,13 +190,22 @@ export function CategoriesScreen() {
                               value={node.parent_public_id ?? 'root'}
                               data={[
                                 { value: 'root', label: 'Top level' },
-                                ...rows.filter((r) => r.public_id !== node.public_id && !excluded.has(r.public_id)).map((r) => ({ value: r.public_id, label: `${'— '.repeat(r.depth)}${r.name}` })),
+                                ...rows
+                                  .filter((r) => r.public_id !== node.public_id && !excluded.has(r.public_id))
+                                  .map((r) => ({ value: r.public_id, label: `${'— '.repeat(r.depth)}${r.name}` })),
                               ]}
                               onChange={(value) =>
-                                value && value !== (node.parent_public_id ?? 'root') && void move(node, value === 'root' ? null : (rows.find((r) => r.public_id === value) ?? null))
+                                value &&
+                                value !== (node.parent_public_id ?? 'root') &&
+                                void move(node, value === 'root' ? null : (rows.find((r) => r.public_id === value) ?? null))
                               }
                             />
-                            <ActionIcon variant="subtle" aria-label={`Edit ${node.name}`} disabled={busy !== null} onClick={() => edit(node)}>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={`Edit ${node.name}`}
+                              disabled={busy !== null}
+                              onClick={() => edit(node)}
+                            >
                               <IconPencil size={16} />
                             </ActionIcon>
                             <ActionIcon variant="subtle" color="red" aria-label={`Delete ${node.name}`} onClick={() => remove(node)}>
@@ -213,7 +242,9 @@ function NewCategoryForm({ parents, onDone }: { parents: Node[]; onDone: () => v
       noValidate
       onSubmit={form.onSubmit(async (values) => {
         try {
-          await api.POST('/api/v1/admin/categories', { body: { name: values.name.trim(), parent_public_id: values.parent === 'root' ? null : values.parent } });
+          await api.POST('/api/v1/admin/categories', {
+            body: { name: values.name.trim(), parent_public_id: values.parent === 'root' ? null : values.parent },
+          });
           form.reset();
           onDone();
           notifyDone(`${values.name.trim()} created`);
@@ -228,7 +259,10 @@ function NewCategoryForm({ parents, onDone }: { parents: Node[]; onDone: () => v
           <Select
             label="Under"
             allowDeselect={false}
-            data={[{ value: 'root', label: 'Top level' }, ...parents.map((p) => ({ value: p.public_id, label: `${'— '.repeat(p.depth)}${p.name}` }))]}
+            data={[
+              { value: 'root', label: 'Top level' },
+              ...parents.map((p) => ({ value: p.public_id, label: `${'— '.repeat(p.depth)}${p.name}` })),
+            ]}
             {...form.getInputProps('parent')}
           />
           <Button type="submit" loading={form.submitting}>
@@ -270,7 +304,13 @@ function CategoryForm({ category, onDone }: { category: Category; onDone: () => 
     >
       <Stack>
         <TextInput label="Name" required maxLength={100} data-autofocus {...form.getInputProps('name')} />
-        <TextInput label="Slug" required description="The category's address in the store; links to the old one stop working" maxLength={120} {...form.getInputProps('slug')} />
+        <TextInput
+          label="Slug"
+          required
+          description="The category's address in the store; links to the old one stop working"
+          maxLength={120}
+          {...form.getInputProps('slug')}
+        />
         <Textarea label="Description" autosize minRows={2} maxLength={2000} {...form.getInputProps('description')} />
         <FormErrors form={form} />
         <Group justify="flex-end">

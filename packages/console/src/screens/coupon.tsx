@@ -79,9 +79,19 @@ const bodyOf = (v: CouponValues) => ({
 });
 
 /** `onSubmit` throws the API's refusal: field errors go next to their inputs, the rest above the button. */
-function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts | null; submitLabel: string; onSubmit: (body: ReturnType<typeof bodyOf>) => Promise<void> }) {
-  const optionalMoney = (value: string) => (value.trim() === '' || MONEY.test(value.trim()) ? null : 'An amount like 50.00, or empty for none');
-  const optionalCount = (value: string) => (value.trim() === '' || (WHOLE.test(value.trim()) && Number(value) >= 1) ? null : 'A whole number from 1, or empty for no limit');
+function CouponForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: CouponFacts | null;
+  submitLabel: string;
+  onSubmit: (body: ReturnType<typeof bodyOf>) => Promise<void>;
+}) {
+  const optionalMoney = (value: string) =>
+    value.trim() === '' || MONEY.test(value.trim()) ? null : 'An amount like 50.00, or empty for none';
+  const optionalCount = (value: string) =>
+    value.trim() === '' || (WHOLE.test(value.trim()) && Number(value) >= 1) ? null : 'A whole number from 1, or empty for no limit';
   const form = useForm<CouponValues>({
     initialValues: valuesOf(initial),
     validate: {
@@ -112,7 +122,13 @@ function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts |
     >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Code" required description="Customers type it at checkout; case does not matter" maxLength={50} {...form.getInputProps('code')} />
+          <TextInput
+            label="Code"
+            required
+            description="Customers type it at checkout; case does not matter"
+            maxLength={50}
+            {...form.getInputProps('code')}
+          />
           <Stack gap={4}>
             <Text size="sm" fw={500} id="discount-type-label">
               Discount type
@@ -126,15 +142,39 @@ function CouponForm({ initial, submitLabel, onSubmit }: { initial: CouponFacts |
               {...form.getInputProps('discount_type')}
             />
           </Stack>
-          <TextInput label={form.values.discount_type === 'PERCENTAGE' ? 'Percent off' : 'Amount off'} required inputMode="decimal" {...form.getInputProps('discount_value')} />
-          <TextInput label="Minimum order" description="Subtotal needed; empty for none" inputMode="decimal" {...form.getInputProps('minimum_order_amount')} />
-          <TextInput label="Maximum discount" description="Cap on the discount; empty for none" inputMode="decimal" {...form.getInputProps('maximum_discount_amount')} />
+          <TextInput
+            label={form.values.discount_type === 'PERCENTAGE' ? 'Percent off' : 'Amount off'}
+            required
+            inputMode="decimal"
+            {...form.getInputProps('discount_value')}
+          />
+          <TextInput
+            label="Minimum order"
+            description="Subtotal needed; empty for none"
+            inputMode="decimal"
+            {...form.getInputProps('minimum_order_amount')}
+          />
+          <TextInput
+            label="Maximum discount"
+            description="Cap on the discount; empty for none"
+            inputMode="decimal"
+            {...form.getInputProps('maximum_discount_amount')}
+          />
           <TextInput label="Total uses" description="Empty for unlimited" inputMode="numeric" {...form.getInputProps('usage_limit')} />
-          <TextInput label="Uses per customer" description="Empty for unlimited" inputMode="numeric" {...form.getInputProps('usage_limit_per_user')} />
+          <TextInput
+            label="Uses per customer"
+            description="Empty for unlimited"
+            inputMode="numeric"
+            {...form.getInputProps('usage_limit_per_user')}
+          />
           <TextInput label="Starts" type="datetime-local" description="Empty: at once" {...form.getInputProps('starts_at')} />
           <TextInput label="Ends" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
         </SimpleGrid>
-        <Switch label="Active" description="Off: the code is refused at checkout" {...form.getInputProps('is_active', { type: 'checkbox' })} />
+        <Switch
+          label="Active"
+          description="Off: the code is refused at checkout"
+          {...form.getInputProps('is_active', { type: 'checkbox' })}
+        />
         <FormErrors form={form} />
         <Group>
           <Button type="submit" loading={form.submitting}>
@@ -175,12 +215,14 @@ export function CouponScreen() {
   const queryClient = useQueryClient();
   const coupon = useQuery({
     queryKey: ['coupon', couponId],
-    queryFn: async () => (await api.GET('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } } })).data,
+    queryFn: async () =>
+      (await api.GET('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } } })).data,
   });
   const usageQuery = { page: search.page ?? 1, limit: 20 };
   const usages = useQuery({
     queryKey: ['coupon-usages', couponId, usageQuery],
-    queryFn: async () => api.GET('/api/v1/admin/coupons/{coupon_public_id}/usages', { params: { path: { coupon_public_id: couponId }, query: usageQuery } }),
+    queryFn: async () =>
+      api.GET('/api/v1/admin/coupons/{coupon_public_id}/usages', { params: { path: { coupon_public_id: couponId }, query: usageQuery } }),
     placeholderData: keepPreviousData,
   });
   const remove = useMutation({
@@ -193,7 +235,9 @@ export function CouponScreen() {
     onError: (error) => notifyError(error, 'Not deleted'),
   });
   const patch = async (body: Partial<ReturnType<typeof bodyOf>>) => {
-    const updated = (await api.PATCH('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } }, body })).data;
+    const updated = (
+      await api.PATCH('/api/v1/admin/coupons/{coupon_public_id}', { params: { path: { coupon_public_id: couponId } }, body })
+    ).data;
     queryClient.setQueryData(['coupon', couponId], updated);
     void queryClient.invalidateQueries({ queryKey: ['coupons'] });
     return updated;
@@ -223,7 +267,11 @@ export function CouponScreen() {
       key: 'order',
       header: 'Order',
       nowrap: true,
-      render: (u) => <Anchor renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: u.order_public_id }} />}>{u.order_number}</Anchor>,
+      render: (u) => (
+        <Anchor renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: u.order_public_id }} />}>
+          {u.order_number}
+        </Anchor>
+      ),
     },
     { key: 'customer', header: 'Customer', render: (u) => u.user.email },
     { key: 'discount', header: 'Discount', align: 'right', render: (u) => money(u.discount_amount) },
@@ -253,7 +301,11 @@ export function CouponScreen() {
                   onClick={() =>
                     modals.openConfirmModal({
                       title: `Delete ${c.code}?`,
-                      children: <Text size="sm">Customers can no longer use it; orders that used it keep their discount and the history stays.</Text>,
+                      children: (
+                        <Text size="sm">
+                          Customers can no longer use it; orders that used it keep their discount and the history stays.
+                        </Text>
+                      ),
                       labels: { confirm: 'Delete', cancel: 'Keep it' },
                       confirmProps: { color: 'red' },
                       onConfirm: () => remove.mutate(),

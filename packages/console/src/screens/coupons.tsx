@@ -27,14 +27,27 @@ export function CouponsScreen() {
       key: 'code',
       header: 'Code',
       render: (c) => (
-        <Anchor fw={600} ff="monospace" renderRoot={(props) => <Link {...props} to="/coupons/$couponId" params={{ couponId: c.public_id }} />}>
+        <Anchor
+          fw={600}
+          ff="monospace"
+          renderRoot={(props) => <Link {...props} to="/coupons/$couponId" params={{ couponId: c.public_id }} />}
+        >
           {c.code}
         </Anchor>
       ),
     },
-    { key: 'discount', header: 'Discount', render: (c) => (c.discount_type === 'PERCENTAGE' ? `${Number(c.discount_value)}%` : money(c.discount_value)) },
+    {
+      key: 'discount',
+      header: 'Discount',
+      render: (c) => (c.discount_type === 'PERCENTAGE' ? `${Number(c.discount_value)}%` : money(c.discount_value)),
+    },
     { key: 'status', header: 'Status', render: (c) => <StatusBadge status={c.status} /> },
-    { key: 'used', header: 'Used', align: 'right', render: (c) => `${count(c.times_used)}${c.usage_limit === null ? '' : ` of ${count(c.usage_limit)}`}` },
+    {
+      key: 'used',
+      header: 'Used',
+      align: 'right',
+      render: (c) => `${count(c.times_used)}${c.usage_limit === null ? '' : ` of ${count(c.usage_limit)}`}`,
+    },
     { key: 'ends', header: 'Ends', render: (c) => (c.expires_at ? when(c.expires_at) : 'Never') },
   ];
   return (

@@ -73,7 +73,8 @@ export function CustomerScreen() {
     onError: (error) => notifyError(error, 'Not changed'),
   });
   const roleChange = useMutation({
-    mutationFn: async (next: Role) => api.PATCH('/api/v1/admin/users/{user_public_id}/role', { params: { path: { user_public_id: userId } }, body: { role: next } }),
+    mutationFn: async (next: Role) =>
+      api.PATCH('/api/v1/admin/users/{user_public_id}/role', { params: { path: { user_public_id: userId } }, body: { role: next } }),
     onSuccess: (_result, next) => {
       setRole(null);
       after(`Role changed to ${titleCase(next)}; the account's sessions have ended`);

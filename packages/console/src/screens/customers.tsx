@@ -17,7 +17,8 @@ const PAGE_SIZE = 25;
 export function CustomersScreen() {
   const search = useSearch({ from: '/staff/customers' });
   const navigate = useNavigate({ from: '/customers' });
-  const update = (changes: Partial<CustomersSearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const update = (changes: Partial<CustomersSearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const query = compact({ page: search.page ?? 1, limit: PAGE_SIZE, search: search.q, role: search.role, status: search.status });
   const accounts = useQuery({
     queryKey: ['accounts', query],

@@ -46,7 +46,12 @@ export function DashboardScreen() {
           const since = data.from;
           const todayFrom = (today.data?.from ?? new Date().toISOString()).slice(0, 10);
           const ordersBehind = (label: string, extra: { status?: 'PLACED' } = {}, size = 'sm') => (
-            <Anchor size={size} renderRoot={(props) => <Link {...props} to="/orders" search={period === 'today' ? { from: todayFrom, ...extra } : { since, ...extra }} />}>
+            <Anchor
+              size={size}
+              renderRoot={(props) => (
+                <Link {...props} to="/orders" search={period === 'today' ? { from: todayFrom, ...extra } : { since, ...extra }} />
+              )}
+            >
               {label}
             </Anchor>
           );
@@ -56,7 +61,9 @@ export function DashboardScreen() {
                 <StatCard
                   label="Revenue today"
                   value={today.data ? money(today.data.revenue.net, data.currency) : <Skeleton h={30} w={120} />}
-                  hint={today.data ? `${count(today.data.orders.total)} ${today.data.orders.total === 1 ? 'order' : 'orders'} today` : undefined}
+                  hint={
+                    today.data ? `${count(today.data.orders.total)} ${today.data.orders.total === 1 ? 'order' : 'orders'} today` : undefined
+                  }
                   link={
                     <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: todayFrom }} />}>
                       Today’s orders
@@ -159,7 +166,12 @@ export function DashboardScreen() {
                           {data.top_products.map((product) => (
                             <Table.Tr key={product.product_public_id}>
                               <Table.Td>
-                                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: product.product_public_id }} />}>
+                                <Anchor
+                                  size="sm"
+                                  renderRoot={(props) => (
+                                    <Link {...props} to="/products/$productId" params={{ productId: product.product_public_id }} />
+                                  )}
+                                >
                                   {product.name}
                                 </Anchor>
                               </Table.Td>
@@ -175,7 +187,8 @@ export function DashboardScreen() {
               </Grid>
               <Group mt="xs">
                 <Text size="xs" c="dimmed">
-                  Figures in {data.currency}. Days are UTC days: “today” began at 00:00 UTC; this period runs from {when(data.from)} to now, and the order lists these figures link to start there too.
+                  Figures in {data.currency}. Days are UTC days: “today” began at 00:00 UTC; this period runs from {when(data.from)} to now,
+                  and the order lists these figures link to start there too.
                 </Text>
               </Group>
             </>

@@ -23,8 +23,15 @@ const VIEWS = [
 export function InventoryScreen() {
   const search = useSearch({ from: '/staff/inventory' });
   const navigate = useNavigate({ from: '/inventory' });
-  const update = (changes: Partial<InventorySearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
-  const query = compact({ page: search.page ?? 1, limit: PAGE_SIZE, search: search.q, stock_status: search.stock_status, sort: search.sort ?? 'product_name' });
+  const update = (changes: Partial<InventorySearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const query = compact({
+    page: search.page ?? 1,
+    limit: PAGE_SIZE,
+    search: search.q,
+    stock_status: search.stock_status,
+    sort: search.sort ?? 'product_name',
+  });
   const records = useQuery({
     queryKey: ['inventory', query],
     queryFn: async () => api.GET('/api/v1/admin/inventory', { params: { query: query as { page: number; limit: number } } }),
@@ -54,7 +61,10 @@ export function InventoryScreen() {
   const filtered = Boolean(search.q || search.stock_status);
   return (
     <>
-      <PageHeader title={search.stock_status === 'LOW_STOCK' ? 'Low stock' : 'Inventory'} subtitle="Stock of every variant: on hand, held by orders and available to sell" />
+      <PageHeader
+        title={search.stock_status === 'LOW_STOCK' ? 'Low stock' : 'Inventory'}
+        subtitle="Stock of every variant: on hand, held by orders and available to sell"
+      />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
         <SearchInput label="Search" placeholder="Product name or SKU" value={search.q} onSearch={(q) => update({ q })} />
         <Stack gap={4}>

@@ -1,4 +1,19 @@
-import { ActionIcon, Anchor, Button, Grid, Group, Paper, Select, Skeleton, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Grid,
+  Group,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -26,7 +41,15 @@ interface ExpenseValues {
 }
 
 /** `onSubmit` throws the API's refusal: field errors go next to their inputs, the rest above the buttons. */
-function ExpenseForm({ initial, submitLabel, onSubmit }: { initial: ExpenseValues; submitLabel: string; onSubmit: (values: ExpenseValues) => Promise<void> }) {
+function ExpenseForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: ExpenseValues;
+  submitLabel: string;
+  onSubmit: (values: ExpenseValues) => Promise<void>;
+}) {
   const form = useForm<ExpenseValues>({
     initialValues: initial,
     validate: {
@@ -84,7 +107,13 @@ export function MoneyScreen() {
     queryFn: async () => (await api.GET('/api/v1/admin/analytics/pnl', { params: { query: range } })).data,
     placeholderData: keepPreviousData,
   });
-  const expenseQuery = compact({ page: search.page ?? 1, limit: 10, category: search.category, from: search.spent_from, to: search.spent_to });
+  const expenseQuery = compact({
+    page: search.page ?? 1,
+    limit: 10,
+    category: search.category,
+    from: search.spent_from,
+    to: search.spent_to,
+  });
   const expenses = useQuery({
     queryKey: ['expenses', expenseQuery],
     queryFn: async () => api.GET('/api/v1/admin/expenses', { params: { query: expenseQuery as { page: number; limit: number } } }),
@@ -119,7 +148,12 @@ export function MoneyScreen() {
           submitLabel={expense ? 'Save' : 'Record expense'}
           initial={
             expense
-              ? { description: expense.description, category: expense.category as Category, amount: expense.amount, spent_at: expense.spent_at }
+              ? {
+                  description: expense.description,
+                  category: expense.category as Category,
+                  amount: expense.amount,
+                  spent_at: expense.spent_at,
+                }
               : { description: '', category: 'OTHER', amount: '', spent_at: localDay() }
           }
           onSubmit={(values) => save(expense?.public_id ?? null, values)}
@@ -127,7 +161,8 @@ export function MoneyScreen() {
       ),
     });
   const remove = useMutation({
-    mutationFn: async (id: string) => api.DELETE('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } } }),
+    mutationFn: async (id: string) =>
+      api.DELETE('/api/v1/admin/expenses/{expense_public_id}', { params: { path: { expense_public_id: id } } }),
     onSuccess: () => {
       refresh();
       notifyDone('Expense deleted');
@@ -157,7 +192,9 @@ export function MoneyScreen() {
             onClick={() =>
               modals.openConfirmModal({
                 title: 'Delete this expense?',
-                children: <Text size="sm">{`${e.description}, ${money(e.amount, pnl.data?.currency)} on ${day(e.spent_at)}. The P&L of that month changes.`}</Text>,
+                children: (
+                  <Text size="sm">{`${e.description}, ${money(e.amount, pnl.data?.currency)} on ${day(e.spent_at)}. The P&L of that month changes.`}</Text>
+                ),
                 labels: { confirm: 'Delete', cancel: 'Keep it' },
                 confirmProps: { color: 'red' },
                 onConfirm: () => remove.mutate(e.public_id),
@@ -177,7 +214,10 @@ export function MoneyScreen() {
       key: 'code',
       header: 'Code',
       render: (c) => (
-        <Anchor ff="monospace" renderRoot={(props) => <Link {...props} to="/coupons/$couponId" params={{ couponId: c.coupon_public_id }} />}>
+        <Anchor
+          ff="monospace"
+          renderRoot={(props) => <Link {...props} to="/coupons/$couponId" params={{ couponId: c.coupon_public_id }} />}
+        >
           {c.code}
         </Anchor>
       ),
@@ -201,8 +241,18 @@ export function MoneyScreen() {
       />
       <Paper withBorder p="sm" mb="md" radius="md" role="search" aria-label="Profit and loss range">
         <Group gap="sm" align="flex-end">
-          <TextInput label="From" type="date" value={search.from ?? pnl.data?.from ?? ''} onChange={(e) => void navigate({ search: (s) => ({ ...s, from: e.currentTarget.value || undefined }) })} />
-          <TextInput label="To" type="date" value={search.to ?? pnl.data?.to ?? ''} onChange={(e) => void navigate({ search: (s) => ({ ...s, to: e.currentTarget.value || undefined }) })} />
+          <TextInput
+            label="From"
+            type="date"
+            value={search.from ?? pnl.data?.from ?? ''}
+            onChange={(e) => void navigate({ search: (s) => ({ ...s, from: e.currentTarget.value || undefined }) })}
+          />
+          <TextInput
+            label="To"
+            type="date"
+            value={search.to ?? pnl.data?.to ?? ''}
+            onChange={(e) => void navigate({ search: (s) => ({ ...s, to: e.currentTarget.value || undefined }) })}
+          />
           <Button component="a" href={csv} download variant="default" leftSection={<IconDownload size={16} />}>
             Download CSV
           </Button>
@@ -259,7 +309,17 @@ export function MoneyScreen() {
                     <Table.Tfoot>
                       <Table.Tr>
                         <Table.Th>Total</Table.Th>
-                        {(['revenue', 'discounts', 'cost_of_goods_sold', 'gross_profit', 'shipping_income', 'operating_expenses', 'net_profit'] as const).map((k) => (
+                        {(
+                          [
+                            'revenue',
+                            'discounts',
+                            'cost_of_goods_sold',
+                            'gross_profit',
+                            'shipping_income',
+                            'operating_expenses',
+                            'net_profit',
+                          ] as const
+                        ).map((k) => (
                           <Table.Th key={k} ta="right">
                             {money(report.total[k], report.currency)}
                           </Table.Th>
@@ -289,10 +349,27 @@ export function MoneyScreen() {
                 value={search.category ?? null}
                 onChange={(value) => filterExpenses({ category: (value ?? undefined) as Category | undefined })}
               />
-              <TextInput label="Spent from" type="date" w={165} value={search.spent_from ?? ''} max={search.spent_to} onChange={(e) => filterExpenses({ spent_from: e.currentTarget.value || undefined })} />
-              <TextInput label="Spent to" type="date" w={165} value={search.spent_to ?? ''} min={search.spent_from} onChange={(e) => filterExpenses({ spent_to: e.currentTarget.value || undefined })} />
+              <TextInput
+                label="Spent from"
+                type="date"
+                w={165}
+                value={search.spent_from ?? ''}
+                max={search.spent_to}
+                onChange={(e) => filterExpenses({ spent_from: e.currentTarget.value || undefined })}
+              />
+              <TextInput
+                label="Spent to"
+                type="date"
+                w={165}
+                value={search.spent_to ?? ''}
+                min={search.spent_from}
+                onChange={(e) => filterExpenses({ spent_to: e.currentTarget.value || undefined })}
+              />
               {search.category || search.spent_from || search.spent_to ? (
-                <Button variant="subtle" onClick={() => filterExpenses({ category: undefined, spent_from: undefined, spent_to: undefined })}>
+                <Button
+                  variant="subtle"
+                  onClick={() => filterExpenses({ category: undefined, spent_from: undefined, spent_to: undefined })}
+                >
                   Clear filters
                 </Button>
               ) : null}

@@ -34,7 +34,13 @@ const NEXT: Record<Status, { to: Status; label: string; color?: string }[]> = {
   FULFILLED: [],
   CANCELLED: [],
 };
-const ICONS: Record<Status, typeof IconCheck> = { PLACED: IconPackage, CONFIRMED: IconCheck, SHIPPED: IconTruck, FULFILLED: IconCheck, CANCELLED: IconX };
+const ICONS: Record<Status, typeof IconCheck> = {
+  PLACED: IconPackage,
+  CONFIRMED: IconCheck,
+  SHIPPED: IconTruck,
+  FULFILLED: IconCheck,
+  CANCELLED: IconX,
+};
 
 interface OrderFacts {
   items: { sku: string; quantity: number }[];
@@ -78,12 +84,21 @@ interface TransitionValues {
 }
 
 /** One step's confirmation: its effect per line, the carrier when shipping, and an internal note for the history. */
-function TransitionForm({ step, order, onSubmit }: { step: (typeof NEXT)[Status][number]; order: OrderFacts; onSubmit: (change: Change) => Promise<void> }) {
+function TransitionForm({
+  step,
+  order,
+  onSubmit,
+}: {
+  step: (typeof NEXT)[Status][number];
+  order: OrderFacts;
+  onSubmit: (change: Change) => Promise<void>;
+}) {
   const shipping = step.to === 'SHIPPED';
   const form = useForm<TransitionValues>({
     initialValues: { carrier: '', tracking_number: '', note: '' },
     validate: {
-      carrier: (value) => (!shipping ? null : value.trim() === '' ? 'Name the carrier' : value.length > 100 ? 'At most 100 characters' : null),
+      carrier: (value) =>
+        !shipping ? null : value.trim() === '' ? 'Name the carrier' : value.length > 100 ? 'At most 100 characters' : null,
       tracking_number: (value) => (value.length > 100 ? 'At most 100 characters' : null),
       note: (value) => (value.length > 1000 ? 'At most 1,000 characters' : null),
     },
@@ -118,7 +133,15 @@ function TransitionForm({ step, order, onSubmit }: { step: (typeof NEXT)[Status]
             <TextInput label="Tracking number" maxLength={100} {...form.getInputProps('tracking_number')} />
           </>
         ) : null}
-        <Textarea label="Note (internal)" description="Kept in the order's history" autosize minRows={2} maxLength={1000} data-autofocus={!shipping || undefined} {...form.getInputProps('note')} />
+        <Textarea
+          label="Note (internal)"
+          description="Kept in the order's history"
+          autosize
+          minRows={2}
+          maxLength={1000}
+          data-autofocus={!shipping || undefined}
+          {...form.getInputProps('note')}
+        />
         <FormErrors form={form} title={`${step.label} failed`} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => modals.closeAll()}>
@@ -179,7 +202,10 @@ export function OrderScreen() {
             subtitle={
               <Group gap="xs" component="span">
                 <StatusBadge status={data.status} /> placed {when(data.placed_at)} by{' '}
-                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: data.customer.public_id }} />}>
+                <Anchor
+                  size="sm"
+                  renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: data.customer.public_id }} />}
+                >
                   {data.customer.email}
                 </Anchor>
               </Group>
@@ -228,7 +254,13 @@ export function OrderScreen() {
                     {data.items.map((item) => (
                       <Table.Tr key={item.variant_public_id}>
                         <Table.Td>
-                          <Anchor renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: item.product_public_id }} />}>{item.product_name}</Anchor>
+                          <Anchor
+                            renderRoot={(props) => (
+                              <Link {...props} to="/products/$productId" params={{ productId: item.product_public_id }} />
+                            )}
+                          >
+                            {item.product_name}
+                          </Anchor>
                           <Text size="xs" c="dimmed">
                             {Object.entries(item.options)
                               .map(([name, value]) => `${name}: ${value}`)
@@ -246,7 +278,12 @@ export function OrderScreen() {
                     {[
                       ['Subtotal', money(data.subtotal, data.currency)],
                       ...(Number(data.discount_total) > 0
-                        ? [[data.coupon_code ? `Discount (${data.coupon_code})` : 'Discount', `−${money(data.discount_total, data.currency)}`]]
+                        ? [
+                            [
+                              data.coupon_code ? `Discount (${data.coupon_code})` : 'Discount',
+                              `−${money(data.discount_total, data.currency)}`,
+                            ],
+                          ]
                         : []),
                       ['Shipping', money(data.shipping_total, data.currency)],
                       ['Tax', money(data.tax_total, data.currency)],

@@ -80,8 +80,22 @@ export function OrdersScreen() {
           onChange={(status) => update({ status: (status ?? undefined) as OrdersSearch['status'] })}
           w={170}
         />
-        <TextInput label="Placed from (UTC)" type="date" value={search.from ?? ''} max={search.to} onChange={(e) => update({ from: e.currentTarget.value || undefined })} w={165} />
-        <TextInput label="Placed to (UTC)" type="date" value={search.to ?? ''} min={search.from} onChange={(e) => update({ to: e.currentTarget.value || undefined })} w={165} />
+        <TextInput
+          label="Placed from (UTC)"
+          type="date"
+          value={search.from ?? ''}
+          max={search.to}
+          onChange={(e) => update({ from: e.currentTarget.value || undefined })}
+          w={165}
+        />
+        <TextInput
+          label="Placed to (UTC)"
+          type="date"
+          value={search.to ?? ''}
+          min={search.from}
+          onChange={(e) => update({ to: e.currentTarget.value || undefined })}
+          w={165}
+        />
         {search.since ? (
           <Group gap={4} wrap="nowrap" mb={6}>
             <Text size="sm">Placed since {when(search.since)}</Text>

@@ -1,4 +1,19 @@
-import { ActionIcon, Anchor, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
@@ -17,7 +32,10 @@ const variantField = (field: string) => (field.startsWith('options.') ? 'options
 /** "size=M, colour=Blue" to { size: 'M', colour: 'Blue' }; null when a part has no "=". */
 function parseOptions(text: string): Record<string, string> | null {
   const out: Record<string, string> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, ...rest] = part.split('=');
     const value = rest.join('=').trim();
     if (!name?.trim() || !value) return null;
@@ -41,7 +59,8 @@ export function VariantForm({ productId, onDone }: { productId: string; onDone: 
   const form = useForm({
     initialValues: { sku: '', name: '', options: '', price: '', cost_price: '', stock: '0' },
     validate: {
-      sku: (v) => (/^[A-Za-z0-9][A-Za-z0-9._/-]{0,79}$/.test(v.trim()) ? null : 'Letters, digits and . _ / -, starting with a letter or digit'),
+      sku: (v) =>
+        /^[A-Za-z0-9][A-Za-z0-9._/-]{0,79}$/.test(v.trim()) ? null : 'Letters, digits and . _ / -, starting with a letter or digit',
       name: (v) => (v.trim() ? null : 'Name the variant, e.g. "Blue, M"'),
       options: (v) => (parseOptions(v) ? null : 'Write options as name=value, separated by commas'),
       price: (v) => (MONEY.test(v.trim()) ? null : 'A price like 19.90'),
@@ -67,7 +86,13 @@ export function VariantForm({ productId, onDone }: { productId: string; onDone: 
           });
           variantId = created.data.public_id;
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['sku', 'name', 'options', 'price', 'cost_price'], codes: { SKU_TAKEN: 'sku' }, rename: variantField }));
+          form.setErrors(
+            placeErrors(error, {
+              inputs: ['sku', 'name', 'options', 'price', 'cost_price'],
+              codes: { SKU_TAKEN: 'sku' },
+              rename: variantField,
+            }),
+          );
           return;
         }
         try {
@@ -85,7 +110,12 @@ export function VariantForm({ productId, onDone }: { productId: string; onDone: 
         <TextInput label="Variant name" required maxLength={200} {...form.getInputProps('name')} />
         <TextInput label="Options" placeholder="size=M, colour=Blue" {...form.getInputProps('options')} />
         <TextInput label="Price" required inputMode="decimal" {...form.getInputProps('price')} />
-        <TextInput label="Cost price" description="For the P&L; empty if unknown" inputMode="decimal" {...form.getInputProps('cost_price')} />
+        <TextInput
+          label="Cost price"
+          description="For the P&L; empty if unknown"
+          inputMode="decimal"
+          {...form.getInputProps('cost_price')}
+        />
         <TextInput label="Initial stock" inputMode="numeric" {...form.getInputProps('stock')} />
       </SimpleGrid>
       <Stack mt="sm">
@@ -178,7 +208,8 @@ function StockRecordForm({ variant, onDone }: { variant: VariantFacts; onDone: (
     initialValues: { stock: '' as number | string, reorder_level: '' as number | string },
     validate: {
       stock: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && WHOLE.test(String(v)) ? null : 'A whole number, 0 or more'),
-      reorder_level: (v) => (v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 0) ? null : 'A whole number, 0 or more, or empty for none'),
+      reorder_level: (v) =>
+        v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 0) ? null : 'A whole number, 0 or more, or empty for none',
     },
   });
   return (
@@ -187,23 +218,45 @@ function StockRecordForm({ variant, onDone }: { variant: VariantFacts; onDone: (
       onSubmit={form.onSubmit(async (values) => {
         try {
           await api.POST('/api/v1/admin/inventory', {
-            body: { variant_public_id: variant.public_id, quantity_on_hand: Number(values.stock), ...(values.reorder_level === '' ? {} : { reorder_level: Number(values.reorder_level) }) },
+            body: {
+              variant_public_id: variant.public_id,
+              quantity_on_hand: Number(values.stock),
+              ...(values.reorder_level === '' ? {} : { reorder_level: Number(values.reorder_level) }),
+            },
           });
           modals.closeAll();
           onDone();
           notifyDone(`Stock of ${variant.sku} recorded: ${count(Number(values.stock))} on hand`);
         } catch (error) {
           // INVENTORY_EXISTS (someone made it meanwhile) has no field: it shows above the buttons.
-          form.setErrors(placeErrors(error, { inputs: ['stock', 'reorder_level'], rename: (f) => (f === 'quantity_on_hand' ? 'stock' : f) }));
+          form.setErrors(
+            placeErrors(error, { inputs: ['stock', 'reorder_level'], rename: (f) => (f === 'quantity_on_hand' ? 'stock' : f) }),
+          );
         }
       })}
     >
       <Stack>
         <Text size="sm">
-          {variant.sku} has no stock record, so it cannot be sold. The units you count now become its on-hand stock; the movement is recorded.
+          {variant.sku} has no stock record, so it cannot be sold. The units you count now become its on-hand stock; the movement is
+          recorded.
         </Text>
-        <NumberInput label="On hand" required allowDecimal={false} allowNegative={false} min={0} data-autofocus {...form.getInputProps('stock')} />
-        <NumberInput label="Reorder level" description="Low stock at or below this; empty for none" allowDecimal={false} allowNegative={false} min={0} {...form.getInputProps('reorder_level')} />
+        <NumberInput
+          label="On hand"
+          required
+          allowDecimal={false}
+          allowNegative={false}
+          min={0}
+          data-autofocus
+          {...form.getInputProps('stock')}
+        />
+        <NumberInput
+          label="Reorder level"
+          description="Low stock at or below this; empty for none"
+          allowDecimal={false}
+          allowNegative={false}
+          min={0}
+          {...form.getInputProps('reorder_level')}
+        />
         <FormErrors form={form} title="Not recorded" />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => modals.closeAll()}>
@@ -232,9 +285,7 @@ export function variantDeletionEffect(variant: VariantFacts): string {
   const stock = variant.inventory;
   const record = stock
     ? ` Its stock record (${count(stock.quantity_on_hand)} on hand) leaves Inventory and can no longer be adjusted.` +
-      (stock.quantity_reserved > 0
-        ? ` ${reservedByOrders(stock.quantity_reserved)}`
-        : '')
+      (stock.quantity_reserved > 0 ? ` ${reservedByOrders(stock.quantity_reserved)}` : '')
     : '';
   return `${variant.sku} can no longer be bought; carts holding it show it as unavailable.${record} Past orders keep their lines. There is no undo.`;
 }
@@ -246,15 +297,16 @@ export function VariantsPanel({ productId, variants, onChange }: { productId: st
       children: <Text size="sm">{variantDeletionEffect(v)}</Text>,
       labels: { confirm: 'Delete variant', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: () => void (async () => {
-        try {
-          await api.DELETE('/api/v1/admin/variants/{variant_public_id}', { params: { path: { variant_public_id: v.public_id } } });
-          onChange();
-          notifyDone(`Variant ${v.sku} deleted`);
-        } catch (error) {
-          notifyError(error, 'Not deleted');
-        }
-      })(),
+      onConfirm: () =>
+        void (async () => {
+          try {
+            await api.DELETE('/api/v1/admin/variants/{variant_public_id}', { params: { path: { variant_public_id: v.public_id } } });
+            onChange();
+            notifyDone(`Variant ${v.sku} deleted`);
+          } catch (error) {
+            notifyError(error, 'Not deleted');
+          }
+        })(),
     });
   return (
     <>
@@ -298,13 +350,17 @@ export function VariantsPanel({ productId, variants, onChange }: { productId: st
                     <Table.Td ta="right">{money(v.cost_price)}</Table.Td>
                     <Table.Td ta="right">
                       {v.inventory ? (
-                        <Anchor renderRoot={(props) => <Link {...props} to="/inventory/$variantId" params={{ variantId: v.public_id }} />}>{count(v.inventory.quantity_available)}</Anchor>
+                        <Anchor renderRoot={(props) => <Link {...props} to="/inventory/$variantId" params={{ variantId: v.public_id }} />}>
+                          {count(v.inventory.quantity_available)}
+                        </Anchor>
                       ) : (
                         <Button
                           size="compact-xs"
                           variant="light"
                           aria-label={`Create stock record of ${v.sku}`}
-                          onClick={() => modals.open({ title: `Stock of ${v.sku}`, children: <StockRecordForm variant={v} onDone={onChange} /> })}
+                          onClick={() =>
+                            modals.open({ title: `Stock of ${v.sku}`, children: <StockRecordForm variant={v} onDone={onChange} /> })
+                          }
                         >
                           Create stock record
                         </Button>
@@ -318,7 +374,9 @@ export function VariantsPanel({ productId, variants, onChange }: { productId: st
                         <ActionIcon
                           variant="subtle"
                           aria-label={`Edit variant ${v.sku}`}
-                          onClick={() => modals.open({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} onDone={onChange} /> })}
+                          onClick={() =>
+                            modals.open({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} onDone={onChange} /> })
+                          }
                         >
                           <IconPencil size={16} />
                         </ActionIcon>

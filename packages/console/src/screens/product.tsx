@@ -1,4 +1,22 @@
-import { ActionIcon, Alert, Anchor, Button, FileButton, Grid, Group, Image, MultiSelect, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  FileButton,
+  Grid,
+  Group,
+  Image,
+  MultiSelect,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconPhotoPlus, IconTrash } from '@tabler/icons-react';
@@ -40,7 +58,15 @@ const PRODUCT_ERRORS = {
 };
 
 /** `onSubmit` throws the API's refusal; the form puts it next to the fields, or above the button. */
-function ProductForm({ initial, submitLabel, onSubmit }: { initial: ProductFacts | null; submitLabel: string; onSubmit: (body: Record<string, unknown>) => Promise<void> }) {
+function ProductForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: ProductFacts | null;
+  submitLabel: string;
+  onSubmit: (body: Record<string, unknown>) => Promise<void>;
+}) {
   const categories = useQuery(allCategoriesQuery);
   const [uploading, setUploading] = useState(false);
   const form = useForm({
@@ -55,7 +81,10 @@ function ProductForm({ initial, submitLabel, onSubmit }: { initial: ProductFacts
     },
     validate: {
       name: (value) => (value.trim() === '' ? 'Name the product' : value.length > 200 ? 'At most 200 characters' : null),
-      slug: (value) => (value === '' || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value) ? null : 'Lower-case letters, digits and single dashes, or empty to generate one'),
+      slug: (value) =>
+        value === '' || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)
+          ? null
+          : 'Lower-case letters, digits and single dashes, or empty to generate one',
     },
   });
   const addImage = async (file: File | null) => {
@@ -92,7 +121,12 @@ function ProductForm({ initial, submitLabel, onSubmit }: { initial: ProductFacts
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required maxLength={200} {...form.getInputProps('name')} />
-          <TextInput label="Slug" description="The product's address in the store; empty to generate" maxLength={100} {...form.getInputProps('slug')} />
+          <TextInput
+            label="Slug"
+            description="The product's address in the store; empty to generate"
+            maxLength={100}
+            {...form.getInputProps('slug')}
+          />
           <TextInput label="Brand" maxLength={100} {...form.getInputProps('brand')} />
           <Select
             label="Status"
@@ -118,8 +152,18 @@ function ProductForm({ initial, submitLabel, onSubmit }: { initial: ProductFacts
             {form.values.images.map((image, index) => (
               <Stack key={image.url} gap={4} w={120}>
                 <Image src={image.url} alt={image.alt_text || `Image ${index + 1}`} h={96} w={120} fit="cover" radius="sm" />
-                <TextInput size="xs" aria-label={`Alt text of image ${index + 1}`} placeholder="Alt text" {...form.getInputProps(`images.${index}.alt_text`)} />
-                <ActionIcon variant="subtle" color="red" aria-label={`Remove image ${index + 1}`} onClick={() => form.removeListItem('images', index)}>
+                <TextInput
+                  size="xs"
+                  aria-label={`Alt text of image ${index + 1}`}
+                  placeholder="Alt text"
+                  {...form.getInputProps(`images.${index}.alt_text`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove image ${index + 1}`}
+                  onClick={() => form.removeListItem('images', index)}
+                >
                   <IconTrash size={16} />
                 </ActionIcon>
               </Stack>
@@ -175,7 +219,8 @@ function productDeletionEffect(variants: VariantFacts[]): string {
       ? 'It leaves the store at once.'
       : `It leaves the store at once with its ${count(variants.length)} ${variants.length === 1 ? 'variant' : 'variants'}: nobody can buy them, and carts holding them show them as unavailable.`,
   ];
-  if (variants.some((v) => v.inventory)) parts.push(`Their stock records (${count(onHand)} on hand) leave Inventory and can no longer be adjusted.`);
+  if (variants.some((v) => v.inventory))
+    parts.push(`Their stock records (${count(onHand)} on hand) leave Inventory and can no longer be adjusted.`);
   if (reserved > 0) parts.push(reservedByOrders(reserved));
   parts.push('Past orders keep their lines and totals. There is no undo.');
   return parts.join(' ');
@@ -187,7 +232,8 @@ export function ProductScreen() {
   const queryClient = useQueryClient();
   const product = useQuery({
     queryKey: ['product', productId],
-    queryFn: async () => (await api.GET('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } } })).data,
+    queryFn: async () =>
+      (await api.GET('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } } })).data,
   });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['product', productId] });
@@ -200,18 +246,19 @@ export function ProductScreen() {
       children: <Text size="sm">{productDeletionEffect(variants)}</Text>,
       labels: { confirm: 'Delete product', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
-      onConfirm: () => void (async () => {
-        try {
-          await api.DELETE('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } } });
-          void queryClient.invalidateQueries({ queryKey: ['products'] });
-          void queryClient.invalidateQueries({ queryKey: ['inventory'] });
-          queryClient.removeQueries({ queryKey: ['product', productId] });
-          notifyDone(`${name} deleted`);
-          await navigate({ to: '/products' });
-        } catch (error) {
-          notifyError(error, 'Not deleted');
-        }
-      })(),
+      onConfirm: () =>
+        void (async () => {
+          try {
+            await api.DELETE('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } } });
+            void queryClient.invalidateQueries({ queryKey: ['products'] });
+            void queryClient.invalidateQueries({ queryKey: ['inventory'] });
+            queryClient.removeQueries({ queryKey: ['product', productId] });
+            notifyDone(`${name} deleted`);
+            await navigate({ to: '/products' });
+          } catch (error) {
+            notifyError(error, 'Not deleted');
+          }
+        })(),
     });
   return (
     <QueryState query={product}>
@@ -226,7 +273,12 @@ export function ProductScreen() {
             }
             actions={
               p.deleted_at ? null : (
-                <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => remove(p.name, p.variants as VariantFacts[])}>
+                <Button
+                  color="red"
+                  variant="light"
+                  leftSection={<IconTrash size={16} />}
+                  onClick={() => remove(p.name, p.variants as VariantFacts[])}
+                >
                   Delete product
                 </Button>
               )
@@ -252,7 +304,12 @@ export function ProductScreen() {
                     initial={p}
                     submitLabel="Save product"
                     onSubmit={async (body) => {
-                      const updated = (await api.PATCH('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: productId } }, body: body as never })).data;
+                      const updated = (
+                        await api.PATCH('/api/v1/admin/products/{product_public_id}', {
+                          params: { path: { product_public_id: productId } },
+                          body: body as never,
+                        })
+                      ).data;
                       queryClient.setQueryData(['product', productId], updated);
                       void queryClient.invalidateQueries({ queryKey: ['products'] });
                       notifyDone('Product saved');

@@ -16,7 +16,8 @@ import { PRODUCT_STATUSES, type ProductsSearch } from '../routes/catalog';
 export function ProductsScreen() {
   const search = useSearch({ from: '/staff/products' });
   const navigate = useNavigate({ from: '/products' });
-  const update = (changes: Partial<ProductsSearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const update = (changes: Partial<ProductsSearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, status: search.status, sort: search.sort ?? '-created_at' });
   const products = useQuery({
     queryKey: ['products', query],

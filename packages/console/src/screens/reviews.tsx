@@ -1,4 +1,19 @@
-import { Anchor, Button, Flex, Group, Image, Pagination, Paper, Rating, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Flex,
+  Group,
+  Image,
+  Pagination,
+  Paper,
+  Rating,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -31,7 +46,8 @@ export function ReviewsScreen() {
   const navigate = useNavigate({ from: '/reviews' });
   const queryClient = useQueryClient();
   const view = search.status ?? 'PENDING';
-  const update = (changes: Partial<ReviewsSearch>) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const update = (changes: Partial<ReviewsSearch>) =>
+    void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const query = compact({
     page: search.page ?? 1,
     limit: PAGE_SIZE,
@@ -50,7 +66,8 @@ export function ReviewsScreen() {
   const products = useQueries({
     queries: productIds.map((id) => ({
       queryKey: ['product', id],
-      queryFn: async () => (await api.GET('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: id } } })).data,
+      queryFn: async () =>
+        (await api.GET('/api/v1/admin/products/{product_public_id}', { params: { path: { product_public_id: id } } })).data,
       staleTime: 60_000,
     })),
   });
@@ -71,7 +88,15 @@ export function ReviewsScreen() {
       const previous = queryClient.getQueryData(['reviews', query]);
       queryClient.setQueryData(['reviews', query], (old: typeof reviews.data) =>
         // A decided review leaves a status view (the queue, Approved, Rejected); under All it changes its badge.
-        old ? { ...old, data: view === 'ALL' ? old.data.map((r) => (r.public_id === id ? { ...r, status } : r)) : old.data.filter((r) => r.public_id !== id) } : old,
+        old
+          ? {
+              ...old,
+              data:
+                view === 'ALL'
+                  ? old.data.map((r) => (r.public_id === id ? { ...r, status } : r))
+                  : old.data.filter((r) => r.public_id !== id),
+            }
+          : old,
       );
       return { previous };
     },
@@ -97,7 +122,12 @@ export function ReviewsScreen() {
           <Text size="sm" fw={500} id="review-view-label">
             Show
           </Text>
-          <SegmentedControl aria-labelledby="review-view-label" value={view} data={VIEWS} onChange={(value) => update({ status: value === 'PENDING' ? undefined : (value as ReviewsSearch['status']) })} />
+          <SegmentedControl
+            aria-labelledby="review-view-label"
+            value={view}
+            data={VIEWS}
+            onChange={(value) => update({ status: value === 'PENDING' ? undefined : (value as ReviewsSearch['status']) })}
+          />
         </Stack>
         <Select
           label="Rating"
@@ -126,8 +156,20 @@ export function ReviewsScreen() {
               </Paper>
             ) : null}
             {result.data.map((review) => (
-              <Paper key={review.public_id} withBorder p="md" radius="md" component="article" aria-labelledby={`review-${review.public_id}`}>
-                <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'flex-start' }} gap="md">
+              <Paper
+                key={review.public_id}
+                withBorder
+                p="md"
+                radius="md"
+                component="article"
+                aria-labelledby={`review-${review.public_id}`}
+              >
+                <Flex
+                  direction={{ base: 'column', sm: 'row' }}
+                  justify="space-between"
+                  align={{ base: 'stretch', sm: 'flex-start' }}
+                  gap="md"
+                >
                   <Stack gap={4} maw={760} style={{ flex: 1, minWidth: 0 }}>
                     <Group gap="xs">
                       <Rating value={review.rating} readOnly size="sm" aria-label={`${review.rating} out of 5 stars`} />
@@ -137,7 +179,12 @@ export function ReviewsScreen() {
                     </Group>
                     <Text size="sm" c="dimmed">
                       {review.author.first_name} {review.author.last_initial}. · {when(review.created_at)} ·{' '}
-                      <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: review.product_public_id }} />}>
+                      <Anchor
+                        size="sm"
+                        renderRoot={(props) => (
+                          <Link {...props} to="/products/$productId" params={{ productId: review.product_public_id }} />
+                        )}
+                      >
                         {productName(review.product_public_id) ?? review.product_public_id}
                       </Anchor>
                       {review.verified_purchase ? ' · verified purchase' : ''}
@@ -147,7 +194,14 @@ export function ReviewsScreen() {
                       <Group gap="xs" mt="xs">
                         {review.images.map((image, i) => (
                           <Anchor key={image.image_url} href={image.image_url} target="_blank" rel="noreferrer">
-                            <Image src={image.image_url} alt={image.alt_text ?? `Photo ${i + 1} of the review`} w={88} h={88} fit="cover" radius="sm" />
+                            <Image
+                              src={image.image_url}
+                              alt={image.alt_text ?? `Photo ${i + 1} of the review`}
+                              w={88}
+                              h={88}
+                              fit="cover"
+                              radius="sm"
+                            />
                           </Anchor>
                         ))}
                       </Group>
@@ -174,12 +228,22 @@ export function ReviewsScreen() {
                     />
                     <Group gap="xs">
                       {review.status !== 'APPROVED' ? (
-                        <Button size="xs" aria-label={`Approve "${review.title}"`} onClick={() => moderate.mutate({ id: review.public_id, status: 'APPROVED' })}>
+                        <Button
+                          size="xs"
+                          aria-label={`Approve "${review.title}"`}
+                          onClick={() => moderate.mutate({ id: review.public_id, status: 'APPROVED' })}
+                        >
                           Approve
                         </Button>
                       ) : null}
                       {review.status !== 'REJECTED' ? (
-                        <Button size="xs" color="red" variant="light" aria-label={`Reject "${review.title}"`} onClick={() => moderate.mutate({ id: review.public_id, status: 'REJECTED' })}>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          aria-label={`Reject "${review.title}"`}
+                          onClick={() => moderate.mutate({ id: review.public_id, status: 'REJECTED' })}
+                        >
                           Reject
                         </Button>
                       ) : null}
@@ -193,7 +257,12 @@ export function ReviewsScreen() {
                 <Text size="sm" c="dimmed">
                   {count(result.meta.total)} reviews
                 </Text>
-                <Pagination total={result.meta.totalPages} value={result.meta.page} onChange={(p) => void navigate({ search: (previous) => ({ ...previous, page: p }) })} size="sm" />
+                <Pagination
+                  total={result.meta.totalPages}
+                  value={result.meta.page}
+                  onChange={(p) => void navigate({ search: (previous) => ({ ...previous, page: p }) })}
+                  size="sm"
+                />
               </Group>
             ) : null}
           </Stack>

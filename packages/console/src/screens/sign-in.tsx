@@ -75,7 +75,15 @@ export function SignInScreen() {
                 {failure}
               </Alert>
             ) : null}
-            <TextInput label="Email" type="email" autoComplete="username" required data-autofocus autoFocus {...form.getInputProps('email')} />
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="username"
+              required
+              data-autofocus
+              autoFocus
+              {...form.getInputProps('email')}
+            />
             <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
             <Button type="submit" loading={form.submitting} fullWidth>
               Sign in

@@ -1,4 +1,17 @@
-import { Anchor, Button, Grid, Group, NumberInput, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Grid,
+  Group,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -71,7 +84,10 @@ function AdjustForm({ record, variantId, onDone }: { record: Figures; variantId:
         try {
           await api.PATCH('/api/v1/admin/inventory/{variant_public_id}', {
             params: { path: { variant_public_id: variantId } },
-            body: { ...(values.mode === 'set' ? { quantity_on_hand: amount } : { quantity_change: amount }), ...(values.reason.trim() ? { reason: values.reason.trim() } : {}) },
+            body: {
+              ...(values.mode === 'set' ? { quantity_on_hand: amount } : { quantity_change: amount }),
+              ...(values.reason.trim() ? { reason: values.reason.trim() } : {}),
+            },
           });
           form.reset();
           onDone();
@@ -97,7 +113,12 @@ function AdjustForm({ record, variantId, onDone }: { record: Figures; variantId:
           ]}
           {...form.getInputProps('mode')}
         />
-        <NumberInput label={form.values.mode === 'set' ? 'New on-hand quantity' : 'Change (negative removes)'} allowDecimal={false} required {...form.getInputProps('amount')} />
+        <NumberInput
+          label={form.values.mode === 'set' ? 'New on-hand quantity' : 'Change (negative removes)'}
+          allowDecimal={false}
+          required
+          {...form.getInputProps('amount')}
+        />
         <TextInput label="Reason" placeholder="e.g. Stock count, damaged, delivery" maxLength={255} {...form.getInputProps('reason')} />
         <FormErrors form={form} title="Not adjusted" />
         <Group>
@@ -157,7 +178,12 @@ function ReservationForm({ record, variantId, onDone }: { record: Figures; varia
 function ReorderLevelForm({ record, variantId, onDone }: { record: Figures; variantId: string; onDone: () => void }) {
   const form = useForm({
     initialValues: { level: (record.reorder_level ?? '') as number | string },
-    validate: { level: (value) => (value === '' || (typeof value === 'number' && Number.isInteger(value) && value >= 0) ? null : 'A whole number, 0 or more, or empty for none') },
+    validate: {
+      level: (value) =>
+        value === '' || (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+          ? null
+          : 'A whole number, 0 or more, or empty for none',
+    },
   });
   return (
     <form
@@ -165,7 +191,10 @@ function ReorderLevelForm({ record, variantId, onDone }: { record: Figures; vari
       onSubmit={form.onSubmit(async (values) => {
         const level = values.level === '' ? null : Number(values.level);
         try {
-          await api.PATCH('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variantId } }, body: { reorder_level: level } });
+          await api.PATCH('/api/v1/admin/inventory/{variant_public_id}', {
+            params: { path: { variant_public_id: variantId } },
+            body: { reorder_level: level },
+          });
           onDone();
           notifyDone(level === null ? 'No reorder level: this record is never low stock' : `Low stock at ${count(level)} or fewer`);
         } catch (error) {
@@ -174,7 +203,14 @@ function ReorderLevelForm({ record, variantId, onDone }: { record: Figures; vari
       })}
     >
       <Group align="flex-end">
-        <NumberInput label="Reorder level" description="Low stock at or below this; empty for none" allowDecimal={false} min={0} w={240} {...form.getInputProps('level')} />
+        <NumberInput
+          label="Reorder level"
+          description="Low stock at or below this; empty for none"
+          allowDecimal={false}
+          min={0}
+          w={240}
+          {...form.getInputProps('level')}
+        />
         <Button type="submit" variant="default" loading={form.submitting}>
           Save level
         </Button>
@@ -190,12 +226,16 @@ export function StockRecordScreen() {
   const queryClient = useQueryClient();
   const record = useQuery({
     queryKey: ['stock', variantId],
-    queryFn: async () => (await api.GET('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variantId } } })).data,
+    queryFn: async () =>
+      (await api.GET('/api/v1/admin/inventory/{variant_public_id}', { params: { path: { variant_public_id: variantId } } })).data,
   });
   const movementQuery = { page: search.page ?? 1, limit: 20 };
   const movements = useQuery({
     queryKey: ['movements', variantId, movementQuery],
-    queryFn: async () => api.GET('/api/v1/admin/inventory/{variant_public_id}/movements', { params: { path: { variant_public_id: variantId }, query: movementQuery } }),
+    queryFn: async () =>
+      api.GET('/api/v1/admin/inventory/{variant_public_id}/movements', {
+        params: { path: { variant_public_id: variantId }, query: movementQuery },
+      }),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {
@@ -209,8 +249,18 @@ export function StockRecordScreen() {
   const columns: Column<MovementRow>[] = [
     { key: 'when', header: 'When', render: (m) => when(m.created_at) },
     { key: 'kind', header: 'What', render: (m) => titleCase(m.kind) },
-    { key: 'on_hand', header: 'On hand', align: 'right', render: (m) => `${m.delta_on_hand > 0 ? '+' : ''}${m.delta_on_hand} → ${m.quantity_on_hand_after}` },
-    { key: 'reserved', header: 'Reserved', align: 'right', render: (m) => `${m.delta_reserved > 0 ? '+' : ''}${m.delta_reserved} → ${m.quantity_reserved_after}` },
+    {
+      key: 'on_hand',
+      header: 'On hand',
+      align: 'right',
+      render: (m) => `${m.delta_on_hand > 0 ? '+' : ''}${m.delta_on_hand} → ${m.quantity_on_hand_after}`,
+    },
+    {
+      key: 'reserved',
+      header: 'Reserved',
+      align: 'right',
+      render: (m) => `${m.delta_reserved > 0 ? '+' : ''}${m.delta_reserved} → ${m.quantity_reserved_after}`,
+    },
     {
       key: 'why',
       header: 'Reason',
@@ -233,7 +283,10 @@ export function StockRecordScreen() {
             subtitle={
               <Group gap="xs" component="span">
                 <StatusBadge status={r.stock_status} /> SKU {r.sku} of{' '}
-                <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: r.product_public_id }} />}>
+                <Anchor
+                  size="sm"
+                  renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: r.product_public_id }} />}
+                >
                   the product {r.product_name}
                 </Anchor>
               </Group>
@@ -246,7 +299,11 @@ export function StockRecordScreen() {
             <StatCard label="On hand" value={count(r.quantity_on_hand)} />
             <StatCard label="Reserved" value={count(r.quantity_reserved)} hint="Held by open orders and by hand" />
             <StatCard label="Available" value={count(r.quantity_available)} hint="On hand minus reserved" />
-            <StatCard label="Reorder at" value={r.reorder_level === null ? '—' : count(r.reorder_level)} hint="Low stock at or below this" />
+            <StatCard
+              label="Reorder at"
+              value={r.reorder_level === null ? '—' : count(r.reorder_level)}
+              hint="Low stock at or below this"
+            />
           </SimpleGrid>
           <Grid gap="md" mb="md">
             <Grid.Col span={{ base: 12, md: 6 }}>
