@@ -2,11 +2,7 @@
 declare module 'next/headers' {
   interface RequestCookies {
     get(name: string): { name: string; value: string } | undefined;
-    set(
-      name: string,
-      value: string,
-      options?: { httpOnly?: boolean; secure?: boolean; sameSite?: 'lax' | 'strict' | 'none'; path?: string; expires?: Date },
-    ): void;
+    set(name: string, value: string, options?: { httpOnly?: boolean; secure?: boolean; sameSite?: 'lax' | 'strict' | 'none'; path?: string; expires?: Date }): void;
     toString(): string;
   }
   export function cookies(): Promise<RequestCookies>;

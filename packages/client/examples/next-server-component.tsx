@@ -10,15 +10,7 @@ export default async function OrdersPage() {
   });
   try {
     const { data: orders } = await shop.orders.list({ limit: 20 });
-    return (
-      <ul>
-        {orders.map((o) => (
-          <li key={o.public_id}>
-            {o.order_number}: {o.status}, {o.total}
-          </li>
-        ))}
-      </ul>
-    );
+    return <ul>{orders.map((o) => <li key={o.public_id}>{o.order_number}: {o.status}, {o.total}</li>)}</ul>;
   } catch (error) {
     if (ApiError.is(error, 'UNAUTHENTICATED')) return <p>Please sign in.</p>;
     throw error;

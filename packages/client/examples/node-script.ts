@@ -6,8 +6,7 @@ await admin.auth.login({ email: process.env.ADMIN_EMAIL!, password: process.env.
 
 // Collect first: a restocked record leaves LOW_STOCK, which would shift the pages still to come.
 const low: ItemOf<'/api/v1/admin/inventory'>[] = [];
-for await (const record of admin.items('/api/v1/admin/inventory', { params: { query: { stock_status: 'LOW_STOCK', limit: 100 } } }))
-  low.push(record);
+for await (const record of admin.items('/api/v1/admin/inventory', { params: { query: { stock_status: 'LOW_STOCK', limit: 100 } } })) low.push(record);
 
 for (const record of low) {
   // A stock write: an Idempotency-Key is generated, and reused if the network drops and the write is retried.
