@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { toLineItem } from '../src/cart/lines.js';
-import { cartLines, removeOrderedLines } from '../src/cart/repository.js';
+import { cartLines, orderedLinesRemoval } from '../src/cart/repository.js';
 import { toAddressSnapshot } from '../src/addresses/schemas.js';
 import { createDb } from '../src/db/database.js';
 import { reserveStock } from '../src/inventory/stock-repository.js';
 import { newPublicId } from '../src/lib/ids.js';
 import { fromCents } from '../src/lib/money.js';
-import { enqueueEmail } from '../src/outbox/repository.js';
-import { insertPlacedOrder } from '../src/orders/placement-repository.js';
+import { queuedEmailFrom } from '../src/outbox/repository.js';
+import { insertPlacedOrder, newOrder } from '../src/orders/placement-repository.js';
 import { priceOrder } from '../src/orders/pricing.js';
 import type { Shopper } from './shoppers.js';
 import type { Round } from './types.js';
@@ -15,8 +15,8 @@ import type { Round } from './types.js';
 /**
  * The checkout baseline: the checkout transaction itself, as the database
  * sees it, with nothing around it. The same statements the service runs
- * (the cart locked and read, the order with its items and history in one
- * statement, the emptied cart lines, the email, the stock reservation, the commit: the
+ * (the cart locked and read, the order with its items, history, emptied cart
+ * lines and email in one statement, the stock reservation, the commit: the
  * service's own data functions, over node-postgres with the same prepared
  * statements and the service's pool size), from `connections` concurrent
  * callers, each order on a fresh prepared cart. Left out: HTTP, the session
@@ -49,34 +49,40 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
           RULES,
         );
         const items = lines.map(toLineItem);
-        const order = await insertPlacedOrder(trx, {
-          publicId: newPublicId('ord'),
-          userId: owner.user_id,
-          amounts: {
-            subtotal: fromCents(totals.subtotal),
-            discount_total: '0.00',
-            shipping_total: fromCents(totals.shipping),
-            tax_total: fromCents(totals.tax),
-            total: fromCents(totals.total),
-          },
-          currency: RULES.currency,
-          coupon: null,
-          shippingAddress: toAddressSnapshot(owner.address as never),
-          paymentMethod: 'mock',
-          notes: null,
-          lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
-        });
-        await removeOrderedLines(
+        const publicId = newPublicId('ord');
+        const totalText = fromCents(totals.total);
+        const order = await insertPlacedOrder(
           trx,
-          owner.user_id,
-          lines.map((line) => line.variant_id),
+          {
+            publicId,
+            userId: owner.user_id,
+            amounts: {
+              subtotal: fromCents(totals.subtotal),
+              discount_total: '0.00',
+              shipping_total: fromCents(totals.shipping),
+              tax_total: fromCents(totals.tax),
+              total: fromCents(totals.total),
+            },
+            currency: RULES.currency,
+            coupon: null,
+            shippingAddress: toAddressSnapshot(owner.address as never),
+            paymentMethod: 'mock',
+            notes: null,
+            lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
+          },
+          [
+            orderedLinesRemoval(
+              owner.user_id,
+              lines.map((line) => line.variant_id),
+            ),
+            queuedEmailFrom(
+              'order_placed',
+              owner.email,
+              { order_public_id: publicId, order_number: newOrder.orderNumber, total: totalText, currency: RULES.currency },
+              newOrder.rows,
+            ),
+          ],
         );
-        await enqueueEmail(trx, 'order_placed', owner.email, {
-          order_public_id: order.public_id,
-          order_number: order.order_number,
-          total: fromCents(totals.total),
-          currency: RULES.currency,
-        });
         const shortages = await reserveStock(
           trx,
           lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })),

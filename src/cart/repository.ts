@@ -97,13 +97,10 @@ export async function clearCart(db: Executor, userId: number): Promise<void> {
 }
 
 /**
- * Removes the lines an order took (checkout, in its transaction). Only those
+ * The removal of the lines an order took, as one part of checkout's own
+ * statement (a data-modifying CTE, no round trip of its own). Only those
  * variants: a line added meanwhile by another request stays in the cart.
  */
-export async function removeOrderedLines(db: Executor, userId: number, variantIds: readonly number[]): Promise<void> {
-  await db
-    .deleteFrom('cart_items')
-    .where('user_id', '=', userId)
-    .where('variant_id', '=', sql<number>`ANY(${[...variantIds]}::bigint[])`)
-    .execute();
+export function orderedLinesRemoval(userId: number, variantIds: readonly number[]) {
+  return sql`DELETE FROM cart_items WHERE user_id = ${userId} AND variant_id = ANY(${[...variantIds]}::bigint[])`;
 }

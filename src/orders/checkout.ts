@@ -3,7 +3,7 @@ import type { Db, Trx } from '../db/database.js';
 import { findActiveAddress } from '../addresses/repository.js';
 import { toAddressSnapshot, type AddressSnapshot } from '../addresses/schemas.js';
 import { toLineItem } from '../cart/lines.js';
-import { cartLines, removeOrderedLines, type CartLineRow } from '../cart/repository.js';
+import { cartLines, orderedLinesRemoval, type CartLineRow } from '../cart/repository.js';
 import { applyCoupon, recordCouponUse } from '../coupons/redemption.js';
 import { reserveStock } from '../inventory/stock-repository.js';
 import type { Clock } from '../lib/clock.js';
@@ -13,8 +13,8 @@ import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '.
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
-import { enqueueEmail } from '../outbox/repository.js';
-import { insertPlacedOrder } from './placement-repository.js';
+import { queuedEmailFrom } from '../outbox/repository.js';
+import { insertPlacedOrder, newOrder } from './placement-repository.js';
 import { priceOrder } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
 
@@ -98,28 +98,34 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     };
     // The items as the customer sees them; the rows add the keys and the cost at the time of sale.
     const items = lines.map(toLineItem);
-    const order = await insertPlacedOrder(trx, {
-      publicId: newPublicId('ord'),
-      userId,
-      amounts,
-      currency: config.commerce.currency,
-      coupon: applied ? { id: applied.coupon.id, code: applied.coupon.code } : null,
-      shippingAddress: snapshot,
-      paymentMethod: input.payment_method,
-      notes: input.notes ?? null,
-      lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
-    });
-    await removeOrderedLines(
+    const publicId = newPublicId('ord');
+    const order = await insertPlacedOrder(
       trx,
-      userId,
-      lines.map((line) => line.variant_id),
+      {
+        publicId,
+        userId,
+        amounts,
+        currency: config.commerce.currency,
+        coupon: applied ? { id: applied.coupon.id, code: applied.coupon.code } : null,
+        shippingAddress: snapshot,
+        paymentMethod: input.payment_method,
+        notes: input.notes ?? null,
+        lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
+      },
+      // Written by their owners' SQL in the same statement: the emptied lines, and the confirmation with the order's new number.
+      [
+        orderedLinesRemoval(
+          userId,
+          lines.map((line) => line.variant_id),
+        ),
+        queuedEmailFrom(
+          'order_placed',
+          ctx.actor.email,
+          { order_public_id: publicId, order_number: newOrder.orderNumber, total: amounts.total, currency: config.commerce.currency },
+          newOrder.rows,
+        ),
+      ],
     );
-    await enqueueEmail(trx, 'order_placed', ctx.actor.email, {
-      order_public_id: order.public_id,
-      order_number: order.order_number,
-      total: amounts.total,
-      currency: config.commerce.currency,
-    });
     if (applied) await recordCouponUse(trx, applied, { userId, orderId: order.id, discount: amounts.discount_total });
 
     const shortages = await reserveStock(

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { CartLineRow } from '../cart/repository.js';
 
@@ -16,15 +16,19 @@ export interface PlacedOrder {
   lines: (CartLineRow & { line_total: string })[];
 }
 
+/** The new order's row, for the parts that run alongside it: its source, and the number the statement generates. */
+export const newOrder = { rows: sql`new_order`, orderNumber: sql<string>`new_order.order_number` };
+
 /**
  * Writes a placed order in one statement: the order, its items (from the
- * lines checkout read under lock, so prices match the totals it computed)
- * and its first status. One round trip instead of three keeps the
- * transaction, and the cart locks it holds, short. The confirmation email
- * (outbox), the emptied cart lines (cart) and the coupon use (coupons) are
- * written by their owners, in the same transaction (src/orders/checkout.ts).
+ * lines checkout read under lock, so prices match the totals it computed),
+ * its first status, and the parts other owners hand in to run with it
+ * (`alongside`: the emptied cart lines, the confirmation email). One round
+ * trip instead of five keeps the transaction, and the cart locks it holds,
+ * short; each part's SQL stays in its owner's repository. A part may read
+ * the new order as `new_order` (its generated number, say).
  */
-export async function insertPlacedOrder(trx: Trx, order: PlacedOrder) {
+export async function insertPlacedOrder(trx: Trx, order: PlacedOrder, alongside: readonly RawBuilder<unknown>[] = []) {
   const { lines } = order;
   const column = <T>(pick: (line: PlacedOrder['lines'][number]) => T) => lines.map(pick);
   const result = await sql<{ id: number; public_id: string; order_number: string; placed_at: Date; updated_at: Date }>`
@@ -48,7 +52,10 @@ export async function insertPlacedOrder(trx: Trx, order: PlacedOrder) {
     ),
     history AS (
       INSERT INTO order_status_history (order_id, status, actor_user_id) SELECT id, 'PLACED', ${order.userId} FROM new_order
-    )
+    )${sql.join(
+      alongside.map((part, i) => sql`, ${sql.raw(`part_${i}`)} AS (${part})`),
+      sql``,
+    )}
     SELECT id, public_id, order_number, placed_at, updated_at FROM new_order
   `.execute(trx);
   return result.rows[0]!;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { keyIn } from '../lib/sql.js';
 import type { EmailKind, EmailPayloads } from './emails.js';
@@ -21,6 +21,33 @@ export async function enqueueEmail<K extends EmailKind>(
     .values({ kind, recipient, payload: JSON.stringify(payload) })
     .execute();
 }
+
+/** A payload field: its value, or an SQL expression over the row source of the statement the email is queued in. */
+type PayloadSource<P> = { [F in keyof P]: P[F] | RawBuilder<P[F]> };
+
+/**
+ * enqueueEmail as one part of the caller's own statement (a data-modifying
+ * CTE, so the email costs no round trip of its own): one message per row of
+ * `from`, its payload fields either values or SQL over that row (a number
+ * the same statement generates, say). Typed by template like enqueueEmail.
+ */
+export function queuedEmailFrom<K extends EmailKind>(
+  kind: K,
+  recipient: string,
+  payload: PayloadSource<EmailPayloads[K]>,
+  from: RawBuilder<unknown>,
+) {
+  const entries = Object.entries(payload) as [string, unknown][];
+  const values = Object.fromEntries(entries.filter(([, value]) => !isSql(value)));
+  const computed = entries.filter((entry): entry is [string, RawBuilder<unknown>] => isSql(entry[1]));
+  const fields =
+    computed.length === 0
+      ? sql`'{}'::jsonb`
+      : sql`jsonb_build_object(${sql.join(computed.map(([key, value]) => sql`${key}::text, ${value}`))})`;
+  return sql`INSERT INTO outbox (kind, recipient, payload) SELECT ${kind}, ${recipient}, ${JSON.stringify(values)}::jsonb || ${fields} FROM ${from}`;
+}
+
+const isSql = (value: unknown): value is RawBuilder<unknown> => typeof value === 'object' && value !== null && 'toOperationNode' in value;
 
 /**
  * Takes up to `limit` due messages nobody else holds (FOR UPDATE SKIP LOCKED)

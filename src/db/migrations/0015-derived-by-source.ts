@@ -265,8 +265,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         counted := ARRAY(SELECT DISTINCT v.product_id FROM old_rows r JOIN variants v ON v.id = r.variant_id ORDER BY 1);
         flipped := counted;
       ELSE
-        -- One pass over the changed records: live-set flips, and the one stock fact a document shows, whether a
-        -- variant can be bought. Most stock changes (every checkout that leaves units on the shelf) flip nothing.
+        -- Checkout's stock update runs this under the hot rows' locks: most stock changes (every checkout that
+        -- leaves units on the shelf) flip neither whether a variant can be bought (the one stock fact a document
+        -- shows) nor whether its record is live, and stop at this one look at the changed rows.
+        PERFORM 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE n.variant_deleted <> o.variant_deleted
+           OR (n.quantity_on_hand - n.quantity_reserved > 0) <> (o.quantity_on_hand - o.quantity_reserved > 0);
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
         SELECT coalesce(sum(CASE WHEN n.variant_deleted = o.variant_deleted THEN 0 WHEN n.variant_deleted THEN -1 ELSE 1 END), 0),
                coalesce(array_agg(DISTINCT v.product_id ORDER BY v.product_id) FILTER (WHERE n.variant_deleted <> o.variant_deleted), '{}'),
                coalesce(array_agg(DISTINCT v.product_id ORDER BY v.product_id)
@@ -274,9 +281,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           INTO live_delta, counted, flipped
         FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN variants v ON v.id = n.variant_id;
       END IF;
-      PERFORM refresh_inventory_products(counted);
-      PERFORM adjust_inventory_total(live_delta);
-      PERFORM refresh_product_documents(flipped);
+      -- Each call below is skipped, not made, when it has nothing to do.
+      IF cardinality(counted) > 0 THEN
+        PERFORM refresh_inventory_products(counted);
+      END IF;
+      IF live_delta <> 0 THEN
+        PERFORM adjust_inventory_total(live_delta);
+      END IF;
+      IF cardinality(flipped) > 0 THEN
+        PERFORM refresh_product_documents(flipped);
+      END IF;
       RETURN NULL;
     END $$;
 
