@@ -17,6 +17,9 @@ export async function startMetricsServer(options: {
   log: Logger;
 }): Promise<Server | null> {
   const { registry, token, log } = options;
+  if (token === null && !isLoopback(options.host)) {
+    log.warn({ host: options.host }, 'metrics listen beyond loopback with no METRICS_TOKEN: anyone who reaches this port can read them');
+  }
   const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
@@ -47,3 +50,5 @@ export async function startMetricsServer(options: {
     });
   });
 }
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');

@@ -93,3 +93,25 @@ test('development logs are human-readable', async () => {
     await service.stop();
   }
 });
+
+test('metrics open beyond loopback without a token are warned about at start-up', async () => {
+  const open = await startService({
+    databaseUrl: file.database.url,
+    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await closedPort()) },
+  });
+  const guarded = await startService({
+    databaseUrl: file.database.url,
+    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await closedPort()), METRICS_TOKEN: TOKEN },
+  });
+  try {
+    await open.waitForLog((l) => l.msg === 'metrics at /metrics');
+    await guarded.waitForLog((l) => l.msg === 'metrics at /metrics');
+    const warned = (s: typeof open) =>
+      s.logs().some((l) => String(l.msg).startsWith('metrics listen beyond loopback with no METRICS_TOKEN'));
+    assert.ok(warned(open), 'no token: warned');
+    assert.ok(!warned(guarded), 'a token: no warning');
+  } finally {
+    await open.stop();
+    await guarded.stop();
+  }
+});
