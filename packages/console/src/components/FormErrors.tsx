@@ -1,4 +1,5 @@
-import { Alert } from '@mantine/core';
+import { Alert, Button, Group } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { FORM_ERROR } from '../lib/errors';
@@ -14,5 +15,35 @@ export function FormErrors({ form, title = 'Not saved' }: { form: { errors: Reco
     <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} title={title} role="alert">
       {message}
     </Alert>
+  );
+}
+
+/**
+ * The foot of a form in a modal: what the API refused (FormErrors), then a way
+ * back that closes the modal and the submit button, busy while it sends.
+ */
+export function ModalFormFooter({
+  form,
+  submit,
+  errorsTitle,
+  back = 'Cancel',
+}: {
+  form: { errors: Record<string, ReactNode>; submitting: boolean };
+  submit: ReactNode;
+  errorsTitle?: string;
+  back?: string;
+}) {
+  return (
+    <>
+      <FormErrors form={form} {...(errorsTitle ? { title: errorsTitle } : {})} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => modals.closeAll()}>
+          {back}
+        </Button>
+        <Button type="submit" loading={form.submitting}>
+          {submit}
+        </Button>
+      </Group>
+    </>
   );
 }

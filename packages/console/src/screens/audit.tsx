@@ -1,9 +1,10 @@
-import { Button, Code, Text, TextInput } from '@mantine/core';
+import { Button, Code, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { DateRange } from '../components/DateRange';
 import { FilterBar } from '../components/FilterBar';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
@@ -73,22 +74,7 @@ export function AuditScreen() {
         <SearchInput label="Action" placeholder="e.g. inventory.adjust" value={search.action} onSearch={(action) => update({ action })} />
         <SearchInput label="Entity type" placeholder="e.g. order" value={search.entity} onSearch={(entity) => update({ entity })} />
         <SearchInput label="Entity ID" placeholder="e.g. ord_…" value={search.entity_id} onSearch={(entity_id) => update({ entity_id })} />
-        <TextInput
-          label="From (UTC)"
-          type="date"
-          value={search.from ?? ''}
-          max={search.to}
-          onChange={(e) => update({ from: e.currentTarget.value || undefined })}
-          w={165}
-        />
-        <TextInput
-          label="To (UTC)"
-          type="date"
-          value={search.to ?? ''}
-          min={search.from}
-          onChange={(e) => update({ to: e.currentTarget.value || undefined })}
-          w={165}
-        />
+        <DateRange labels={['From (UTC)', 'To (UTC)']} from={search.from} to={search.to} onChange={update} />
       </FilterBar>
       <QueryState query={entries}>
         {(result) => (

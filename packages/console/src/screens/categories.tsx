@@ -5,7 +5,7 @@ import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { FormErrors } from '../components/FormErrors';
+import { FormErrors, ModalFormFooter } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { notifyDone, notifyError, placeErrors } from '../lib/errors';
@@ -312,15 +312,7 @@ function CategoryForm({ category, onDone }: { category: Category; onDone: () => 
           {...form.getInputProps('slug')}
         />
         <Textarea label="Description" autosize minRows={2} maxLength={2000} {...form.getInputProps('description')} />
-        <FormErrors form={form} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => modals.closeAll()}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save category
-          </Button>
-        </Group>
+        <ModalFormFooter form={form} submit="Save category" />
       </Stack>
     </form>
   );

@@ -22,7 +22,8 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
-import { FormErrors } from '../components/FormErrors';
+import { DateRange } from '../components/DateRange';
+import { ModalFormFooter } from '../components/FormErrors';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { notifyDone, notifyError, placeErrors } from '../lib/errors';
@@ -82,15 +83,7 @@ function ExpenseForm({
           <TextInput label="Amount" required inputMode="decimal" {...form.getInputProps('amount')} />
           <TextInput label="Spent on" type="date" required {...form.getInputProps('spent_at')} />
         </Group>
-        <FormErrors form={form} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => modals.closeAll()}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <ModalFormFooter form={form} submit={submitLabel} />
       </Stack>
     </form>
   );
@@ -241,17 +234,11 @@ export function MoneyScreen() {
       />
       <Paper withBorder p="sm" mb="md" radius="md" role="search" aria-label="Profit and loss range">
         <Group gap="sm" align="flex-end">
-          <TextInput
-            label="From"
-            type="date"
-            value={search.from ?? pnl.data?.from ?? ''}
-            onChange={(e) => void navigate({ search: (s) => ({ ...s, from: e.currentTarget.value || undefined }) })}
-          />
-          <TextInput
-            label="To"
-            type="date"
-            value={search.to ?? pnl.data?.to ?? ''}
-            onChange={(e) => void navigate({ search: (s) => ({ ...s, to: e.currentTarget.value || undefined }) })}
+          <DateRange
+            labels={['From', 'To']}
+            from={search.from ?? pnl.data?.from}
+            to={search.to ?? pnl.data?.to}
+            onChange={(changes) => void navigate({ search: (s) => ({ ...s, ...changes }) })}
           />
           <Button component="a" href={csv} download variant="default" leftSection={<IconDownload size={16} />}>
             Download CSV
@@ -349,21 +336,11 @@ export function MoneyScreen() {
                 value={search.category ?? null}
                 onChange={(value) => filterExpenses({ category: (value ?? undefined) as Category | undefined })}
               />
-              <TextInput
-                label="Spent from"
-                type="date"
-                w={165}
-                value={search.spent_from ?? ''}
-                max={search.spent_to}
-                onChange={(e) => filterExpenses({ spent_from: e.currentTarget.value || undefined })}
-              />
-              <TextInput
-                label="Spent to"
-                type="date"
-                w={165}
-                value={search.spent_to ?? ''}
-                min={search.spent_from}
-                onChange={(e) => filterExpenses({ spent_to: e.currentTarget.value || undefined })}
+              <DateRange
+                labels={['Spent from', 'Spent to']}
+                from={search.spent_from}
+                to={search.spent_to}
+                onChange={(changes) => filterExpenses('from' in changes ? { spent_from: changes.from } : { spent_to: changes.to })}
               />
               {search.category || search.spent_from || search.spent_to ? (
                 <Button

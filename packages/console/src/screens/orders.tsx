@@ -1,8 +1,9 @@
-import { Anchor, CloseButton, Group, Select, Text, TextInput } from '@mantine/core';
+import { Anchor, CloseButton, Group, Select, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { DateRange } from '../components/DateRange';
 import { FilterBar } from '../components/FilterBar';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
@@ -80,22 +81,7 @@ export function OrdersScreen() {
           onChange={(status) => update({ status: (status ?? undefined) as OrdersSearch['status'] })}
           w={170}
         />
-        <TextInput
-          label="Placed from (UTC)"
-          type="date"
-          value={search.from ?? ''}
-          max={search.to}
-          onChange={(e) => update({ from: e.currentTarget.value || undefined })}
-          w={165}
-        />
-        <TextInput
-          label="Placed to (UTC)"
-          type="date"
-          value={search.to ?? ''}
-          min={search.from}
-          onChange={(e) => update({ to: e.currentTarget.value || undefined })}
-          w={165}
-        />
+        <DateRange labels={['Placed from (UTC)', 'Placed to (UTC)']} from={search.from} to={search.to} onChange={update} />
         {search.since ? (
           <Group gap={4} wrap="nowrap" mb={6}>
             <Text size="sm">Placed since {when(search.since)}</Text>

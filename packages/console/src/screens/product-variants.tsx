@@ -19,7 +19,7 @@ import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { api } from '../api';
-import { FormErrors } from '../components/FormErrors';
+import { FormErrors, ModalFormFooter } from '../components/FormErrors';
 import { StatusBadge } from '../components/StatusBadge';
 import { notifyDone, notifyError, placeErrors } from '../lib/errors';
 import { count, money } from '../lib/format';
@@ -188,15 +188,7 @@ function VariantEditForm({ variant, onDone }: { variant: VariantFacts; onDone: (
           ]}
           {...form.getInputProps('status')}
         />
-        <FormErrors form={form} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => modals.closeAll()}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save variant
-          </Button>
-        </Group>
+        <ModalFormFooter form={form} submit="Save variant" />
       </Stack>
     </form>
   );
@@ -257,15 +249,7 @@ function StockRecordForm({ variant, onDone }: { variant: VariantFacts; onDone: (
           min={0}
           {...form.getInputProps('reorder_level')}
         />
-        <FormErrors form={form} title="Not recorded" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => modals.closeAll()}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Create stock record
-          </Button>
-        </Group>
+        <ModalFormFooter form={form} submit="Create stock record" errorsTitle="Not recorded" />
       </Stack>
     </form>
   );
