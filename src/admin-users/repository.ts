@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { containsPattern, countOf, keyIn, paged } from '../lib/sql.js';
-import type { AdminUserListQuery } from './schemas.js';
+import type { Sort } from '../lib/pagination.js';
+import type { AccountSortField, AdminUserListQuery } from './schemas.js';
 
 /** Read models of the accounts admin: the filtered account list and an account's order totals. Writes go through src/identity. */
 
@@ -27,15 +28,19 @@ function filtered(db: Executor, query: AdminUserListQuery) {
   return base;
 }
 
-/** A page of accounts, newest first, each row with the filtered total as `total_count`. */
-export function listAccounts(db: Executor, query: AdminUserListQuery) {
-  return filtered(db, query)
+const SORT_COLUMNS = {
+  created_at: ['created_at'],
+  email: ['email'],
+  name: ['last_name', 'first_name'],
+} as const satisfies Record<AccountSortField, readonly string[]>;
+
+/** A page of accounts in the asked order (public ID breaks ties), each row with the filtered total as `total_count`. */
+export function listAccounts(db: Executor, query: AdminUserListQuery, sort: Sort<AccountSortField>) {
+  let page = filtered(db, query)
     .selectAll()
-    .select(countOf(filtered(db, query)).as('total_count'))
-    .orderBy('created_at', 'desc')
-    .orderBy('public_id', 'desc')
-    .$call(paged(query))
-    .execute();
+    .select(countOf(filtered(db, query)).as('total_count'));
+  for (const column of SORT_COLUMNS[sort.field]) page = page.orderBy(column, sort.direction);
+  return page.orderBy('public_id', sort.direction).$call(paged(query)).execute();
 }
 
 export async function countAccounts(db: Executor, query: AdminUserListQuery): Promise<number> {

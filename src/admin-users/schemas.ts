@@ -1,10 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '../lib/pagination.js';
+import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { Money } from '../lib/schemas.js';
 import { Role, User } from '../identity/schemas.js';
 
+/** `name` sorts by last name, then first name. */
+export const ACCOUNT_SORTS = ['created_at', 'email', 'name'] as const;
+export type AccountSortField = (typeof ACCOUNT_SORTS)[number];
+
 export const AdminUserListQuery = Type.Object({
   ...PageQuery,
+  sort: SortQuery(ACCOUNT_SORTS, '-created_at'),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name or email' })),
   role: Type.Optional(Role),
   status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),

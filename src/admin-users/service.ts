@@ -8,9 +8,9 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { forbidden, lastSuperAdmin, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { toPage } from '../lib/pagination.js';
+import { parseSort, toPage } from '../lib/pagination.js';
 import { countAccounts, listAccounts, orderTotals } from './repository.js';
-import type { AdminUserDetail, AdminUserListQuery } from './schemas.js';
+import type { AccountSortField, AdminUserDetail, AdminUserListQuery } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 /**
@@ -52,7 +52,7 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
 
   return {
     async list(query: AdminUserListQuery) {
-      const rows = await listAccounts(db, query);
+      const rows = await listAccounts(db, query, parseSort<AccountSortField>(query.sort));
       return toPage(rows, query, () => countAccounts(db, query), toUser);
     },
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
-import { signInAs } from '../helpers/factories.js';
+import { signInAs, signUp } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
@@ -40,6 +40,38 @@ describe('console: customers and staff', () => {
       assert.equal((await admin.client.get(`/api/v1/admin/users/${buyer.user.public_id}`)).body.data.status, 'ACTIVE');
       // An ADMIN cannot change roles: no control for it.
       assert.equal(await page.getByRole('button', { name: 'Change role' }).count(), 0);
+    });
+  });
+
+  test('accounts sort on the server by name and email from the column headers, kept in the URL', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const tag = `srt${Date.now().toString(36)}`;
+    await signUp(t, { first_name: 'Zoe', last_name: `${tag}Adams`, email: `b-${tag}@example.test` });
+    await signUp(t, { first_name: 'Bob', last_name: `${tag}Baker`, email: `a-${tag}@example.test` });
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/customers?q=${tag}`);
+      const table = page.getByRole('table', { name: 'Accounts' });
+      const firstName = () => table.getByRole('row').nth(1).getByRole('link').first();
+      await firstName().filter({ hasText: 'Bob' }).waitFor(); // newest first
+
+      await table.getByRole('button', { name: 'Name' }).click();
+      await page.waitForURL(/sort=name/);
+      await firstName().filter({ hasText: 'Zoe' }).waitFor();
+      assert.equal(await table.getByRole('columnheader', { name: 'Name', exact: true }).getAttribute('aria-sort'), 'ascending');
+
+      await table.getByRole('button', { name: 'Email' }).click();
+      await page.waitForURL(/sort=email/);
+      await firstName().filter({ hasText: 'Bob' }).waitFor();
+      await table.getByRole('button', { name: 'Email' }).click();
+      await page.waitForURL(/sort=-email/);
+      await firstName().filter({ hasText: 'Zoe' }).waitFor();
+
+      // A bookmarked sort opens as it was.
+      await page.reload();
+      await firstName().filter({ hasText: 'Zoe' }).waitFor();
+      assert.equal(await table.getByRole('columnheader', { name: 'Email', exact: true }).getAttribute('aria-sort'), 'descending');
     });
   });
 

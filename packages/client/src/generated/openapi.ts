@@ -9317,6 +9317,8 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
+                    /** @description One of created_at, -created_at, email, -email, name, -name */
+                    sort?: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
                     /** @description Substring of name or email */
                     search?: string;
                     role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";

@@ -4,12 +4,14 @@ import { staffRoute } from './staff';
 
 export const ROLES = ['CUSTOMER', 'ADMIN', 'SUPER_ADMIN'] as const;
 export const ACCOUNT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+export const ACCOUNT_SORTS = ['-created_at', 'created_at', 'name', '-name', 'email', '-email'] as const;
 
 export interface CustomersSearch {
   page?: number | undefined;
   q?: string | undefined;
   role?: (typeof ROLES)[number] | undefined;
   status?: (typeof ACCOUNT_STATUSES)[number] | undefined;
+  sort?: (typeof ACCOUNT_SORTS)[number] | undefined;
 }
 
 export const customersRoute = createRoute({
@@ -20,6 +22,7 @@ export const customersRoute = createRoute({
     q: text(search.q),
     role: oneOf(search.role, ROLES),
     status: oneOf(search.status, ACCOUNT_STATUSES),
+    sort: oneOf(search.sort, ACCOUNT_SORTS),
   }),
   component: lazyRouteComponent(() => import('../screens/customers'), 'CustomersScreen'),
 });

@@ -19,7 +19,14 @@ export function CustomersScreen() {
   const navigate = useNavigate({ from: '/customers' });
   const update = (changes: Partial<CustomersSearch>) =>
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
-  const query = compact({ page: search.page ?? 1, limit: PAGE_SIZE, search: search.q, role: search.role, status: search.status });
+  const query = compact({
+    page: search.page ?? 1,
+    limit: PAGE_SIZE,
+    search: search.q,
+    role: search.role,
+    status: search.status,
+    sort: search.sort ?? '-created_at',
+  });
   const accounts = useQuery({
     queryKey: ['accounts', query],
     queryFn: async () => api.GET('/api/v1/admin/users', { params: { query: query as { page: number; limit: number } } }),
@@ -31,23 +38,24 @@ export function CustomersScreen() {
     {
       key: 'name',
       header: 'Name',
+      sort: 'name',
       render: (user) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: user.public_id }} />}>
           {user.first_name} {user.last_name}
         </Anchor>
       ),
     },
-    { key: 'email', header: 'Email', render: (user) => user.email },
+    { key: 'email', header: 'Email', sort: 'email', render: (user) => user.email },
     { key: 'role', header: 'Role', render: (user) => <StatusBadge status={user.role} /> },
     { key: 'status', header: 'Status', render: (user) => <StatusBadge status={user.status} /> },
     { key: 'verified', header: 'Email verified', render: (user) => (user.email_verified ? 'Yes' : 'No') },
-    { key: 'joined', header: 'Joined', render: (user) => day(user.created_at) },
+    { key: 'joined', header: 'Joined', sort: 'created_at', render: (user) => day(user.created_at) },
   ];
   const staffView = search.role === 'ADMIN' || search.role === 'SUPER_ADMIN';
   const filtered = Boolean(search.q || search.role || search.status);
   return (
     <>
-      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store, customers and staff, newest first" />
+      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store, customers and staff" />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
         <SearchInput label="Search" placeholder="Name or email" value={search.q} onSearch={(q) => update({ q })} />
         <Select
@@ -78,6 +86,8 @@ export function CustomersScreen() {
             rowKey={(user) => user.public_id}
             meta={result.meta}
             loading={accounts.isFetching}
+            sort={query.sort}
+            onSort={(sort) => update({ sort: sort as CustomersSearch['sort'] })}
             onPage={(p) => void navigate({ search: (previous) => ({ ...previous, page: p }) })}
             empty={<Text>{filtered ? 'No accounts match these filters.' : 'No accounts yet.'}</Text>}
           />
