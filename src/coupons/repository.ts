@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Updateable } from 'kysely';
 import type { CouponRow, CouponsTable } from '../db/schema.js';
-import { type PageRequest } from '../lib/pagination.js';
+import type { PageRequest, Sort } from '../lib/pagination.js';
+import type { CouponSortField } from './schemas.js';
 import { containsPattern, countOf, paged } from '../lib/sql.js';
 
 /** SQL of `coupons` and `coupon_usages`, their one owner (checkout and cancellation come through redemption.ts). */
@@ -41,13 +42,13 @@ export function lockCouponByCode(db: Executor, code: string): Promise<CouponRow 
 const filtered = (db: Executor, search: string | undefined) =>
   search ? live(db).where('code', 'ilike', containsPattern(search)) : live(db);
 
-/** A page of live coupons, newest first, each row with the filtered total as `total_count`. */
-export function listCoupons(db: Executor, search: string | undefined, page: PageRequest) {
+/** A page of live coupons in the asked order (public ID breaks ties), each row with the filtered total as `total_count`. */
+export function listCoupons(db: Executor, search: string | undefined, sort: Sort<CouponSortField>, page: PageRequest) {
   return filtered(db, search)
     .selectAll()
     .select(countOf(filtered(db, search)).as('total_count'))
-    .orderBy('created_at', 'desc')
-    .orderBy('public_id', 'desc')
+    .orderBy(sort.field, sort.direction)
+    .orderBy('public_id', sort.direction)
     .$call(paged(page))
     .execute();
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MoneyInput } from '../catalog/schemas.js';
-import { PageQuery } from '../lib/pagination.js';
+import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { Money, Timestamp } from '../lib/schemas.js';
 
 const NullableMoney = Type.Union([MoneyInput, Type.Null()]);
@@ -66,8 +66,12 @@ export const CouponUsage = Type.Object({
   created_at: Timestamp,
 });
 
+export const COUPON_SORTS = ['created_at', 'code', 'times_used'] as const;
+export type CouponSortField = (typeof COUPON_SORTS)[number];
+
 export const CouponListQuery = Type.Object({
   ...PageQuery,
+  sort: SortQuery(COUPON_SORTS, '-created_at'),
   search: Type.Optional(Type.String({ maxLength: 50, description: 'Substring of the code' })),
 });
 export type CouponListQuery = Static<typeof CouponListQuery>;

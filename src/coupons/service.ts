@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { toPage, type PageRequest } from '../lib/pagination.js';
+import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {
   countCoupons,
   countUsages,
@@ -18,7 +18,7 @@ import {
   type CouponValues,
 } from './repository.js';
 import { checkCouponDefinition, couponStatus } from './rules.js';
-import type { Coupon, CouponCreate, CouponListQuery, CouponPatch } from './schemas.js';
+import type { Coupon, CouponCreate, CouponListQuery, CouponPatch, CouponSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -62,7 +62,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     async list(query: CouponListQuery) {
-      const rows = await listCoupons(db, query.search, query);
+      const rows = await listCoupons(db, query.search, parseSort<CouponSortField>(query.sort), query);
       const now = clock.now();
       return toPage(
         rows,

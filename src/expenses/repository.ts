@@ -2,7 +2,8 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ExpenseCategory, ExpensesTable } from '../db/schema.js';
 import { countOf, paged } from '../lib/sql.js';
-import type { ExpenseListQuery } from './schemas.js';
+import type { Sort } from '../lib/pagination.js';
+import type { ExpenseListQuery, ExpenseSortField } from './schemas.js';
 
 /** SQL of `expenses`, their one owner (analytics reads them for the P&L). */
 
@@ -16,13 +17,13 @@ const filtered = (db: Executor, query: ExpenseListQuery) => {
   return base;
 };
 
-/** A page of live expenses, newest first, each row with the filtered total as `total_count`. */
-export function listExpenses(db: Executor, query: ExpenseListQuery) {
+/** A page of live expenses in the asked order (public ID breaks ties), each row with the filtered total as `total_count`. */
+export function listExpenses(db: Executor, query: ExpenseListQuery, sort: Sort<ExpenseSortField>) {
   return filtered(db, query)
     .selectAll()
     .select(countOf(filtered(db, query)).as('total_count'))
-    .orderBy('spent_at', 'desc')
-    .orderBy('public_id', 'desc')
+    .orderBy(sort.field, sort.direction)
+    .orderBy('public_id', sort.direction)
     .$call(paged(query))
     .execute();
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MoneyInput } from '../catalog/schemas.js';
-import { PageQuery } from '../lib/pagination.js';
+import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { Money, RequiredText, Timestamp } from '../lib/schemas.js';
 import { multiline } from '../lib/text.js';
 
@@ -31,8 +31,12 @@ export const Expense = Type.Object({
 });
 export type Expense = Static<typeof Expense>;
 
+export const EXPENSE_SORTS = ['spent_at', 'amount'] as const;
+export type ExpenseSortField = (typeof EXPENSE_SORTS)[number];
+
 export const ExpenseListQuery = Type.Object({
   ...PageQuery,
+  sort: SortQuery(EXPENSE_SORTS, '-spent_at'),
   category: Type.Optional(ExpenseCreate.properties.category),
   from: Type.Optional({ ...Day, description: 'Inclusive' }),
   to: Type.Optional({ ...Day, description: 'Inclusive' }),

@@ -5,9 +5,9 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { toPage } from '../lib/pagination.js';
+import { parseSort, toPage } from '../lib/pagination.js';
 import { countExpenses, insertExpense, listExpenses, lockExpense, updateExpense, type ExpenseRow } from './repository.js';
-import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch } from './schemas.js';
+import type { Expense, ExpenseCreate, ExpenseListQuery, ExpensePatch, ExpenseSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 const toExpense = (row: ExpenseRow): Expense => ({
@@ -36,7 +36,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     async list(query: ExpenseListQuery) {
-      const rows = await listExpenses(db, query);
+      const rows = await listExpenses(db, query, parseSort<ExpenseSortField>(query.sort));
       return toPage(rows, query, () => countExpenses(db, query), toExpense);
     },
 

@@ -7535,6 +7535,8 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
+                    /** @description One of created_at, -created_at, code, -code, times_used, -times_used */
+                    sort?: "created_at" | "-created_at" | "code" | "-code" | "times_used" | "-times_used";
                     /** @description Substring of the code */
                     search?: string;
                 };
@@ -10718,6 +10720,8 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
+                    /** @description One of spent_at, -spent_at, amount, -amount */
+                    sort?: "spent_at" | "-spent_at" | "amount" | "-amount";
                     category?: "RENT" | "SALARIES" | "MARKETING" | "SOFTWARE" | "SHIPPING" | "UTILITIES" | "OTHER";
                     /** @description Inclusive */
                     from?: string;

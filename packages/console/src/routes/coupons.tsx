@@ -1,13 +1,22 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { page, text } from '../lib/search';
+import { oneOf, page, text } from '../lib/search';
 import { staffRoute } from './staff';
+
+export const COUPON_SORTS = ['-created_at', 'created_at', 'code', '-code', '-times_used', 'times_used'] as const;
+
+export interface CouponsSearch {
+  page?: number | undefined;
+  q?: string | undefined;
+  sort?: (typeof COUPON_SORTS)[number] | undefined;
+}
 
 export const couponsRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/coupons',
-  validateSearch: (search: Record<string, unknown>): { page?: number | undefined; q?: string | undefined } => ({
+  validateSearch: (search: Record<string, unknown>): CouponsSearch => ({
     page: search.page === undefined ? undefined : page(search.page),
     q: text(search.q, 50),
+    sort: oneOf(search.sort, COUPON_SORTS),
   }),
   component: lazyRouteComponent(() => import('../screens/coupons'), 'CouponsScreen'),
 });

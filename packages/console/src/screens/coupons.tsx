@@ -11,11 +11,12 @@ import { SearchInput } from '../components/SearchInput';
 import { StatusBadge } from '../components/StatusBadge';
 import { count, money, when } from '../lib/format';
 import { compact } from '../lib/search';
+import type { CouponsSearch } from '../routes/coupons';
 
 export function CouponsScreen() {
   const search = useSearch({ from: '/staff/coupons' });
   const navigate = useNavigate({ from: '/coupons' });
-  const query = compact({ page: search.page ?? 1, limit: 25, search: search.q });
+  const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, sort: search.sort ?? '-created_at' });
   const coupons = useQuery({
     queryKey: ['coupons', query],
     queryFn: async () => api.GET('/api/v1/admin/coupons', { params: { query: query as { page: number; limit: number } } }),
@@ -26,6 +27,7 @@ export function CouponsScreen() {
     {
       key: 'code',
       header: 'Code',
+      sort: 'code',
       render: (c) => (
         <Anchor
           fw={600}
@@ -45,6 +47,7 @@ export function CouponsScreen() {
     {
       key: 'used',
       header: 'Used',
+      sort: 'times_used',
       align: 'right',
       render: (c) => `${count(c.times_used)}${c.usage_limit === null ? '' : ` of ${count(c.usage_limit)}`}`,
     },
@@ -54,7 +57,7 @@ export function CouponsScreen() {
     <>
       <PageHeader
         title="Coupons"
-        subtitle="Discount codes customers enter at checkout, newest first"
+        subtitle="Discount codes customers enter at checkout"
         actions={
           <Button leftSection={<IconPlus size={16} />} renderRoot={(props) => <Link {...props} to="/coupons/new" />}>
             New coupon
@@ -62,7 +65,12 @@ export function CouponsScreen() {
         }
       />
       <FilterBar onClear={search.q ? () => void navigate({ search: {} }) : undefined}>
-        <SearchInput label="Search" placeholder="Code" value={search.q} onSearch={(q) => void navigate({ search: compact({ q }) })} />
+        <SearchInput
+          label="Search"
+          placeholder="Code"
+          value={search.q}
+          onSearch={(q) => void navigate({ search: (previous) => compact({ ...previous, page: undefined, q }) })}
+        />
       </FilterBar>
       <QueryState query={coupons}>
         {(result) => (
@@ -73,6 +81,10 @@ export function CouponsScreen() {
             rowKey={(c) => c.public_id}
             meta={result.meta}
             loading={coupons.isFetching}
+            sort={query.sort}
+            onSort={(sort) =>
+              void navigate({ search: (previous) => compact({ ...previous, page: undefined, sort: sort as CouponsSearch['sort'] }) })
+            }
             onPage={(p) => void navigate({ search: (previous) => ({ ...previous, page: p }) })}
             empty={<Text>{search.q ? 'No coupon matches.' : 'No coupons yet.'}</Text>}
           />

@@ -106,6 +106,7 @@ export function MoneyScreen() {
     category: search.category,
     from: search.spent_from,
     to: search.spent_to,
+    sort: search.expense_sort ?? '-spent_at',
   });
   const expenses = useQuery({
     queryKey: ['expenses', expenseQuery],
@@ -165,10 +166,10 @@ export function MoneyScreen() {
 
   type ExpenseRow = NonNullable<typeof expenses.data>['data'][number];
   const expenseColumns: Column<ExpenseRow>[] = [
-    { key: 'day', header: 'Spent on', render: (e) => day(e.spent_at) },
+    { key: 'day', header: 'Spent on', sort: 'spent_at', render: (e) => day(e.spent_at) },
     { key: 'description', header: 'Description', render: (e) => e.description },
     { key: 'category', header: 'Category', render: (e) => titleCase(e.category) },
-    { key: 'amount', header: 'Amount', align: 'right', render: (e) => money(e.amount, pnl.data?.currency) },
+    { key: 'amount', header: 'Amount', sort: 'amount', align: 'right', render: (e) => money(e.amount, pnl.data?.currency) },
     {
       key: 'actions',
       header: 'Actions',
@@ -360,6 +361,10 @@ export function MoneyScreen() {
                   rowKey={(e) => e.public_id}
                   meta={result.meta}
                   loading={expenses.isFetching}
+                  sort={expenseQuery.sort}
+                  onSort={(sort) =>
+                    void navigate({ search: (s) => compact({ ...s, page: undefined, expense_sort: sort as MoneySearch['expense_sort'] }) })
+                  }
                   onPage={(p) => void navigate({ search: (s) => ({ ...s, page: p }) })}
                   empty={
                     search.category || search.spent_from || search.spent_to ? (
