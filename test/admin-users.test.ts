@@ -5,6 +5,7 @@ import { startTestApp } from './helpers/app.js';
 import type { Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { PASSWORD, errorOf, signInAs, signUp } from './helpers/factories.js';
+import { auditRows } from './helpers/inspect.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Contract section 11, accounts: listing, detail, suspension, role changes and their audit trail. */
@@ -30,16 +31,6 @@ const login = (email: string, password = PASSWORD) => t.client().post('/api/v1/a
 
 async function userRow(publicId: string) {
   return t.db.selectFrom('users').select(['role', 'status']).where('public_id', '=', publicId).executeTakeFirstOrThrow();
-}
-
-function auditOf(action: string, entityPublicId: string) {
-  return t.db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('action', '=', action)
-    .where('entity_public_id', '=', entityPublicId)
-    .orderBy('id')
-    .execute();
 }
 
 const ids = (response: Response): string[] => response.body.data.map((u: { public_id: string }) => u.public_id);
@@ -152,12 +143,12 @@ describe('suspend and activate', () => {
     fails(await target.client.get('/api/v1/users/me'), 401, 'UNAUTHENTICATED'); // revoked stays revoked
     assert.equal(ok(await login(target.email)).status, 'ACTIVE');
 
-    const [suspend] = await auditOf('user.suspend', target.user.public_id);
+    const [suspend] = await auditRows(t, 'user.suspend', target.user.public_id);
     assert.deepEqual(suspend!.changes && (suspend!.changes as any).before, { status: 'ACTIVE' });
     assert.equal((suspend!.changes as any).after.status, 'SUSPENDED');
     assert.equal((suspend!.changes as any).after.revoked_sessions.length, 1);
     assert.equal(suspend!.actor_public_id, t.admin.user.public_id);
-    const [activate] = await auditOf('user.activate', target.user.public_id);
+    const [activate] = await auditRows(t, 'user.activate', target.user.public_id);
     assert.deepEqual(activate!.changes, { before: { status: 'SUSPENDED' }, after: { status: 'ACTIVE' } });
   });
 
@@ -169,7 +160,7 @@ describe('suspend and activate', () => {
     fails(await t.superAdmin.post(`${USERS}/${t.superAdmin.user.public_id}/suspend`), 400, 'VALIDATION_ERROR');
     assert.equal((await userRow(other.user.public_id)).status, 'ACTIVE');
     assert.equal((await userRow(t.admin.user.public_id)).status, 'ACTIVE');
-    assert.equal((await auditOf('user.suspend', other.user.public_id)).length, 0, 'a refused write leaves no audit entry');
+    assert.equal((await auditRows(t, 'user.suspend', other.user.public_id)).length, 0, 'a refused write leaves no audit entry');
 
     ok(await t.superAdmin.post(`${USERS}/${other.user.public_id}/suspend`));
     fails(await other.client.get('/api/v1/admin/stats'), 401, 'UNAUTHENTICATED');
@@ -191,7 +182,7 @@ describe('PATCH /admin/users/{usr}/role', () => {
     assert.equal(ok(await again.post('/api/v1/auth/login', { email: target.email, password: PASSWORD })).role, 'ADMIN');
     ok(await again.get('/api/v1/admin/stats'));
 
-    const [entry] = await auditOf('user.role_change', target.user.public_id);
+    const [entry] = await auditRows(t, 'user.role_change', target.user.public_id);
     assert.deepEqual((entry!.changes as any).before, { role: 'CUSTOMER' });
     assert.equal((entry!.changes as any).after.role, 'ADMIN');
     assert.equal(entry!.actor_public_id, t.superAdmin.user.public_id);
@@ -208,7 +199,7 @@ describe('PATCH /admin/users/{usr}/role', () => {
     fails(await t.superAdmin.patch(`${USERS}/usr_${'C'.repeat(20)}/role`, { role: 'ADMIN' }), 404, 'NOT_FOUND');
     assert.equal((await userRow(target.user.public_id)).role, 'CUSTOMER');
     assert.equal((await userRow(t.superAdmin.user.public_id)).role, 'SUPER_ADMIN');
-    assert.equal((await auditOf('user.role_change', target.user.public_id)).length, 0);
+    assert.equal((await auditRows(t, 'user.role_change', target.user.public_id)).length, 0);
     ok(await target.client.get('/api/v1/users/me')); // refused changes revoke nothing
   });
 

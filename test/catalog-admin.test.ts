@@ -3,7 +3,6 @@ import { describe, test } from 'node:test';
 import {
   API,
   ISO,
-  auditEntries,
   createCategory,
   createProduct,
   expectStatus,
@@ -12,6 +11,7 @@ import {
   productImage,
   uniqueSku,
 } from './helpers/catalog.js';
+import { auditRows } from './helpers/inspect.js';
 import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -55,7 +55,7 @@ describe('POST /admin/products', () => {
     assert.equal(row?.slug, 'mens-shoes-boots');
     assert.equal(row?.status, 'DRAFT');
 
-    const [audit, ...more] = await auditEntries(t, 'product.create', public_id);
+    const [audit, ...more] = await auditRows(t, 'product.create', public_id);
     assert.equal(more.length, 0);
     assert.equal(audit!.entity_type, 'product');
     assert.equal(audit!.actor_public_id, t.admin.user.public_id);
@@ -240,7 +240,7 @@ describe('PATCH', () => {
     assert.equal(cleared.name, 'After Name');
     assert.deepEqual(cleared.categories, []);
 
-    const [update] = await auditEntries(t, 'product.update', created.public_id);
+    const [update] = await auditRows(t, 'product.update', created.public_id);
     assert.deepEqual((update!.changes as any).before.name, 'Before Name');
     assert.deepEqual((update!.changes as any).after.name, 'After Name');
     assert.deepEqual((update!.changes as any).after.category_public_ids, [category.public_id]);
@@ -294,7 +294,7 @@ describe('PATCH', () => {
     expectValidation(await t.admin.patch(`${API}/admin/variants/${small.public_id}`, { prize: '5.00' }), 'prize');
     assert.equal((await t.admin.patch(`${API}/admin/variants/var_x`, { price: '5.00' })).status, 404);
 
-    const [audit] = await auditEntries(t, 'variant.update', small.public_id);
+    const [audit] = await auditRows(t, 'variant.update', small.public_id);
     assert.equal((audit!.changes as any).before.price, '10.00');
     assert.equal((audit!.changes as any).after.price, '30.00');
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { API, ISO, auditEntries, createCategory, expectStatus, idsOf, makeProduct } from './helpers/catalog.js';
+import { API, ISO, createCategory, expectStatus, idsOf, makeProduct } from './helpers/catalog.js';
+import { auditRows } from './helpers/inspect.js';
 import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -29,7 +30,7 @@ describe('POST /admin/categories', () => {
     assert.match(created_at, ISO);
     assert.match(updated_at, ISO);
     assert.deepEqual(rest, { name: 'Home & Garden', slug: 'home-garden', description: null, parent_public_id: null, position: 0 });
-    const [audit] = await auditEntries(t, 'category.create', public_id);
+    const [audit] = await auditRows(t, 'category.create', public_id);
     assert.deepEqual(audit!.changes, {
       before: null,
       after: { name: 'Home & Garden', slug: 'home-garden', description: null, parent_public_id: null, position: 0 },
@@ -154,7 +155,7 @@ describe('PATCH /admin/categories/{cat}', () => {
 
     const back = expectStatus(await t.admin.patch(`${API}/admin/categories/${b.public_id}`, { parent_public_id: null }), 200);
     assert.equal(back.parent_public_id, null);
-    assert.equal((await auditEntries(t, 'category.update', b.public_id)).length, 3);
+    assert.equal((await auditRows(t, 'category.update', b.public_id)).length, 3);
   });
 
   test('moving under itself or one of its descendants is 400 and changes nothing', async () => {
@@ -244,7 +245,7 @@ describe('DELETE /admin/categories/{cat}', () => {
     expectNotFound(await t.admin.delete(`${API}/admin/categories/${doomed.public_id}`));
     expectNotFound(await t.admin.patch(`${API}/admin/categories/${doomed.public_id}`, { name: 'zombie' }));
     expectNotFound(await t.admin.post(`${API}/admin/categories`, { name: 'Under the dead', parent_public_id: doomed.public_id }));
-    assert.equal((await auditEntries(t, 'category.delete', doomed.public_id)).length, 1);
+    assert.equal((await auditRows(t, 'category.delete', doomed.public_id)).length, 1);
   });
 
   test('deleting a top-level category makes its children top level; its slug is free again', async () => {

@@ -3,7 +3,6 @@ import { before, describe, test } from 'node:test';
 import {
   API,
   ISO,
-  auditEntries,
   createCategory,
   createProduct,
   createVariant,
@@ -13,6 +12,7 @@ import {
   productImage,
   uniqueSku,
 } from './helpers/catalog.js';
+import { auditRows } from './helpers/inspect.js';
 import { errorOf } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -70,7 +70,7 @@ describe('POST /admin/products/{prd}/variants', () => {
       ['Red / M', 'Cheap', 'Hidden'],
     );
 
-    const [audit] = await auditEntries(t, 'variant.create', public_id);
+    const [audit] = await auditRows(t, 'variant.create', public_id);
     assert.deepEqual(audit!.changes, {
       before: null,
       after: {
@@ -188,7 +188,7 @@ describe('soft deletes', () => {
     const withDeleted = expectStatus(await t.admin.get(`${API}/admin/products?limit=100&include_deleted=true`), 200);
     assert.ok(withDeleted.some((p: any) => p.public_id === id));
 
-    const [audit] = await auditEntries(t, 'product.delete', id);
+    const [audit] = await auditRows(t, 'product.delete', id);
     assert.equal((audit!.changes as any).after, null);
     assert.equal((audit!.changes as any).before.name, row.name);
   });
@@ -209,7 +209,7 @@ describe('soft deletes', () => {
       [variants[0].public_id],
     );
     assert.equal((await t.admin.delete(`${API}/admin/variants/${variants[1].public_id}`)).status, 404);
-    assert.equal((await auditEntries(t, 'variant.delete', variants[1].public_id)).length, 1);
+    assert.equal((await auditRows(t, 'variant.delete', variants[1].public_id)).length, 1);
   });
 });
 
@@ -234,13 +234,13 @@ describe('PUT/DELETE /admin/categories/{cat}/products/{prd}', () => {
     }
     const product = expectStatus(await t.admin.get(`${API}/admin/products/${id}`), 200);
     assert.deepEqual(product.categories, [{ public_id: category.public_id, name: 'Linkable', slug: 'linkable' }]);
-    assert.ok((await auditEntries(t, 'category.link_product', category.public_id)).length >= 1);
+    assert.ok((await auditRows(t, 'category.link_product', category.public_id)).length >= 1);
 
     for (let i = 0; i < 2; i++) {
       assert.equal((await t.admin.delete(path)).status, 204);
       assert.deepEqual(await links(), []);
     }
-    assert.ok((await auditEntries(t, 'category.unlink_product', category.public_id)).length >= 1);
+    assert.ok((await auditRows(t, 'category.unlink_product', category.public_id)).length >= 1);
 
     for (const bad of [
       `${API}/admin/categories/cat_00000000000000000000/products/${id}`,

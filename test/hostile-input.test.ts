@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sellableVariant, shopper, checkout } from './helpers/commerce.js';
 import { addressInput, errorOf, PASSWORD, signUp, uniqueEmail } from './helpers/factories.js';
-import { credentials, local, tinyPng, uploadedReviewImage } from './helpers/media.js';
+import { credentials, local, tinyPng, upload, uploadedReviewImage } from './helpers/media.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 1: no input reaches a 500, and every refusal wears the error envelope. */
@@ -184,19 +184,7 @@ describe('framework errors wear the envelope', () => {
       assert.equal(typeof parsed.message, 'string');
     }
     // The token was never consumed by the broken forms.
-    const form = new FormData();
-    form.append('file', new Blob([tinyPng()]), 'x.png');
-    for (const [name, value] of Object.entries({
-      fileName: 'x.png',
-      token: creds.token,
-      expire: String(creds.expire),
-      signature: creds.signature,
-      publicKey: creds.publicKey,
-      folder: creds.folder,
-    })) {
-      form.append(name, value);
-    }
-    assert.equal((await fetch(url, { method: 'POST', body: form })).status, 200);
+    assert.equal((await upload(t, creds, tinyPng())).status, 200);
   });
 
   test('the media host: a missing file and a directory are 404; 405 only for a method the path does not take', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { API, auditEntries, expectStatus, makeProduct } from './helpers/catalog.js';
+import { API, expectStatus, makeProduct } from './helpers/catalog.js';
+import { auditRows } from './helpers/inspect.js';
 import { errorOf, signUp } from './helpers/factories.js';
 import { moderate, postReview, publicReviewIds, publicReviews, ratingOf, reviewableProduct } from './helpers/reviews.js';
 import { useApp } from './helpers/use-app.js';
@@ -90,7 +91,7 @@ describe('moderation and visibility', () => {
     const created = await postReview(client, productId);
     await moderate(t.admin, created.public_id, 'APPROVED', 'Fine');
     await moderate(t.admin, created.public_id, 'REJECTED');
-    const entries = await auditEntries(t, 'review.moderate', created.public_id);
+    const entries = await auditRows(t, 'review.moderate', created.public_id);
     assert.equal(entries.length, 2);
     assert.equal(entries[0]!.entity_type, 'review');
     assert.equal(entries[0]!.actor_role, 'ADMIN');

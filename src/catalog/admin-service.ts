@@ -132,6 +132,25 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     return { categoryId: ids[0]!, productId: product.id };
   }
 
+  /** Links or unlinks a product and a category; only a change is audited. */
+  const setLink = (ctx: AuthedCtx, categoryPublicId: string, productPublicId: string, linked: boolean) =>
+    write(async (trx) => {
+      const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
+      const changed = linked
+        ? await linkProductCategory(trx, productId, categoryId)
+        : await unlinkProductCategory(trx, productId, categoryId);
+      if (!changed) return;
+      await writeAudit(trx, ctx, {
+        action: linked ? 'category.link_product' : 'category.unlink_product',
+        entityType: 'category',
+        entityPublicId: categoryPublicId,
+        changes: {
+          before: { product_public_id: productPublicId, linked: !linked },
+          after: { product_public_id: productPublicId, linked },
+        },
+      });
+    });
+
   return {
     /** Admin list: every status, optionally deleted ones, with costs and inventory. */
     async list(query: AdminProductListQuery) {
@@ -273,36 +292,10 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */
     linkCategory: (ctx: AuthedCtx, categoryPublicId: string, productPublicId: string) =>
-      write(async (trx) => {
-        const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
-        if (await linkProductCategory(trx, productId, categoryId)) {
-          await writeAudit(trx, ctx, {
-            action: 'category.link_product',
-            entityType: 'category',
-            entityPublicId: categoryPublicId,
-            changes: {
-              before: { product_public_id: productPublicId, linked: false },
-              after: { product_public_id: productPublicId, linked: true },
-            },
-          });
-        }
-      }),
+      setLink(ctx, categoryPublicId, productPublicId, true),
 
     unlinkCategory: (ctx: AuthedCtx, categoryPublicId: string, productPublicId: string) =>
-      write(async (trx) => {
-        const { categoryId, productId } = await linkTarget(trx, categoryPublicId, productPublicId);
-        if (await unlinkProductCategory(trx, productId, categoryId)) {
-          await writeAudit(trx, ctx, {
-            action: 'category.unlink_product',
-            entityType: 'category',
-            entityPublicId: categoryPublicId,
-            changes: {
-              before: { product_public_id: productPublicId, linked: true },
-              after: { product_public_id: productPublicId, linked: false },
-            },
-          });
-        }
-      }),
+      setLink(ctx, categoryPublicId, productPublicId, false),
   };
 }
 

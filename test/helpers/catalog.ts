@@ -92,17 +92,6 @@ export async function makeProduct(admin: Client, spec: ProductSpec = {}) {
   return { product, variants, id: created.public_id as string };
 }
 
-/** Audit entries of one action about one entity, oldest first. */
-export function auditEntries(t: RunningApp, action: string, entityPublicId: string) {
-  return t.db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('action', '=', action)
-    .where('entity_public_id', '=', entityPublicId)
-    .orderBy('id')
-    .execute();
-}
-
 /** The storefront list, GET /products?`query`, as `client`. */
 export const listProducts = (client: Client, query: string) => client.get(`${API}/products?${query}`);
 
