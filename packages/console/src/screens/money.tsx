@@ -218,7 +218,7 @@ export function MoneyScreen() {
     },
     { key: 'uses', header: 'Uses', align: 'right', render: (c) => count(c.uses) },
     { key: 'discount', header: 'Discount given', align: 'right', render: (c) => money(c.discount_given, pnl.data?.currency) },
-    { key: 'revenue', header: 'Revenue', align: 'right', render: (c) => money(c.revenue, pnl.data?.currency) },
+    { key: 'revenue', header: 'Order totals', align: 'right', render: (c) => money(c.revenue, pnl.data?.currency) },
   ];
 
   const csv = `/api/v1/admin/analytics/pnl?${new URLSearchParams({ ...range, format: 'csv' }).toString()}`;
@@ -385,9 +385,12 @@ export function MoneyScreen() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Paper withBorder p="md" radius="md">
-            <Title order={2} size="h4" mb="sm">
+            <Title order={2} size="h4">
               Coupons
             </Title>
+            <Text size="xs" c="dimmed" mb="sm">
+              Order totals are what the orders that used a code came to, shipping included, cancelled ones left out.
+            </Text>
             <QueryState query={coupons}>
               {(result) => (
                 <DataTable
