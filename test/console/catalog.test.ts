@@ -170,7 +170,8 @@ describe('console: catalog', () => {
       await confirm.getByText(/The 2 units reserved by open orders stay reserved/).waitFor();
       await confirm.getByRole('button', { name: 'Delete variant' }).click();
       await page.getByText('Variant STOOL-LOW deleted').waitFor();
-      await variants.getByRole('cell', { name: 'STOOL-LOW', exact: true }).waitFor({ state: 'detached' });
+      // The row's SKU and name cells both read STOOL-LOW; its delete button names the row once.
+      await variants.getByRole('button', { name: 'Delete variant STOOL-LOW' }).waitFor({ state: 'detached' });
 
       await page.getByRole('button', { name: 'Delete product' }).click();
       await page
