@@ -25,6 +25,8 @@ interface Fixture {
   variants: [string, string];
   category: string;
   otherCategory: string;
+  /** A coupon without limits, for checkouts that use one. */
+  coupon: string;
 }
 
 async function fixture(): Promise<Fixture> {
@@ -37,7 +39,9 @@ async function fixture(): Promise<Fixture> {
       { price: '12.00', stock: 1000 },
     ],
   });
-  return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory };
+  const coupon = uniqueSku('LOCK');
+  expectStatus(await t.admin.post(`${API}/admin/coupons`, { code: coupon, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
+  return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory, coupon };
 }
 
 type Fire = () => Promise<{ status: number; text: string; body: any }>;
@@ -65,9 +69,18 @@ const newVariant = async (f: Fixture, stock?: number) => {
   return variant.body.data.public_id as string;
 };
 
-const placedOrder = async (f: Fixture) => {
+const placedOrder = async (f: Fixture, extra: Record<string, unknown> = {}) => {
   const s = await shopper(t, [{ variantId: f.variants[0], quantity: 1 }]);
-  return expectStatus(await checkout(s.client, s.addressId), 201).public_id as string;
+  return expectStatus(await checkout(s.client, s.addressId, extra), 201).public_id as string;
+};
+
+const review = async (f: Fixture) => {
+  const { client } = await signUp(t);
+  const created = expectStatus(
+    await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }),
+    201,
+  );
+  return { client, id: created.public_id as string };
 };
 
 const WRITERS: Writer[] = [
@@ -89,6 +102,22 @@ const WRITERS: Writer[] = [
       const last = await newVariant(f, 1);
       const s = await shopper(t, [{ variantId: last, quantity: 1 }]);
       return () => checkout(s.client, s.addressId);
+    },
+  },
+  {
+    name: 'checkout with a coupon',
+    allowed: [201, 409],
+    async prepare(f) {
+      const s = await shopper(t, [{ variantId: f.variants[0], quantity: 1 }]);
+      return () => checkout(s.client, s.addressId, { coupon_code: f.coupon });
+    },
+  },
+  {
+    name: 'cancellation of an order that used a coupon',
+    allowed: [200],
+    async prepare(f) {
+      const order = await placedOrder(f, { coupon_code: f.coupon });
+      return () => t.admin.patch(`${API}/admin/orders/${order}`, { status: 'CANCELLED' });
     },
   },
   {
@@ -127,6 +156,12 @@ const WRITERS: Writer[] = [
     },
   },
   {
+    name: 'variant creation',
+    allowed: [201, 404],
+    prepare: async (f) => () =>
+      t.admin.post(`${API}/admin/products/${f.product}/variants`, { sku: uniqueSku('NEW'), name: 'New', price: '9.00' }),
+  },
+  {
     name: 'variant update',
     allowed: [200, 404],
     prepare: async (f) => () =>
@@ -153,6 +188,16 @@ const WRITERS: Writer[] = [
       }),
   },
   {
+    name: 'product creation in its categories',
+    allowed: [201],
+    prepare: async (f) => () =>
+      t.admin.post(`${API}/admin/products`, {
+        name: `Beside ${uniqueSku()}`,
+        status: 'ACTIVE',
+        category_public_ids: [f.category, f.otherCategory],
+      }),
+  },
+  {
     name: 'product deletion',
     allowed: [204, 404],
     prepare: async (f) => () => t.admin.delete(`${API}/admin/products/${f.product}`),
@@ -168,15 +213,48 @@ const WRITERS: Writer[] = [
     prepare: async (f) => () => t.admin.request('PUT', `${API}/admin/categories/${f.otherCategory}/products/${f.product}`),
   },
   {
+    name: 'category move',
+    allowed: [200],
+    async prepare(f) {
+      const parent = (await createCategory(t.admin, { name: `Lock parent ${uniqueSku()}` })).public_id;
+      return () => t.admin.patch(`${API}/admin/categories/${f.otherCategory}`, { parent_public_id: parent });
+    },
+  },
+  {
+    name: 'category deletion',
+    allowed: [204],
+    async prepare(f) {
+      // A category of the product's with a child: deleting it unlinks the product and re-parents the child.
+      const doomed = (await createCategory(t.admin, { name: `Lock doomed ${uniqueSku()}` })).public_id;
+      await createCategory(t.admin, { name: `Lock child ${uniqueSku()}`, parent_public_id: doomed });
+      expectStatus(await t.admin.request('PUT', `${API}/admin/categories/${doomed}/products/${f.product}`), 204);
+      return () => t.admin.delete(`${API}/admin/categories/${doomed}`);
+    },
+  },
+  {
     name: 'review moderation',
     allowed: [200],
     async prepare(f) {
-      const { client } = await signUp(t);
-      const review = expectStatus(
-        await client.post(`${API}/reviews`, { product_public_id: f.product, rating: 3, title: 'Fine', comment: 'Fine.' }),
-        201,
-      );
-      return () => t.admin.patch(`${API}/admin/reviews/${review.public_id}`, { status: 'APPROVED' });
+      const { id } = await review(f);
+      return () => t.admin.patch(`${API}/admin/reviews/${id}`, { status: 'APPROVED' });
+    },
+  },
+  {
+    name: "review edit by its author",
+    allowed: [200],
+    async prepare(f) {
+      const { client, id } = await review(f);
+      expectStatus(await t.admin.patch(`${API}/admin/reviews/${id}`, { status: 'APPROVED' }), 200);
+      return () => client.patch(`${API}/reviews/${id}`, { rating: 5 });
+    },
+  },
+  {
+    name: 'review deletion by its author',
+    allowed: [204],
+    async prepare(f) {
+      const { client, id } = await review(f);
+      expectStatus(await t.admin.patch(`${API}/admin/reviews/${id}`, { status: 'APPROVED' }), 200);
+      return () => client.delete(`${API}/reviews/${id}`);
     },
   },
 ];

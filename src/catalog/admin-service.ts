@@ -96,6 +96,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     return variant;
   }
 
+  /** Categories to link, held FOR SHARE: call it before locking the product (src/db/LOCKING.md, step 7 before 8). */
   async function categoryIds(trx: Executor, publicIds: string[]): Promise<number[]> {
     const { ids, missing } = await liveCategoryIds(trx, publicIds);
     if (missing) throw notFound(`Category ${missing}`);
@@ -176,6 +177,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
 
     createProduct: (ctx: AuthedCtx, input: ProductCreate) =>
       write(async (trx) => {
+        const categories = input.category_public_ids && (await categoryIds(trx, input.category_public_ids));
         const product = await insertProduct(trx, {
           public_id: newPublicId('prd'),
           name: input.name,
@@ -185,7 +187,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           status: input.status ?? 'DRAFT',
           images: await storedImages(trx, input.images),
         });
-        if (input.category_public_ids) await setProductCategories(trx, product.id, await categoryIds(trx, input.category_public_ids));
+        if (categories) await setProductCategories(trx, product.id, categories);
         await writeAudit(trx, ctx, {
           action: 'product.create',
           entityType: 'product',
@@ -197,6 +199,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
 
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
       write(async (trx) => {
+        const categories = patch.category_public_ids && (await categoryIds(trx, patch.category_public_ids));
         const before = await liveProduct(trx, publicId, true);
         const images = await storedImages(trx, patch.images);
         const after = await updateProduct(trx, before.id, {
@@ -208,7 +211,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           ...(images !== undefined ? { images } : {}),
           updated_at: clock.now(),
         });
-        if (patch.category_public_ids) await setProductCategories(trx, before.id, await categoryIds(trx, patch.category_public_ids));
+        if (categories) await setProductCategories(trx, before.id, categories);
         await writeAudit(trx, ctx, {
           action: 'product.update',
           entityType: 'product',

@@ -87,7 +87,13 @@ export async function deleteCategory(db: Executor, category: Pick<CategoryRow, '
   await db.updateTable('categories').set({ deleted_at: now, updated_at: now }).where('id', '=', category.id).execute();
 }
 
-/** The internal IDs of live categories; `null` when any public ID names no live category (that ID is returned instead). */
+/**
+ * The internal IDs of live categories a product is about to be linked to, held
+ * FOR SHARE (in ID order, src/db/LOCKING.md step 7) until the link commits:
+ * a rename or deletion of one of them then either finishes first (the link
+ * sees it) or waits and finds the link, so the product's document never keeps
+ * an old name. `missing` is the first public ID that names no live category.
+ */
 export async function liveCategoryIds(db: Executor, publicIds: readonly string[]): Promise<{ ids: number[]; missing: string | null }> {
   if (publicIds.length === 0) return { ids: [], missing: null };
   const rows = await db
@@ -95,6 +101,8 @@ export async function liveCategoryIds(db: Executor, publicIds: readonly string[]
     .select(['id', 'public_id'])
     .where('public_id', 'in', publicIds)
     .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .forShare()
     .execute();
   const missing = publicIds.find((id) => !rows.some((row) => row.public_id === id)) ?? null;
   return { ids: rows.map((row) => row.id), missing };
