@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +13,9 @@ import { staffClient } from './helpers.js';
 
 /**
  * The package as a consumer gets it: `npm pack` builds and packs it, the
- * tarball is installed into an empty project elsewhere (offline: its
- * dependencies come from the npm cache the repository's install filled),
+ * tarball is installed into an empty project elsewhere (offline, beside
+ * tarballs of its dependencies packed from the repository's node_modules: a
+ * fresh `npm ci` leaves no registry metadata in the cache to resolve them by),
  * then plain Node imports it and talks to the real service, the repository's
  * tsc type-checks the README's examples against its declarations, and the
  * README's Node script runs against the service.
@@ -25,10 +26,26 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 const tsxLoader = import.meta.resolve('tsx/esm');
 
-// npm's own variables from an enclosing `npm test` (the workspace, the package being run) must not steer the child npm.
-const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') || name === 'npm_config_cache'));
-
 const scratch = mkdtempSync(path.join(tmpdir(), 'commerce-client-pack-'));
+// npm's own variables from an enclosing `npm test` (the workspace, the package being run) must not steer the child npm,
+// and its cache starts empty, so the install proves it needs nothing but the tarballs, whatever this machine has cached.
+const npmEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_'))),
+  npm_config_cache: path.join(scratch, 'npm-cache'),
+};
+
+/** The installed folders of a package's dependencies, and theirs, from the repository's node_modules. */
+function runtimeDependencies(dir: string, found = new Set<string>()): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const installed = path.join(packageDir, '../../node_modules', name);
+    if (found.has(installed)) continue;
+    found.add(installed);
+    runtimeDependencies(installed, found);
+  }
+  return [...found];
+}
+
 const t = await startTestApp();
 after(async () => {
   await t.close();
@@ -58,14 +75,15 @@ test(
       'no TypeScript source',
     );
 
-    // Install the tarball into an empty project, offline.
+    // Install the tarball into an empty project, offline, with its dependencies' tarballs.
+    const dependencies = path.join(scratch, 'dependencies');
+    mkdirSync(dependencies);
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dependencies, ...runtimeDependencies(packageDir)], { env: npmEnv });
     const consumer = path.join(scratch, 'consumer');
     mkdirSync(consumer);
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(scratch, manifest!.filename)], {
-      cwd: consumer,
-      env: npmEnv,
-    });
+    const tarballs = [path.join(scratch, manifest!.filename), ...readdirSync(dependencies).map((file) => path.join(dependencies, file))];
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...tarballs], { cwd: consumer, env: npmEnv });
 
     // Plain Node: the compiled ESM, against the real service (a read, then a write with the CSRF dance).
     writeFileSync(
