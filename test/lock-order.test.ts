@@ -240,7 +240,7 @@ const WRITERS: Writer[] = [
     },
   },
   {
-    name: "review edit by its author",
+    name: 'review edit by its author',
     allowed: [200],
     async prepare(f) {
       const { client, id } = await review(f);
