@@ -15,6 +15,10 @@ export const uniqueSku = (label = 'SKU') => `${label}-${unique()}`.toUpperCase()
 /** An image URL the service accepts for products (contract section 5). */
 export const productImage = (t: RunningApp, file: string) => `${t.config.publicBaseUrl}/media/ecommerce/products/${file}`;
 
+/** A product's row by public ID (undefined when none), bound to a file's app: `const productRow = productRowReader(t)`. */
+export const productRowReader = (t: Pick<RunningApp, 'db'>) => (publicId: string) =>
+  t.db.selectFrom('products').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+
 /** Asserts a status, showing the body when it differs; returns `data`. */
 export function expectStatus(response: Response, status: number) {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);

@@ -5,7 +5,8 @@ import { addressInput, signUp } from './factories.js';
 
 /** Commerce test data made through the real admin and storefront API. */
 
-const tag = () => randomBytes(4).toString('hex').toUpperCase();
+/** A short random upper-case token, to keep names and codes of one test apart. */
+export const tag = () => randomBytes(4).toString('hex').toUpperCase();
 
 /** An ACTIVE product with one ACTIVE variant and an inventory record; returns the variant's public ID. */
 export async function sellableVariant(admin: Client, options: { price?: string; stock?: number; costPrice?: string; name?: string } = {}) {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RunningApp } from './app.js';
 
 /** Reading what a response did beyond its body: raw Set-Cookie lines and audit rows. */
@@ -45,3 +46,7 @@ export function auditRows(t: RunningApp, action: string, entityPublicId?: string
   if (entityPublicId !== undefined) query = query.where('entity_public_id', '=', entityPublicId);
   return query.orderBy('id').execute();
 }
+
+/** Counts every audit entry, bound to a file's app and read when called: `const auditCount = auditCounter(t)`. */
+export const auditCounter = (t: Pick<RunningApp, 'db'>) => async () =>
+  Number((await sql<{ n: string }>`SELECT count(*) AS n FROM audit_log`.execute(t.db)).rows[0]!.n);

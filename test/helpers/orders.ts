@@ -28,6 +28,21 @@ export async function createCoupon(admin: Client, body: Record<string, unknown>)
   return ok(await admin.post(`${API}/admin/coupons`, { discount_type: 'FIXED_AMOUNT', discount_value: '1.00', ...body }), 201);
 }
 
+/** The five pricing fields of an order, for comparing its arithmetic in one assertion. */
+export const PRICING = ['subtotal', 'discount_total', 'shipping_total', 'tax_total', 'total'] as const;
+export const pricing = (order: any) => Object.fromEntries(PRICING.map((k) => [k, order[k]]));
+
+/** A shopper with one fresh variant per line (price, stock) in the cart. */
+export async function cartWith(app: RunningApp, staff: Client, lines: { price: string; quantity: number; stock?: number }[]) {
+  const variantIds: string[] = [];
+  for (const line of lines) variantIds.push((await sellableVariant(staff, { price: line.price, stock: line.stock ?? 100 })).variantId);
+  const s = await shopper(
+    app,
+    lines.map((line, i) => ({ variantId: variantIds[i]!, quantity: line.quantity })),
+  );
+  return { ...s, variantIds };
+}
+
 export const internalUserId = async (t: RunningApp, publicId: string) =>
   (await t.db.selectFrom('users').select('id').where('public_id', '=', publicId).executeTakeFirstOrThrow()).id;
 

@@ -1,159 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { errorOf } from './helpers/factories.js';
-import { INVENTORY, createRecord, createVariant, stockedVariant, uniqueTag, type VariantRef } from './helpers/inventory.js';
+import { INVENTORY, createRecord, createVariant, stockedVariant, uniqueTag } from './helpers/inventory.js';
+import { KEYS, ids, inventoryLister, sortFixture } from './helpers/inventory-list.js';
 import { useApp } from './helpers/use-app.js';
 
 /**
- * The sort fixture: three products, five records, with ties on product name
- * (two variants of one product), on quantity_on_hand (three 5s), on
- * quantity_available (two 2s) and on last_stock_update (set equal in the database).
+ * GET /admin/inventory: search, stock_status and include_deleted, and every
+ * search path against a plain scan. Sorting and paging: inventory-list-sorting.
  */
-const TAG = uniqueTag('srt');
-const SKU_TAG = TAG.toUpperCase();
-const fixture: { ref: VariantRef; onHand: number; reserved: number; updated: string }[] = [];
 
-const t = useApp({
-  as: ['ADMIN'],
-  async seed(t) {
-    const alpha = await createVariant(t.admin, { productName: `${TAG} Alpha`, sku: `${SKU_TAG}-A1` });
-    const bravo = await createVariant(t.admin, { productName: `${TAG} Bravo`, sku: `${SKU_TAG}-B1` });
-    const charlie = await createVariant(t.admin, { productName: `${TAG} Charlie`, sku: `${SKU_TAG}-C1` });
-    const rows: [VariantRef, number, number, string][] = [
-      [charlie, 5, 3, '2024-01-01T10:00:00.000Z'],
-      [
-        await createVariant(t.admin, { productPublicId: alpha.productPublicId, productName: alpha.productName, sku: `${SKU_TAG}-A2` }),
-        5,
-        0,
-        '2024-01-01T09:00:00.000Z',
-      ],
-      [alpha, 5, 0, '2024-01-01T11:00:00.000Z'],
-      [bravo, 3, 1, '2024-01-01T09:00:00.000Z'],
-      [
-        await createVariant(t.admin, { productPublicId: charlie.productPublicId, productName: charlie.productName, sku: `${SKU_TAG}-C2` }),
-        0,
-        0,
-        '2024-01-01T08:00:00.000Z',
-      ],
-    ];
-    for (const [ref, onHand, reserved, updated] of rows) {
-      await stockedVariant(t.admin, onHand, { reserved }); // a record outside the search, which must never show up
-      await createRecord(t.admin, ref.variantPublicId, Math.max(onHand, reserved));
-      if (reserved) await t.admin.patch(`${INVENTORY}/${ref.variantPublicId}/reservation`, { change: reserved });
-      const variant = await t.db.selectFrom('variants').select('id').where('public_id', '=', ref.variantPublicId).executeTakeFirstOrThrow();
-      await t.db
-        .updateTable('inventory')
-        .set({ last_stock_update: new Date(updated) })
-        .where('variant_id', '=', variant.id)
-        .execute();
-      fixture.push({ ref, onHand, reserved, updated });
-    }
-  },
-});
+const { TAG, SKU_TAG, fixture, seed } = sortFixture();
+const t = useApp({ as: ['ADMIN'], seed });
 
-const list = (query: string) => t.admin.get(`${INVENTORY}?${query}`);
-const ids = (response: { body: any }) => (response.body.data as { variant_public_id: string }[]).map((r) => r.variant_public_id);
-
-type Key = (f: (typeof fixture)[number]) => string | number;
-const KEYS: Record<string, Key> = {
-  product_name: (f) => f.ref.productName,
-  sku: (f) => f.ref.sku,
-  quantity_on_hand: (f) => f.onHand,
-  quantity_available: (f) => f.onHand - f.reserved,
-  last_stock_update: (f) => Date.parse(f.updated),
-};
-
-/** The expected order: the key, then variant_public_id, both in the sort's direction (byte order, as the C collation). */
-function expected(sort: string): string[] {
-  const desc = sort.startsWith('-');
-  const key = KEYS[desc ? sort.slice(1) : sort]!;
-  const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...fixture]
-    .sort((a, b) => (desc ? -1 : 1) * (cmp(key(a), key(b)) || cmp(a.ref.variantPublicId, b.ref.variantPublicId)))
-    .map((f) => f.ref.variantPublicId);
-}
-
-describe('GET /admin/inventory sorting', () => {
-  for (const field of Object.keys(KEYS)) {
-    for (const sort of [field, `-${field}`]) {
-      test(`sort=${sort}: exact order, ties broken by variant_public_id in the same direction`, async () => {
-        const response = await list(`search=${TAG}&sort=${sort}`);
-        assert.equal(response.status, 200, response.text);
-        assert.deepEqual(ids(response), expected(sort));
-      });
-
-      test(`sort=${sort}: paging one by one repeats and skips nothing`, async () => {
-        const seen: string[] = [];
-        for (let page = 1; page <= fixture.length; page++) {
-          const response = await list(`search=${TAG}&sort=${sort}&limit=1&page=${page}`);
-          seen.push(...ids(response));
-        }
-        assert.deepEqual(seen, expected(sort));
-      });
-    }
-  }
-
-  test('the fixture really has ties for the sorts that can tie', () => {
-    for (const field of ['product_name', 'quantity_on_hand', 'quantity_available', 'last_stock_update']) {
-      const values = fixture.map(KEYS[field]!);
-      assert.ok(new Set(values).size < values.length, `${field} has a tie`);
-    }
-  });
-
-  test('the default sort is product_name ascending', async () => {
-    const response = await list(`search=${TAG}`);
-    assert.deepEqual(ids(response), expected('product_name'));
-  });
-
-  test('an unknown sort value is 400', async () => {
-    for (const sort of ['price', '--sku', '+sku', 'SKU', 'product_name,sku', 'variant_public_id', '']) {
-      const response = await list(`sort=${encodeURIComponent(sort)}`);
-      assert.equal(response.status, 400, `${sort}: ${response.text}`);
-      assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
-    }
-  });
-});
-
-describe('GET /admin/inventory pagination', () => {
-  test('meta is exact on every page and past the end', async () => {
-    const meta = async (query: string) => (await list(`search=${TAG}&${query}`)).body.meta;
-    assert.deepEqual(await meta('limit=2'), { page: 1, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrev: false });
-    assert.deepEqual(await meta('limit=2&page=2'), { page: 2, limit: 2, total: 5, totalPages: 3, hasNext: true, hasPrev: true });
-    assert.deepEqual(await meta('limit=2&page=3'), { page: 3, limit: 2, total: 5, totalPages: 3, hasNext: false, hasPrev: true });
-    assert.deepEqual(await meta('limit=5'), { page: 1, limit: 5, total: 5, totalPages: 1, hasNext: false, hasPrev: false });
-    assert.deepEqual(await meta(''), { page: 1, limit: 20, total: 5, totalPages: 1, hasNext: false, hasPrev: false });
-    assert.equal((await list(`search=${TAG}&limit=2&page=3`)).body.data.length, 1);
-  });
-
-  test('a page past the end is 200 with empty data and accurate meta', async () => {
-    const response = await list(`search=${TAG}&limit=2&page=4`);
-    assert.equal(response.status, 200, response.text);
-    assert.deepEqual(response.body.data, []);
-    assert.deepEqual(response.body.meta, { page: 4, limit: 2, total: 5, totalPages: 3, hasNext: false, hasPrev: true });
-    const far = await list(`search=${TAG}&page=50`);
-    assert.deepEqual(far.body.meta, { page: 50, limit: 20, total: 5, totalPages: 1, hasNext: false, hasPrev: true });
-  });
-
-  test('no match at all: total 0, totalPages 0', async () => {
-    const response = await list(`search=nothing-matches-${TAG}`);
-    assert.deepEqual(response.body, {
-      success: true,
-      data: [],
-      meta: { page: 1, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: false },
-    });
-    const page2 = await list(`search=nothing-matches-${TAG}&page=2`);
-    assert.deepEqual(page2.body.meta, { page: 2, limit: 20, total: 0, totalPages: 0, hasNext: false, hasPrev: true });
-  });
-
-  test('limit 100 is accepted; limit 101, 0, -1, 1.5, text and page 0 are 400', async () => {
-    assert.equal((await list('limit=100')).status, 200);
-    for (const query of ['limit=101', 'limit=0', 'limit=-1', 'limit=1.5', 'limit=ten', 'page=0', 'page=-1', 'page=x']) {
-      const response = await list(query);
-      assert.equal(response.status, 400, `${query}: ${response.text}`);
-      assert.equal(errorOf(response).code, 'VALIDATION_ERROR');
-    }
-  });
-});
+const list = inventoryLister(t);
 
 describe('GET /admin/inventory filters', () => {
   test('search matches a case-insensitive substring of the product name', async () => {
