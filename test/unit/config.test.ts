@@ -31,6 +31,31 @@ describe('configuration', () => {
     }
   });
 
+  test('background work defaults: a 60 s email lease, pruning in batches of 500 every 10 minutes', () => {
+    const config = loadConfig({});
+    assert.equal(config.emailLeaseMs, 60_000);
+    assert.equal(config.emailWorker, 'in-process');
+    assert.equal(config.retention.batchSize, 500);
+    assert.equal(config.retention.intervalMs, 600_000);
+    assert.equal(config.mediaSigningKey, null);
+    assert.equal(loadConfig({ EMAIL_LEASE_MS: '600000' }).emailLeaseMs, 600_000);
+    assert.equal(loadConfig({ PRUNE_BATCH_SIZE: '2' }).retention.batchSize, 2);
+    const key = 'k'.repeat(32);
+    assert.equal(loadConfig({ MEDIA_SIGNING_KEY: key }).mediaSigningKey, key);
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ EMAIL_LEASE_MS: '999' }, /EMAIL_LEASE_MS must be between 1000/],
+      [{ PRUNE_BATCH_SIZE: '0' }, /PRUNE_BATCH_SIZE must be between 1/],
+      [{ MEDIA_SIGNING_KEY: 'k'.repeat(31) }, /MEDIA_SIGNING_KEY must be at least 32 characters/],
+    ];
+    for (const [env, message] of refused) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+        JSON.stringify(env),
+      );
+    }
+  });
+
   test('blank values count as unset', () => {
     assert.equal(loadConfig({ PORT: '  ' }).port, 3000);
   });
