@@ -21,7 +21,7 @@ export interface PruneResult {
   emailsDeleted: number;
 }
 
-const MAX_BATCHES = 20;
+export const MAX_BATCHES = 20;
 
 export interface PrunerDeps {
   db: Db;
