@@ -91,9 +91,12 @@ test('kill -9 under checkout load and mid-batch: after a restart every acknowled
 
 test('`npm run worker` delivers and prunes for an API running with EMAIL_WORKER=off, and stops cleanly', async () => {
   const api = await startService({ databaseUrl: file.database.url, env: { ...env(), EMAIL_WORKER: 'off', PRUNE_INTERVAL: '0' } });
+  // Started as the README tells an operator to (`npm run worker`: the compiled dist/worker.js); stop()'s SIGTERM
+  // goes to npm, which passes it on, as to PID 1 of a container whose command is `npm run worker`.
   const worker = await startService({
     databaseUrl: file.database.url,
     entry: 'worker.ts',
+    viaNpm: true,
     waitForReady: false,
     env: { ...env(), PRUNE_INTERVAL: '1s', RETAIN_DELIVERED_EMAILS: '2s' },
   });
@@ -116,8 +119,15 @@ test('`npm run worker` delivers and prunes for an API running with EMAIL_WORKER=
       async () => (await file.db.selectFrom('outbox').select('id').where('id', '=', row.id).executeTakeFirst()) === undefined,
       15_000,
     );
-  } finally {
+    const node = worker.servicePid();
     assert.equal((await worker.stop()).code, 0, worker.output().slice(-2000));
+    assert.ok(
+      worker.logs().some((l) => l.msg === 'shutdown complete' && l.reason === 'SIGTERM' && l.exit_code === 0),
+      'the worker itself got the SIGTERM and drained',
+    );
+    assert.throws(() => process.kill(node, 0), 'the worker process has exited');
+  } finally {
+    await worker.stop();
     await api.stop();
   }
 });

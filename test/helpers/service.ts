@@ -38,8 +38,8 @@ export interface ServiceOptions {
   /** The entry point under `src/`, `main.ts` by default (`worker.ts` for the standalone email worker). */
   entry?: string;
   /**
-   * Start through `npm start` (as an operator's unit file might) instead of node directly;
-   * `signal` then goes to the process npm launched, `pid` is npm's.
+   * Start through npm as an operator would, `npm start` (or `npm run worker` for `entry: 'worker.ts'`),
+   * which runs the compiled build in dist/; `signal` then goes to the process npm launched, `pid` is npm's.
    */
   viaNpm?: boolean;
   /** Wait until GET /health/ready answers 200 (default), or only for the process to spawn. */
@@ -70,6 +70,8 @@ export interface ServiceProcess {
   waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   waitForReady(timeoutMs?: number): Promise<void>;
   signal(signal: NodeJS.Signals): void;
+  /** The PID of the service itself: the process npm launched with `viaNpm`, else `pid`. */
+  servicePid(): number;
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`; then removes a temporary DATA_DIR. */
   stop(graceMs?: number): Promise<ExitStatus>;
 }
@@ -94,7 +96,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     ...options.env,
   };
   const child = options.viaNpm
-    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('npm', [...(options.entry === 'worker.ts' ? ['run', 'worker'] : ['start']), '--silent'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], {
         cwd: ROOT,
         env,
@@ -163,6 +169,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       if (options.viaNpm) process.kill(launchedBy(child.pid!), signal);
       else child.kill(signal);
     },
+    servicePid: () => (options.viaNpm ? launchedBy(child.pid!) : child.pid!),
     async stop(graceMs = 20_000) {
       if (!done) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { headerOf, startMailServer, waitFor, type MailCatcher } from '../helpers/mail.js';
+import { fileDatabase, startService, type ServiceProcess } from '../helpers/service.js';
+
+/**
+ * Issue 13, graceful shutdown of the email worker: a worker that gets SIGTERM
+ * in the middle of a batch (sent over a slow SMTP relay) finishes the message
+ * it is sending and hands back the rest of its claim, so another worker
+ * sends them at once. The lease is 10 minutes: only the hand-back, never the
+ * lease running out, lets another worker take them within the test. Once
+ * for the API's in-process worker, once for `npm run worker`.
+ */
+const file = fileDatabase();
+let mail: MailCatcher;
+
+before(async () => {
+  mail = await startMailServer(0, { delayMs: 200 });
+});
+after(async () => {
+  await mail?.close();
+});
+
+const BATCH = 10; // one claim (a worker claims up to 20), about 2 s of sending at 200 ms a message
+const env = (extra: Record<string, string> = {}) => ({
+  SMTP_URL: mail.url,
+  EMAIL_LEASE_MS: '600000',
+  EMAIL_POLL_INTERVAL_MS: '100',
+  ...extra,
+});
+
+/** `BATCH` messages due now, in one statement (so one worker claims them together); their outbox IDs. */
+async function enqueue(tag: string): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    INSERT INTO outbox (kind, recipient, payload)
+    SELECT 'verify_email', ${tag} || '-' || n || '@example.test', jsonb_build_object('first_name', 'Batch', 'token', md5(${tag} || n))
+    FROM generate_series(1, ${BATCH}::int) AS n
+    RETURNING id`.execute(file.db);
+  return rows.map((row) => row.id);
+}
+
+/** How many times the relay received each outbox message (by its Message-ID, `<outbox-ID@host>`). */
+function receptions(ids: number[]): Map<number, number> {
+  const counts = new Map(ids.map((id) => [id, 0]));
+  for (const message of mail.messages) {
+    const id = Number(/^<outbox-(\d+)@/.exec(headerOf(message.raw, 'message-id') ?? '')?.[1]);
+    if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+  }
+  return counts;
+}
+const received = (ids: number[]) => [...receptions(ids)].filter(([, n]) => n > 0).map(([id]) => id);
+
+const rowsOf = (ids: number[]) =>
+  file.db.selectFrom('outbox').select(['id', 'claim', 'next_attempt_at', 'delivered_at']).where('id', 'in', ids).orderBy('id').execute();
+
+/** Waits until the relay has the first message of the batch and is taking the second. */
+const midBatch = (ids: number[]) => waitFor(() => received(ids).length >= 2, 30_000);
+
+/**
+ * Right after the worker's exit: what it sent is marked delivered, what it
+ * had not sent is unclaimed and due now (not in 10 minutes).
+ */
+async function handedBack(ids: number[]): Promise<void> {
+  const exitedAt = new Date();
+  const rows = await rowsOf(ids);
+  const sent = new Set(received(ids));
+  const unsent = rows.filter((row) => !sent.has(row.id));
+  for (const row of rows.filter((row) => sent.has(row.id)))
+    assert.ok(row.delivered_at, `outbox ${row.id} was sent and is marked delivered`);
+  assert.ok(unsent.length > 0, 'the worker stopped sending at the signal: part of the batch is left');
+  for (const row of unsent) {
+    assert.equal(row.delivered_at, null);
+    assert.equal(row.claim, null, `outbox ${row.id} is no longer claimed`);
+    assert.ok(
+      row.next_attempt_at <= exitedAt,
+      `outbox ${row.id} is due at once, not at the end of the lease (${row.next_attempt_at.toISOString()})`,
+    );
+  }
+}
+
+/** Every message of the batch delivered by now, each received exactly once. */
+async function deliveredOnce(ids: number[]) {
+  await waitFor(async () => (await rowsOf(ids)).every((row) => row.delivered_at), 30_000);
+  assert.deepEqual(
+    [...receptions(ids)].filter(([, n]) => n !== 1),
+    [],
+    'each message was received exactly once',
+  );
+}
+
+async function exitsCleanly(service: ServiceProcess) {
+  const { code } = await service.exited;
+  assert.equal(code, 0, service.output().slice(-3000));
+  assert.ok(
+    service.logs().some((l) => l.msg === 'shutdown complete' && l.exit_code === 0),
+    service.output().slice(-3000),
+  );
+}
+
+test('SIGTERM to the API mid-batch: its worker finishes the message in flight and hands back the rest, which `npm run worker` then sends once each', async () => {
+  const api = await startService({ databaseUrl: file.database.url, env: env() });
+  let worker: ServiceProcess | null = null;
+  try {
+    const ids = await enqueue('api');
+    await midBatch(ids);
+    api.signal('SIGTERM');
+    await exitsCleanly(api);
+    await handedBack(ids);
+
+    worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', viaNpm: true, waitForReady: false, env: env() });
+    await deliveredOnce(ids); // the API is gone: the worker sent what was handed back
+  } finally {
+    await api.stop();
+    if (worker) assert.equal((await worker.stop()).code, 0, worker.output().slice(-3000));
+  }
+});
+
+test('SIGTERM to the process `npm run worker` launched, mid-batch: it hands back the rest and exits 0 (npm too); the API sends them once each', async () => {
+  const worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', viaNpm: true, waitForReady: false, env: env() });
+  let api: ServiceProcess | null = null;
+  try {
+    await worker.waitForLog((l) => l.msg === 'email worker and pruner started');
+    const ids = await enqueue('worker');
+    await midBatch(ids);
+    const node = worker.servicePid();
+    worker.signal('SIGTERM');
+    await exitsCleanly(worker);
+    assert.throws(() => process.kill(node, 0), 'the worker itself has exited, not only npm');
+    await handedBack(ids);
+
+    api = await startService({ databaseUrl: file.database.url, env: env() });
+    await deliveredOnce(ids);
+  } finally {
+    await worker.stop();
+    await api?.stop();
+  }
+});
