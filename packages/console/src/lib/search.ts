@@ -30,9 +30,18 @@ export function flag(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Drops empty values, so URLs stay short and a cleared filter disappears from the query string. */
-export function compact<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as Partial<T>;
+/** `T` with every key that may be undefined or null made optional; the others stay required. */
+export type Compacted<T> = { [K in keyof T as undefined extends T[K] ? never : null extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : null extends T[K] ? K : never]?: Exclude<T[K], null | undefined>;
+};
+
+/**
+ * Drops empty values, so URLs stay short and a cleared filter disappears from the query string.
+ * Keys that are always set (a page, a default sort) stay required in the type, so a list query
+ * built with it type-checks against the API's parameters as it is, with no cast.
+ */
+export function compact<T extends Record<string, unknown>>(values: T): Compacted<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as Compacted<T>;
 }
 
 /**

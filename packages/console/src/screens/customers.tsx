@@ -29,7 +29,7 @@ export function CustomersScreen() {
   });
   const accounts = useQuery({
     queryKey: ['accounts', query],
-    queryFn: async () => api.GET('/api/v1/admin/users', { params: { query: query as { page: number; limit: number } } }),
+    queryFn: async () => api.GET('/api/v1/admin/users', { params: { query: query } }),
     placeholderData: keepPreviousData,
   });
 

@@ -110,7 +110,7 @@ export function MoneyScreen() {
   });
   const expenses = useQuery({
     queryKey: ['expenses', expenseQuery],
-    queryFn: async () => api.GET('/api/v1/admin/expenses', { params: { query: expenseQuery as { page: number; limit: number } } }),
+    queryFn: async () => api.GET('/api/v1/admin/expenses', { params: { query: expenseQuery } }),
     placeholderData: keepPreviousData,
   });
   const couponQuery = { page: search.coupon_page ?? 1, limit: 10 };

@@ -35,7 +35,7 @@ export function OrdersScreen() {
   };
   const orders = useQuery({
     queryKey: ['orders', query],
-    queryFn: async () => api.GET('/api/v1/admin/orders', { params: { query: compact(query) as typeof query } }),
+    queryFn: async () => api.GET('/api/v1/admin/orders', { params: { query: compact(query) } }),
     placeholderData: keepPreviousData,
   });
 
