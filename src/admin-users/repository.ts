@@ -10,6 +10,8 @@ function filtered(db: Executor, query: AdminUserListQuery) {
   let base = db.selectFrom('users');
   if (query.role) base = base.where('role', '=', query.role);
   if (query.status) base = base.where('status', '=', query.status);
+  if (query.joined_from) base = base.where('created_at', '>=', new Date(query.joined_from));
+  if (query.joined_to) base = base.where('created_at', '<', new Date(query.joined_to));
   if (query.search) {
     // Two trigram-index lookups: email and full name.
     const pattern = containsPattern(query.search);

@@ -13,6 +13,8 @@ export const AdminUserListQuery = Type.Object({
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name or email' })),
   role: Type.Optional(Role),
   status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),
+  joined_from: Type.Optional(Type.String({ format: 'date-time', description: 'Accounts created at or after this instant (inclusive)' })),
+  joined_to: Type.Optional(Type.String({ format: 'date-time', description: 'Accounts created before this instant (exclusive)' })),
 });
 export type AdminUserListQuery = Static<typeof AdminUserListQuery>;
 

@@ -3,9 +3,16 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { inConsole, LAPTOP, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
-import { signInAs } from '../helpers/factories.js';
+import { signInAs, signUp, type Client } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
+
+/** The dashboard's new-customers figure for a period, as the API gives it. */
+async function newCustomers(admin: Client, period: string): Promise<number> {
+  const response = await admin.get(`/api/v1/admin/stats?period=${period}`);
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.new_customers;
+}
 
 describe('console: the dashboard', () => {
   test('every figure links to the list behind it, and the lists count the same orders as the figures, whatever the browser time zone', async (t2) => {
@@ -28,6 +35,14 @@ describe('console: the dashboard', () => {
     ];
     // placed_at is never updated by the app (its column type says so); the test moves it in SQL.
     for (const [id, at] of moves) await sql`UPDATE orders SET placed_at = ${new Date(at)} WHERE public_id = ${id}`.execute(t.db);
+    // Two more customers: one who joined just inside the last 7 days, one just outside.
+    const [joinedThisWeek, joinedBefore] = [await signUp(t), await signUp(t)];
+    for (const [who, at] of [
+      [joinedThisWeek, Date.now() - 7 * 86_400_000 + 3_600_000],
+      [joinedBefore, Date.now() - 7 * 86_400_000 - 60_000],
+    ] as const) {
+      await sql`UPDATE users SET created_at = ${new Date(at)} WHERE public_id = ${who.user.public_id}`.execute(t.db);
+    }
 
     // Kiritimati is 14 hours ahead of UTC: its "today" is never the UTC day at every hour.
     await inConsole(
@@ -61,6 +76,21 @@ describe('console: the dashboard', () => {
         await page.getByRole('link', { name: '3 waiting for confirmation' }).click();
         await page.waitForURL(/status=PLACED/);
         await page.getByText('1–3 of 3').waitFor();
+
+        // The new-customers figure and the list behind it count the same accounts.
+        await page.goto('/admin/?period=7d');
+        const joined = await newCustomers(admin.client, '7d');
+        assert.ok(joined >= 5, 'the four buyers and the customer who joined this week');
+        await card('New customers').getByText(String(joined), { exact: true }).waitFor();
+        await card('New customers').getByRole('link', { name: 'Customers who joined' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+        assert.match(page.url(), /role=CUSTOMER/);
+        assert.match(page.url(), /since=/);
+        await page.getByText(/^Joined since /).waitFor();
+        await page.getByText(`1–${joined} of ${joined}`).waitFor();
+        const accounts = page.getByRole('table', { name: 'Accounts' });
+        await accounts.getByRole('cell', { name: joinedThisWeek.email }).waitFor();
+        assert.equal(await accounts.getByRole('cell', { name: joinedBefore.email }).count(), 0, 'joined before the period');
 
         await page.goto('/admin/');
         await card('Revenue today').getByText('1 order today').waitFor();

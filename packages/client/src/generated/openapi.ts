@@ -9325,6 +9325,10 @@ export interface paths {
                     search?: string;
                     role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
                     status?: "ACTIVE" | "SUSPENDED";
+                    /** @description Accounts created at or after this instant (inclusive) */
+                    joined_from?: string;
+                    /** @description Accounts created before this instant (exclusive) */
+                    joined_to?: string;
                 };
                 header?: never;
                 path?: never;

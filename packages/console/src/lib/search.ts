@@ -62,3 +62,17 @@ export function instant(value: unknown): string | undefined {
   const time = Date.parse(value);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
+
+/** The later of two ISO instants, either of which may be absent. */
+const later = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
+
+/**
+ * The instants a list filtered by date asks the API for: the date fields' UTC days (both inclusive)
+ * and a dashboard period's exact start (`since`), whichever starts later; the end is exclusive.
+ */
+export function instantRange(search: { from?: string | undefined; to?: string | undefined; since?: string | undefined }): {
+  from: string | undefined;
+  to: string | undefined;
+} {
+  return { from: later(search.since, search.from ? dayStart(search.from) : undefined), to: search.to ? dayAfter(search.to) : undefined };
+}

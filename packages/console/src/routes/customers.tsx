@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { oneOf, page, text } from '../lib/search';
+import { date, instant, oneOf, page, text } from '../lib/search';
 import { staffRoute } from './staff';
 
 export const ROLES = ['CUSTOMER', 'ADMIN', 'SUPER_ADMIN'] as const;
@@ -11,6 +11,11 @@ export interface CustomersSearch {
   q?: string | undefined;
   role?: (typeof ROLES)[number] | undefined;
   status?: (typeof ACCOUNT_STATUSES)[number] | undefined;
+  /** Joined on these UTC calendar days, both inclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Joined at or after this instant: a dashboard period's start, as its "new customers" figure counts. */
+  since?: string | undefined;
   sort?: (typeof ACCOUNT_SORTS)[number] | undefined;
 }
 
@@ -22,6 +27,9 @@ export const customersRoute = createRoute({
     q: text(search.q),
     role: oneOf(search.role, ROLES),
     status: oneOf(search.status, ACCOUNT_STATUSES),
+    from: date(search.from),
+    to: date(search.to),
+    since: instant(search.since),
     sort: oneOf(search.sort, ACCOUNT_SORTS),
   }),
   component: lazyRouteComponent(() => import('../screens/customers'), 'CustomersScreen'),

@@ -6,10 +6,12 @@ import { DataTable, type Column } from '../components/DataTable';
 import { FilterBar } from '../components/FilterBar';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
+import { DateRange } from '../components/DateRange';
 import { SearchInput } from '../components/SearchInput';
+import { SinceFilter } from '../components/SinceFilter';
 import { StatusBadge } from '../components/StatusBadge';
 import { day, titleCase } from '../lib/format';
-import { compact } from '../lib/search';
+import { compact, instantRange } from '../lib/search';
 import { ACCOUNT_STATUSES, ROLES, type CustomersSearch } from '../routes/customers';
 
 const PAGE_SIZE = 25;
@@ -19,12 +21,15 @@ export function CustomersScreen() {
   const navigate = useNavigate({ from: '/customers' });
   const update = (changes: Partial<CustomersSearch>) =>
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
+  const joined = instantRange(search);
   const query = compact({
     page: search.page ?? 1,
     limit: PAGE_SIZE,
     search: search.q,
     role: search.role,
     status: search.status,
+    joined_from: joined.from,
+    joined_to: joined.to,
     sort: search.sort ?? '-created_at',
   });
   const accounts = useQuery({
@@ -52,7 +57,7 @@ export function CustomersScreen() {
     { key: 'joined', header: 'Joined', sort: 'created_at', render: (user) => day(user.created_at) },
   ];
   const staffView = search.role === 'ADMIN' || search.role === 'SUPER_ADMIN';
-  const filtered = Boolean(search.q || search.role || search.status);
+  const filtered = Boolean(search.q || search.role || search.status || search.from || search.to || search.since);
   return (
     <>
       <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store, customers and staff" />
@@ -76,6 +81,8 @@ export function CustomersScreen() {
           value={search.status ?? null}
           onChange={(status) => update({ status: (status ?? undefined) as CustomersSearch['status'] })}
         />
+        <DateRange labels={['Joined from (UTC)', 'Joined to (UTC)']} from={search.from} to={search.to} onChange={update} />
+        <SinceFilter label="Joined" since={search.since} onRemove={() => update({ since: undefined })} />
       </FilterBar>
       <QueryState query={accounts}>
         {(result) => (

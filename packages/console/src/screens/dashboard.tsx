@@ -95,10 +95,19 @@ export function DashboardScreen() {
                 <StatCard
                   label="New customers"
                   value={count(data.new_customers)}
-                  hint="The customer list starts with the newest"
+                  hint="Customer accounts opened in this period"
                   link={
-                    <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers" search={{ role: 'CUSTOMER' }} />}>
-                      Newest customers
+                    <Anchor
+                      size="sm"
+                      renderRoot={(props) => (
+                        <Link
+                          {...props}
+                          to="/customers"
+                          search={period === 'today' ? { role: 'CUSTOMER', from: todayFrom } : { role: 'CUSTOMER', since }}
+                        />
+                      )}
+                    >
+                      Customers who joined
                     </Anchor>
                   }
                 />

@@ -1,4 +1,4 @@
-import { Anchor, CloseButton, Group, Select, Text } from '@mantine/core';
+import { Anchor, Select, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
@@ -8,15 +8,13 @@ import { FilterBar } from '../components/FilterBar';
 import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SearchInput } from '../components/SearchInput';
+import { SinceFilter } from '../components/SinceFilter';
 import { StatusBadge } from '../components/StatusBadge';
 import { money, titleCase, when } from '../lib/format';
-import { compact, dayAfter, dayStart } from '../lib/search';
+import { compact, instantRange } from '../lib/search';
 import { ORDER_STATUSES, type OrdersSearch } from '../routes/orders';
 
 const PAGE_SIZE = 25;
-
-/** The later of two ISO instants, either of which may be absent. */
-const latest = (a: string | undefined, b: string | undefined) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 export function OrdersScreen() {
   const search = useSearch({ from: '/staff/orders' });
@@ -24,14 +22,15 @@ export function OrdersScreen() {
   const update = (changes: Partial<OrdersSearch>) =>
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
 
+  const placed = instantRange(search);
   const query = {
     page: search.page ?? 1,
     limit: PAGE_SIZE,
     sort: search.sort ?? '-placed_at',
     status: search.status,
     search: search.q,
-    placed_from: latest(search.since, search.from ? dayStart(search.from) : undefined),
-    placed_to: search.to ? dayAfter(search.to) : undefined,
+    placed_from: placed.from,
+    placed_to: placed.to,
   };
   const orders = useQuery({
     queryKey: ['orders', query],
@@ -82,12 +81,7 @@ export function OrdersScreen() {
           w={170}
         />
         <DateRange labels={['Placed from (UTC)', 'Placed to (UTC)']} from={search.from} to={search.to} onChange={update} />
-        {search.since ? (
-          <Group gap={4} wrap="nowrap" mb={6}>
-            <Text size="sm">Placed since {when(search.since)}</Text>
-            <CloseButton size="sm" aria-label="Remove the “placed since” filter" onClick={() => update({ since: undefined })} />
-          </Group>
-        ) : null}
+        <SinceFilter label="Placed" since={search.since} onRemove={() => update({ since: undefined })} />
       </FilterBar>
       <QueryState query={orders}>
         {(result) => (
