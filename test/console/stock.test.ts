@@ -70,4 +70,61 @@ describe('console: inventory', () => {
     );
     assert.equal(plenty.variantId.startsWith('var_'), true);
   });
+
+  test('the records search by product name or SKU and sort on the server from the column headers, kept in the URL', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const tag = `inv${Date.now().toString(36)}`;
+    const made = [];
+    for (const [name, stock] of [
+      ['Anchor', 5],
+      ['Beacon', 40],
+      ['Compass', 12],
+    ] as const) {
+      made.push(await sellableVariant(admin.client, { name: `${tag} ${name}`, stock }));
+    }
+    const sku = (await admin.client.get(`/api/v1/admin/inventory/${made[1]!.variantId}`)).body.data.sku as string;
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('navigation').getByRole('link', { name: 'Inventory' }).click();
+      const table = page.getByRole('table', { name: 'Inventory records' });
+      await table.waitFor();
+      const products = async () =>
+        (await table.getByRole('row').getByRole('link').allInnerTexts()).map((name) => name.replace(`${tag} `, ''));
+
+      await page.getByRole('searchbox', { name: 'Search' }).fill(tag);
+      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.waitForURL(new RegExp(`q=${tag}`));
+      await page.getByText('1–3 of 3').waitFor();
+      assert.deepEqual(await products(), ['Anchor', 'Beacon', 'Compass'], 'by product name by default');
+
+      await table.getByRole('button', { name: 'On hand' }).click();
+      await page.waitForURL(/sort=quantity_on_hand/);
+      await table
+        .getByRole('row')
+        .nth(1)
+        .getByRole('link', { name: `${tag} Anchor` })
+        .waitFor();
+      assert.deepEqual(await products(), ['Anchor', 'Compass', 'Beacon']);
+      await table.getByRole('button', { name: 'On hand' }).click();
+      await page.waitForURL(/sort=-quantity_on_hand/);
+      await table
+        .getByRole('row')
+        .nth(1)
+        .getByRole('link', { name: `${tag} Beacon` })
+        .waitFor();
+      assert.deepEqual(await products(), ['Beacon', 'Compass', 'Anchor']);
+      assert.equal(await table.getByRole('columnheader', { name: 'On hand', exact: true }).getAttribute('aria-sort'), 'descending');
+
+      // A SKU finds its record; the view opens as it was from a bookmark.
+      await page.getByRole('searchbox', { name: 'Search' }).fill(sku.toLowerCase());
+      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.getByText('1–1 of 1').waitFor();
+      assert.deepEqual(await products(), ['Beacon']);
+      await page.reload();
+      await page.getByText('1–1 of 1').waitFor();
+      assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), sku.toLowerCase());
+      assert.match(page.url(), /sort=-quantity_on_hand/);
+    });
+  });
 });
