@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api';
+import { noteNavigation } from './lib/arrival';
 import { accountRoute, auditRoute } from './routes/account';
 import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';
 import { couponRoute, couponsRoute, newCouponRoute } from './routes/coupons';
@@ -46,6 +47,8 @@ export const router = createRouter({
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
 });
+
+router.history.subscribe(noteNavigation);
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -7,6 +7,8 @@ import { api } from '../api';
 import { notifyError } from '../lib/errors';
 import { NAVIGATION, type NavItem } from '../navigation';
 import { useStaff } from '../session';
+import classes from './AppLayout.module.css';
+import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
 
 export function AppLayout() {
@@ -39,83 +41,96 @@ export function AppLayout() {
   const isActive = (item: NavItem) => item === current;
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="md"
-              size="sm"
-              aria-label={opened ? 'Close navigation' : 'Open navigation'}
-            />
-            <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
-              Commerce console
-            </Text>
+    <>
+      <a
+        href="#main"
+        className={classes.skipLink}
+        onClick={(event) => {
+          // Handled here, not by the router: focus the screen's heading, where reading starts.
+          event.preventDefault();
+          focusHeading();
+        }}
+      >
+        Skip to content
+      </a>
+      <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between">
+            <Group gap="sm">
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="md"
+                size="sm"
+                aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              />
+              <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
+                Commerce console
+              </Text>
+            </Group>
+            <Menu position="bottom-end" width={220}>
+              <Menu.Target>
+                <UnstyledButton>
+                  <Group gap={6}>
+                    <VisuallyHidden>Account menu:</VisuallyHidden>
+                    <IconUserCircle size={22} aria-hidden />
+                    <Text size="sm">
+                      {user.first_name} {user.last_name}
+                    </Text>
+                    <StatusBadge status={user.role} />
+                    <IconChevronDown size={14} aria-hidden />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{user.email}</Menu.Label>
+                <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
+                  Your account
+                </Menu.Item>
+                <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
+                  Sign out
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
           </Group>
-          <Menu position="bottom-end" width={220}>
-            <Menu.Target>
-              <UnstyledButton>
-                <Group gap={6}>
-                  <VisuallyHidden>Account menu:</VisuallyHidden>
-                  <IconUserCircle size={22} aria-hidden />
-                  <Text size="sm">
-                    {user.first_name} {user.last_name}
-                  </Text>
-                  <StatusBadge status={user.role} />
-                  <IconChevronDown size={14} aria-hidden />
-                </Group>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Label>{user.email}</Menu.Label>
-              <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
-                Your account
-              </Menu.Item>
-              <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
-                Sign out
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </AppShell.Header>
+        </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main">
-        <ScrollArea>
-          <Stack gap="md">
-            {NAVIGATION.map((section) => {
-              const items = section.items.filter((item) => !item.superOnly || user.isSuper);
-              if (items.length === 0) return null;
-              return (
-                <div key={section.label}>
-                  <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
-                    {section.label}
-                  </Text>
-                  {items.map((item) => (
-                    <NavLink
-                      key={item.label}
-                      component={Link}
-                      to={item.to}
-                      // Entries are of different routes: the preset search is checked where NAVIGATION declares it.
-                      search={(item.search ?? {}) as never}
-                      label={item.label}
-                      leftSection={<item.icon size={18} stroke={1.6} />}
-                      active={isActive(item)}
-                      aria-current={isActive(item) ? 'page' : undefined}
-                      onClick={close}
-                    />
-                  ))}
-                </div>
-              );
-            })}
-          </Stack>
-        </ScrollArea>
-      </AppShell.Navbar>
+        <AppShell.Navbar p="xs" aria-label="Main" className={classes.navbar} data-folded={!opened || undefined}>
+          <ScrollArea>
+            <Stack gap="md">
+              {NAVIGATION.map((section) => {
+                const items = section.items.filter((item) => !item.superOnly || user.isSuper);
+                if (items.length === 0) return null;
+                return (
+                  <div key={section.label}>
+                    <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+                      {section.label}
+                    </Text>
+                    {items.map((item) => (
+                      <NavLink
+                        key={item.label}
+                        component={Link}
+                        to={item.to}
+                        // Entries are of different routes: the preset search is checked where NAVIGATION declares it.
+                        search={(item.search ?? {}) as never}
+                        label={item.label}
+                        leftSection={<item.icon size={18} stroke={1.6} />}
+                        active={isActive(item)}
+                        aria-current={isActive(item) ? 'page' : undefined}
+                        onClick={close}
+                      />
+                    ))}
+                  </div>
+                );
+              })}
+            </Stack>
+          </ScrollArea>
+        </AppShell.Navbar>
 
-      <AppShell.Main bg="gray.0">
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+        <AppShell.Main bg="gray.0" id="main">
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }
