@@ -43,6 +43,8 @@ describe('console: your account and the audit log', () => {
       spent_at: '2026-01-05',
     });
     assert.equal(created.status, 201, created.text);
+    const changed = await owner.client.patch(`/api/v1/admin/expenses/${created.body.data.public_id}`, { amount: '12.50' });
+    assert.equal(changed.status, 200, changed.text);
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
@@ -60,6 +62,14 @@ describe('console: your account and the audit log', () => {
       await table.getByText('auth.login', { exact: true }).first().waitFor({ state: 'detached' });
       await table.getByText(created.body.data.public_id, { exact: false }).waitFor();
       assert.equal(await table.getByRole('row').count(), 2, 'the header and the one entry');
+      // What changed, readable: a creation lists the values set, an update each changed field's before and after.
+      const entry = table.getByRole('row').nth(1);
+      await entry.getByText('description Audit me', { exact: true }).waitFor();
+      await entry.getByText('amount 9.99', { exact: true }).waitFor();
+      await page.getByRole('searchbox', { name: 'Action' }).fill('expense.update');
+      await page.waitForURL(/action=expense\.update/);
+      await table.getByText('amount 9.99 → 12.50', { exact: true }).waitFor();
+      assert.equal(await table.getByText('Audit me').count(), 0, 'unchanged fields are left out');
     });
   });
 });

@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { api } from '../api';
+import { AuditChanges } from '../components/AuditChanges';
 import { DataTable, type Column } from '../components/DataTable';
 import { DateRange } from '../components/DateRange';
 import { FilterBar } from '../components/FilterBar';
@@ -37,23 +38,11 @@ export function AuditScreen() {
 
   type Row = NonNullable<typeof entries.data>['data'][number];
   const columns: Column<Row>[] = [
-    { key: 'when', header: 'When', render: (e) => when(e.created_at) },
+    { key: 'when', header: 'When', nowrap: true, render: (e) => when(e.created_at) },
     { key: 'actor', header: 'Actor', render: (e) => (e.actor ? `${e.actor.email} (${titleCase(e.actor.role)})` : 'System') },
     { key: 'action', header: 'Action', render: (e) => <Code>{e.action}</Code> },
     { key: 'entity', header: 'Entity', render: (e) => `${e.entity_type}${e.entity_public_id ? ` ${e.entity_public_id}` : ''}` },
-    {
-      key: 'changes',
-      header: 'Changes',
-      render: (e) =>
-        e.changes || e.reason ? (
-          <Text size="xs" style={{ overflowWrap: 'anywhere', maxWidth: 360 }}>
-            {e.reason ? `Reason: ${e.reason}. ` : ''}
-            {e.changes ? JSON.stringify(e.changes) : ''}
-          </Text>
-        ) : (
-          '—'
-        ),
-    },
+    { key: 'changes', header: 'Changes', render: (e) => <AuditChanges changes={e.changes} reason={e.reason} /> },
     { key: 'ip', header: 'Address', render: (e) => e.ip ?? '—' },
   ];
   const csv = `/api/v1/admin/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), format: 'csv' }).toString()}`;
@@ -81,6 +70,7 @@ export function AuditScreen() {
           <DataTable
             label="Audit entries"
             columns={columns}
+            minWidth={1100}
             rows={result.data}
             rowKey={(e) => e.public_id}
             meta={result.meta}
