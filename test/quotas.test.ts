@@ -43,6 +43,20 @@ describe('upload quotas', () => {
     const statuses: number[] = [];
     for (const creds of [...early, ...late]) statuses.push((await upload(t, creds, tinyPng())).status);
     assert.deepEqual(statuses, [200, 200, 200, 429, 429, 429]);
+    // A refused upload changed nothing: its token is still unused, and no file was stored for it.
+    const tokens = await t.db
+      .selectFrom('upload_tokens')
+      .select(['token', 'used_at'])
+      .where(
+        'token',
+        'in',
+        late.map((c) => c.token),
+      )
+      .execute();
+    assert.deepEqual(
+      tokens.map((row) => row.used_at),
+      [null, null, null],
+    );
     t.clock.advance(5 * 60_000 + 1000);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
+import { transaction } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import { hasRole, type AuthedCtx } from '../lib/context.js';
 import {
@@ -87,16 +88,20 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
       const type = sniffImage(form.file);
       if (!type) throw badRequest('The file is not a JPEG, PNG, GIF or WebP image');
 
-      const userId = await consumeUploadToken(db, token, folder, now);
-      if (userId === null) throw await refusal(token, folder, now);
-      // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
-      await limiter.hit(db, 'UPLOAD', `files:${userId}`, { enforce: true });
-      const fileId = randomBytes(16).toString('hex');
-      const name = `${fileId}.${type.ext}`;
-      const path = `${folder}${name}`;
-      const url = `${urlEndpoint}${path}`;
-      await insertMediaFile(db, { path, url, folder, userId, mimeType: type.mime, content: form.file });
-      return { fileId, name, url, filePath: path, size: form.file.length, fileType: 'image' };
+      const content = form.file;
+      // One transaction: an upload refused by the limit, or lost with its connection, leaves its token unused.
+      return transaction(db, async (trx) => {
+        const userId = await consumeUploadToken(trx, token, folder, now);
+        if (userId === null) throw await refusal(token, folder, now);
+        // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
+        await limiter.hit(trx, 'UPLOAD', `files:${userId}`, { enforce: true });
+        const fileId = randomBytes(16).toString('hex');
+        const name = `${fileId}.${type.ext}`;
+        const path = `${folder}${name}`;
+        const url = `${urlEndpoint}${path}`;
+        await insertMediaFile(trx, { path, url, folder, userId, mimeType: type.mime, content });
+        return { fileId, name, url, filePath: path, size: content.length, fileType: 'image' as const };
+      });
     },
 
     /** A stored file of the built-in host, by its path under the URL endpoint. */
