@@ -6,11 +6,6 @@ interface PgError {
   constraint?: string;
 }
 
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const pg = error as PgError;
-  return pg?.code === '23505' && (constraint === undefined || pg.constraint === constraint);
-}
-
 /**
  * What each unique constraint means when a write runs into it: the one place
  * where unique violations become refusals (the error handler asks here; a

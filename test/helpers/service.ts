@@ -13,7 +13,8 @@ import { closedPort as freePort, sleep } from './mail.js';
 
 /**
  * Real service processes for fault, shutdown and multi-instance tests: the
- * same `src/main.ts` that `npm start` runs, in a child process of its own, so
+ * service `npm start` runs (its source, `src/main.ts`, through tsx; or `npm start` itself with
+ * `viaNpm`, which runs the compiled build), in a child process of its own, so
  * a test can signal it, kill it, or kill the database under it.
  *
  *   const database = await createTestDatabase();
