@@ -22,24 +22,33 @@ export const FUZZ_ENV: Record<string, string> = {
 /** The audit entries of security events, which refusals are meant to leave. */
 const REFUSAL_AUDITS = ['auth.login_failed', 'auth.login_refused', 'auth.password_check_failed'];
 
+/** Columns a refused request may move: an authenticated request slides its session's expiry, refused or not. */
+const SLIDING: Record<string, string[]> = { sessions: ['last_seen_at', 'expires_at'] };
+
 /**
- * A function that counts the rows of every table, rate-limit counters and the
- * audit entries of refusals excepted: a refused request leaves the counts as
- * they were.
+ * A function that takes a fingerprint of every table (its row count and a
+ * hash of every row's content, in a stable order), rate-limit counters, the
+ * audit entries of refusals and sliding session expiry excepted: a refused
+ * request leaves every fingerprint as it was, so an UPDATE that wrote a value
+ * is caught as surely as an INSERT.
  */
-export async function rowCounter(db: Db): Promise<() => Promise<Record<string, number>>> {
-  const tables = (
+export async function tableFingerprints(db: Db): Promise<() => Promise<Record<string, string>>> {
+  const columns = (
     await sql<{
-      tablename: string;
-    }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limits', 'audit_log') AND tablename NOT LIKE 'kysely_%' ORDER BY 1`.execute(
-      db,
-    )
-  ).rows.map((row) => row.tablename);
-  const countsQuery = sql.raw(
-    `SELECT ${tables.map((name) => `(SELECT count(*) FROM "${name}") AS "${name}"`).join(', ')},
-     (SELECT count(*) FROM audit_log WHERE action NOT IN (${REFUSAL_AUDITS.map((a) => `'${a}'`).join(', ')})) AS audit_log`,
-  );
-  return async () => (await countsQuery.execute(db)).rows[0] as Record<string, number>;
+      table_name: string;
+      column_name: string;
+    }>`SELECT table_name, column_name FROM information_schema.columns
+       WHERE table_schema = 'public' AND table_name NOT IN ('rate_limits') AND table_name NOT LIKE 'kysely_%'
+       ORDER BY table_name, ordinal_position`.execute(db)
+  ).rows;
+  const tables = [...new Set(columns.map((c) => c.table_name))];
+  const fingerprint = (table: string) => {
+    const kept = columns.filter((c) => c.table_name === table && !SLIDING[table]?.includes(c.column_name)).map((c) => `"${c.column_name}"`);
+    const where = table === 'audit_log' ? `WHERE action NOT IN (${REFUSAL_AUDITS.map((a) => `'${a}'`).join(', ')})` : '';
+    return `(SELECT count(*) || ':' || md5(coalesce(string_agg(r::text, ',' ORDER BY r::text), '')) FROM (SELECT ${kept.join(', ')} FROM "${table}" ${where}) r) AS "${table}"`;
+  };
+  const query = sql.raw(`SELECT ${tables.map(fingerprint).join(',\n')}`);
+  return async () => (await query.execute(db)).rows[0] as Record<string, string>;
 }
 
 /** Counts each status that came back and prints the tally after the file's tests: a fuzzer whose requests all stop at one check proves little. */
