@@ -1,29 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkout, sellableVariant } from './helpers/commerce.js';
-import { COUPONS, HOUR, code, couponShorthands } from './helpers/coupons.js';
+import { checkout } from './helpers/commerce.js';
+import { COUPONS, HOUR, code, useCouponApp } from './helpers/coupons.js';
 import { API, checkoutState, createCoupon, fails, ok } from './helpers/orders.js';
-import { useApp } from './helpers/use-app.js';
 
 /** POST /orders with a coupon it refuses (unknown, inactive, not started, expired, below minimum, used up): nothing changes. */
 
-let variantId: string;
-const t = useApp({
-  env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' },
-  as: ['ADMIN'],
-  async seed(t) {
-    variantId = (await sellableVariant(t.admin, { price: '20.00', stock: 1000 })).variantId;
-  },
-});
-const { inHours, buyer, buy } = couponShorthands(t, () => variantId);
+const { t, variant, inHours, buyer, buy } = useCouponApp();
 
 describe('POST /orders with a coupon that cannot be used: nothing changes', () => {
   /** Checks out with `couponCode`, expects the refusal, and proves order, cart, stock and coupon untouched. */
   async function refused(couponCode: string, couponId: string | undefined, status: number, errorCode: string, quantity = 1) {
     const s = await buyer(quantity);
-    const beforeState = await checkoutState(t, s.user.public_id, [variantId], couponId);
+    const beforeState = await checkoutState(t, s.user.public_id, [variant()], couponId);
     const error = fails(await checkout(s.client, s.addressId, { coupon_code: couponCode }), status, errorCode);
-    assert.deepEqual(await checkoutState(t, s.user.public_id, [variantId], couponId), beforeState);
+    assert.deepEqual(await checkoutState(t, s.user.public_id, [variant()], couponId), beforeState);
     assert.equal(beforeState.cart.length, 1);
     assert.equal(beforeState.orders.length, 0);
     return { error, s };
@@ -71,10 +62,10 @@ describe('POST /orders with a coupon that cannot be used: nothing changes', () =
     const coupon = await createCoupon(t.admin, { code: code(), usage_limit_per_user: 1 });
     const s = await buyer(1);
     ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
-    ok(await s.client.post(`${API}/cart/items`, { variant_public_id: variantId, quantity: 1 }));
-    const beforeState = await checkoutState(t, s.user.public_id, [variantId], coupon.public_id);
+    ok(await s.client.post(`${API}/cart/items`, { variant_public_id: variant(), quantity: 1 }));
+    const beforeState = await checkoutState(t, s.user.public_id, [variant()], coupon.public_id);
     fails(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 409, 'COUPON_EXHAUSTED');
-    assert.deepEqual(await checkoutState(t, s.user.public_id, [variantId], coupon.public_id), beforeState);
+    assert.deepEqual(await checkoutState(t, s.user.public_id, [variant()], coupon.public_id), beforeState);
     assert.equal(beforeState.coupon?.times_used, 1);
     await buy(coupon.code); // another account still may
   });

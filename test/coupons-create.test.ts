@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { sellableVariant } from './helpers/commerce.js';
-import { COUPONS, code, couponShorthands } from './helpers/coupons.js';
+import { COUPONS, code, useCouponApp } from './helpers/coupons.js';
 import { auditRows } from './helpers/inspect.js';
 import { createCoupon, fails, ok } from './helpers/orders.js';
-import { useApp } from './helpers/use-app.js';
 
 /**
  * Admin coupons: POST /admin/coupons, its stored shape and its validation.
@@ -13,15 +11,7 @@ import { useApp } from './helpers/use-app.js';
  * coupons-checkout-refusals.
  */
 
-let variantId: string;
-const t = useApp({
-  env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' },
-  as: ['ADMIN'],
-  async seed(t) {
-    variantId = (await sellableVariant(t.admin, { price: '20.00', stock: 1000 })).variantId;
-  },
-});
-const { inHours } = couponShorthands(t, () => variantId);
+const { t, inHours } = useCouponApp();
 
 describe('admin coupons: create and validate', () => {
   test('POST 201 stores the code upper-case with every field; GET returns the same; an audit entry is written', async () => {

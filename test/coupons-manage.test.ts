@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { checkout, sellableVariant } from './helpers/commerce.js';
-import { COUPONS, HOUR, code, couponShorthands } from './helpers/coupons.js';
+import { checkout } from './helpers/commerce.js';
+import { COUPONS, HOUR, code, useCouponApp } from './helpers/coupons.js';
 import { signUp } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
 import { createCoupon, fails, ok } from './helpers/orders.js';
-import { useApp } from './helpers/use-app.js';
 
 /** Admin coupons after creation: derived status, PATCH, DELETE, usages and who may call them. Creation: coupons-create. */
 
-let variantId: string;
-const t = useApp({
-  env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' },
-  as: ['ADMIN'],
-  async seed(t) {
-    variantId = (await sellableVariant(t.admin, { price: '20.00', stock: 1000 })).variantId;
-  },
-});
-const { inHours, statusOf, buyer, buy } = couponShorthands(t, () => variantId);
+const { t, inHours, statusOf, buyer, buy } = useCouponApp();
 
 describe('admin coupons: status, edit, delete, usages', () => {
   test('derived status: INACTIVE, SCHEDULED, EXPIRED, EXHAUSTED, ACTIVE, following the service clock', async () => {

@@ -7,9 +7,13 @@ import { startTestApp } from './helpers/app.js';
 import { sellableVariant } from './helpers/commerce.js';
 import { signInAs } from './helpers/factories.js';
 
-/** The response check in startTestApp reports what the document does not say, so it can fail. */
-test('a response whose status or body the OpenAPI document does not declare fails the test app at close', async () => {
-  const t = await startTestApp(
+/**
+ * A test app with one documented probe route, `GET /api/v1/drift-probe` (200 `{ n: integer }`), that
+ * answers as documented, or with a status (`?mode=status`), a JSON text body (`text`) or a content
+ * type (`plain`) the document does not declare.
+ */
+const startProbeApp = () =>
+  startTestApp(
     {},
     {
       setup: (app) => {
@@ -20,12 +24,19 @@ test('a response whose status or body the OpenAPI document does not declare fail
             const mode = (request.query as { mode?: string }).mode;
             // A status the schema does not declare (the cast is the point: the types would refuse it).
             if (mode === 'status') return reply.code(202 as 200).send({ n: 1 });
+            // The bytes, not the serializer's output, as the storefront sends its stored documents.
+            if (mode === 'text') return reply.type('application/json').send('{"n":"one"}');
+            if (mode === 'plain') return reply.type('text/plain').send('one');
             return { n: 1 };
           },
         });
       },
     },
   );
+
+/** The response check in startTestApp reports what the document does not say, so it can fail. */
+test('a response whose status or body the OpenAPI document does not declare fails the test app at close', async () => {
+  const t = await startProbeApp();
   assert.equal((await t.client().get('/api/v1/drift-probe')).status, 200, 'a documented answer');
   assert.equal((await t.client().get('/api/v1/drift-probe?mode=status')).status, 202);
   await assert.rejects(
@@ -35,23 +46,7 @@ test('a response whose status or body the OpenAPI document does not declare fail
 });
 
 test('a body that breaks its schema, JSON text sent past the serializer included, and an undeclared content type fail too', async () => {
-  const t = await startTestApp(
-    {},
-    {
-      setup: (app) => {
-        app.get('/api/v1/drift-probe', {
-          config: { access: 'public' },
-          schema: { summary: 'Probe', response: { 200: Type.Object({ n: Type.Integer() }), ...errorResponses() } },
-          handler: async (request, reply) => {
-            const mode = (request.query as { mode?: string }).mode;
-            // The bytes, not the serializer's output, as the storefront sends its stored documents.
-            if (mode === 'text') return reply.type('application/json').send('{"n":"one"}');
-            return reply.type('text/plain').send('one');
-          },
-        });
-      },
-    },
-  );
+  const t = await startProbeApp();
   assert.equal((await t.client().get('/api/v1/drift-probe?mode=text')).status, 200);
   assert.equal((await t.client().get('/api/v1/drift-probe?mode=plain')).status, 200);
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { Client } from '../helpers/client.js';
+import { alive, embeddedDataDir } from '../helpers/embedded-dir.js';
 import { uniqueEmail, PASSWORD } from '../helpers/factories.js';
 import { sleep, waitFor } from '../helpers/mail.js';
 import { startService, type ServiceProcess } from '../helpers/service.js';
@@ -18,38 +18,16 @@ import { startService, type ServiceProcess } from '../helpers/service.js';
  * belongs to another process (start-up goes ahead). One data directory for
  * the whole file: initdb runs once.
  */
-let dataDir: string;
 const services: ServiceProcess[] = [];
-
-before(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-embedded-'));
-  chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-});
-after(async () => {
+const data = embeddedDataDir('commerce-embedded-', async () => {
   for (const service of services) await service.stop();
-  const pid = postmasterPid();
-  if (pid !== null && alive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
 });
+const postmasterPid = () => data.postmasterPid();
 
 async function start(): Promise<ServiceProcess> {
-  const service = await startService({ dataDir, readyTimeoutMs: 120_000, env: { RATE_LIMIT_REGISTER: '0' } });
+  const service = await startService({ dataDir: data.path, readyTimeoutMs: 120_000, env: { RATE_LIMIT_REGISTER: '0' } });
   services.push(service);
   return service;
-}
-
-function postmasterPid(): number | null {
-  const file = path.join(dataDir, 'postgres', 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : null;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function registers(service: ServiceProcess) {
@@ -105,8 +83,8 @@ test('a stale postmaster.pid whose PID belongs to another process does not block
   const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
   try {
     writeFileSync(
-      path.join(dataDir, 'postgres', 'postmaster.pid'),
-      `${stranger.pid}\n${path.join(dataDir, 'postgres')}\n1700000000\n5999\n/tmp\n127.0.0.1\n  1234  5678\nready\n`,
+      path.join(data.path, 'postgres', 'postmaster.pid'),
+      `${stranger.pid}\n${path.join(data.path, 'postgres')}\n1700000000\n5999\n/tmp\n127.0.0.1\n  1234  5678\nready\n`,
     );
     const service = await start();
     await registers(service);
@@ -120,7 +98,7 @@ test('a stale postmaster.pid whose PID belongs to another process does not block
 });
 
 test('a server another live process runs is used, not adopted; when that process stops it, the service starts its own', async () => {
-  const other = await startEmbeddedDatabase(dataDir); // as `npm run seed` would, before the service starts
+  const other = await startEmbeddedDatabase(data.path); // as `npm run seed` would, before the service starts
   const service = await start();
   await service.waitForLog((l) => String(l.msg).startsWith('using the embedded PostgreSQL another live process runs'), 5_000);
   await other.stop();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createDb } from '../../src/db/database.js';
+import { alive, embeddedDataDir } from '../helpers/embedded-dir.js';
 import { checkoutsInFlight, drains } from '../helpers/in-flight.js';
 import { serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
 
@@ -16,43 +16,22 @@ import { serviceTarget, startService, type ServiceProcess } from '../helpers/ser
  * checkouts in flight, answers every one of them normally, exits 0, and
  * leaves no PostgreSQL running on that directory.
  */
-let dataDir: string;
 let service: ServiceProcess | undefined;
-
-before(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-drain-embedded-'));
-  chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-});
-after(async () => {
-  await service?.stop();
-  const pid = postmasterPid();
-  if (pid !== null && alive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const pidFile = () => path.join(dataDir, 'postgres', 'postmaster.pid');
-const postmasterPid = () => (existsSync(pidFile()) ? Number(readFileSync(pidFile(), 'utf8').split('\n')[0]) : null);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const data = embeddedDataDir('commerce-drain-embedded-', async () => void (await service?.stop()));
+const dataDir = () => data.path;
+const postmasterPid = () => data.postmasterPid();
 
 /** The embedded server's database as the service uses it: the port from postmaster.pid, the password the service generated. */
 function embeddedUrl(): string {
-  const port = readFileSync(pidFile(), 'utf8').split('\n')[3]!.trim();
-  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+  const port = data.port();
+  const password = readFileSync(path.join(dataDir(), 'postgres.password'), 'utf8').trim();
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/commerce`;
 }
 
 test('on the embedded database, SIGTERM during checkout load: every in-flight request completes, the process exits 0, then its PostgreSQL is stopped', async () => {
-  assert.equal(existsSync(path.join(dataDir, 'postgres')), false, 'a new cluster: the service runs initdb itself');
+  assert.equal(existsSync(path.join(dataDir(), 'postgres')), false, 'a new cluster: the service runs initdb itself');
   service = await startService({
-    dataDir,
+    dataDir: dataDir(),
     readyTimeoutMs: 120_000,
     env: { RATE_LIMIT_CHECKOUT: '0', RATE_LIMIT_REGISTER: '0', DB_POOL_SIZE: '6', SHUTDOWN_GRACE_MS: '20000' },
   });
