@@ -95,7 +95,7 @@ export function DashboardScreen() {
                 <StatCard
                   label="New customers"
                   value={count(data.new_customers)}
-                  hint="Customer accounts opened in this period"
+                  hint="Signed up in this period"
                   link={
                     <Anchor
                       size="sm"
