@@ -45,9 +45,12 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
   const urlEndpoint = mediaUrlEndpoint(config);
   const uploadEndpoint = config.imagekit ? IMAGEKIT_UPLOAD_ENDPOINT : `${urlEndpoint}/api/v1/files/upload`;
 
-  /** Why a token that passed the signature check cannot be used; the consume itself is the real check. */
-  async function refusal(token: string, folder: string, now: Date): Promise<AppError> {
-    const row = await findUploadToken(db, token);
+  /**
+   * Why a token that passed the signature check cannot be used; the consume itself is the real check.
+   * Read on the caller's connection: a request holding one must never wait for a second.
+   */
+  async function refusal(executor: Executor, token: string, folder: string, now: Date): Promise<AppError> {
+    const row = await findUploadToken(executor, token);
     if (!row) return denied('The token was not issued by this service');
     if (row.used_at) return denied('The token has already been used; fetch new credentials for each upload');
     if (row.folder !== folder) return denied('The token was issued for another folder');
@@ -92,7 +95,7 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
       // One transaction: an upload refused by the limit, or lost with its connection, leaves its token unused.
       return transaction(db, async (trx) => {
         const userId = await consumeUploadToken(trx, token, folder, now);
-        if (userId === null) throw await refusal(token, folder, now);
+        if (userId === null) throw await refusal(trx, token, folder, now);
         // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
         await limiter.hit(trx, 'UPLOAD', `files:${userId}`, { enforce: true });
         const fileId = randomBytes(16).toString('hex');
