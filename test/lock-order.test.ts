@@ -25,6 +25,9 @@ interface Fixture {
   variants: [string, string];
   category: string;
   otherCategory: string;
+  /** A category of the product's whose child is older than it (a lower ID), for deletion to lock both against the product's writers. */
+  doomed: string;
+  olderChild: string;
   /** A coupon without limits, for checkouts that use one. */
   coupon: string;
 }
@@ -32,8 +35,11 @@ interface Fixture {
 async function fixture(): Promise<Fixture> {
   const category = (await createCategory(t.admin, { name: `Lock ${uniqueSku()}` })).public_id;
   const otherCategory = (await createCategory(t.admin, { name: `Lock other ${uniqueSku()}` })).public_id;
+  const olderChild = (await createCategory(t.admin, { name: `Lock child ${uniqueSku()}` })).public_id;
+  const doomed = (await createCategory(t.admin, { name: `Lock doomed ${uniqueSku()}` })).public_id;
+  expectStatus(await t.admin.patch(`${API}/admin/categories/${olderChild}`, { parent_public_id: doomed }), 200);
   const made = await makeProduct(t.admin, {
-    categories: [category],
+    categories: [category, doomed, olderChild],
     variants: [
       { price: '10.00', stock: 1000 },
       { price: '12.00', stock: 1000 },
@@ -41,7 +47,8 @@ async function fixture(): Promise<Fixture> {
   });
   const coupon = uniqueSku('LOCK');
   expectStatus(await t.admin.post(`${API}/admin/coupons`, { code: coupon, discount_type: 'FIXED_AMOUNT', discount_value: '1.00' }), 201);
-  return { product: made.id, variants: [made.variants[0].public_id, made.variants[1].public_id], category, otherCategory, coupon };
+  const variants: [string, string] = [made.variants[0].public_id, made.variants[1].public_id];
+  return { product: made.id, variants, category, otherCategory, doomed, olderChild, coupon };
 }
 
 type Fire = () => Promise<{ status: number; text: string; body: any }>;
@@ -184,17 +191,17 @@ const WRITERS: Writer[] = [
     prepare: async (f) => () =>
       t.admin.patch(`${API}/admin/products/${f.product}`, {
         name: `Renamed ${uniqueSku()}`,
-        category_public_ids: [f.category, f.otherCategory],
+        category_public_ids: [f.category, f.otherCategory, f.doomed, f.olderChild],
       }),
   },
   {
     name: 'product creation in its categories',
-    allowed: [201],
+    allowed: [201, 404],
     prepare: async (f) => () =>
       t.admin.post(`${API}/admin/products`, {
         name: `Beside ${uniqueSku()}`,
         status: 'ACTIVE',
-        category_public_ids: [f.category, f.otherCategory],
+        category_public_ids: [f.category, f.otherCategory, f.doomed, f.olderChild],
       }),
   },
   {
@@ -222,14 +229,9 @@ const WRITERS: Writer[] = [
   },
   {
     name: 'category deletion',
-    allowed: [204],
-    async prepare(f) {
-      // A category of the product's with a child: deleting it unlinks the product and re-parents the child.
-      const doomed = (await createCategory(t.admin, { name: `Lock doomed ${uniqueSku()}` })).public_id;
-      await createCategory(t.admin, { name: `Lock child ${uniqueSku()}`, parent_public_id: doomed });
-      expectStatus(await t.admin.request('PUT', `${API}/admin/categories/${doomed}/products/${f.product}`), 204);
-      return () => t.admin.delete(`${API}/admin/categories/${doomed}`);
-    },
+    allowed: [204, 404],
+    // A category of the product's with a child: deleting it unlinks the product and re-parents the child.
+    prepare: async (f) => () => t.admin.delete(`${API}/admin/categories/${f.doomed}`),
   },
   {
     name: 'review moderation',

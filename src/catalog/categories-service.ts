@@ -14,6 +14,7 @@ import {
   isSelfOrAncestorOf,
   listCategories,
   lockCategoryTree,
+  lockCategoryWithChildren,
   updateCategory,
   type CategoryWithParent,
 } from './category-repository.js';
@@ -89,6 +90,9 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
 
     create: (ctx: AuthedCtx, input: CategoryCreate) =>
       write(async (trx) => {
+        // Under a parent it waits for a deletion of that parent in flight, then finds it gone (404)
+        // instead of becoming a live child of a deleted category.
+        if (input.parent_public_id) await lockCategoryTree(trx);
         const publicId = await insertCategory(trx, {
           public_id: newPublicId('cat'),
           name: input.name,
@@ -134,7 +138,8 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
     remove: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         await lockCategoryTree(trx); // it re-parents the children
-        const category = await find(trx, publicId, true);
+        await lockCategoryWithChildren(trx, (await find(trx, publicId)).id);
+        const category = await find(trx, publicId); // as locked (a rename may have committed in between)
         await deleteCategory(trx, category, clock.now());
         await writeAudit(trx, ctx, {
           action: 'category.delete',

@@ -81,7 +81,22 @@ export async function updateCategory(db: Executor, id: number, changes: Updateab
   await db.updateTable('categories').set(changes).where('id', '=', id).execute();
 }
 
-/** Soft-deletes a category; its children move up to its parent, so the tree stays whole. */
+/**
+ * Locks a category and its children (the rows its deletion writes) in ID order, one statement
+ * (src/db/LOCKING.md step 7): a product write holding some of them FOR SHARE, also in ID order,
+ * then waits or is waited for, never both. Taken under the tree lock, so the children cannot change.
+ */
+export async function lockCategoryWithChildren(db: Executor, categoryId: number): Promise<void> {
+  await db
+    .selectFrom('categories')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', categoryId), eb('parent_id', '=', categoryId)]))
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** Soft-deletes a category (locked with its children: lockCategoryWithChildren); its children move up to its parent, so the tree stays whole. */
 export async function deleteCategory(db: Executor, category: Pick<CategoryRow, 'id' | 'parent_id'>, now: Date): Promise<void> {
   await db.updateTable('categories').set({ parent_id: category.parent_id, updated_at: now }).where('parent_id', '=', category.id).execute();
   await db.updateTable('categories').set({ deleted_at: now, updated_at: now }).where('id', '=', category.id).execute();
