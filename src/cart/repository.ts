@@ -28,6 +28,14 @@ export function cartLines(db: Executor, userId: number) {
 }
 export type CartLineRow = Awaited<ReturnType<ReturnType<typeof cartLines>['execute']>>[number];
 
+/**
+ * The cart's lines for checkout, its rows locked (src/db/LOCKING.md step 4): a second checkout of
+ * the same cart waits here, then finds it emptied.
+ */
+export function lockedCartLines(db: Executor, userId: number): Promise<CartLineRow[]> {
+  return cartLines(db, userId).forUpdate('ci').execute();
+}
+
 /** A variant a customer may put in a cart: live and on sale. */
 export function sellableVariant(db: Executor, variantPublicId: string) {
   return db

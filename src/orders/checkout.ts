@@ -3,7 +3,7 @@ import type { Db, Trx } from '../db/database.js';
 import { findActiveAddress } from '../addresses/repository.js';
 import { toAddressSnapshot, type AddressSnapshot } from '../addresses/schemas.js';
 import { toLineItem } from '../cart/lines.js';
-import { cartLines, orderedLinesRemoval, type CartLineRow } from '../cart/repository.js';
+import { lockedCartLines, orderedLinesRemoval, type CartLineRow } from '../cart/repository.js';
 import { applyCoupon, recordCouponUse } from '../coupons/redemption.js';
 import { reserveStock } from '../inventory/stock-repository.js';
 import type { Clock } from '../lib/clock.js';
@@ -67,8 +67,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
   async function place(trx: Trx, ctx: AuthedCtx, input: PlaceOrder, snapshot: AddressSnapshot | null): Promise<Order> {
     if (!snapshot) throw notFound('Address');
     const userId = ctx.actor.userId;
-    // Locking the cart rows makes a double submit wait, then find the cart already emptied.
-    const lines = await cartLines(trx, userId).forUpdate('ci').execute();
+    const lines = await lockedCartLines(trx, userId);
     if (lines.length === 0) throw cartEmpty();
     checkSellable(lines);
 
