@@ -127,7 +127,7 @@ export function AppLayout() {
           </ScrollArea>
         </AppShell.Navbar>
 
-        <AppShell.Main bg="gray.0" id="main">
+        <AppShell.Main bg="gray.0" id="main" tabIndex={-1} className={classes.main}>
           <Outlet />
         </AppShell.Main>
       </AppShell>
