@@ -45,6 +45,14 @@ describe('console: your account and the audit log', () => {
     assert.equal(created.status, 201, created.text);
     const changed = await owner.client.patch(`/api/v1/admin/expenses/${created.body.data.public_id}`, { amount: '12.50' });
     assert.equal(changed.status, 200, changed.text);
+    assert.equal((await owner.client.delete(`/api/v1/admin/expenses/${created.body.data.public_id}`)).status, 204);
+    const category = await owner.client.post('/api/v1/admin/categories', { name: 'Audited shelf' });
+    const product = await owner.client.post('/api/v1/admin/products', { name: 'Audited lamp' });
+    const linked = await owner.client.request(
+      'PUT',
+      `/api/v1/admin/categories/${category.body.data.public_id}/products/${product.body.data.public_id}`,
+    );
+    assert.equal(linked.status, 204, linked.text);
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
@@ -70,6 +78,15 @@ describe('console: your account and the audit log', () => {
       await page.waitForURL(/action=expense\.update/);
       await table.getByText('amount 9.99 → 12.50', { exact: true }).waitFor();
       assert.equal(await table.getByText('Audit me').count(), 0, 'unchanged fields are left out');
+      // A deletion shows what was deleted; a link names the product it is about, though that did not change.
+      await page.getByRole('searchbox', { name: 'Action' }).fill('expense.delete');
+      await page.waitForURL(/action=expense\.delete/);
+      await table.getByText('Deleted', { exact: true }).waitFor();
+      await table.getByText('amount 12.50', { exact: true }).waitFor();
+      await page.getByRole('searchbox', { name: 'Action' }).fill('category.link_product');
+      await page.waitForURL(/action=category\.link_product/);
+      await table.getByText(`product_public_id ${product.body.data.public_id}`, { exact: true }).waitFor();
+      await table.getByText('linked false → true', { exact: true }).waitFor();
     });
   });
 });

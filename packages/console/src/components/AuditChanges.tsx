@@ -1,6 +1,7 @@
 import { Box, Code, List, Text } from '@mantine/core';
 
-const MAX_VALUE = 80;
+/** Long enough for a description's edit to show where it differs; the CSV export has every value whole. */
+const MAX_VALUE = 300;
 
 /** A value as a person reads it: text as it is, nothing as a dash, anything else as short JSON. */
 function shown(value: unknown): string {
@@ -11,22 +12,36 @@ function shown(value: unknown): string {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A field that names what the entry is about (the product a link is for): shown even when it did not change. */
+const names = (field: string) => field.endsWith('public_id');
+
 /**
- * The fields an entry changed, one per line: `field: before → after` for an update, the values set
- * for a creation, "Deleted" for a deletion. Entries of another shape are shown as their JSON.
+ * What an entry changed, one field per line: an update's `field: before → after` for the fields that
+ * changed (and the IDs that say what about), a creation's values, a deletion's values as they were.
+ * An entry of any other shape is shown as its JSON.
  */
-export function describeChanges(changes: unknown): { field: string; text: string }[] | string {
+export function describeChanges(changes: unknown): { heading?: string; fields: { field: string; text: string }[] } | string {
   if (!isRecord(changes) || !('before' in changes || 'after' in changes)) return shown(changes);
-  const before = isRecord(changes.before) ? changes.before : null;
-  const after = isRecord(changes.after) ? changes.after : null;
-  if (!after) return before ? 'Deleted' : '—';
-  return Object.keys({ ...before, ...after })
-    .filter((field) => !before || JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-    .map((field) => ({ field, text: before ? `${shown(before[field])} → ${shown(after[field])}` : shown(after[field]) }));
+  const { before, after } = changes;
+  if ((before !== null && !isRecord(before)) || (after !== null && !isRecord(after))) return shown(changes);
+  if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, text: shown(value) })) };
+  if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, text: shown(value) })) };
+  return {
+    fields: Object.keys({ ...before, ...after })
+      .filter((field) => names(field) || JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+      .map((field) => ({
+        field,
+        text:
+          JSON.stringify(before[field]) === JSON.stringify(after[field])
+            ? shown(after[field])
+            : `${shown(before[field])} → ${shown(after[field])}`,
+      })),
+  };
 }
 
 export function AuditChanges({ changes, reason }: { changes: unknown; reason: string | null | undefined }) {
-  const described = changes === null || changes === undefined ? [] : describeChanges(changes);
+  const described = changes === null || changes === undefined ? null : describeChanges(changes);
+  const empty = !reason && (described === null || (typeof described !== 'string' && described.fields.length === 0 && !described.heading));
   return (
     <Box miw={240} maw={420}>
       {reason ? <Text size="xs">Reason: {reason}</Text> : null}
@@ -34,17 +49,23 @@ export function AuditChanges({ changes, reason }: { changes: unknown; reason: st
         <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
           {described}
         </Text>
-      ) : described.length > 0 ? (
-        <List size="xs" listStyleType="none" spacing={2}>
-          {described.map(({ field, text }) => (
-            <List.Item key={field} style={{ overflowWrap: 'anywhere' }}>
-              <Code>{field}</Code> {text}
-            </List.Item>
-          ))}
-        </List>
-      ) : reason ? null : (
-        '—'
-      )}
+      ) : described ? (
+        <>
+          {described.heading ? (
+            <Text size="xs" fw={600}>
+              {described.heading}
+            </Text>
+          ) : null}
+          <List size="xs" listStyleType="none" spacing={2}>
+            {described.fields.map(({ field, text }) => (
+              <List.Item key={field} style={{ overflowWrap: 'anywhere' }}>
+                <Code>{field}</Code> {text}
+              </List.Item>
+            ))}
+          </List>
+        </>
+      ) : null}
+      {empty ? '—' : null}
     </Box>
   );
 }
