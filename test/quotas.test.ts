@@ -57,6 +57,13 @@ describe('upload quotas', () => {
       tokens.map((row) => row.used_at),
       [null, null, null],
     );
+    const stored = await t.db
+      .selectFrom('media_files')
+      .innerJoin('upload_tokens', 'upload_tokens.user_id', 'media_files.user_id')
+      .select((eb) => eb.fn.count<string>('media_files.path').distinct().as('n'))
+      .where('upload_tokens.token', '=', late[0]!.token)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(stored.n), 3, 'the three accepted files only');
     t.clock.advance(5 * 60_000 + 1000);
   });
 });

@@ -29,7 +29,11 @@ test(
     let output = '';
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise((resolve) => server.on('exit', resolve));
+    // Settles on exit, or on a failure to start at all (then 'exit' may never come).
+    const exited = new Promise((resolve) => {
+      server.on('exit', resolve);
+      server.on('error', resolve);
+    });
     try {
       const base = `http://127.0.0.1:${port}`;
       const shell = await waitFor(async () => {
@@ -53,7 +57,9 @@ test(
       assert.ok(csrf.headers.getSetCookie().length > 0, 'the pre-session cookie reaches the dev origin');
     } finally {
       server.kill('SIGTERM');
+      const hard = setTimeout(() => server.kill('SIGKILL'), 5000);
       await exited;
+      clearTimeout(hard);
     }
   },
 );

@@ -107,13 +107,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-  live.add(child);
+  /** SIGKILL, to the service itself too when npm launched it (npm's death would leave it running). */
+  const killHard = () => {
+    if (options.viaNpm) {
+      try {
+        process.kill(launchedBy(child.pid!), 'SIGKILL');
+      } catch {
+        // not launched yet, or gone already
+      }
+    }
+    child.kill('SIGKILL');
+  };
+  live.add(killHard);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<ExitStatus>((resolve) =>
     child.on('exit', (code, signal) => {
-      live.delete(child);
+      live.delete(killHard);
       resolve({ code, signal });
     }),
   );
@@ -173,7 +184,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     servicePid: () => (options.viaNpm ? launchedBy(child.pid!) : child.pid!),
     async stop(graceMs = 20_000) {
       if (!done) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const timer = setTimeout(killHard, graceMs);
       const status = await exited;
       clearTimeout(timer);
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -184,7 +195,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     try {
       await service.waitForReady(options.readyTimeoutMs);
     } catch (error) {
-      child.kill('SIGKILL');
+      killHard();
       throw error;
     }
   }
@@ -207,9 +218,9 @@ function launchedBy(pid: number): number {
 }
 
 // A test process that dies must not leave services running on the shared database server.
-const live = new Set<ChildProcess>();
+const live = new Set<() => void>();
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const killHard of live) killHard();
 });
 
 export interface TestDatabase {

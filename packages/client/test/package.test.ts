@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,11 +45,20 @@ const npmEnv = {
   npm_config_cache: path.join(scratch, 'npm-cache'),
 };
 
-/** The installed folders of a package's dependencies, and theirs, from the repository's node_modules. */
+/** Where Node would find `name` for a package installed at `dir`: its own node_modules, then each one above. */
+function installedFolder(dir: string, name: string): string {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const candidate = path.join(at, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(at) === at) throw new Error(`${name} is not installed for ${dir}`);
+  }
+}
+
+/** The installed folders of a package's dependencies, and theirs, as the repository's install resolved them. */
 function runtimeDependencies(dir: string, found = new Set<string>()): string[] {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   for (const name of Object.keys(manifest.dependencies ?? {})) {
-    const installed = path.join(packageDir, '../../node_modules', name);
+    const installed = installedFolder(dir, name);
     if (found.has(installed)) continue;
     found.add(installed);
     runtimeDependencies(installed, found);
