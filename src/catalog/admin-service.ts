@@ -9,6 +9,7 @@ import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
 import { liveCategoryIds } from './category-repository.js';
+import { slugInUse } from './slug-repository.js';
 import { countProducts, hydrate, listProducts, variantsOf, type ProductFilters } from './listing-repository.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
 import { productFilters } from './product-filters.js';
@@ -22,7 +23,6 @@ import {
   linkProductCategory,
   lockLiveVariant,
   lockProductOfVariant,
-  productSlugInUse,
   setProductCategories,
   unlinkProductCategory,
   updateProduct,
@@ -108,7 +108,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       explicit,
       name,
       () => slugTaken('product'),
-      (candidate) => productSlugInUse(trx, candidate, exceptId),
+      (candidate) => slugInUse(trx, 'products', candidate, exceptId),
     );
 
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {

@@ -7,7 +7,6 @@ import { notFound, slugTaken, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { toPage } from '../lib/pagination.js';
 import {
-  categorySlugInUse,
   deleteCategory,
   findLiveCategory,
   insertCategory,
@@ -19,6 +18,7 @@ import {
   type CategoryWithParent,
 } from './category-repository.js';
 import type { Category, CategoryCreate, CategoryListQuery, CategoryPatch } from './schemas.js';
+import { slugInUse } from './slug-repository.js';
 import { chooseSlug } from './slug.js';
 
 const toCategory = (c: CategoryWithParent): Category => ({
@@ -72,7 +72,7 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
       explicit,
       name,
       () => slugTaken('category'),
-      (candidate) => categorySlugInUse(executor, candidate, exceptId),
+      (candidate) => slugInUse(executor, 'categories', candidate, exceptId),
     );
 
   // A racing duplicate slug meets its unique constraint, which the error handler translates (lib/db-errors.ts).

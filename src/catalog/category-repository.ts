@@ -58,17 +58,6 @@ export async function isSelfOrAncestorOf(db: Executor, categoryId: number, desce
   return found.rows.length > 0;
 }
 
-export async function categorySlugInUse(db: Executor, slug: string, exceptId?: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('categories')
-    .select('id')
-    .where('slug', '=', slug)
-    .where('deleted_at', 'is', null)
-    .where('id', '<>', exceptId ?? -1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertCategory(
   db: Executor,
   values: Pick<CategoryRow, 'public_id' | 'name' | 'slug' | 'description' | 'parent_id' | 'position'>,

@@ -43,17 +43,6 @@ export function lockLiveVariant(db: Executor, publicId: string): Promise<Variant
     .executeTakeFirst();
 }
 
-export async function productSlugInUse(db: Executor, slug: string, exceptId?: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('products')
-    .select('id')
-    .where('slug', '=', slug)
-    .where('deleted_at', 'is', null)
-    .where('id', '<>', exceptId ?? -1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export function insertProduct(db: Executor, values: Insertable<ProductsTable>): Promise<ProductRow> {
   return db.insertInto('products').values(values).returningAll().executeTakeFirstOrThrow();
 }
