@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
-import { signInAs, signUp } from '../helpers/factories.js';
+import { PASSWORD, signInAs, signUp } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole();
 
@@ -41,6 +41,35 @@ describe('console: signing in', () => {
       // The session is gone on the server too: the console sends them back to sign-in.
       await page.goto('/admin/');
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    });
+  });
+
+  test('a session revoked from another device sends the person to sign in, and back to the screen after', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+
+      // From the test's own session of the same account: revoke the browser's.
+      const sessions = (await admin.client.get('/api/v1/auth/sessions')).body.data as { public_id: string; current: boolean }[];
+      const browserSession = sessions.find((s) => !s.current)!;
+      assert.equal((await admin.client.delete(`/api/v1/auth/sessions/${browserSession.public_id}`)).status, 204);
+
+      // The next screen's data is refused (401): the console asks for the session again and sends them to sign in.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      assert.match(page.url(), /\/admin\/sign-in\?redirect=.*inventory/);
+      await page.getByRole('textbox', { name: 'Email' }).fill(admin.email);
+      await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+
+      // Signing out on purpose offers no way back: the next sign-in lands on the dashboard.
+      await page.getByRole('button', { name: /Account menu/ }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      assert.doesNotMatch(page.url(), /redirect=/);
     });
   });
 

@@ -1,11 +1,21 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createApi } from '@commerce/client';
 import { asRefusal } from './lib/errors';
 
 /** The typed client, same origin: the session cookie and CSRF token are handled inside it. */
 export const api = createApi({ baseUrl: window.location.origin });
 
-export const queryClient = new QueryClient({
+/**
+ * A 401 means the session is gone (expired, revoked from another device, the account suspended):
+ * the session is asked again, and the staff frame sends the person to sign in and back here after.
+ */
+const sessionMayHaveEnded = (error: unknown) => {
+  if (asRefusal(error)?.status === 401) void queryClient.invalidateQueries({ queryKey: ['session'] });
+};
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: sessionMayHaveEnded }),
+  mutationCache: new MutationCache({ onError: sessionMayHaveEnded }),
   defaultOptions: {
     queries: {
       staleTime: 15_000,

@@ -28,3 +28,10 @@ export function useStaff(): SessionUser & { isSuper: boolean } {
   if (!data) throw new Error('useStaff outside the staff guard');
   return { ...data, isSuper: data.role === 'SUPER_ADMIN' };
 }
+
+/**
+ * Set when the person signs out here, cleared when someone signs in: a session that ends while a
+ * screen is open (expired, revoked from another device) sends them to sign in and back to that
+ * screen after; signing out on purpose does not.
+ */
+export const sessionEnd = { bySignOut: false };

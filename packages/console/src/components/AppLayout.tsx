@@ -1,17 +1,32 @@
 import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, Navigate, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { api } from '../api';
 import { notifyError } from '../lib/errors';
 import { NAVIGATION, type NavItem } from '../navigation';
-import { useStaff } from '../session';
+import { isStaff, sessionEnd, sessionQuery, useStaff } from '../session';
 import classes from './AppLayout.module.css';
 import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
 
+/**
+ * The frame of every staff screen. The staff guard let the session in; if it ends while a screen is
+ * open (a sign-out here, or expired or revoked elsewhere), the frame goes to sign-in instead of
+ * rendering screens that need a staff member.
+ */
 export function AppLayout() {
+  const { data: user } = useSuspenseQuery(sessionQuery);
+  // Where the person is (the resolved location), and whether a move to sign-in is already under way.
+  const here = useRouterState({ select: (state) => (state.resolvedLocation ?? state.location).href });
+  const leaving = useRouterState({ select: (state) => state.location.pathname.endsWith('/sign-in') });
+  if (isStaff(user)) return <StaffFrame />;
+  if (leaving) return null;
+  return <Navigate to="/sign-in" search={sessionEnd.bySignOut ? {} : { redirect: here }} replace />;
+}
+
+function StaffFrame() {
   const user = useStaff();
   const [opened, { toggle, close }] = useDisclosure();
   const location = useRouterState({ select: (state) => state.location });
@@ -26,6 +41,7 @@ export function AppLayout() {
       notifyError(error, 'Sign-out failed');
       return;
     }
+    sessionEnd.bySignOut = true;
     queryClient.clear();
     await navigate({ to: '/sign-in', search: {} });
   };

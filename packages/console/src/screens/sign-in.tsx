@@ -5,7 +5,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { describe, fieldErrors } from '../lib/errors';
-import { isStaff, sessionQuery } from '../session';
+import { isStaff, sessionEnd, sessionQuery } from '../session';
 
 /** Only a path inside the console is followed after sign-in (never another origin). */
 function safeRedirect(target: string | undefined): string {
@@ -50,6 +50,7 @@ export function SignInScreen() {
         setFailure('This account has no access to the console. Sign in with a staff account.');
         return;
       }
+      sessionEnd.bySignOut = false;
       await navigate({ href: safeRedirect(search.redirect), replace: true });
     } catch (error) {
       form.setErrors(fieldErrors(error));
