@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createDb, type Db } from '../src/db/database.js';
 import { signUpload } from '../src/media/signing.js';
-import { Client } from './helpers/client.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import type { Client } from './helpers/client.js';
 import { signUp } from './helpers/factories.js';
 import { credentials, tinyPng, upload } from './helpers/media.js';
 import { createTestDatabase, type TestDatabase } from './helpers/service.js';
@@ -23,36 +17,10 @@ import { createTestDatabase, type TestDatabase } from './helpers/service.js';
 const KEY = 'same-key-on-every-instance-0123456789';
 const OTHER_KEY = 'another-key-for-another-store-987654321';
 
-interface Instance {
-  app: FastifyInstance;
-  db: Db;
-  baseUrl: string;
-  dataDir: string;
-  client(): Client;
-}
-
 let database: TestDatabase;
-const instances: Record<'a' | 'b' | 'other' | 'generated', Instance> = {} as never;
+const instances: Record<'a' | 'b' | 'other' | 'generated', TestApp> = {} as never;
 
-async function instance(env: Record<string, string>): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-key-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    PASSWORD_HASH_COST: '10',
-    LOG_LEVEL: 'silent',
-    PRUNE_INTERVAL: '0',
-    EMAIL_WORKER: 'off',
-    ...env,
-  });
-  const db = createDb(database.url, 4);
-  const app = await buildApp({ config, db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return { app, db, baseUrl, dataDir, client: () => new Client(baseUrl) };
-}
+const instance = (env: Record<string, string>) => startTestApp({ EMAIL_WORKER: 'off', ...env }, { database });
 
 before(async () => {
   database = await createTestDatabase();
@@ -63,16 +31,12 @@ before(async () => {
 });
 
 after(async () => {
-  for (const each of Object.values(instances)) {
-    await each.app.close();
-    await each.db.destroy();
-    rmSync(each.dataDir, { recursive: true, force: true });
-  }
+  for (const each of Object.values(instances)) await each.close();
   await database?.drop();
 });
 
 /** The same account's session on another instance (sessions live in the shared database). */
-function sessionOn(client: Client, on: Instance): Client {
+function sessionOn(client: Client, on: TestApp): Client {
   const moved = on.client();
   for (const [name, value] of client.cookies) moved.cookies.set(name, value);
   return moved;

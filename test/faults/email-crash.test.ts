@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp } from '../helpers/factories.js';
-import { headerOf, startMailServer, waitFor, type MailCatcher } from '../helpers/mail.js';
+import { fileMailServer, headerOf, waitFor } from '../helpers/mail.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
@@ -13,14 +13,7 @@ import { fileDatabase, serviceTarget, startService } from '../helpers/service.js
  * message in flight at the kill arrives twice, under the same Message-ID.
  */
 const file = fileDatabase();
-let mail: MailCatcher;
-
-before(async () => {
-  mail = await startMailServer(0, { delayMs: 150 });
-});
-after(async () => {
-  await mail?.close();
-});
+const mail = fileMailServer({ delayMs: 150 });
 
 const env = () => ({
   SMTP_URL: mail.url,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
-import { headerOf, startMailServer, waitFor, type MailCatcher } from '../helpers/mail.js';
+import { fileMailServer, headerOf, waitFor } from '../helpers/mail.js';
 import { fileDatabase, startService, type ServiceProcess } from '../helpers/service.js';
 
 /**
@@ -13,14 +13,7 @@ import { fileDatabase, startService, type ServiceProcess } from '../helpers/serv
  * for the API's in-process worker, once for `npm run worker`.
  */
 const file = fileDatabase();
-let mail: MailCatcher;
-
-before(async () => {
-  mail = await startMailServer(0, { delayMs: 200 });
-});
-after(async () => {
-  await mail?.close();
-});
+const mail = fileMailServer({ delayMs: 200 });
 
 const BATCH = 10; // one claim (a worker claims up to 20), about 2 s of sending at 200 ms a message
 const env = (extra: Record<string, string> = {}) => ({

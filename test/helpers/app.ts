@@ -8,7 +8,7 @@ import { createDb, type Db } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { Client } from './client.js';
 import { checkResponsesAgainstDocument } from './openapi-responses.js';
-import { createTestDatabase } from './service.js';
+import { createTestDatabase, type TestDatabase } from './service.js';
 
 /** A clock tests can move forward to reach expiries. */
 export class TestClock implements Clock {
@@ -44,13 +44,14 @@ export type TestTarget = Pick<TestApp, 'db' | 'config' | 'baseUrl' | 'client'>;
 
 /**
  * Boots the real application on a real port, over a database of its own
- * cloned from the migrated template that scripts/test.ts prepared.
+ * cloned from the migrated template that scripts/test.ts prepared, or over
+ * `options.database` (several instances on one database; its owner drops it).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { setup?: (app: FastifyInstance) => void } = {},
+  options: { setup?: (app: FastifyInstance) => void; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -93,7 +94,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await db.destroy();
-      await database.drop();
+      if (!options.database) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
       const drift = [...new Set(responses.problems)];
       if (drift.length > 0) throw new Error(`${drift.length} responses did not match the OpenAPI document:\n${drift.join('\n')}`);

@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -28,6 +29,36 @@ export interface MailCatcher {
   /** Waits for the first message to `address` whose subject is `subject`. */
   waitForMail(address: string, subject: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
+}
+
+/**
+ * For a test file: a mail server started before its tests and closed after them (as fileDatabase
+ * does for a database). Read its fields inside tests.
+ */
+export function fileMailServer(options: { delayMs?: number } = {}): MailCatcher {
+  let catcher: MailCatcher | undefined;
+  const started = () => {
+    if (!catcher) throw new Error('fileMailServer(): read it inside tests, once the file has started');
+    return catcher;
+  };
+  before(async () => {
+    catcher = await startMailServer(0, options);
+  });
+  after(async () => {
+    await catcher?.close();
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get messages() {
+      return started().messages;
+    },
+    to: (address) => started().to(address),
+    waitFor: (predicate, timeoutMs) => started().waitFor(predicate, timeoutMs),
+    waitForMail: (address, subject, timeoutMs) => started().waitForMail(address, subject, timeoutMs),
+    close: () => started().close(),
+  };
 }
 
 /**

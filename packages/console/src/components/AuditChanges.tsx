@@ -13,7 +13,7 @@ function shown(value: unknown): string {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A field that names what the entry is about (the product a link is for): shown even when it did not change. */
-const names = (field: string) => field.endsWith('public_id');
+const identifies = (field: string) => field.endsWith('public_id');
 
 /**
  * What an entry changed, one field per line: an update's `field: before → after` for the fields that
@@ -26,22 +26,20 @@ export function describeChanges(changes: unknown): { heading?: string; fields: {
   if ((before !== null && !isRecord(before)) || (after !== null && !isRecord(after))) return shown(changes);
   if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, text: shown(value) })) };
   if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, text: shown(value) })) };
+  const fields = Object.keys({ ...before, ...after }).map((field) => ({
+    field,
+    same: JSON.stringify(before[field]) === JSON.stringify(after[field]),
+  }));
   return {
-    fields: Object.keys({ ...before, ...after })
-      .filter((field) => names(field) || JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-      .map((field) => ({
-        field,
-        text:
-          JSON.stringify(before[field]) === JSON.stringify(after[field])
-            ? shown(after[field])
-            : `${shown(before[field])} → ${shown(after[field])}`,
-      })),
+    fields: fields
+      .filter(({ field, same }) => !same || identifies(field))
+      .map(({ field, same }) => ({ field, text: same ? shown(after[field]) : `${shown(before[field])} → ${shown(after[field])}` })),
   };
 }
 
 export function AuditChanges({ changes, reason }: { changes: unknown; reason: string | null | undefined }) {
   const described = changes === null || changes === undefined ? null : describeChanges(changes);
-  const empty = !reason && (described === null || (typeof described !== 'string' && described.fields.length === 0 && !described.heading));
+  const nothing = described === null || (typeof described !== 'string' && described.fields.length === 0 && !described.heading);
   return (
     <Box miw={240} maw={420}>
       {reason ? <Text size="xs">Reason: {reason}</Text> : null}
@@ -65,7 +63,7 @@ export function AuditChanges({ changes, reason }: { changes: unknown; reason: st
           </List>
         </>
       ) : null}
-      {empty ? '—' : null}
+      {nothing && !reason ? '—' : null}
     </Box>
   );
 }

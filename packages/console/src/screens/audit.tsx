@@ -11,7 +11,7 @@ import { PageHeader } from '../components/PageHeader';
 import { QueryState } from '../components/QueryState';
 import { SearchInput } from '../components/SearchInput';
 import { titleCase, when } from '../lib/format';
-import { compact, dayAfter, dayStart } from '../lib/search';
+import { compact, instantRange } from '../lib/search';
 import type { AuditSearch } from '../routes/account';
 
 const PAGE_SIZE = 50;
@@ -26,8 +26,7 @@ export function AuditScreen() {
     action: search.action,
     entity_type: search.entity,
     entity_public_id: search.entity_id,
-    from: search.from ? dayStart(search.from) : undefined,
-    to: search.to ? dayAfter(search.to) : undefined,
+    ...instantRange(search),
   });
   const query = { page: search.page ?? 1, limit: PAGE_SIZE, ...filters };
   const entries = useQuery({

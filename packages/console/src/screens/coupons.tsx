@@ -19,7 +19,7 @@ export function CouponsScreen() {
   const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, sort: search.sort ?? '-created_at' });
   const coupons = useQuery({
     queryKey: ['coupons', query],
-    queryFn: async () => api.GET('/api/v1/admin/coupons', { params: { query: query } }),
+    queryFn: async () => api.GET('/api/v1/admin/coupons', { params: { query } }),
     placeholderData: keepPreviousData,
   });
   type Row = NonNullable<typeof coupons.data>['data'][number];

@@ -34,7 +34,7 @@ export function CustomersScreen() {
   });
   const accounts = useQuery({
     queryKey: ['accounts', query],
-    queryFn: async () => api.GET('/api/v1/admin/users', { params: { query: query } }),
+    queryFn: async () => api.GET('/api/v1/admin/users', { params: { query } }),
     placeholderData: keepPreviousData,
   });
 

@@ -34,7 +34,7 @@ export function InventoryScreen() {
   });
   const records = useQuery({
     queryKey: ['inventory', query],
-    queryFn: async () => api.GET('/api/v1/admin/inventory', { params: { query: query } }),
+    queryFn: async () => api.GET('/api/v1/admin/inventory', { params: { query } }),
     placeholderData: keepPreviousData,
   });
 

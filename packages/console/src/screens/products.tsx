@@ -21,7 +21,7 @@ export function ProductsScreen() {
   const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, status: search.status, sort: search.sort ?? '-created_at' });
   const products = useQuery({
     queryKey: ['products', query],
-    queryFn: async () => api.GET('/api/v1/admin/products', { params: { query: query } }),
+    queryFn: async () => api.GET('/api/v1/admin/products', { params: { query } }),
     placeholderData: keepPreviousData,
   });
   type Row = NonNullable<typeof products.data>['data'][number];

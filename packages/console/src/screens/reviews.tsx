@@ -57,7 +57,7 @@ export function ReviewsScreen() {
   });
   const reviews = useQuery({
     queryKey: ['reviews', query],
-    queryFn: async () => api.GET('/api/v1/admin/reviews', { params: { query: query } }),
+    queryFn: async () => api.GET('/api/v1/admin/reviews', { params: { query } }),
     placeholderData: keepPreviousData,
   });
 
