@@ -175,6 +175,7 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
     /** Stops polling; the message being sent finishes, the rest of the batch is handed back (due at once). */
     async stop() {
       releasing = true;
+      log.info('email worker stopping: the message being sent finishes, the rest of its batch is handed back');
       await loop.stop();
       releasing = false; // a later runOnce (tests drive it by hand) sends its whole batch
     },

@@ -28,6 +28,10 @@ export interface MailCatcher {
   waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
   /** Waits for the first message to `address` whose subject is `subject`. */
   waitForMail(address: string, subject: string, timeoutMs?: number): Promise<ReceivedMail>;
+  /** From now on each message is kept but its final OK withheld, so its sender waits (a relay stuck mid-message). */
+  holdReplies(): void;
+  /** Sends the withheld OKs and stops withholding. */
+  releaseReplies(): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,8 @@ export function fileMailServer(options: { delayMs?: number } = {}): MailCatcher 
     },
     to: (address) => started().to(address),
     waitFor: (predicate, timeoutMs) => started().waitFor(predicate, timeoutMs),
+    holdReplies: () => started().holdReplies(),
+    releaseReplies: () => started().releaseReplies(),
     waitForMail: (address, subject, timeoutMs) => started().waitForMail(address, subject, timeoutMs),
     close: () => started().close(),
   };
@@ -68,6 +74,7 @@ export function fileMailServer(options: { delayMs?: number } = {}): MailCatcher 
  */
 export async function startMailServer(port = 0, options: { delayMs?: number } = {}): Promise<MailCatcher> {
   const messages: ReceivedMail[] = [];
+  let withheld: (() => void)[] | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -77,7 +84,8 @@ export async function startMailServer(port = 0, options: { delayMs?: number } = 
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-        if (options.delayMs) setTimeout(() => callback(), options.delayMs);
+        if (withheld) withheld.push(() => callback());
+        else if (options.delayMs) setTimeout(() => callback(), options.delayMs);
         else callback();
       });
       stream.on('error', callback);
@@ -95,6 +103,12 @@ export async function startMailServer(port = 0, options: { delayMs?: number } = 
     to: (address) => messages.filter((m) => m.to.includes(address.toLowerCase())),
     waitFor: (predicate, timeoutMs) => waitFor(predicate, timeoutMs),
     waitForMail: (address, subject, timeoutMs) => waitFor(() => catcher.to(address).find((m) => subjectOf(m.raw) === subject), timeoutMs),
+    holdReplies: () => void (withheld ??= []),
+    releaseReplies() {
+      const replies = withheld ?? [];
+      withheld = null;
+      for (const reply of replies) reply();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return catcher;
