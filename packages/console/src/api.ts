@@ -5,12 +5,15 @@ import { asRefusal } from './lib/errors';
 /** The typed client, same origin: the session cookie and CSRF token are handled inside it. */
 export const api = createApi({ baseUrl: window.location.origin });
 
+/** The signed-in account's query key (the query itself is `sessionQuery`, in session.ts). */
+export const SESSION_KEY = ['session'] as const;
+
 /**
  * A 401 means the session is gone (expired, revoked from another device, the account suspended):
  * the session is asked again, and the staff frame sends the person to sign in and back here after.
  */
 const sessionMayHaveEnded = (error: unknown) => {
-  if (asRefusal(error)?.status === 401) void queryClient.invalidateQueries({ queryKey: ['session'] });
+  if (asRefusal(error)?.status === 401) void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
 };
 
 export const queryClient: QueryClient = new QueryClient({

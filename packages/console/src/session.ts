@@ -1,12 +1,12 @@
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
-import { api } from './api';
+import { api, SESSION_KEY } from './api';
 import { asRefusal } from './lib/errors';
 
 export type Role = 'CUSTOMER' | 'ADMIN' | 'SUPER_ADMIN';
 
 /** The signed-in account, or null: the one query every screen's guard and the layout share. */
 export const sessionQuery = queryOptions({
-  queryKey: ['session'],
+  queryKey: SESSION_KEY,
   queryFn: async () => {
     try {
       return (await api.GET('/api/v1/users/me')).data;
