@@ -32,6 +32,11 @@ export async function useUpAccountTokens(db: Executor, userId: number, purposes:
     .execute();
 }
 
+/** The token row as of now, unlocked: a look before the account and the token are locked. */
+export function findAccountToken(db: Executor, tokenHash: Buffer, purpose: TokenPurpose) {
+  return db.selectFrom('account_tokens').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
+}
+
 /**
  * The token row, locked without waiting: `'busy'` when another transaction
  * holds it (it is acting on the token right now).

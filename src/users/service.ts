@@ -56,9 +56,9 @@ export function createUserService({ db, clock, limiter, config }: UserDeps) {
       await transaction(db, async (trx) => {
         const now = clock.now();
         await updateUser(trx, user.id, { password_hash: passwordHash }, now);
-        const revoked = await revokeSessions(trx, user.id, now, { except: ctx.actor.sessionId });
         // Reset and email-change links mailed before the change must not undo it.
         await revokeAccountTokens(trx, user.id, ['PASSWORD_RESET', 'EMAIL_CHANGE'], now);
+        const revoked = await revokeSessions(trx, user.id, now, { except: ctx.actor.sessionId });
         await writeAudit(trx, ctx, {
           action: 'auth.password_change',
           entityType: 'user',
