@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { newPublicId } from '../src/lib/ids.js';
 import { API, createCategory, expectStatus } from './helpers/catalog.js';
 import { type Client } from './helpers/factories.js';
+import { statementsOf } from './helpers/inspect.js';
 import { useApp } from './helpers/use-app.js';
 
 /**
@@ -71,10 +72,7 @@ const t = useApp({
 
 /** Runs a request and returns how many SQL statements the app executed for it. */
 async function statementsFor(client: Client, path: string) {
-  const before = t.queries.length;
-  const response = await client.get(path);
-  // Belt and braces: a statement of the background email worker is not the request's.
-  const statements = t.queries.slice(before).filter((statement) => !/\boutbox\b/.test(statement));
+  const { response, statements } = await statementsOf(t, () => client.get(path));
   return { response, count: statements.length, statements };
 }
 

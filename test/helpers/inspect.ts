@@ -50,3 +50,17 @@ export function auditRows(t: RunningApp, action: string, entityPublicId?: string
 /** Counts every audit entry, bound to a file's app and read when called: `const auditCount = auditCounter(t)`. */
 export const auditCounter = (t: Pick<RunningApp, 'db'>) => async () =>
   Number((await sql<{ n: string }>`SELECT count(*) AS n FROM audit_log`.execute(t.db)).rows[0]!.n);
+
+/**
+ * The SQL statements the app ran while `request` was answered, leaving out the background email
+ * worker's (its polls land in the same log at any moment), so tests can count a request's queries.
+ */
+export async function statementsOf<T>(
+  t: { readonly queries: string[] },
+  request: () => Promise<T>,
+): Promise<{ response: T; statements: string[] }> {
+  const before = t.queries.length;
+  const response = await request();
+  const statements = t.queries.slice(before).filter((statement) => !/\boutbox\b/.test(statement));
+  return { response, statements };
+}
