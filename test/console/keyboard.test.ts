@@ -86,6 +86,55 @@ describe('console: keyboard and tablet', () => {
     });
   });
 
+  test('a screen that renders late leaves focus where the person moved while it loaded', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { variantId } = await sellableVariant(admin.client, { name: 'Late coaster' });
+    const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+    const placed = await checkout(buyer.client, buyer.addressId);
+    assert.equal(placed.status, 201, placed.text);
+    const { order_number: number, public_id: id } = placed.body.data;
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      // The order's answer is held until the person has moved on.
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await page.route(`**/api/v1/admin/orders/${id}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`/admin/orders?q=${number}`);
+      await page.getByRole('link', { name: number, exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(new RegExp(`/admin/orders/${id}$`));
+      // While it loads, the person goes back to the header (the link they chose is gone with the list).
+      const menu = page.getByRole('button', { name: /^Account menu:/ });
+      await menu.focus();
+      answer();
+      await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))'); // the screen's effects have run
+      assert.equal(await menu.and(page.locator(':focus')).count(), 1, `focus stayed in the header (now ${await focused(page)})`);
+
+      // Left where it was chosen (nowhere, the link gone), a late screen still takes focus to its heading.
+      const again = new Promise<void>((resolve) => (answer = resolve));
+      await page.unroute(`**/api/v1/admin/orders/${id}`);
+      await page.route(`**/api/v1/admin/orders/${id}`, async (route) => {
+        await again;
+        await route.continue();
+      });
+      await page.goto(`/admin/orders?q=${number}`);
+      await page.getByRole('link', { name: number, exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(new RegExp(`/admin/orders/${id}$`));
+      answer();
+      await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
+      await page
+        .getByRole('heading', { level: 1, name: `Order ${number}` })
+        .and(page.locator(':focus'))
+        .waitFor();
+    });
+  });
+
   test('on a tablet the navigation folds behind a button that works from the keyboard, and no screen scrolls sideways', async (t2) => {
     const admin = await signInAs(t, 'SUPER_ADMIN'); // every screen, Money and the audit log included
     await inConsole(
