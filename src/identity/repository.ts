@@ -31,8 +31,8 @@ export function lockSuperAdmins(db: Executor): Promise<Pick<UserRow, 'id' | 'sta
 
 /**
  * Serialises writes that decide by reading several rows of one account (the
- * address book). NO KEY UPDATE does not block inserts elsewhere that
- * reference the user.
+ * address book) and every write of its tokens (src/db/LOCKING.md, step 17).
+ * NO KEY UPDATE does not block inserts elsewhere that reference the user.
  */
 export async function lockAccount(db: Executor, userId: number): Promise<void> {
   await db.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
