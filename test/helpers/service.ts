@@ -81,6 +81,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const port = options.port ?? (await freePort());
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'commerce-service-'));
+  if (ownDataDir) ownDataDirs.add(dataDir);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
@@ -187,7 +188,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
       const timer = setTimeout(killHard, graceMs);
       const status = await exited;
       clearTimeout(timer);
-      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        ownDataDirs.delete(dataDir);
+      }
       return status;
     },
   };
@@ -217,10 +221,13 @@ function launchedBy(pid: number): number {
   return Number(children[0]);
 }
 
-// A test process that dies must not leave services running on the shared database server.
+// A test process that dies must not leave services running on the shared database server, nor the
+// temporary data directories of services it killed without stopping them (a kill -9 test's first run).
 const live = new Set<() => void>();
+const ownDataDirs = new Set<string>();
 process.once('exit', () => {
   for (const killHard of live) killHard();
+  for (const dir of ownDataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 export interface TestDatabase {
