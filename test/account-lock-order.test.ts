@@ -4,7 +4,8 @@ import { transactionRetries } from '../src/db/transaction.js';
 import { hashPassword } from '../src/lib/password.js';
 import { startChange, VERIFY } from './helpers/email-change.js';
 import { PASSWORD, signUp, uniqueEmail } from './helpers/factories.js';
-import { sleep, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { sleep } from './helpers/mail.js';
+import { resetToken } from './helpers/recovery.js';
 import { useApp } from './helpers/use-app.js';
 
 /**
@@ -43,12 +44,6 @@ async function hashMs(): Promise<number> {
 /** Offsets (ms) spread from half a hash to three hashes, one per round. */
 const offsets = (unit: number) => Array.from({ length: ROUNDS }, (_, i) => Math.round(unit * (0.5 + (2.5 * i) / (ROUNDS - 1))));
 
-async function resetToken(email: string): Promise<string> {
-  assert.equal((await t.client().post('/api/v1/auth/password-reset', { email })).status, 202);
-  const message = await waitFor(() => t.mail.to(email).find((m) => subjectOf(m.raw) === 'Reset your password'));
-  return tokenFrom(message.raw);
-}
-
 const changePassword = (client: ReturnType<typeof t.client>) =>
   client.patch('/api/v1/users/me/password', { current_password: PASSWORD, new_password: CHANGED });
 
@@ -58,7 +53,7 @@ test('a password change raced with a reset of the same account: both answer as a
   const before = { ...transactionRetries(t.db) };
   for (const offset of offsets(await hashMs())) {
     const { client, email } = await signUp(t);
-    const token = await resetToken(email);
+    const token = await resetToken(t, email);
     const change = changePassword(client);
     await sleep(offset);
     const reset = await t.client().post('/api/v1/auth/password-reset/verify', { token, new_password: RESET });

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { PASSWORD, errorOf, signUp, uniqueEmail } from './helpers/factories.js';
 import { linkFrom, subjectOf, tokenFrom, waitFor } from './helpers/mail.js';
 import { sendDueMail } from './helpers/outbox.js';
+import { RESET_SUBJECT as SUBJECT, resetToken as requestResetToken } from './helpers/recovery.js';
 import { useApp } from './helpers/use-app.js';
 
 // Every request comes from 127.0.0.1, so the per-IP count is switched off here and tested on an app of its own.
@@ -10,20 +11,11 @@ const t = useApp({ mail: true, env: { EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_R
 
 const REQUEST = '/api/v1/auth/password-reset';
 const RESET = '/api/v1/auth/password-reset/verify';
-const SUBJECT = 'Reset your password';
 const NEW_PASSWORD = 'Fresh-Start-2024';
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** Asks for a reset for `email` and returns the token from the email it then gets. */
-async function resetToken(email: string): Promise<string> {
-  const resets = () => t.mail.to(email).filter((m) => subjectOf(m.raw) === SUBJECT);
-  const seen = resets().length;
-  const response = await t.client().post(REQUEST, { email });
-  assert.equal(response.status, 202, response.text);
-  const message = await waitFor(() => resets()[seen]);
-  return tokenFrom(message.raw);
-}
+const resetToken = (email: string) => requestResetToken(t, email);
 
 const login = (email: string, password: string) => t.client().post('/api/v1/auth/login', { email, password });
 

@@ -96,42 +96,37 @@ describe('console: keyboard and tablet', () => {
 
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
-      // The order's answer is held until the person has moved on.
-      let answer!: () => void;
-      const held = new Promise<void>((resolve) => (answer = resolve));
+      // The order's answer is held while a test step holds it.
+      let gate = Promise.resolve();
       await page.route(`**/api/v1/admin/orders/${id}`, async (route) => {
-        await held;
+        await gate;
         await route.continue();
       });
-      await page.goto(`/admin/orders?q=${number}`);
-      await page.getByRole('link', { name: number, exact: true }).focus();
-      await page.keyboard.press('Enter');
-      await page.waitForURL(new RegExp(`/admin/orders/${id}$`));
+      /** Opens the order from the list with the keyboard, its answer held until the returned function is called. */
+      const openOrderHeld = async (): Promise<() => void> => {
+        let answer!: () => void;
+        gate = new Promise<void>((resolve) => (answer = resolve));
+        await page.goto(`/admin/orders?q=${number}`);
+        await page.getByRole('link', { name: number, exact: true }).focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL(new RegExp(`/admin/orders/${id}$`));
+        return answer;
+      };
+      const heading = page.getByRole('heading', { level: 1, name: `Order ${number}` });
+
+      let answer = await openOrderHeld();
       // While it loads, the person goes back to the header (the link they chose is gone with the list).
       const menu = page.getByRole('button', { name: /^Account menu:/ });
       await menu.focus();
       answer();
-      await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
+      await heading.waitFor();
       await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))'); // the screen's effects have run
       assert.equal(await menu.and(page.locator(':focus')).count(), 1, `focus stayed in the header (now ${await focused(page)})`);
 
       // Left where it was chosen (nowhere, the link gone), a late screen still takes focus to its heading.
-      const again = new Promise<void>((resolve) => (answer = resolve));
-      await page.unroute(`**/api/v1/admin/orders/${id}`);
-      await page.route(`**/api/v1/admin/orders/${id}`, async (route) => {
-        await again;
-        await route.continue();
-      });
-      await page.goto(`/admin/orders?q=${number}`);
-      await page.getByRole('link', { name: number, exact: true }).focus();
-      await page.keyboard.press('Enter');
-      await page.waitForURL(new RegExp(`/admin/orders/${id}$`));
+      answer = await openOrderHeld();
       answer();
-      await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
-      await page
-        .getByRole('heading', { level: 1, name: `Order ${number}` })
-        .and(page.locator(':focus'))
-        .waitFor();
+      await heading.and(page.locator(':focus')).waitFor();
     });
   });
 
