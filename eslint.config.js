@@ -36,6 +36,7 @@ const LAYERS = [
     'metrics',
     'health',
     'console',
+    'storefront',
     'openapi',
   ],
   ['orders'],
@@ -131,7 +132,18 @@ function restrictedSyntax() {
 }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '.data/', 'bench/results/', 'packages/client/src/generated/', 'test-results/'] },
+  {
+    ignores: [
+      '**/node_modules/',
+      '**/dist/',
+      '.data/',
+      'bench/results/',
+      'packages/client/src/generated/',
+      'test-results/',
+      'packages/storefront/build/',
+      'packages/storefront/.svelte-kit/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

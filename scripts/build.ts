@@ -1,8 +1,8 @@
 /**
  * `npm run build`: the service compiled to JavaScript in dist/ (what `npm start` and `npm run worker`
- * run in production: no TypeScript compiler at run time), and the admin console in
- * packages/console/dist. `--if-stale` (what `npm start` runs first) builds only what is older than
- * its sources, so a restart costs nothing; `--server` leaves the console out (the worker serves none).
+ * run in production: no TypeScript compiler at run time), the admin console in
+ * packages/console/dist and the storefront in packages/storefront/build. `--if-stale` (what `npm start` runs first) builds only what is older than
+ * its sources, so a restart costs nothing; `--server` leaves the web apps out (the worker serves none).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole, consoleIsStale } from './console-build.js';
+import { buildStorefront, storefrontIsStale } from './storefront-build.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Written after a successful compile: its time is the build's. */
@@ -70,7 +71,10 @@ async function step(name: string, stale: () => boolean, build: () => Promise<voi
 async function main(): Promise<void> {
   const ifStale = process.argv.includes('--if-stale');
   await step('service', serverIsStale, buildServer, ifStale);
-  if (!process.argv.includes('--server')) await step('console', consoleIsStale, buildConsole, ifStale);
+  if (!process.argv.includes('--server')) {
+    await step('console', consoleIsStale, buildConsole, ifStale);
+    await step('storefront', storefrontIsStale, buildStorefront, ifStale);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

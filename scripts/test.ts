@@ -14,6 +14,7 @@ import { startEmbeddedDatabase, type RunningDatabase } from '../src/db/embedded.
 import { migrateToLatest } from '../src/db/migrate.js';
 import { buildServer, serverIsStale } from './build.js';
 import { buildConsole, consoleIsStale } from './console-build.js';
+import { buildStorefront, storefrontIsStale } from './storefront-build.js';
 
 const TEMPLATE = 'commerce_test_template';
 
@@ -57,9 +58,13 @@ async function main(): Promise<number> {
     // not by several test files' `npm start` at the same time.
     if (serverIsStale()) await buildServer();
     const browserEnv: Record<string, string> = {};
-    if (files.some((file) => file.includes(`${path.sep}console${path.sep}`))) {
-      // Browser tests drive the production build; Chromium is unpacked once here, not by each test file at the same time.
-      if (consoleIsStale()) await buildConsole();
+    const browserTests = (app: string) => files.some((file) => file.includes(`${path.sep}${app}${path.sep}`));
+    // Browser tests drive the production builds; Chromium is unpacked once here, not by each test file at the same time.
+    // The storefront is also built for the tests that start the service through `npm start` (console/, faults/), whose
+    // prestart would otherwise build it in several processes at once.
+    if ((browserTests('storefront') || browserTests('console') || browserTests('faults')) && storefrontIsStale()) await buildStorefront();
+    if (browserTests('console') || browserTests('storefront')) {
+      if (browserTests('console') && consoleIsStale()) await buildConsole();
       const chromium = (await import('@sparticuz/chromium')).default;
       browserEnv.CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
     }

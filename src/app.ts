@@ -14,6 +14,7 @@ import { registerGuard, type Access } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
 import { registerConsole } from './console/routes.js';
+import { registerStorefront } from './storefront/routes.js';
 import { registerDocs } from './openapi/docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -29,7 +30,7 @@ import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
 import { createCategoryService } from './catalog/categories-service.js';
 import { catalogPublicRoutes } from './catalog/public-routes.js';
-import { createStorefrontService } from './catalog/storefront-service.js';
+import { createStorefrontService, storeSettings } from './catalog/storefront-service.js';
 import { inventoryRoutes } from './inventory/routes.js';
 import { createInventoryService } from './inventory/service.js';
 import { cartRoutes } from './cart/routes.js';
@@ -112,6 +113,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
+    if (route.config?.catchAll) return;
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD' && method !== 'OPTIONS')
         routeTable.push({ method: String(method), url: route.url, access: route.config?.access ?? 'user' });
@@ -217,6 +219,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
 
   await app.register(healthRoutes({ db }));
   await registerConsole(app, config.consoleDir);
+  await registerStorefront(app, { dir: config.storefrontDir, publicBaseUrl: config.publicBaseUrl });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
   await app.register(
@@ -224,7 +227,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(authRoutes({ auth, recovery, config }));
       await api.register(userRoutes({ users, emailChange }));
       await api.register(addressRoutes({ addresses }));
-      await api.register(catalogPublicRoutes({ storefront, categories }));
+      await api.register(catalogPublicRoutes({ storefront, categories, settings: storeSettings(config) }));
       await api.register(catalogAdminRoutes({ catalog, categories }));
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));

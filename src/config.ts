@@ -29,6 +29,8 @@ export interface Config {
   readonly dataDir: string;
   /** The console's production build, served at /admin. */
   readonly consoleDir: string;
+  /** The storefront's production build (packages/storefront/build), served at `/`. */
+  readonly storefrontDir: string;
   readonly publicBaseUrl: string;
   readonly corsOrigins: readonly string[];
   readonly cookieSecure: boolean;
@@ -70,6 +72,8 @@ export interface Config {
     readonly batchSize: number;
   };
   readonly commerce: {
+    /** The shop's name, as the storefront shows it (titles, Open Graph). */
+    readonly storeName: string;
     readonly currency: string;
     /** Flat shipping charge and the subtotal from which shipping is free, as decimal strings. */
     readonly shippingFlat: string;
@@ -184,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
+    storefrontDir: path.resolve(read('STOREFRONT_DIR') ?? './packages/storefront/build'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
     corsOrigins: (read('CORS_ORIGINS') ?? '')
       .split(',')
@@ -241,6 +246,11 @@ export function loadConfig(env: Env = process.env): Config {
       batchSize: int('PRUNE_BATCH_SIZE', 500, 1, 100_000),
     },
     commerce: {
+      storeName: (() => {
+        const name = read('STORE_NAME') ?? 'Northwind Supply';
+        if (name.length > 100) throw new ConfigError('STORE_NAME', 'must be at most 100 characters');
+        return name;
+      })(),
       currency: (() => {
         const currency = read('CURRENCY') ?? 'USD';
         if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', `must be an ISO 4217 code like USD, got "${currency}"`);

@@ -3,15 +3,25 @@ import { Type } from 'typebox';
 import { sendJsonData, sendJsonPage } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
-import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery } from './schemas.js';
+import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery, StoreSettings } from './schemas.js';
 import type { StorefrontService } from './storefront-service.js';
 
 /** The public catalog: no session needed, only ACTIVE products and variants. */
 export const catalogPublicRoutes =
-  (deps: { storefront: StorefrontService; categories: CategoryService }): FastifyPluginAsyncTypebox =>
+  (deps: { storefront: StorefrontService; categories: CategoryService; settings: StoreSettings }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { storefront, categories } = deps;
+    const { storefront, categories, settings } = deps;
     const config = { access: 'public' as const };
+
+    app.get('/store', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: "The shop's name, currency, shipping and tax rules (for showing prices before checkout)",
+        response: { 200: Ok(StoreSettings), ...errorResponses() },
+      },
+      handler: async () => ({ success: true as const, data: settings }),
+    });
 
     app.get('/products', {
       config,

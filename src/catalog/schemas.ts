@@ -64,6 +64,19 @@ export const Category = Type.Object(
 );
 export type Category = Static<typeof Category>;
 
+/** What a storefront shows before any cart exists: the shop's name, its currency and how checkout prices shipping and tax. */
+export const StoreSettings = Type.Object(
+  {
+    name: Type.String(),
+    currency: Type.String({ description: 'ISO 4217 code of every price' }),
+    shipping_flat: { ...Money, description: 'Shipping charged on an order below free_shipping_from' },
+    free_shipping_from: { ...Money, description: 'Subtotal (before discounts) from which shipping is free' },
+    tax_rate: Type.String({ description: 'Percentage applied to the discounted subtotal, e.g. "8.25"' }),
+  },
+  { $id: 'StoreSettings' },
+);
+export type StoreSettings = Static<typeof StoreSettings>;
+
 // Products and variants --------------------------------------------------------
 
 export const ProductStatus = Type.Union([Type.Literal('DRAFT'), Type.Literal('ACTIVE'), Type.Literal('ARCHIVED')]);

@@ -1,10 +1,12 @@
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { fromCents, toCents } from '../lib/money.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, type JsonPage } from '../lib/pagination.js';
 import { findPublicProductJson, listPublicProductsJson } from './listing-repository.js';
 import { productFilters } from './product-filters.js';
-import type { ProductListQuery, ProductSortField } from './schemas.js';
+import type { ProductListQuery, ProductSortField, StoreSettings } from './schemas.js';
 
 type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | undefined };
 
@@ -39,3 +41,15 @@ export function createStorefrontService({ db }: { db: Db }) {
 }
 
 export type StorefrontService = ReturnType<typeof createStorefrontService>;
+
+/** The shop facts a storefront shows before there is a cart (GET /store), from the configuration, amounts as Money. */
+export function storeSettings(config: Pick<Config, 'commerce'>): StoreSettings {
+  const { storeName, currency, shippingFlat, freeShippingFrom, taxRate } = config.commerce;
+  return Object.freeze({
+    name: storeName,
+    currency,
+    shipping_flat: fromCents(toCents(shippingFlat)),
+    free_shipping_from: fromCents(toCents(freeShippingFrom)),
+    tax_rate: taxRate,
+  });
+}

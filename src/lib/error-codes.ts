@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: { status: 500, description: 'Unexpected; quote the request_id' },
   NOT_READY: { status: 503, description: 'The database is not reachable' },
   CONSOLE_NOT_BUILT: { status: 503, description: 'The admin console has not been built (npm run build:console)' },
+  STOREFRONT_NOT_BUILT: { status: 503, description: 'The storefront has not been built (npm run build:storefront)' },
   SERVICE_UNAVAILABLE: {
     status: 503,
     description:

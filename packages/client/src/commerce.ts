@@ -53,6 +53,8 @@ export function createCommerceClient(options: CommerceClientOptions) {
       remove: (address_public_id: string) =>
         api.DELETE('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }),
     },
+    /** The shop's name, currency and how checkout prices shipping and tax. */
+    store: () => api.GET('/api/v1/store').then(data),
     products: {
       /** A page of the storefront catalogue: `search`, `category`, price and stock filters, `sort`, `page`, `limit`. */
       list: list('/api/v1/products'),

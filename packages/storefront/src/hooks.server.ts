@@ -1,0 +1,26 @@
+import type { Handle, HandleServerError } from '@sveltejs/kit';
+import { createShop } from '$lib/server/shop';
+
+export const handle: Handle = async ({ event, resolve }) => {
+  event.locals.shop = createShop(event);
+  const response = await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' });
+  // The service adds these to everything it serves; a storefront running alone sends them itself.
+  if (!event.platform?.commerce) {
+    response.headers.set('x-content-type-options', 'nosniff');
+    response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+    response.headers.set('x-frame-options', 'DENY');
+  }
+  return response;
+};
+
+/** Unexpected errors: logged with the request's ID, and the shopper sees a sentence and that ID, never the detail. */
+export const handleError: HandleServerError = ({ error, event, status }) => {
+  if (status === 404) return { message: 'We could not find that page.', code: 'NOT_FOUND' };
+  const inProcess = event.platform?.commerce;
+  if (inProcess) inProcess.report(error);
+  else console.error(error);
+  return {
+    message: 'Something went wrong on our side. Please try again; if it keeps happening, quote the reference below.',
+    ...(inProcess ? { requestId: inProcess.requestId } : {}),
+  };
+};

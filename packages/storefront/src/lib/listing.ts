@@ -1,0 +1,59 @@
+import type { QueryOf } from '@commerce/client';
+
+/** The sorts a shopper can choose, as the API names them. */
+export const SORTS = [
+  { value: '-created_at', label: 'Newest' },
+  { value: 'price', label: 'Price: low to high' },
+  { value: '-price', label: 'Price: high to low' },
+  { value: '-rating', label: 'Best rated' },
+  { value: 'name', label: 'Name' },
+] as const;
+export const PAGE_SIZE = 24;
+const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
+
+export interface Filters {
+  q: string;
+  min: string;
+  max: string;
+  inStock: boolean;
+  sort: string;
+  page: number;
+  category: string;
+}
+
+/**
+ * A listing's filters, sort and page from its URL, each checked: a value the API would refuse is
+ * dropped, so a hand-edited or old shared link still shows a page instead of an error.
+ */
+export function filtersOf(url: URL): Filters {
+  const get = (name: string) => (url.searchParams.get(name) ?? '').trim();
+  const page = Number(get('page'));
+  const sort = get('sort');
+  let min = MONEY.test(get('min')) ? get('min') : '';
+  let max = MONEY.test(get('max')) ? get('max') : '';
+  if (min && max && Number(min) > Number(max)) [min, max] = [max, min];
+  return {
+    q: get('q').slice(0, 200),
+    min,
+    max,
+    inStock: get('in_stock') === '1',
+    sort: SORTS.some((s) => s.value === sort) ? sort : '',
+    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+    category: get('category').slice(0, 100),
+  };
+}
+
+/** The API query for those filters (the category is the caller's: a slug in the URL, an ID for the API). */
+export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/products'>> {
+  return {
+    page: filters.page,
+    limit: PAGE_SIZE,
+    ...(filters.q ? { search: filters.q } : {}),
+    ...(filters.min ? { min_price: filters.min } : {}),
+    ...(filters.max ? { max_price: filters.max } : {}),
+    ...(filters.inStock ? { in_stock: 'true' as const } : {}),
+    ...(filters.sort ? { sort: filters.sort as NonNullable<QueryOf<'/api/v1/products'>>['sort'] } : {}),
+  };
+}
+
+export const isFiltered = (f: Filters) => Boolean(f.q || f.min || f.max || f.inStock || f.sort || f.category);

@@ -1,0 +1,173 @@
+import { ApiError, type DataOf } from '@commerce/client';
+import { storeSettings, type Product } from './catalog';
+import { addGuestLine, type GuestLine } from './guest-cart';
+import { fromCents, toCents } from './money';
+import type { Shop } from './shop';
+
+export interface CartLineView {
+  variant: string;
+  product: string;
+  name: string;
+  slug: string | null;
+  image: { url: string; alt: string } | null;
+  variantName: string;
+  unitPrice: string | null;
+  quantity: number;
+  lineTotal: string | null;
+  /** On sale with enough stock for this quantity now. */
+  available: boolean;
+}
+
+export interface CartView {
+  lines: CartLineView[];
+  subtotal: string;
+  currency: string;
+  itemCount: number;
+  /** A visitor's cart (kept by the storefront until they sign in). */
+  guest: boolean;
+}
+
+type ApiCart = DataOf<'/api/v1/cart', 'get'>;
+
+/** The guest cart is full (the storefront keeps at most MAX_GUEST_LINES lines for a visitor). */
+export class GuestCartFull extends Error {}
+
+/** The public products of some lines, by ID; a product no longer on sale is missing. */
+async function productsOf(shop: Shop, ids: readonly string[]): Promise<Map<string, Product>> {
+  const found = await Promise.all(
+    [...new Set(ids)].map((id) =>
+      shop.api.products.get(id).catch((e: unknown) => {
+        if (ApiError.is(e, 'NOT_FOUND')) return null;
+        throw e;
+      }),
+    ),
+  );
+  return new Map(found.filter((p): p is Product => p !== null).map((p) => [p.public_id, p]));
+}
+
+const imageOf = (product: Product | undefined) =>
+  product?.images[0] ? { url: product.images[0].url, alt: product.images[0].alt_text ?? product.name } : null;
+
+/** The cart as the cart page shows it: the API's cart (and totals) when signed in, else the guest cart. */
+export async function cartView(shop: Shop): Promise<CartView> {
+  if (await shop.user()) return accountCart(shop, await shop.api.cart.get());
+  return guestCart(shop, shop.guestCart());
+}
+
+export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> {
+  const products = await productsOf(
+    shop,
+    cart.items.map((line) => line.product_public_id),
+  );
+  return {
+    lines: cart.items.map((line) => {
+      const product = products.get(line.product_public_id);
+      const variant = product?.variants.find((v) => v.public_id === line.variant_public_id);
+      return {
+        variant: line.variant_public_id,
+        product: line.product_public_id,
+        name: line.product_name,
+        slug: product?.slug ?? null,
+        image: imageOf(product),
+        variantName: variant?.name ?? Object.values(line.options).join(' / '),
+        unitPrice: line.unit_price,
+        quantity: line.quantity,
+        lineTotal: line.line_total,
+        available: line.available,
+      };
+    }),
+    subtotal: cart.subtotal,
+    currency: cart.currency,
+    itemCount: cart.item_count,
+    guest: false,
+  };
+}
+
+async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
+  const [products, settings] = await Promise.all([
+    productsOf(
+      shop,
+      lines.map((line) => line.product),
+    ),
+    storeSettings(shop),
+  ]);
+  let subtotal = 0;
+  const views = lines.map((line): CartLineView => {
+    const product = products.get(line.product);
+    const variant = product?.variants.find((v) => v.public_id === line.variant);
+    const total = variant ? toCents(variant.price) * line.quantity : null;
+    if (total !== null) subtotal += total;
+    return {
+      variant: line.variant,
+      product: line.product,
+      name: product?.name ?? 'No longer available',
+      slug: product?.slug ?? null,
+      image: imageOf(product),
+      variantName: variant?.name ?? '',
+      unitPrice: variant?.price ?? null,
+      quantity: line.quantity,
+      lineTotal: total === null ? null : fromCents(total),
+      available: Boolean(variant?.in_stock),
+    };
+  });
+  return {
+    lines: views,
+    subtotal: fromCents(subtotal),
+    currency: settings.currency,
+    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    guest: true,
+  };
+}
+
+/** Adds a line for the shopper: the account's cart with the form's CSRF token, or the guest cart. */
+export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine): Promise<void> {
+  if (await shop.user()) {
+    await shop.asForm(csrf).cart.add({ variant_public_id: line.variant, quantity: line.quantity });
+    return;
+  }
+  const lines = shop.guestCart();
+  if (!addGuestLine(lines, line)) throw new GuestCartFull();
+  shop.saveGuestCart(lines);
+}
+
+export async function setQuantity(shop: Shop, csrf: FormDataEntryValue | null, variant: string, quantity: number): Promise<void> {
+  if (await shop.user()) {
+    await shop.asForm(csrf).cart.setQuantity(variant, quantity);
+    return;
+  }
+  shop.saveGuestCart(shop.guestCart().map((line) => (line.variant === variant ? { ...line, quantity } : line)));
+}
+
+export async function removeLine(shop: Shop, csrf: FormDataEntryValue | null, variant: string): Promise<void> {
+  if (await shop.user()) {
+    await shop.asForm(csrf).cart.remove(variant);
+    return;
+  }
+  shop.saveGuestCart(shop.guestCart().filter((line) => line.variant !== variant));
+}
+
+/**
+ * After sign-in or registration: the guest cart's lines go into the account's cart (added to any line
+ * already there, as the API adds). Lines the API refuses (no longer on sale) are named, not lost silently.
+ */
+export async function mergeGuestCart(shop: Shop): Promise<{ moved: number; skipped: string[] }> {
+  const lines = shop.guestCart();
+  if (lines.length === 0) return { moved: 0, skipped: [] };
+  const products = await productsOf(
+    shop,
+    lines.map((line) => line.product),
+  );
+  let moved = 0;
+  const skipped: string[] = [];
+  for (const line of lines) {
+    try {
+      await shop.api.cart.add({ variant_public_id: line.variant, quantity: line.quantity });
+      moved++;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status >= 500) throw e;
+      skipped.push(products.get(line.product)?.name ?? 'An item no longer on sale');
+    }
+  }
+  shop.saveGuestCart([]);
+  return { moved, skipped };
+}

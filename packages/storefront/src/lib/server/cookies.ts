@@ -1,0 +1,53 @@
+import type { CookieStore } from '@commerce/client';
+import type { RequestEvent } from '@sveltejs/kit';
+import { parse } from 'set-cookie-parser';
+
+/**
+ * The shopper's cookie jar for this request's API calls: it starts from the cookies the browser sent
+ * (all but `own`, the storefront's own) and relays every cookie the API sets (the session, the
+ * pre-session cookie CSRF tokens are bound to) back to the browser with the API's attributes, so the
+ * shopper holds exactly what they would hold talking to the API themselves. Nothing outlives the request.
+ */
+export function relayingJar(event: RequestEvent, own: ReadonlySet<string>): CookieStore & { has(name: string): boolean } {
+  const cookies = new Map<string, string>();
+  for (const pair of (event.request.headers.get('cookie') ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    if (!own.has(name)) cookies.set(name, pair.slice(eq + 1).trim());
+  }
+  return {
+    has: (name) => cookies.has(name),
+    get: () => (cookies.size > 0 ? [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') : undefined),
+    set(_url, lines) {
+      let changed = false;
+      for (const cookie of parse([...lines], { decodeValues: false })) {
+        if (own.has(cookie.name)) continue;
+        const options = {
+          path: cookie.path ?? '/',
+          httpOnly: cookie.httpOnly ?? false,
+          secure: cookie.secure ?? false,
+          sameSite: (cookie.sameSite?.toLowerCase() ?? 'lax') as 'lax' | 'strict' | 'none',
+        };
+        const gone =
+          cookie.value === '' ||
+          (cookie.maxAge !== undefined && cookie.maxAge <= 0) ||
+          (cookie.expires?.getTime() ?? Infinity) <= Date.now();
+        if (gone) {
+          changed = cookies.delete(cookie.name) || changed;
+          event.cookies.delete(cookie.name, options);
+        } else {
+          changed = cookies.get(cookie.name) !== cookie.value || changed;
+          cookies.set(cookie.name, cookie.value);
+          event.cookies.set(cookie.name, cookie.value, {
+            ...options,
+            ...(cookie.expires ? { expires: cookie.expires } : {}),
+            ...(cookie.maxAge !== undefined ? { maxAge: cookie.maxAge } : {}),
+            encode: (value: string) => value,
+          });
+        }
+      }
+      return changed;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Cookies } from '@sveltejs/kit';
+
+/**
+ * A visitor's cart before they sign in. The API keeps carts for accounts only, so until then the
+ * lines live in a cookie of the storefront's own (product, variant and quantity: no prices, which
+ * always come fresh from the API). Signing in or registering moves them into the account's cart.
+ */
+export const GUEST_CART_COOKIE = 'cart';
+export const MAX_GUEST_LINES = 30;
+export const MAX_QUANTITY = 999;
+
+export interface GuestLine {
+  product: string;
+  variant: string;
+  quantity: number;
+}
+
+const ID = /^[a-z]{3}_[A-Za-z0-9_-]{8,64}$/;
+
+/** `prd~var~qty` lines joined by dots: characters public IDs never contain. Anything malformed is dropped. */
+export function readGuestCart(cookies: Cookies): GuestLine[] {
+  const raw = cookies.get(GUEST_CART_COOKIE);
+  if (!raw) return [];
+  const lines: GuestLine[] = [];
+  for (const entry of raw.split('.').slice(0, MAX_GUEST_LINES)) {
+    const [product = '', variant = '', quantity = ''] = entry.split('~');
+    const count = Number(quantity);
+    if (!ID.test(product) || !ID.test(variant) || !Number.isInteger(count) || count < 1) continue;
+    if (lines.some((line) => line.variant === variant)) continue;
+    lines.push({ product, variant, quantity: Math.min(count, MAX_QUANTITY) });
+  }
+  return lines;
+}
+
+export function writeGuestCart(cookies: Cookies, lines: readonly GuestLine[], secure: boolean): void {
+  if (lines.length === 0) {
+    cookies.delete(GUEST_CART_COOKIE, { path: '/', secure });
+    return;
+  }
+  const value = lines.map((line) => `${line.product}~${line.variant}~${line.quantity}`).join('.');
+  cookies.set(GUEST_CART_COOKIE, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: 60 * 60 * 24 * 30,
+    encode: (text: string) => text,
+  });
+}
+
+/** Adds to the variant's line (as the API's cart does), or a new line; false when the cart is full. */
+export function addGuestLine(lines: GuestLine[], line: GuestLine): boolean {
+  const existing = lines.find((l) => l.variant === line.variant);
+  if (existing) {
+    existing.quantity = Math.min(existing.quantity + line.quantity, MAX_QUANTITY);
+    return true;
+  }
+  if (lines.length >= MAX_GUEST_LINES) return false;
+  lines.push({ ...line, quantity: Math.min(line.quantity, MAX_QUANTITY) });
+  return true;
+}

@@ -1,0 +1,72 @@
+import { createCommerceClient, type CommerceClient, type DataOf } from '@commerce/client';
+import type { RequestEvent } from '@sveltejs/kit';
+import { relayingJar } from './cookies';
+import { GUEST_CART_COOKIE, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
+import { apiTransport, type ApiTransport } from './transport';
+
+export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
+
+const SESSION_COOKIE = 'session';
+const OWN_COOKIES = new Set([GUEST_CART_COOKIE]);
+
+/**
+ * Everything a page or form action needs to act for this shopper, made once per request (hooks.server.ts)
+ * and never shared: API clients on the shopper's cookies, who is signed in, the CSRF token for the
+ * page's forms, the guest cart.
+ */
+export function createShop(event: RequestEvent) {
+  const transport: ApiTransport = apiTransport(event);
+  const jar = relayingJar(event, OWN_COOKIES);
+  const client = (headers: Record<string, string> = {}) =>
+    createCommerceClient({
+      baseUrl: transport.baseUrl,
+      fetch: transport.fetch,
+      cookies: jar,
+      headers: { ...transport.headers, ...headers },
+    });
+  let api: CommerceClient | undefined;
+  let session: Promise<SessionUser | null> | undefined;
+  const secure = event.url.protocol === 'https:';
+
+  return {
+    transport,
+    /** Reads, and follow-up writes of the storefront's own (their CSRF token fetched as needed). */
+    get api(): CommerceClient {
+      return (api ??= client());
+    },
+    /**
+     * For a write the shopper asked for with a form: it sends the token the form carried and never
+     * fetches one, so a forged form (no token, or another session's) is refused by the API.
+     */
+    asForm(token: FormDataEntryValue | null): CommerceClient {
+      return client({ 'x-csrf-token': typeof token === 'string' ? token : '' });
+    },
+    /** The signed-in account, or null; asked of the API once per request, and only when a session cookie came. */
+    user(): Promise<SessionUser | null> {
+      session ??= (async () => {
+        if (!jar.has(SESSION_COOKIE)) return null;
+        const state = await this.api.auth.session();
+        if (!state.authenticated) event.cookies.delete(SESSION_COOKIE, { path: '/', secure });
+        return state.authenticated ? (state.user ?? null) : null;
+      })();
+      return session;
+    },
+    /** Forget what this request learnt about the session (after signing in or out). */
+    forgetUser(): void {
+      session = undefined;
+      api = undefined;
+    },
+    /** The CSRF token for this shopper's forms (fetching it sets the pre-session cookie for a visitor). */
+    csrf(): Promise<string> {
+      return this.api.csrfToken();
+    },
+    guestCart(): GuestLine[] {
+      return readGuestCart(event.cookies);
+    },
+    saveGuestCart(lines: readonly GuestLine[]): void {
+      writeGuestCart(event.cookies, lines, secure);
+    },
+  };
+}
+
+export type Shop = ReturnType<typeof createShop>;

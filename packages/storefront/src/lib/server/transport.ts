@@ -1,0 +1,65 @@
+import { env } from '$env/dynamic/private';
+import type { RequestEvent } from '@sveltejs/kit';
+
+/**
+ * How the service hands its API to a storefront it serves in the same process (src/storefront/routes.ts).
+ * Kept to plain values and a fetch, so the storefront needs nothing of the service's code.
+ */
+export interface InProcessApi {
+  /** A fetch that enters the API without a socket (the origin of the URL names the service; only its path is used). */
+  fetch: typeof fetch;
+  /** The shopper's address as the service resolved it with its trust-proxy rules (the API counts rate limits by it). */
+  clientAddress: string;
+  /** The ID the service gave this page request, sent on as x-request-id so the API's log lines join up with it. */
+  requestId: string;
+  /** One object per mounted service: the storefront keys its cache of public data by it, so two services never share one. */
+  instance: object;
+  /** The service's PUBLIC_BASE_URL: canonical URLs, Open Graph and the sitemap use it, never the request's Host header. */
+  publicBaseUrl: string;
+  /** Writes an unexpected error to the service's log, under this request's ID. */
+  report(error: unknown): void;
+}
+
+export interface ApiTransport {
+  /** The API's origin (the client's paths carry /api/v1). */
+  baseUrl: string;
+  fetch: typeof fetch;
+  /** Sent with every API request: who the shopper is to the API's logs and rate limits. */
+  headers: Record<string, string>;
+  /** Public data cached for one API never serves another (see cache.ts). */
+  instance: object;
+  /** The shop's public origin, for canonical URLs, Open Graph and the sitemap. */
+  publicBaseUrl: string;
+}
+
+/** Any origin will do: the in-process fetch routes by path. */
+export const IN_PROCESS_ORIGIN = 'http://commerce.internal';
+const standalone = {};
+
+/**
+ * The API this request's calls go to: the service's own, in-process, when the service serves the
+ * storefront; otherwise COMMERCE_API_URL (default http://localhost:3000) over HTTP, with the shopper's
+ * address in X-Forwarded-For (the API believes it when TRUST_PROXY trusts the storefront's address).
+ */
+export function apiTransport(event: RequestEvent): ApiTransport {
+  const userAgent = event.request.headers.get('user-agent');
+  const common: Record<string, string> = userAgent ? { 'user-agent': userAgent.slice(0, 512) } : {};
+  const inProcess = event.platform?.commerce;
+  if (inProcess) {
+    return {
+      baseUrl: IN_PROCESS_ORIGIN,
+      fetch: inProcess.fetch,
+      headers: { ...common, 'x-request-id': inProcess.requestId },
+      instance: inProcess.instance,
+      publicBaseUrl: inProcess.publicBaseUrl,
+    };
+  }
+  return {
+    baseUrl: (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    fetch: globalThis.fetch,
+    headers: { ...common, 'x-forwarded-for': event.getClientAddress() },
+    instance: standalone,
+    // SHOP_ORIGIN (adapter-node's ORIGIN) fixes the request's origin; without it the Host header decides.
+    publicBaseUrl: event.url.origin,
+  };
+}

@@ -1,0 +1,14 @@
+import { card } from '$lib/server/catalog';
+import { loading } from '$lib/server/errors';
+import type { PageServerLoad } from './$types';
+
+/** The home page: the newest products and the best rated, beside the category tree the layout loads. */
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { api } = event.locals.shop;
+    const [fresh, rated] = await Promise.all([
+      api.products.list({ sort: '-created_at', limit: 8 }),
+      api.products.list({ sort: '-rating', limit: 8, in_stock: 'true' }),
+    ]);
+    return { fresh: fresh.data.map(card), featured: rated.data.map(card) };
+  });

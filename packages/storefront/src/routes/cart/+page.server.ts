@@ -1,0 +1,43 @@
+import { ApiError } from '@commerce/client';
+import { cartView, removeLine, setQuantity } from '$lib/server/cart';
+import { storeSettings } from '$lib/server/catalog';
+import { formFailure, invalid, loading } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { shop } = event.locals;
+    const [cart, settings, user] = await Promise.all([cartView(shop), storeSettings(shop), shop.user()]);
+    return { cart, freeShippingFrom: settings.free_shipping_from, csrf: user ? await shop.csrf() : null };
+  });
+
+const variantOf = (form: FormData) => String(form.get('variant') ?? '');
+
+export const actions: Actions = {
+  update: async (event) => {
+    const form = await event.request.formData();
+    const quantity = Number(form.get('quantity'));
+    const variant = variantOf(form);
+    if (!Number.isInteger(quantity) || quantity < 0 || quantity > 999) {
+      return invalid('Choose a quantity from 1 to 999.', { [variant]: 'Choose a quantity from 1 to 999.' });
+    }
+    try {
+      if (quantity === 0) await removeLine(event.locals.shop, form.get('csrf'), variant);
+      else await setQuantity(event.locals.shop, form.get('csrf'), variant, quantity);
+      return { updated: variant };
+    } catch (e) {
+      if (ApiError.is(e, 'NOT_FOUND')) return { updated: variant }; // the line was gone already
+      return formFailure(e, event);
+    }
+  },
+  remove: async (event) => {
+    const form = await event.request.formData();
+    try {
+      await removeLine(event.locals.shop, form.get('csrf'), variantOf(form));
+      return { removed: true };
+    } catch (e) {
+      if (ApiError.is(e, 'NOT_FOUND')) return { removed: true };
+      return formFailure(e, event);
+    }
+  },
+};

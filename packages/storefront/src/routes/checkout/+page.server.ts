@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '@commerce/client';
+import { redirect } from '@sveltejs/kit';
+import { addressFrom, missingAddressFields } from '$lib/server/addresses';
+import { accountCart } from '$lib/server/cart';
+import { storeSettings } from '$lib/server/catalog';
+import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
+
+/**
+ * Checkout for a signed-in shopper: the cart as the API prices it, the address book, a coupon and
+ * the mock payment. Each visit makes a new Idempotency-Key, carried in the form: resending the same
+ * form (a double click, a retry, a refresh) replays the first order instead of placing another.
+ */
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { shop } = event.locals;
+    if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
+    const [cart, addresses, settings] = await Promise.all([
+      shop.api.cart.get(),
+      shop.api.addresses.list({ limit: 100 }),
+      storeSettings(shop),
+    ]);
+    return {
+      cart: await accountCart(shop, cart),
+      addresses: addresses.data,
+      settings,
+      csrf: await shop.csrf(),
+      key: randomUUID(),
+    };
+  });
+
+export const actions: Actions = {
+  place: async (event) => {
+    const { shop } = event.locals;
+    const form = await event.request.formData();
+    const address = String(form.get('address') ?? '');
+    const coupon = String(form.get('coupon') ?? '').trim();
+    const notes = String(form.get('notes') ?? '').trim();
+    const key = String(form.get('key') ?? '');
+    const values = { address, coupon, notes };
+    if (!address) return invalid('Choose where to send your order.', { address: 'Choose an address, or add one.' }, values);
+    if (!/^[A-Za-z0-9-]{1,255}$/.test(key)) return invalid('This checkout form had expired. Please try again.', {}, values);
+    let orderId: string;
+    try {
+      const order = await shop
+        .asForm(form.get('csrf'))
+        .orders.place(
+          { address_public_id: address, payment_method: 'mock', ...(coupon ? { coupon_code: coupon } : {}), ...(notes ? { notes } : {}) },
+          { idempotencyKey: key },
+        );
+      orderId = order.public_id;
+    } catch (e) {
+      if (ApiError.is(e, 'INSUFFICIENT_STOCK')) {
+        return invalid(
+          'Some items sold out while you were checking out. Your cart shows what is left; adjust it and try again.',
+          { stock: e.details.map((d) => `${String(d.sku ?? '')}: only ${String(d.available ?? 0)} left`).join('; ') },
+          values,
+          409,
+        );
+      }
+      return formFailure(
+        e,
+        event,
+        values,
+        {
+          CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
+          VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
+          NOT_FOUND: 'That address is no longer in your address book. Choose another.',
+          INVALID_COUPON: 'That coupon cannot be used for this order.',
+          COUPON_EXHAUSTED: 'That coupon has been used up.',
+          IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
+        },
+        { coupon_code: 'coupon', address_public_id: 'address' },
+      );
+    }
+    redirect(303, `/orders/${orderId}?placed=1`);
+  },
+
+  address: async (event) => {
+    const { shop } = event.locals;
+    const form = await event.request.formData();
+    const { values, body } = addressFrom(form);
+    const missing = missingAddressFields(values);
+    if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
+    try {
+      const created = await shop.asForm(form.get('csrf')).addresses.create(body);
+      return { addressAdded: created.public_id };
+    } catch (e) {
+      return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address in your account first.' });
+    }
+  },
+};

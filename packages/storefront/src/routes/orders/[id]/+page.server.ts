@@ -1,0 +1,36 @@
+import { ApiError } from '@commerce/client';
+import { redirect } from '@sveltejs/kit';
+import type { Product } from '$lib/server/catalog';
+import { formFailure, loading, signInPath } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
+
+/** One of the shopper's orders: the page the order emails link to. Another account's order is not found. */
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { shop } = event.locals;
+    if (!(await shop.user())) redirect(303, signInPath(event, 'order'));
+    const order = await shop.api.orders.get(event.params.id);
+    // Product pages for the lines still on sale (to buy again or review).
+    const products = await Promise.all(
+      [...new Set(order.items.map((item) => item.product_public_id))].map((id) =>
+        shop.api.products.get(id).catch((e: unknown) => {
+          if (ApiError.is(e, 'NOT_FOUND')) return null;
+          throw e;
+        }),
+      ),
+    );
+    const slugs = Object.fromEntries(products.filter((p): p is Product => p !== null).map((p) => [p.public_id, p.slug]));
+    return { order, slugs, placed: event.url.searchParams.has('placed'), csrf: await shop.csrf() };
+  });
+
+export const actions: Actions = {
+  cancel: async (event) => {
+    const form = await event.request.formData();
+    try {
+      await event.locals.shop.asForm(form.get('csrf')).orders.cancel(event.params.id);
+      return { cancelled: true };
+    } catch (e) {
+      return formFailure(e, event, {}, { INVALID_TRANSITION: 'This order can no longer be cancelled: it has already shipped.' });
+    }
+  },
+};

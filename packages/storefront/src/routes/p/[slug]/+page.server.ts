@@ -1,0 +1,58 @@
+import { ApiError } from '@commerce/client';
+import { error } from '@sveltejs/kit';
+import { addToCart, GuestCartFull } from '$lib/server/cart';
+import { categoryTree } from '$lib/server/catalog';
+import { formFailure, invalid, loading } from '$lib/server/errors';
+import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
+import type { Actions, PageServerLoad } from './$types';
+
+const REVIEWS_PER_PAGE = 5;
+
+/** A product by its slug, the variant the URL chooses, and a page of its approved reviews. */
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { shop } = event.locals;
+    const product = await shop.api.products.bySlug(event.params.slug);
+    const reviewPage = Math.min(Math.max(Number(event.url.searchParams.get('reviews')) || 1, 1), 1000);
+    const [reviews, tree, user] = await Promise.all([
+      shop.api.products.reviews(product.public_id, { page: reviewPage, limit: REVIEWS_PER_PAGE, sort: '-created_at' }),
+      categoryTree(shop),
+      shop.user(),
+    ]);
+    const choice = choiceFrom(event.url.searchParams, optionNames(product.variants));
+    const byId = event.url.searchParams.get('variant');
+    const selected = product.variants.find((v) => v.public_id === byId) ?? chosenVariant(product.variants, choice);
+    const category = product.categories[0];
+    return {
+      product,
+      selectedId: selected?.public_id ?? null,
+      trail: category ? tree.trail(category.public_id).map((c) => ({ name: c.name, slug: c.slug })) : [],
+      reviews,
+      csrf: user ? await shop.csrf() : null,
+    };
+  });
+
+export const actions: Actions = {
+  /** Adds the chosen variant: to the account's cart when signed in, else to the guest cart. */
+  add: async (event) => {
+    const form = await event.request.formData();
+    const variantId = String(form.get('variant') ?? '');
+    const quantity = Number(form.get('quantity') ?? 1);
+    const values = { quantity: String(form.get('quantity') ?? '1') };
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999) {
+      return invalid('Choose a quantity from 1 to 999.', { quantity: 'Choose a quantity from 1 to 999.' }, values);
+    }
+    try {
+      const product = await event.locals.shop.api.products.bySlug(event.params.slug);
+      const variant = product.variants.find((v) => v.public_id === variantId);
+      if (!variant) return invalid('Please choose an option first.', {}, values);
+      if (!variant.in_stock) return invalid(`Sorry, ${variant.name} is out of stock.`, {}, values, 409);
+      await addToCart(event.locals.shop, form.get('csrf'), { product: product.public_id, variant: variant.public_id, quantity });
+      return { added: { name: product.name, variant: variant.name, quantity } };
+    } catch (e) {
+      if (e instanceof GuestCartFull) return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
+      if (ApiError.is(e, 'NOT_FOUND')) error(404, { message: 'This product is no longer available.', code: 'NOT_FOUND' });
+      return formFailure(e, event, values);
+    }
+  },
+};

@@ -1,0 +1,53 @@
+import { writeFileSync } from 'node:fs';
+import node from '@sveltejs/adapter-node';
+
+/**
+ * One build, two ways to run it:
+ * - `node build` (adapter-node's server) runs the storefront as its own process against COMMERCE_API_URL;
+ *   the adapter's variables (PORT, HOST, ORIGIN, ...) are read with the SHOP_ prefix, apart from the service's.
+ * - The service mounts it at `/` in its own process (src/storefront/routes.ts) from build/mount: SvelteKit's
+ *   server and manifest as they are, so the service decides each request's origin and the shopper's address
+ *   with its own trust-proxy rules (adapter-node's handler fixes both from environment variables).
+ * The server code has every dependency bundled in (vite.config.ts), so build/ needs no node_modules.
+ */
+const standalone = node({ out: 'build', precompress: true, envPrefix: 'SHOP_' });
+
+/** @type {import('@sveltejs/kit').Adapter} */
+const adapter = {
+  name: 'commerce-storefront',
+  async adapt(builder) {
+    await standalone.adapt(builder);
+    const mount = 'build/mount';
+    builder.writeServer(mount);
+    writeFileSync(`${mount}/manifest.js`, `export const manifest = ${builder.generateManifest({ relativePath: '.' })};\n`);
+  },
+};
+
+/** @type {import('@sveltejs/kit').Config} */
+export default {
+  kit: {
+    adapter,
+    alias: { '@commerce/client': '../client/src/index.ts' },
+    // Pages carry their CSS inline: no render-blocking stylesheet request on a phone's first visit.
+    inlineStyleThreshold: 40_000,
+    // Scripts only from this origin, SvelteKit's inline bootstrap by nonce; images also from any https
+    // host (ImageKit); photo uploads may go to ImageKit's endpoint. Svelte sets style attributes, hence
+    // 'unsafe-inline' for styles (no script runs from them).
+    csp: {
+      mode: 'auto',
+      directives: {
+        'default-src': ['self'],
+        'script-src': ['self'],
+        'style-src': ['self', 'unsafe-inline'],
+        'img-src': ['self', 'data:', 'blob:', 'https:'],
+        'connect-src': ['self', 'https://upload.imagekit.io'],
+        'font-src': ['self'],
+        'form-action': ['self'],
+        'frame-ancestors': ['none'],
+        'base-uri': ['self'],
+        'object-src': ['none'],
+      },
+    },
+    version: { pollInterval: 0 },
+  },
+};

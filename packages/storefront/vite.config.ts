@@ -1,0 +1,11 @@
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [sveltekit()],
+  build: { target: 'es2022' },
+  // Every dependency goes into the server build: build/ then runs with no node_modules beside it (in a
+  // deploy without dev dependencies too), and never picks up another version from the repository's root
+  // (Fastify's `cookie` 2 beside SvelteKit's `cookie` 0.6).
+  ssr: { noExternal: true },
+});

@@ -1,0 +1,156 @@
+import { createReadStream, existsSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { pathToFileURL } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../lib/error-handler.js';
+import { inProcessFetch } from './in-process.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The storefront's catch-all: left out of the route table (it would make every path "exist" for 405s). */
+    catchAll?: boolean;
+  }
+}
+
+/** Paths the service answers itself; an unknown one below them gets the API's 404 envelope, never a shop page. */
+export const SERVICE_PATHS = ['/api', '/admin', '/media', '/docs', '/openapi.json', '/health', '/metrics'];
+
+/** Page requests are small forms, or a review's photos when JavaScript is off (the API takes 5 MB a photo). */
+const BODY_LIMIT = 12 * 1024 * 1024;
+
+/** SvelteKit's server (packages/storefront/build/mount), as much of it as the mount uses. */
+interface StorefrontServer {
+  init(options: { env: Record<string, string>; read: (file: string) => ReadableStream }): Promise<void>;
+  respond(request: Request, options: { getClientAddress(): string; platform: unknown }): Promise<Response>;
+}
+
+const owned = (pathname: string) => SERVICE_PATHS.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+
+/**
+ * Serves the storefront (packages/storefront, SvelteKit) at `/`, same origin as the API: every path
+ * the service does not own renders a shop page. Its server-side API calls enter this service
+ * in-process (inProcessFetch), acting as the shopper (their cookies, their address). Built assets are
+ * served precompressed and cached for a year; pages are rendered per request and never cached.
+ * Without a build, shop paths answer 503 STOREFRONT_NOT_BUILT and the API is unaffected.
+ */
+export async function registerStorefront(app: FastifyInstance, options: { dir: string; publicBaseUrl: string }): Promise<void> {
+  const mount = path.join(options.dir, 'mount');
+  const client = path.join(options.dir, 'client');
+  let server: StorefrontServer | null = null;
+  if (existsSync(path.join(mount, 'index.js'))) {
+    const { Server } = (await import(pathToFileURL(path.join(mount, 'index.js')).href)) as {
+      Server: new (manifest: unknown) => StorefrontServer;
+    };
+    const { manifest } = (await import(pathToFileURL(path.join(mount, 'manifest.js')).href)) as { manifest: unknown };
+    server = new Server(manifest);
+    // The storefront reads nothing from the service's environment: in-process, everything comes through `platform`.
+    await server.init({
+      env: {},
+      read: (file) => Readable.toWeb(createReadStream(path.join(client, file))) as unknown as ReadableStream,
+    });
+  }
+  const publicOrigin = new URL(options.publicBaseUrl).origin;
+  const instance = {};
+
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), access: 'public' };
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    if (server && existsSync(path.join(client, '_app'))) {
+      await scope.register(fastifyStatic, {
+        root: client,
+        prefix: '/',
+        // Only the files there at start-up: a missing asset is a plain 404, never a page render.
+        wildcard: false,
+        preCompressed: true,
+        index: false,
+        setHeaders: (reply, file) => {
+          const immutable = file.includes(`${path.sep}_app${path.sep}immutable${path.sep}`);
+          reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        },
+      });
+    }
+
+    // Form posts reach SvelteKit as they came (urlencoded, multipart): no parsing here.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+    const render = async (request: FastifyRequest, reply: FastifyReply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      if (owned(pathname)) return reply.callNotFound();
+      if (!server) {
+        return sendError(
+          reply,
+          503,
+          'STOREFRONT_NOT_BUILT',
+          'The storefront has not been built: run `npm run build:storefront` (npm start does it)',
+        );
+      }
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > BODY_LIMIT) return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
+      const response = await server.respond(toWebRequest(request), {
+        getClientAddress: () => request.ip,
+        platform: {
+          commerce: {
+            fetch: inProcessFetch(app, request.ip, publicOrigin),
+            clientAddress: request.ip,
+            requestId: String(request.id),
+            instance,
+            publicBaseUrl: options.publicBaseUrl,
+            report: (error: unknown) => request.log.error({ err: error }, 'storefront error'),
+          },
+        },
+      });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie') reply.header(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+      return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
+    };
+    // The API's CSRF check is not this route's: SvelteKit checks the origin of every form post, and each
+    // write a page makes reaches the API with the token its form carried, checked there.
+    const config = { catchAll: true, csrf: false };
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/*', config, handler: render });
+    scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', config, handler: render });
+  });
+}
+
+/** The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules), the body as a stream. */
+function toWebRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return new Request(`${request.protocol}://${request.host}${request.url}`, {
+    method: request.method,
+    headers,
+    ...(hasBody ? { body: limited(request.raw), duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** The raw body, cut off with an error past BODY_LIMIT (a body sent without Content-Length). */
+function limited(raw: NodeJS.ReadableStream): ReadableStream {
+  let seen = 0;
+  return new ReadableStream({
+    async start(controller) {
+      try {
+        for await (const chunk of raw) {
+          seen += (chunk as Buffer).length;
+          if (seen > BODY_LIMIT) throw new Error('The form is too large');
+          controller.enqueue(new Uint8Array(chunk as Buffer));
+        }
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
