@@ -1,0 +1,45 @@
+import { ApiError } from '@commerce/client';
+import { addressFrom, missingAddressFields } from '$lib/server/addresses';
+import { formFailure, invalid, loading } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => ({ addresses: (await event.locals.shop.api.addresses.list({ limit: 100 })).data }));
+
+const idOf = (form: FormData) => String(form.get('address') ?? '');
+
+export const actions: Actions = {
+  add: async (event) => {
+    const form = await event.request.formData();
+    const { values, body } = addressFrom(form);
+    const missing = missingAddressFields(values);
+    if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
+    try {
+      await event.locals.shop.asForm(form.get('csrf')).addresses.create(body);
+      return { added: true };
+    } catch (e) {
+      return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address first.' });
+    }
+  },
+  remove: async (event) => {
+    const form = await event.request.formData();
+    try {
+      await event.locals.shop.asForm(form.get('csrf')).addresses.remove(idOf(form));
+      return { removed: true };
+    } catch (e) {
+      if (ApiError.is(e, 'NOT_FOUND')) return { removed: true };
+      return formFailure(e, event);
+    }
+  },
+  /** Makes an address the default for shipping or billing (`role`); the API moves the flag from the one that held it. */
+  default: async (event) => {
+    const form = await event.request.formData();
+    const role = form.get('role') === 'billing' ? 'is_default_billing' : 'is_default_shipping';
+    try {
+      await event.locals.shop.asForm(form.get('csrf')).addresses.update(idOf(form), { [role]: true });
+      return { defaulted: role };
+    } catch (e) {
+      return formFailure(e, event);
+    }
+  },
+};

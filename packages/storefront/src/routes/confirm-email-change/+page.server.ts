@@ -1,0 +1,38 @@
+import { formFailure, loading } from '$lib/server/errors';
+import { tokenOf } from '$lib/server/token';
+import type { Actions, PageServerLoad } from './$types';
+
+/**
+ * The email-change email's link. The API accepts it only from the session that asked for the change
+ * (the same browser, signed in), so the page says so wherever it is opened elsewhere.
+ */
+export const load: PageServerLoad = (event) =>
+  loading(event, async () => {
+    const { shop } = event.locals;
+    const user = await shop.user();
+    return { token: tokenOf(event.url), csrf: user ? await shop.csrf() : null };
+  });
+
+export const actions: Actions = {
+  default: async (event) => {
+    const form = await event.request.formData();
+    try {
+      const { data } = await event.locals.shop
+        .asForm(form.get('csrf'))
+        .POST('/api/v1/users/me/email/verify', { body: { token: String(form.get('token') ?? '') } });
+      return { changed: data.email };
+    } catch (e) {
+      return formFailure(
+        e,
+        event,
+        {},
+        {
+          NOT_FOUND:
+            'This link does not work here. It only works in the browser where you asked for the change, while you are signed in there (or the link is not valid).',
+          TOKEN_EXPIRED: 'This link has expired or was used already. Ask for the change again from your account.',
+          EMAIL_TAKEN: 'Another account has started using that email since you asked. Choose another one from your account.',
+        },
+      );
+    }
+  },
+};

@@ -1,0 +1,19 @@
+import { formFailure, invalid, loading } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = (event) => loading(event, async () => ({ csrf: await event.locals.shop.csrf() }));
+
+export const actions: Actions = {
+  default: async (event) => {
+    const form = await event.request.formData();
+    const email = String(form.get('email') ?? '').trim();
+    if (!email) return invalid('Enter the email of your account.', { email: 'Enter your email.' });
+    try {
+      await event.locals.shop.asForm(form.get('csrf')).auth.requestPasswordReset(email);
+    } catch (e) {
+      return formFailure(e, event, { email });
+    }
+    // The API answers the same whether or not the account exists, and so does this page.
+    return { sent: email };
+  },
+};
