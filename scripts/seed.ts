@@ -3,16 +3,21 @@
  * Accounts (password for all: Demo-Pass-1):
  *   admin@demo.store (SUPER_ADMIN), staff@demo.store (ADMIN), and ten customers
  *   customer1@demo.store ... customer10@demo.store, each with an address or two.
- * Catalog: 9 categories, 50 products, 200 variants with inventory (some low, some out of stock).
+ * Catalog (scripts/seed-catalog.ts, seed-products.ts): 9 categories, 50 products with natural names
+ * and descriptions, their sizes and colours as variants with inventory (some low, some sold out),
+ * and a picture per colour drawn at seed time (seed-images.ts; no network).
  * Activity (scripts/seed-activity.ts, once): orders over four weeks in every state, a WELCOME10
- * coupon, reviews (half pending), three months of expenses.
+ * coupon, reviews on the first products (most published, some pending, a couple with photos),
+ * three months of expenses.
  */
 import { newPublicId } from '../src/lib/ids.js';
 import { hashPassword } from '../src/lib/password.js';
 import type { Role } from '../src/db/schema.js';
 import { openDatabase } from './database.js';
 import { seedActivity } from './seed-activity.js';
+import { startSeedApi } from './seed-api.js';
 import { seedCatalog } from './seed-catalog.js';
+import { seedImages } from './seed-images.js';
 
 const PASSWORD = 'Demo-Pass-1';
 const CITIES = [
@@ -81,9 +86,22 @@ try {
     });
   }
   const products = await seedCatalog(db);
-  const activity = await seedActivity(config, db, PASSWORD);
+  const api = await startSeedApi(config, db);
+  let pictured = 0;
+  let activity: Awaited<ReturnType<typeof seedActivity>> = null;
+  try {
+    // Pictures are drawn and uploaded to the service's own image host; with ImageKit configured that would need the network.
+    if (!config.imagekit) pictured = await seedImages(db, await api.signedIn('admin@demo.store', PASSWORD));
+    else console.warn('seed: ImageKit is configured, so the demo products get no pictures (they are drawn for the built-in image host)');
+    activity = await seedActivity(api, db, PASSWORD);
+  } finally {
+    await api.close();
+  }
   const orders = activity ? `, ${activity.orders} orders and ${activity.reviews} reviews` : '';
-  console.log(`seeded ${created} new customers, ${products} products${orders}; open /admin and sign in as admin@demo.store / ${PASSWORD}`);
+  console.log(
+    `seeded ${created} new customers, ${products} products (${pictured} pictured)${orders}; ` +
+      `the shop is at /, the console at /admin: sign in as admin@demo.store / ${PASSWORD}`,
+  );
 } finally {
   await close();
 }
