@@ -45,30 +45,43 @@ export interface Viewport {
 export const LAPTOP: Viewport = { width: 1366, height: 860 };
 export const TABLET: Viewport = { width: 820, height: 1180 };
 
+export interface PageOptions {
+  baseURL: string;
+  viewport?: Viewport;
+  /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
+  timezoneId?: string;
+  /** false: a browser with JavaScript turned off (the storefront's pages must work without it). */
+  javaScriptEnabled?: boolean;
+  /** Where the screenshot (and, on failure, the trace) goes. */
+  resultsDir: string;
+  /** Added to the screenshot's and trace's name (e.g. the viewport, when a test runs at several). */
+  label?: string;
+}
+
 /**
- * Runs `body` on a fresh page (its own cookies) at the console, saves a screenshot named after the
- * test whatever happens, and keeps a Playwright trace when it fails. Console errors fail the test:
- * a screen that throws or breaks CSP is broken even if the assertions pass.
+ * Runs `body` on a fresh page (its own cookies), saves a screenshot named after the test whatever
+ * happens, and keeps a Playwright trace when it fails. Console errors fail the test: a screen that
+ * throws or breaks CSP is broken even if the assertions pass.
  */
-export async function inConsole(
+export async function inPage(
   browser: Browser,
   t: TestContext,
-  app: TestApp,
+  options: PageOptions,
   body: (page: Page, context: BrowserContext) => Promise<void>,
-  viewport: Viewport = LAPTOP,
-  /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
-  timezoneId?: string,
 ): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const name = t.name
+  mkdirSync(options.resultsDir, { recursive: true });
+  const name = [t.name, options.label ?? '']
+    .join('-')
     .replace(/[^a-z0-9]+/gi, '-')
     .replace(/^-|-$/g, '')
-    .toLowerCase();
+    .toLowerCase()
+    .slice(0, 150);
   const context = await browser.newContext({
-    baseURL: app.baseUrl,
-    viewport,
+    baseURL: options.baseURL,
+    viewport: options.viewport ?? LAPTOP,
     reducedMotion: 'reduce',
-    ...(timezoneId ? { timezoneId } : {}),
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.javaScriptEnabled === false ? { javaScriptEnabled: false } : {}),
   });
   // DOM snapshots of every action, no screencast: the screencast doubled the browser tests' CPU time.
   await context.tracing.start({ screenshots: false, snapshots: true });
@@ -90,10 +103,23 @@ export async function inConsole(
     if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join('\n')}`);
     failed = false;
   } finally {
-    await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`), fullPage: true }).catch(() => undefined);
-    await context.tracing.stop(failed ? { path: path.join(RESULTS_DIR, `${name}.trace.zip`) } : {}).catch(() => undefined);
+    await page.screenshot({ path: path.join(options.resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
+    await context.tracing.stop(failed ? { path: path.join(options.resultsDir, `${name}.trace.zip`) } : {}).catch(() => undefined);
     await context.close();
   }
+}
+
+/** A console test's page: inPage at the console's viewport, results in test-results/console. */
+export function inConsole(
+  browser: Browser,
+  t: TestContext,
+  app: TestApp,
+  body: (page: Page, context: BrowserContext) => Promise<void>,
+  viewport: Viewport = LAPTOP,
+  /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
+  timezoneId?: string,
+): Promise<void> {
+  return inPage(browser, t, { baseURL: app.baseUrl, viewport, resultsDir: RESULTS_DIR, ...(timezoneId ? { timezoneId } : {}) }, body);
 }
 
 /** Signs in through the sign-in form, as a person would, and waits for the dashboard. */

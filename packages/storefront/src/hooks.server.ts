@@ -4,10 +4,13 @@ import { createShop } from '$lib/server/shop';
 export const handle: Handle = async ({ event, resolve }) => {
   event.locals.shop = createShop(event);
   const response = await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' });
+  // Browsers send `Origin: null` with a form post under `no-referrer` (the service's default for its
+  // API), and SvelteKit's origin check then refuses every form sent without JavaScript. Pages send
+  // the origin only, and only that, to other sites.
+  response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
   // The service adds these to everything it serves; a storefront running alone sends them itself.
   if (!event.platform?.commerce) {
     response.headers.set('x-content-type-options', 'nosniff');
-    response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
     response.headers.set('x-frame-options', 'DENY');
   }
   return response;

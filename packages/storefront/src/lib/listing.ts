@@ -56,4 +56,5 @@ export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/product
   };
 }
 
-export const isFiltered = (f: Filters) => Boolean(f.q || f.min || f.max || f.inStock || f.sort || f.category);
+/** Whether the shopper narrowed or sorted the list (the search words alone are not a filter). */
+export const isFiltered = (f: Filters) => Boolean(f.min || f.max || f.inStock || f.sort || f.category);

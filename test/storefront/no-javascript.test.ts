@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { customer, inShop, makeShop, ordersOf, PHONE, sidewaysScroll, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * With JavaScript turned off, a shopper can still find, choose and buy: links and plain forms only,
+ * every answer rendered on the server.
+ */
+const { t: app, browser } = await startShop();
+const shop = await makeShop(app);
+const { product } = shop;
+const noJs = { javaScript: false, viewport: PHONE } as const;
+
+describe('storefront without JavaScript', () => {
+  test('search, filter and sort are in the URL; a variant is chosen by links; add to cart; change and remove lines', async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto('/');
+        // SvelteKit's bootstrap script never ran: the page is the server's HTML alone.
+        assert.equal(await page.evaluate(() => Object.keys(globalThis).some((key) => key.startsWith('__sveltekit'))), false);
+        await page.getByLabel('Search products').first().fill('linen');
+        await page.getByRole('button', { name: 'Search' }).first().click();
+        await page.waitForURL(/\/search\?q=linen/);
+        await page.getByRole('link', { name: product.name }).waitFor();
+
+        // Filters are a GET form: the view is a URL anyone can open.
+        await page.getByText('Filter and sort').click();
+        await page.getByLabel('From').fill('50');
+        await page.getByLabel('Sort by').selectOption('-price');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.waitForURL((url) => url.searchParams.get('min') === '50' && url.searchParams.get('sort') === '-price');
+        await page.getByRole('link', { name: product.name }).waitFor(); // the Sand variants cost 52.00
+        await page.goto('/search?q=linen&max=40');
+        await page.getByText('No products match.').waitFor();
+
+        await page.goto(`/p/${product.slug}`);
+        await page.getByRole('link', { name: 'Sand', exact: true }).click();
+        await page.waitForURL((url) => url.searchParams.get('colour') === 'Sand');
+        await page.getByText('$52.00', { exact: true }).waitFor();
+        await page.getByRole('link', { name: 'M', exact: true }).click();
+        await page.waitForURL((url) => url.searchParams.get('size') === 'M' && url.searchParams.get('colour') === 'Sand');
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByText('Added 1 × ').waitFor();
+
+        await page.getByRole('link', { name: /^Cart, 1 item/ }).click();
+        const line = page.getByRole('listitem').filter({ hasText: 'M / Sand' });
+        await line.getByLabel(/Quantity of/).fill('3');
+        await line.getByRole('button', { name: /^Update/ }).click();
+        await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();
+        assert.match(await page.locator('aside').innerText(), /\$156\.00/, '3 x 52.00');
+        assert.equal(await sidewaysScroll(page), 0, 'the cart fits 360 px');
+
+        await page.goto(`/p/${product.slug}?size=S&colour=Sky`);
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByText('Added 1 × ').waitFor();
+        await page.goto('/cart');
+        await page
+          .getByRole('button', { name: /^Remove .*/ })
+          .first()
+          .click();
+        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+      },
+      noJs,
+    );
+  });
+
+  test('the whole purchase: sign in at checkout keeps the cart, the order is placed', async (t) => {
+    const buyer = await customer(app);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto(`/p/${product.slug}?size=M&colour=Sky`);
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByText('Added 1 × ').waitFor();
+        await page.goto('/cart');
+        await page.getByRole('link', { name: 'Check out' }).click();
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        const orders = await ordersOf(app, buyer.email);
+        assert.equal(orders.length, 1);
+        assert.equal(orders[0]!.total, '59.00', '49.00 and flat shipping');
+      },
+      noJs,
+    );
+  });
+});

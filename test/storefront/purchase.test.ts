@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  customer,
+  DESKTOP,
+  inShop,
+  makeShop,
+  ordersOf,
+  PHONE,
+  sidewaysScroll,
+  signInThroughShop,
+  startShop,
+} from '../helpers/storefront.js';
+
+/**
+ * The whole purchase as a shopper makes it, from the home page to the confirmation: browse by the
+ * category navigation, choose a variant by its options (the price follows), add to the cart as a
+ * visitor, sign in at checkout (the cart comes along), place the order. Then the database holds
+ * exactly that order.
+ */
+const { t: app, browser } = await startShop();
+const shop = await makeShop(app);
+const { product } = shop;
+
+async function buyFromHome(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Categories' })
+    .getByRole('link', { name: /^Clothing/ })
+    .click();
+  await page.getByRole('heading', { level: 1, name: /Clothing/ }).waitFor();
+  await page.getByRole('link', { name: product.name }).first().click();
+  await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+  assert.equal(await sidewaysScroll(page), 0, 'the product page fits the screen');
+
+  // The default choice is the first variant in stock; the price follows the colour chosen.
+  await page.getByRole('link', { name: 'Sand', exact: true }).click();
+  await page.getByRole('link', { name: 'M', exact: true }).click();
+  await page.getByText('$52.00', { exact: true }).waitFor();
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await page.getByRole('status').filter({ hasText: 'Added 2' }).waitFor();
+
+  await page.getByRole('link', { name: /^Cart, 2 items/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
+  assert.match(await page.getByRole('list', { name: 'Items in your cart' }).innerText(), /M \/ Sand/);
+  assert.match(await page.locator('aside').innerText(), /\$104\.00/);
+  await page.getByRole('link', { name: 'Check out' }).click();
+
+  await page.getByText('Sign in or create an account to check out').waitFor();
+  await signInThroughShop(page, email, password);
+  await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+  assert.match(await page.getByRole('complementary').innerText(), /2 × .*\n?.*M \/ Sand/);
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+  return page.getByRole('heading', { level: 1 }).innerText();
+}
+
+describe('storefront: the purchase', () => {
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    test(`from the home page to the confirmation (${label})`, async (t) => {
+      const buyer = await customer(app);
+      await inShop(
+        browser,
+        t,
+        app,
+        async (page) => {
+          const heading = await buyFromHome(page, buyer.email, buyer.password);
+          const orders = await ordersOf(app, buyer.email);
+          assert.equal(orders.length, 1);
+          const { body } = await buyer.client.get(`/api/v1/orders/${orders[0]!.public_id}`);
+          assert.equal(heading, `Order ${body.data.order_number}`);
+          assert.deepEqual(
+            body.data.items.map((i: any) => [i.sku, i.quantity]),
+            [[product.variants[3]!.sku, 2]],
+          );
+          assert.equal(body.data.total, '114.00', '2 x 52.00 and flat shipping');
+          assert.match(await page.locator('main').innerText(), /\$114\.00/);
+          // Nothing is left in the cart, and the header says so.
+          assert.equal((await buyer.client.get('/api/v1/cart')).body.data.items.length, 0);
+          await page.getByRole('link', { name: 'Cart, 0 items' }).waitFor();
+        },
+        { viewport },
+      );
+    });
+  }
+
+  test('the same checkout form sent twice (a double click, a retry, a refresh) places one order', async (t) => {
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
+    await inShop(browser, t, app, async (page, context) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      const form = page.locator('form#place');
+      const fields = {
+        csrf: await form.locator('input[name=csrf]').inputValue(),
+        key: await form.locator('input[name=key]').inputValue(),
+        address: await page.locator('input[name=address]').first().inputValue(),
+        coupon: '',
+        notes: '',
+      };
+      const send = () =>
+        // As a browser sends a form: an HTML answer wanted, so SvelteKit redirects (303) rather than answering JSON.
+        context.request.post('/checkout?/place', { form: fields, headers: { origin: app.baseUrl, accept: 'text/html' }, maxRedirects: 0 });
+      const answers = await Promise.all([send(), send()]);
+      const third = await send();
+      const locations = [...answers, third].map((answer) => {
+        assert.equal(answer.status(), 303);
+        return answer.headers().location;
+      });
+      const orders = await ordersOf(app, buyer.email);
+      assert.equal(orders.length, 1, 'one order');
+      for (const location of locations) assert.equal(location, `/orders/${orders[0]!.public_id}?placed=1`);
+    });
+  });
+});
