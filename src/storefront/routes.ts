@@ -82,6 +82,8 @@ export async function registerStorefront(app: FastifyInstance, options: { dir: s
     const render = async (request: FastifyRequest, reply: FastifyReply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       if (owned(pathname)) return reply.callNotFound();
+      // A build's file that is not there (an old tab after a deploy) is a plain 404, never a page render.
+      if (pathname.startsWith('/_app/')) return sendError(reply, 404, 'NOT_FOUND', 'No such file');
       if (!server) {
         return sendError(
           reply,

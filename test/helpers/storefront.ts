@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pictureWebp } from '../../scripts/seed-pictures.js';
-import { startTestApp, type TestApp } from './app.js';
+import { startTestApp, type RunningApp, type TestApp } from './app.js';
 import { inPage, launchBrowser, LAPTOP, type Viewport } from './browser.js';
 import type { Client } from './client.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './factories.js';
@@ -85,7 +85,7 @@ export interface ShopProduct {
 }
 
 /** Uploads a drawn product picture as `admin` and returns its URL (the built-in image host, named by PUBLIC_BASE_URL). */
-async function productPicture(app: TestApp, admin: Client, colour: string): Promise<string> {
+async function productPicture(app: RunningApp, admin: Client, colour: string): Promise<string> {
   const creds = await credentials(admin, 'products');
   const form = new FormData();
   form.append('file', new Blob([await pictureWebp('tee', colour)], { type: 'image/webp' }), 'tee.webp');
@@ -101,18 +101,18 @@ async function productPicture(app: TestApp, admin: Client, colour: string): Prom
  * A small shop made through the admin API: Clothing > Shirts, and `Linen Shirt` in sizes S and M
  * and colours Sky and Sand (each with stock `stock`), with a picture. Returns the admin client too.
  */
-export async function makeShop(app: TestApp, options: { name?: string; stock?: number; price?: string } = {}) {
+export async function makeShop(app: RunningApp, options: { name?: string; stock?: number; price?: string } = {}) {
   const { client: admin } = await signInAs(app, 'ADMIN');
   const check = <T>(response: { status: number; body: any; text: string }, status: number): T => {
     if (response.status !== status) throw new Error(`${status} expected, got ${response.status}: ${response.text}`);
     return response.body.data as T;
   };
   const suffix = Math.random().toString(36).slice(2, 7);
-  const clothing = check<{ public_id: string; slug: string }>(
+  const clothing = check<{ public_id: string; slug: string; name: string }>(
     await admin.post('/api/v1/admin/categories', { name: `Clothing ${suffix}`, description: 'Things to wear.' }),
     201,
   );
-  const shirts = check<{ public_id: string; slug: string }>(
+  const shirts = check<{ public_id: string; slug: string; name: string }>(
     await admin.post('/api/v1/admin/categories', { name: `Shirts ${suffix}`, parent_public_id: clothing.public_id }),
     201,
   );
@@ -160,7 +160,7 @@ export async function makeShop(app: TestApp, options: { name?: string; stock?: n
 }
 
 /** A registered customer with an address (made through the API), to sign in through the shop's form. */
-export async function customer(app: TestApp, options: { address?: boolean } = {}) {
+export async function customer(app: RunningApp, options: { address?: boolean } = {}) {
   const { client, email, user } = await signUp(app);
   if (options.address !== false) {
     const response = await client.post('/api/v1/users/me/addresses', addressInput());
@@ -179,7 +179,7 @@ export async function signInThroughShop(page: Page, email: string, password = PA
 }
 
 /** The .eml files the service wrote for `address` (newest last), each with its subject and text. */
-export function mailbox(app: TestApp, address: string): { subject: string; raw: string; link: string | null }[] {
+export function mailbox(app: RunningApp, address: string): { subject: string; raw: string; link: string | null }[] {
   const dir = path.join(app.config.dataDir, 'mail');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -199,7 +199,7 @@ export function mailbox(app: TestApp, address: string): { subject: string; raw: 
 }
 
 /** Waits for the service to write a message to `address` whose subject matches, and returns it. */
-export function mailTo(app: TestApp, address: string, subject: RegExp, timeoutMs = 10_000) {
+export function mailTo(app: RunningApp, address: string, subject: RegExp, timeoutMs = 10_000) {
   return waitFor(() => mailbox(app, address).find((mail) => subject.test(mail.subject)), timeoutMs);
 }
 
@@ -215,7 +215,7 @@ const decodeMimeWords = (text: string) =>
   );
 
 /** The order rows of an account, straight from the database. */
-export async function ordersOf(app: TestApp, email: string) {
+export async function ordersOf(app: RunningApp, email: string) {
   return app.db
     .selectFrom('orders as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')

@@ -6,12 +6,13 @@
  */
 const stores = new WeakMap<object, Map<string, { until: number; value: Promise<unknown> }>>();
 
-export function cached<T>(instance: object, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+/** `maxAgeMs` 0 loads now whatever is cached, and keeps the result for `ttlMs` from now. */
+export function cached<T>(instance: object, key: string, ttlMs: number, load: () => Promise<T>, maxAgeMs = ttlMs): Promise<T> {
   let store = stores.get(instance);
   if (!store) stores.set(instance, (store = new Map()));
   const now = Date.now();
   const hit = store.get(key);
-  if (hit && hit.until > now) return hit.value as Promise<T>;
+  if (hit && hit.until > now && hit.until - ttlMs + maxAgeMs > now) return hit.value as Promise<T>;
   const value = load();
   const entry = { until: now + ttlMs, value };
   store.set(key, entry);

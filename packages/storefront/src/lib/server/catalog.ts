@@ -28,15 +28,22 @@ export function storeSettings(shop: Shop): Promise<StoreSettings> {
   return cached(shop.transport.instance, 'settings', SETTINGS_TTL_MS, () => shop.api.store());
 }
 
-export function categoryTree(shop: Shop): Promise<CategoryTree> {
-  return cached(shop.transport.instance, 'categories', CATEGORY_TTL_MS, async () => {
+/** The category tree, cached for CATEGORY_TTL_MS; `fresh` asks the API now (and refreshes the cache). */
+export function categoryTree(shop: Shop, options: { fresh?: boolean } = {}): Promise<CategoryTree> {
+  return cached(
+    shop.transport.instance,
+    'categories',
+    CATEGORY_TTL_MS,
+    async () => {
     const all: Category[] = [];
     for await (const category of shop.api.items('/api/v1/categories', { params: { query: { limit: 100 } } })) {
       all.push(category);
       if (all.length >= MAX_CATEGORIES) break;
     }
     return buildTree(all);
-  });
+    },
+    options.fresh ? 0 : CATEGORY_TTL_MS,
+  );
 }
 
 export function buildTree(categories: readonly Category[]): CategoryTree {

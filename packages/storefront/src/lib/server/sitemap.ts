@@ -1,10 +1,8 @@
 import type { Shop } from './shop';
 import { categoryTree } from './catalog';
 
-/** The sitemap protocol's limit per file; past it, /sitemap.xml becomes an index of files. */
-export const MAX_URLS_PER_SITEMAP = 50_000;
-/** Products per file once the sitemap is split (each file is this many API pages of 100). */
-export const PRODUCTS_PER_FILE = 10_000;
+import { PRODUCTS_PER_FILE } from '../sitemap-plan';
+
 const API_PAGE = 100;
 
 export interface SitemapEntry {
@@ -27,15 +25,9 @@ export function sitemapIndex(locations: readonly string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</sitemapindex>\n`;
 }
 
-/** How /sitemap.xml is laid out for a catalog: one file, or an index of the pages file and the product files. */
-export function sitemapPlan(products: number, otherUrls: number): { split: false } | { split: true; productFiles: number } {
-  if (products + otherUrls <= MAX_URLS_PER_SITEMAP) return { split: false };
-  return { split: true, productFiles: Math.max(1, Math.ceil(products / PRODUCTS_PER_FILE)) };
-}
-
 /** The home page, the all-products page and every category. */
 export async function pageEntries(shop: Shop, origin: string): Promise<SitemapEntry[]> {
-  const tree = await categoryTree(shop);
+  const tree = await categoryTree(shop, { fresh: true });
   return [
     { loc: `${origin}/` },
     { loc: `${origin}/search` },

@@ -1,6 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { loading } from '$lib/server/errors';
-import { pageEntries, PRODUCTS_PER_FILE, productEntries, urlset } from '$lib/server/sitemap';
+import { pageEntries, productEntries, urlset } from '$lib/server/sitemap';
+import { PRODUCTS_PER_FILE } from '$lib/sitemap-plan';
 import type { RequestHandler } from './$types';
 
 const XML = { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' };

@@ -1,4 +1,5 @@
-import { pageEntries, productCount, productEntries, sitemapIndex, sitemapPlan, urlset } from '$lib/server/sitemap';
+import { pageEntries, productCount, productEntries, sitemapIndex, urlset } from '$lib/server/sitemap';
+import { sitemapPlan } from '$lib/sitemap-plan';
 import { loading } from '$lib/server/errors';
 import type { RequestHandler } from './$types';
 

@@ -8,7 +8,9 @@ import type { PageServerLoad } from './$types';
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
-    const tree = await categoryTree(shop);
+    let tree = await categoryTree(shop);
+    // A category made since the tree was cached is found by asking again once.
+    if (!tree.bySlug.has(event.params.slug)) tree = await categoryTree(shop, { fresh: true });
     const category = tree.bySlug.get(event.params.slug);
     if (!category) error(404, { message: 'We could not find that category.', code: 'NOT_FOUND' });
     const filters = filtersOf(event.url);

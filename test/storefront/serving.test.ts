@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { startTestApp } from '../helpers/app.js';
+import { errorOf } from '../helpers/factories.js';
+import { customer, makeShop, ordersOf } from '../helpers/storefront.js';
+import { useApp } from '../helpers/use-app.js';
+
+/**
+ * How the service serves the storefront at `/` beside the API: shop pages for every path the
+ * service does not own, the API's answers (404, 405) unchanged for its own paths, assets cached
+ * for good, forms that a cross-site page cannot send, and no shop without a build.
+ */
+const t = useApp();
+
+/** The scripts a page makes the browser load (SvelteKit names them in the Link header as modulepreload). */
+async function scriptsOf(pathname: string): Promise<string[]> {
+  const response = await fetch(t.baseUrl + pathname);
+  assert.equal(response.status, 200);
+  return [...(response.headers.get('link') ?? '').matchAll(/<([^>]+\.js)>; rel="modulepreload"/g)].map(
+    (m) => new URL(m[1]!, t.baseUrl + pathname).pathname,
+  );
+}
+
+describe('storefront: served by the service', () => {
+  test('shop pages at /, the API keeps its own answers for its paths', async () => {
+    const home = await fetch(`${t.baseUrl}/`);
+    assert.equal(home.status, 200);
+    assert.match(home.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await home.text(), /<title>Northwind Supply<\/title>/);
+    // SvelteKit's own policy (scripts by nonce) replaces the API's default on pages.
+    assert.match(home.headers.get('content-security-policy') ?? '', /script-src 'self' 'nonce-/);
+    assert.equal(home.headers.get('referrer-policy'), 'strict-origin-when-cross-origin');
+    assert.equal(home.headers.get('x-content-type-options'), 'nosniff');
+
+    const unknownApi = await t.anonymous.get('/api/v1/no-such-thing');
+    assert.equal(unknownApi.status, 404);
+    assert.equal(errorOf(unknownApi).code, 'NOT_FOUND');
+    const wrongMethod = await t.anonymous.post('/api/v1/products', {});
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'GET');
+    for (const owned of ['/api', '/media/ecommerce/none.png', '/admin/assets/none.js', '/docs/none.css', '/healthz/../health/x']) {
+      const response = await t.anonymous.get(owned);
+      assert.equal(response.status, 404, owned);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/, owned);
+    }
+    assert.equal((await t.anonymous.get('/health')).status, 200);
+
+    const missing = await fetch(`${t.baseUrl}/no-such-page`);
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /We could not find that page/);
+  });
+
+  test('assets are precompressed and cached for a year; a missing one is a plain 404', async () => {
+    const scripts = await scriptsOf('/');
+    assert.ok(scripts.length > 0);
+    for (const script of scripts) {
+      const response = await fetch(t.baseUrl + script, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(response.status, 200, script);
+      assert.match(response.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(response.headers.get('content-encoding'), 'br');
+    }
+    const missing = await fetch(`${t.baseUrl}/_app/immutable/chunks/none.js`);
+    assert.equal(missing.status, 404);
+    assert.doesNotMatch(missing.headers.get('content-type') ?? '', /html/);
+  });
+
+  test('the product page ships at most 60 KB of gzipped JavaScript', async () => {
+    const { product } = await makeShop(t);
+    let total = 0;
+    for (const script of await scriptsOf(`/p/${product.slug}`))
+      total += gzipSync(Buffer.from(await (await fetch(t.baseUrl + script)).arrayBuffer())).length;
+    assert.ok(total <= 60 * 1024, `${total} bytes gzipped`);
+  });
+
+  test('forms: a cross-site post is refused, and a same-site post without the API token changes nothing', async () => {
+    const { product } = await makeShop(t);
+    const buyer = await customer(t);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
+    const cookie = [...buyer.client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0].public_id;
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const post = (pathname: string, fields: Record<string, string>, origin: string) =>
+      fetch(t.baseUrl + pathname, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, origin, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        body: form(fields),
+      });
+
+    const crossSite = await post('/checkout?/place', { address, key: 'k-1', csrf: 'anything' }, 'https://evil.example');
+    assert.equal(crossSite.status, 403);
+    // Same origin (SvelteKit's check passes) but the page's token is missing or another session's: the API refuses.
+    for (const csrf of ['', 'forged-token']) {
+      const forged = await post('/checkout?/place', { address, key: `k-${csrf}`, csrf }, t.baseUrl);
+      assert.equal(forged.status, 403);
+      assert.match(await forged.text(), /This form had expired/);
+    }
+    const removal = await post('/cart?/remove', { variant: product.variants[0]!.id, csrf: '' }, t.baseUrl);
+    assert.equal(removal.status, 403);
+    assert.equal((await ordersOf(t, buyer.email)).length, 0);
+    assert.equal((await buyer.client.get('/api/v1/cart')).body.data.items.length, 1, 'the cart is as it was');
+  });
+
+  test('without a build, shop paths answer 503 STOREFRONT_NOT_BUILT and the API works', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'no-storefront-'));
+    const bare = await startTestApp({ STOREFRONT_DIR: empty });
+    try {
+      const client = bare.client();
+      const home = await client.get('/');
+      assert.equal(home.status, 503);
+      assert.equal(errorOf(home).code, 'STOREFRONT_NOT_BUILT');
+      assert.equal((await client.get('/api/v1/products')).status, 200);
+    } finally {
+      await bare.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
