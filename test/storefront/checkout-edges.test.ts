@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../helpers/app.js';
+import { inventoryOf } from '../helpers/commerce.js';
+import { customer, inShop, makeShop, ordersOf, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/** Checkout when things go wrong: the last unit wanted by two shoppers at once, a session that ends at the wrong moment. */
+const { t: app, browser } = await startShop();
+
+/** A signed-in page at /checkout for a customer whose cart holds `variant` x 1. */
+async function atCheckout(browser: Browser, app: TestApp, variant: string) {
+  const buyer = await customer(app);
+  const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant, quantity: 1 });
+  assert.equal(added.status, 200, added.text);
+  const context = await browser.newContext({ baseURL: app.baseUrl });
+  const page = await context.newPage();
+  await signInThroughShop(page, buyer.email, buyer.password);
+  await page.goto('/checkout');
+  await page.getByRole('button', { name: 'Place order' }).waitFor();
+  return { buyer, context, page };
+}
+
+describe('storefront: checkout edges', () => {
+  test('the last unit bought by two shoppers at once: one order, and the other is told clearly', async (t) => {
+    const { product } = await makeShop(app, { stock: 1 });
+    const last = product.variants[0]!;
+    await inShop(browser, t, app, async () => {
+      const shoppers = await Promise.all([atCheckout(browser, app, last.id), atCheckout(browser, app, last.id)]);
+      try {
+        await Promise.all(shoppers.map(({ page }) => page.getByRole('button', { name: 'Place order' }).click()));
+        const outcomes = await Promise.all(
+          shoppers.map(({ page }) =>
+            Promise.race([
+              page
+                .getByRole('heading', { name: 'Thank you! Your order is confirmed.' })
+                .waitFor()
+                .then(() => 'ordered'),
+              page
+                .getByRole('alert')
+                .filter({ hasText: 'Some items sold out while you were checking out.' })
+                .waitFor()
+                .then(() => 'told'),
+            ]),
+          ),
+        );
+        assert.deepEqual([...outcomes].sort(), ['ordered', 'told']);
+        const loser = shoppers[outcomes.indexOf('told')]!;
+        assert.match(await loser.page.getByRole('alert').first().innerText(), new RegExp(`${last.sku}: only 0 left`));
+        await loser.page.screenshot({ path: path.join(SHOP_RESULTS, 'last-unit-the-other-shopper.png'), fullPage: true });
+        const orders = await Promise.all(shoppers.map(({ buyer }) => ordersOf(app, buyer.email)));
+        assert.deepEqual(orders.map((o) => o.length).sort(), [0, 1]);
+        assert.equal((await inventoryOf(app, last.id)).quantity_reserved, 1);
+      } finally {
+        await Promise.all(shoppers.map(({ context }) => context.close()));
+      }
+    });
+  });
+
+  test('a session that ends during checkout: sign in again, come back to checkout with the cart, one order', async (t) => {
+    const { product } = await makeShop(app);
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[2]!.id, quantity: 2 });
+    await inShop(browser, t, app, async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await page.getByRole('button', { name: 'Place order' }).waitFor();
+      // Idle past the session's lifetime while the page is open.
+      app.clock.advance((app.config.sessionIdleDays + 1) * 86_400_000);
+      try {
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByText('Your session has ended. Please sign in again; your cart is saved.').waitFor();
+        assert.equal(new URL(page.url()).searchParams.get('next'), '/checkout');
+        assert.equal((await ordersOf(app, buyer.email)).length, 0);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+        assert.match(await page.getByRole('complementary').innerText(), /2 × /);
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+      } finally {
+        app.clock.offsetMs = 0;
+      }
+    });
+    assert.equal((await ordersOf(app, buyer.email)).length, 1);
+  });
+});
