@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { pictureWebp } from '../../scripts/seed-pictures.js';
+import { customer, inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * A review with a photo: written in the shop (the photo uploaded with signed credentials to the
+ * image host the service names), pending until staff approve it, then on the product page with
+ * its photo. With JavaScript the browser uploads the photo itself; without it the form carries the
+ * file and the storefront uploads it.
+ */
+const { t: app, browser } = await startShop();
+const { admin, product } = await makeShop(app);
+
+async function writeReview(page: Page, title: string) {
+  await page.goto(`/p/${product.slug}`);
+  await page.getByRole('link', { name: 'Write a review' }).click();
+  await page.getByRole('heading', { level: 1, name: `Review ${product.name}` }).waitFor();
+  await page.getByText('5 stars').click();
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Your review').fill('Light, soft and it survived a week of travel.');
+  await page
+    .getByLabel('Photos (optional)')
+    .setInputFiles({ name: 'me.webp', mimeType: 'image/webp', buffer: await pictureWebp('tee', '#7c3050') });
+  await page.getByRole('button', { name: 'Send review' }).click();
+  await page.getByText('Thank you! Your review is waiting for approval').waitFor();
+}
+
+async function approveAndSee(page: Page, title: string, email: string) {
+  const row = await app.db
+    .selectFrom('reviews as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.public_id', 'r.status', 'r.images'])
+    .where('u.email', '=', email)
+    .executeTakeFirstOrThrow();
+  assert.equal(row.status, 'PENDING');
+  assert.equal(row.images.length, 1);
+  await page.goto(`/p/${product.slug}`);
+  assert.equal(await page.getByRole('heading', { name: title }).count(), 0, 'not shown before approval');
+
+  const approved = await admin.patch(`/api/v1/admin/reviews/${row.public_id}`, { status: 'APPROVED' });
+  assert.equal(approved.status, 200, approved.text);
+  await page.goto(`/p/${product.slug}`);
+  const review = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+  await review.waitFor();
+  assert.match(await review.innerText(), /Light, soft and it survived a week of travel\./);
+  const photo = review.getByRole('img', { name: `Customer photo of ${product.name}` });
+  await photo.scrollIntoViewIfNeeded();
+  assert.equal(await photo.getAttribute('src'), row.images[0]!.image_url);
+  await page.waitForFunction(
+    (element) => (element as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0,
+    await photo.elementHandle(),
+  );
+  await page.getByRole('img', { name: /^Rated 5\.0 out of 5/ }).first().waitFor();
+}
+
+describe('storefront: reviews with photos', () => {
+  test('with JavaScript: the browser uploads the photo to the image host; approved, the review shows with it', async (t) => {
+    const writer = await customer(app, { address: false });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, writer.email, writer.password);
+        const direct = page.waitForRequest(
+          (request) => request.url().endsWith('/media/api/v1/files/upload') && request.method() === 'POST',
+        );
+        await writeReview(page, 'Perfect summer shirt');
+        await direct;
+        await page.goto('/account/reviews');
+        await page.getByText('Waiting for approval').waitFor();
+        await approveAndSee(page, 'Perfect summer shirt', writer.email);
+      },
+      { viewport: PHONE },
+    );
+  });
+
+  test('without JavaScript: the form carries the photo and the storefront uploads it', async (t) => {
+    const writer = await customer(app, { address: false });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, writer.email, writer.password);
+        await writeReview(page, 'Good for hot days');
+        await approveAndSee(page, 'Good for hot days', writer.email);
+      },
+      { javaScript: false },
+    );
+  });
+});
