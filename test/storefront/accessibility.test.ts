@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { accessibilityProblems, describeViolations } from '../helpers/browser.js';
+import { checkout } from '../helpers/commerce.js';
+import {
+  customer,
+  DESKTOP,
+  inShop,
+  mailTo,
+  makeShop,
+  pathOf,
+  PHONE,
+  sidewaysScroll,
+  signInThroughShop,
+  startShop,
+} from '../helpers/storefront.js';
+
+/**
+ * Every kind of page, checked with axe-core against WCAG 2.1 A and AA (serious and critical
+ * findings fail), at a phone's width and a desktop's; at 360 px none may scroll sideways, and its
+ * links and buttons are at least 24 x 24 CSS pixels (WCAG 2.2's minimum target size; most are 44).
+ */
+const { t: app, browser } = await startShop();
+const { product, shirts } = await makeShop(app);
+const buyer = await customer(app);
+await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
+const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0];
+const order = (await checkout(buyer.client, address.public_id)).body.data;
+await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[1]!.id, quantity: 2 });
+await buyer.client.post('/api/v1/users/me/email', { new_email: `${buyer.email}.moved`, password: buyer.password });
+const changeLink = pathOf((await mailTo(app, `${buyer.email}.moved`, /^Confirm your new email/)).link!);
+const verifyLink = pathOf((await mailTo(app, buyer.email, /^Verify your email address$/)).link!);
+
+const ANONYMOUS = [
+  '/',
+  `/c/${shirts.slug}`,
+  '/search?q=linen',
+  `/p/${product.slug}`,
+  '/cart',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password?token=abc',
+  verifyLink,
+  '/no-such-page',
+];
+const SIGNED_IN = [
+  '/checkout',
+  `/orders/${order.public_id}`,
+  `/orders/${order.public_id}?placed=1`,
+  '/orders',
+  '/account',
+  '/account/addresses',
+  `/account/addresses/${address.public_id}`,
+  '/account/sessions',
+  '/account/password',
+  '/account/email',
+  '/account/reviews',
+  `/p/${product.slug}/review`,
+  changeLink,
+  '/logout',
+];
+
+/** Links and buttons smaller than 24 x 24 CSS px (inline links in a sentence are exempt, as WCAG allows). */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<any> } }).document;
+    const small: string[] = [];
+    for (const element of Array.from(doc.querySelectorAll('a[href], button, input:not([type=hidden]), select, summary'))) {
+      const box = element.getBoundingClientRect();
+      // Not drawn, or drawn as nothing (a visually hidden radio whose label is the target).
+      if (box.width <= 1 || box.height <= 1) continue;
+      const inSentence =
+        element.tagName === 'A' &&
+        element.parentElement &&
+        /^(P|LI|SPAN|DD)$/.test(element.parentElement.tagName) &&
+        element.parentElement.textContent.trim() !== element.textContent.trim();
+      if (!inSentence && (box.width < 24 || box.height < 24))
+        small.push(
+          `${element.tagName} "${String(element.textContent).trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`,
+        );
+    }
+    return small;
+  });
+}
+
+async function check(page: Page, paths: string[], phone: boolean) {
+  const failures: string[] = [];
+  for (const path of paths) {
+    await page.goto(path);
+    const violations = await accessibilityProblems(page);
+    if (violations.length > 0) failures.push(`${path}:\n${describeViolations(violations)}`);
+    if (phone) {
+      const overflow = await sidewaysScroll(page);
+      if (overflow > 0) failures.push(`${path}: scrolls sideways by ${overflow}px at 360 px`);
+      const small = await smallTargets(page);
+      if (small.length > 0) failures.push(`${path}: small tap targets: ${small.join('; ')}`);
+    }
+  }
+  assert.equal(failures.length, 0, failures.join('\n\n'));
+}
+
+describe('storefront: accessibility and small screens', () => {
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    test(`every page type meets WCAG 2.1 AA (${label})`, async (t) => {
+      await inShop(
+        browser,
+        t,
+        app,
+        async (page) => {
+          await check(page, ANONYMOUS, label === 'phone');
+          await signInThroughShop(page, buyer.email, buyer.password);
+          await check(page, SIGNED_IN, label === 'phone');
+        },
+        { viewport },
+      );
+    });
+  }
+});
