@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { customer, inShop, makeShop, ordersOf, startShop } from '../helpers/storefront.js';
+
+/**
+ * A purchase with the keyboard alone: Tab to move, Enter or Space to act, typing into fields; the
+ * mouse is never used. Every element the shopper reaches must show where the focus is.
+ */
+const { t: app, browser } = await startShop();
+const { product } = await makeShop(app);
+
+interface Focused {
+  tag: string;
+  name: string;
+  outline: string;
+  shadow: string;
+}
+
+async function focused(page: Page): Promise<Focused | null> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { activeElement: any }; getComputedStyle(e: unknown): any }).document;
+    const element = doc.activeElement;
+    if (!element || element.tagName === 'BODY') return null;
+    const style = (globalThis as unknown as { getComputedStyle(e: unknown): any }).getComputedStyle(element);
+    const label = element.labels?.[0]?.textContent ?? '';
+    return {
+      tag: element.tagName,
+      name: String(element.getAttribute('aria-label') || element.textContent || label || element.value || '')
+        .trim()
+        .replace(/\s+/g, ' '),
+      outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      shadow: style.boxShadow,
+    };
+  });
+}
+
+/** Presses Tab until the focused element's accessible name matches, checking it shows its focus. */
+async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (!now) continue;
+    seen.push(`${now.tag} ${now.name.slice(0, 40)}`);
+    if (name.test(now.name)) {
+      assert.ok(!now.outline.startsWith('none') || now.shadow !== 'none', `${now.name}: no visible focus (${now.outline}, ${now.shadow})`);
+      return;
+    }
+  }
+  throw new Error(`Tab never reached ${name}; went through:\n${seen.join('\n')}`);
+}
+
+describe('storefront: the keyboard alone', () => {
+  test('find, choose, add to cart, sign in and place the order without a pointer', async (t) => {
+    const buyer = await customer(app);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/');
+      await tabTo(page, /^Skip to content$/);
+      await page.keyboard.press('Enter');
+      await tabTo(page, new RegExp(`^${product.name}$`));
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+
+      await tabTo(page, /^Sand$/);
+      await page.keyboard.press('Enter');
+      await page.getByText('$52.00', { exact: true }).waitFor();
+      await tabTo(page, /^M$/);
+      await page.keyboard.press('Enter');
+      await tabTo(page, /^Quantity/);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('2');
+      await tabTo(page, /^Add to cart$/);
+      await page.keyboard.press('Space');
+      await page.getByText('Added 2 × ').waitFor();
+      await tabTo(page, /^View cart and check out$/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
+
+      await tabTo(page, /^Check out$/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await tabTo(page, /^Email$/);
+      await page.keyboard.type(buyer.email);
+      await tabTo(page, /^Password$/);
+      await page.keyboard.type(buyer.password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+      await tabTo(page, /^Place order$/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+    });
+    const orders = await ordersOf(app, buyer.email);
+    assert.equal(orders.length, 1);
+    assert.equal(orders[0]!.total, '114.00', '2 x 52.00 and flat shipping');
+  });
+});
