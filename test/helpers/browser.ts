@@ -56,6 +56,8 @@ export interface PageOptions {
   resultsDir: string;
   /** Added to the screenshot's and trace's name (e.g. the viewport, when a test runs at several). */
   label?: string;
+  /** Console errors the test provokes on purpose (a page answered 503), which do not fail it. */
+  expectedConsoleErrors?: RegExp;
 }
 
 /**
@@ -92,7 +94,8 @@ export async function inPage(
   page.on('console', (message) => {
     if (
       message.type() === 'error' &&
-      !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text())
+      !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text()) &&
+      !options.expectedConsoleErrors?.test(message.text())
     ) {
       problems.push(`console error: ${message.text()}`);
     }

@@ -53,6 +53,7 @@ export interface ShopPageOptions {
   viewport?: Viewport;
   javaScript?: boolean;
   label?: string;
+  expectedConsoleErrors?: RegExp;
 }
 
 /** A fresh browser page (its own cookies) at the shop; screenshot always, trace on failure, console errors fail. */
@@ -72,6 +73,7 @@ export function inShop(
       javaScriptEnabled: options.javaScript ?? true,
       resultsDir: SHOP_RESULTS,
       ...(options.label ? { label: options.label } : {}),
+      ...(options.expectedConsoleErrors ? { expectedConsoleErrors: options.expectedConsoleErrors } : {}),
     },
     body,
   );

@@ -8,6 +8,13 @@ export const handle: Handle = async ({ event, resolve }) => {
   // API), and SvelteKit's origin check then refuses every form sent without JavaScript. Pages send
   // the origin only, and only that, to other sites.
   response.headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  // Images and direct photo uploads go to the API's public origin, which need not be this page's
+  // (http://localhost:3000 opened as 127.0.0.1, a storefront running apart): allow it by name.
+  const csp = response.headers.get('content-security-policy');
+  const media = event.locals.shop.transport.mediaOrigin;
+  if (csp && media && media !== event.url.origin) {
+    response.headers.set('content-security-policy', csp.replace(/(img-src|connect-src) ([^;]*)/g, `$1 $2 ${media}`));
+  }
   // The service adds these to everything it serves; a storefront running alone sends them itself.
   if (!event.platform?.commerce) {
     response.headers.set('x-content-type-options', 'nosniff');

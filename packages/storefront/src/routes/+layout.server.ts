@@ -1,4 +1,5 @@
-import { categoryTree, storeSettings, type CategoryNode } from '$lib/server/catalog';
+import { ApiError, NetworkError, ResponseError } from '@commerce/client';
+import { categoryTree, storeSettings, type CategoryNode, type StoreSettings } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
 import type { LayoutServerLoad } from './$types';
 
@@ -10,18 +11,28 @@ export interface NavCategory {
 
 const nav = (nodes: CategoryNode[]): NavCategory[] => nodes.map((n) => ({ name: n.name, slug: n.slug, children: nav(n.children) }));
 
+/** While the API cannot answer, the frame still renders (with no navigation), so the page's own error shows inside it. */
+const UNREACHABLE: StoreSettings = { name: 'Shop', currency: 'USD', shipping_flat: '0.00', free_shipping_from: '0.00', tax_rate: '0' };
+const unreachable = (e: unknown) => e instanceof NetworkError || e instanceof ResponseError || (e instanceof ApiError && e.status >= 500);
+
 /** Every page: the shop's settings, the category tree for navigation, who is signed in and how full the cart is. */
 export const load: LayoutServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
-    const [store, tree, user] = await Promise.all([storeSettings(shop), categoryTree(shop), shop.user()]);
-    const cartCount = user ? (await shop.api.cart.get()).item_count : shop.guestCart().reduce((sum, line) => sum + line.quantity, 0);
-    return {
-      /** The shop's public origin: canonical URLs and Open Graph are built on it. */
-      origin: shop.transport.publicBaseUrl,
-      store,
-      nav: nav(tree.roots),
-      user: user ? { email: user.email, verified: user.email_verified } : null,
-      cartCount,
-    };
+    const origin = shop.transport.publicBaseUrl;
+    try {
+      const [store, tree, user] = await Promise.all([storeSettings(shop), categoryTree(shop), shop.user()]);
+      const cartCount = user ? (await shop.api.cart.get()).item_count : shop.guestCart().reduce((sum, line) => sum + line.quantity, 0);
+      return {
+        /** The shop's public origin: canonical URLs and Open Graph are built on it. */
+        origin,
+        store,
+        nav: nav(tree.roots),
+        user: user ? { email: user.email, verified: user.email_verified } : null,
+        cartCount,
+      };
+    } catch (e) {
+      if (!unreachable(e)) throw e;
+      return { origin, store: UNREACHABLE, nav: [] as NavCategory[], user: null, cartCount: 0 };
+    }
   });

@@ -14,7 +14,9 @@ const BUSY = 'The shop is busy right now. Please try again in a moment.';
 export function waitSentence(seconds: number | null | undefined): string {
   if (!seconds || seconds <= 60) return 'Please wait a minute and try again.';
   const minutes = Math.ceil(seconds / 60);
-  return minutes >= 90 ? `Please try again in about ${Math.round(minutes / 60)} hours.` : `Please try again in ${minutes} minutes.`;
+  if (minutes < 90) return `Please try again in ${minutes} minutes.`;
+  const hours = Math.round(minutes / 60);
+  return `Please try again in about ${hours} ${hours === 1 ? 'hour' : 'hours'}.`;
 }
 
 /** The API could not be reached or did not answer as the API: the page says try again (503). */

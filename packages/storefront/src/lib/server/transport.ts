@@ -30,6 +30,8 @@ export interface ApiTransport {
   instance: object;
   /** The shop's public origin, for canonical URLs, Open Graph and the sitemap. */
   publicBaseUrl: string;
+  /** Where the API's images and built-in upload endpoint are, as browsers reach them (for the page's CSP). */
+  mediaOrigin: string | null;
 }
 
 /** Any origin will do: the in-process fetch routes by path. */
@@ -52,14 +54,18 @@ export function apiTransport(event: RequestEvent): ApiTransport {
       headers: { ...common, 'x-request-id': inProcess.requestId },
       instance: inProcess.instance,
       publicBaseUrl: inProcess.publicBaseUrl,
+      mediaOrigin: new URL(inProcess.publicBaseUrl).origin,
     };
   }
+  const baseUrl = (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   return {
-    baseUrl: (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    baseUrl,
     fetch: globalThis.fetch,
     headers: { ...common, 'x-forwarded-for': event.getClientAddress() },
     instance: standalone,
     // SHOP_ORIGIN (adapter-node's ORIGIN) fixes the request's origin; without it the Host header decides.
     publicBaseUrl: event.url.origin,
+    // The API's PUBLIC_BASE_URL, when browsers reach it by another name than COMMERCE_API_URL.
+    mediaOrigin: new URL(env.COMMERCE_PUBLIC_URL ?? baseUrl).origin,
   };
 }

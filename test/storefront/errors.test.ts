@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { startTestApp } from '../helpers/app.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { sendError } from '../../src/lib/error-handler.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import { customer, freePort, inShop, makeShop } from '../helpers/storefront.js';
+
+/**
+ * Errors where they happen, in words: field errors next to their fields, the rate limit's wait,
+ * a not-found page, and a page that says try again while the API cannot answer. The API's address
+ * limits count each shopper's own address, not the storefront's.
+ */
+let apiDown = false;
+const port = await freePort();
+const app = await startTestApp(
+  {
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_LOGIN: '2/15m',
+    RATE_LIMIT_REGISTER: '2/1h',
+    TRUST_PROXY: 'loopback',
+  },
+  {
+    // While `apiDown`, every API call answers as the API does when its database is unreachable.
+    setup: (fastify) =>
+      fastify.addHook('onRequest', async (request, reply) => {
+        if (apiDown && request.url.startsWith('/api/')) {
+          reply.header('retry-after', '2');
+          return sendError(reply, 503, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly');
+        }
+      }),
+  },
+);
+const browser = await launchBrowser();
+after(async () => {
+  await browser.close();
+  await app.close();
+});
+const { product } = await makeShop(app);
+
+describe('storefront: errors, in words', () => {
+  test('the API down: the page says the shop is busy and offers to try again, which works once it is back', async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        apiDown = true;
+        try {
+          const response = await page.goto(`/p/${product.slug}`);
+          assert.equal(response?.status(), 503);
+          await page.getByRole('heading', { level: 1, name: 'We are a little busy' }).waitFor();
+          await page.getByText('The shop is busy right now. Please try again in a moment.').waitFor();
+          assert.doesNotMatch(await page.locator('body').innerText(), /SERVICE_UNAVAILABLE|database|\{"/);
+        } finally {
+          apiDown = false;
+        }
+        await page.getByRole('link', { name: 'Try again' }).click();
+        await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+      },
+      { expectedConsoleErrors: /status of 503/ },
+    );
+  });
+
+  test('not found: an unknown product, category or page is the 404 page with a way on', async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      for (const path of ['/p/no-such-shirt', '/c/no-such-category', '/nothing/here']) {
+        const response = await page.goto(path);
+        assert.equal(response?.status(), 404, path);
+        await page.getByRole('heading', { level: 1, name: 'We could not find that page' }).waitFor();
+        await page.getByRole('searchbox', { name: 'Search products' }).last().waitFor();
+      }
+    });
+  });
+
+  test("field errors sit next to their fields, with the API's rules in words", async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/register');
+      await page.getByLabel('First name').fill('Ann');
+      await page.getByLabel('Last name').fill('Smith');
+      await page.getByLabel('Email').fill(uniqueEmail('weak'));
+      await page.getByLabel('Password', { exact: true }).fill('aaaaaaaaaa');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Please check the highlighted fields.' }).waitFor();
+      const password = page.getByLabel('Password', { exact: true });
+      assert.equal(await password.getAttribute('aria-invalid'), 'true');
+      const described = (await password.getAttribute('aria-describedby')) ?? '';
+      const error = page.locator(`[id="${described.split(' ').find((id) => id.endsWith('-error'))}"]`);
+      assert.ok((await error.innerText()).length > 5, 'the password field says what is wrong');
+      assert.equal(await page.getByLabel('First name').inputValue(), 'Ann', 'what was typed is kept');
+    });
+  });
+
+  test('too many failed sign-ins: the form says how long to wait', async (t) => {
+    const buyer = await customer(app, { address: false });
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/login');
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await page.getByLabel('Email').fill(buyer.email);
+        await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('alert').waitFor();
+      }
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^Too many attempts\. Please try again in 15 minutes\.$/ })
+        .waitFor();
+    });
+  });
+
+  test("registration limits count each shopper's address: one is stopped, another is not", async (t) => {
+    const register = async (address: string, expect: RegExp) =>
+      inShop(browser, t, app, async (page, context) => {
+        await context.setExtraHTTPHeaders({ 'x-forwarded-for': address });
+        await page.goto('/register');
+        await page.getByLabel('First name').fill('Sam');
+        await page.getByLabel('Last name').fill('Lee');
+        await page.getByLabel('Email').fill(uniqueEmail('limit'));
+        await page.getByLabel('Password', { exact: true }).fill('Fine-Password-8');
+        await page.getByRole('button', { name: 'Create account' }).click();
+        await page.getByText(expect).first().waitFor();
+      });
+    const welcome = /^Welcome to /;
+    await register('203.0.113.7', welcome);
+    await register('203.0.113.7', welcome);
+    await register('203.0.113.7', /^Too many attempts\. Please try again in \d+ minutes\.$/);
+    await register('198.51.100.9', welcome);
+  });
+});
