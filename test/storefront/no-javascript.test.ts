@@ -79,6 +79,7 @@ describe('storefront without JavaScript', () => {
         await page.getByText('Added 1 × ').waitFor();
         await page.goto('/cart');
         await page.getByRole('link', { name: 'Check out' }).click();
+        await page.getByText('Sign in or create an account to check out').waitFor();
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
         await page.getByRole('button', { name: 'Place order' }).click();

@@ -34,6 +34,15 @@ export interface ApiTransport {
   mediaOrigin: string | null;
 }
 
+/** The shopper's address for the API; none when adapter-node cannot tell (its SHOP_ADDRESS_HEADER missing from a request). */
+function forwardedFor(event: RequestEvent): Record<string, string> {
+  try {
+    return { 'x-forwarded-for': event.getClientAddress() };
+  } catch {
+    return {};
+  }
+}
+
 /** Any origin will do: the in-process fetch routes by path. */
 export const IN_PROCESS_ORIGIN = 'http://commerce.internal';
 const standalone = {};
@@ -61,7 +70,7 @@ export function apiTransport(event: RequestEvent): ApiTransport {
   return {
     baseUrl,
     fetch: globalThis.fetch,
-    headers: { ...common, 'x-forwarded-for': event.getClientAddress() },
+    headers: { ...common, ...forwardedFor(event) },
     instance: standalone,
     // SHOP_ORIGIN (adapter-node's ORIGIN) fixes the request's origin; without it the Host header decides.
     publicBaseUrl: event.url.origin,

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { waitFor } from '../helpers/mail.js';
+import { customer, freePort, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * The storefront as its own process (`node packages/storefront/build`, adapter-node's server) in
+ * front of the service at COMMERCE_API_URL, as an operator who wants it elsewhere runs it: a whole
+ * purchase works, the session lives on the storefront's origin, and the API sees the shopper's
+ * address and browser (X-Forwarded-For, trusted with TRUST_PROXY) rather than the storefront's.
+ */
+const { t: app, browser } = await startShop({ TRUST_PROXY: 'loopback' });
+const { product } = await makeShop(app);
+
+const shopPort = await freePort();
+const shopUrl = `http://127.0.0.1:${shopPort}`;
+const child = spawn(process.execPath, [path.resolve('packages/storefront/build/index.js')], {
+  env: {
+    PATH: process.env.PATH,
+    SHOP_HOST: '127.0.0.1',
+    SHOP_PORT: String(shopPort),
+    SHOP_ORIGIN: shopUrl,
+    // Behind a proxy the operator names the header it sets; here the test's browser sets it.
+    SHOP_ADDRESS_HEADER: 'x-forwarded-for',
+    COMMERCE_API_URL: app.baseUrl,
+    COMMERCE_PUBLIC_URL: app.config.publicBaseUrl,
+  },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let output = '';
+child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+after(() => {
+  child.kill('SIGTERM');
+});
+await waitFor(async () => (await fetch(shopUrl, { headers: { 'x-forwarded-for': '192.0.2.1' } }).catch(() => null))?.ok, 20_000).catch(
+  (error: unknown) => {
+    throw new Error(`the storefront did not start: ${String(error)}\n${output}`);
+  },
+);
+
+describe('storefront: its own process', () => {
+  test('a whole purchase through a storefront on another origin; the API sees the shopper', async (t) => {
+    const buyer = await customer(app);
+    await inShop(browser, t, { ...app, baseUrl: shopUrl }, async (page, context) => {
+      await context.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.50' });
+      await page.goto(`/p/${product.slug}`);
+      await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+      const image = page.getByRole('img', { name: `${product.name} in sky blue` });
+      await page.waitForFunction(
+        (element) => (element as unknown as { naturalWidth: number }).naturalWidth > 0,
+        await image.elementHandle(),
+      );
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 1 × ').waitFor();
+      await page.goto('/cart');
+      await page.getByRole('link', { name: 'Check out' }).click();
+      await page.getByText('Sign in or create an account to check out').waitFor();
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+
+      const cookies = await context.cookies();
+      assert.ok(cookies.some((cookie) => cookie.name === 'session' && cookie.domain === '127.0.0.1' && cookie.httpOnly));
+    });
+    assert.equal((await ordersOf(app, buyer.email)).length, 1);
+    const session = await app.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.ip', 's.user_agent'])
+      .where('u.email', '=', buyer.email)
+      .orderBy('s.id', 'desc')
+      .executeTakeFirstOrThrow();
+    assert.equal(session.ip, '203.0.113.50');
+    assert.match(session.user_agent ?? '', /Chrome/);
+  });
+});
