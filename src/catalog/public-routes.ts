@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { sendJsonData, sendJsonPage } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
-import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery, StoreSettings } from './schemas.js';
+import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery, StoreSettings, VariantStock } from './schemas.js';
 import type { StorefrontService } from './storefront-service.js';
 
 /** The public catalog: no session needed, only ACTIVE products and variants. */
@@ -43,6 +43,19 @@ export const catalogPublicRoutes =
         response: { 200: Ok(Product), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => sendJsonData(reply, await storefront.get(request.params.product_public_id)),
+    });
+
+    app.get('/products/:product_public_id/stock', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: "A product's variants with their stock now: the status, and how many are left when few are",
+        description:
+          'IN_STOCK, LOW_STOCK (at or below the reorder level; `quantity_left` says how many) or OUT_OF_STOCK, read live from the stock records, for each ACTIVE variant in order. Exact counts above the reorder level stay admin-only.',
+        params: IdParam('product_public_id', 'prd'),
+        response: { 200: Ok(Type.Array(VariantStock)), ...errorResponses('NOT_FOUND') },
+      },
+      handler: async (request) => ({ success: true as const, data: await storefront.stock(request.params.product_public_id) }),
     });
 
     app.get('/products/by-slug/:slug', {

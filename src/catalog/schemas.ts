@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { InventoryRecord } from '../inventory/schemas.js';
+import { InventoryRecord, StockStatus } from '../inventory/schemas.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { LongText, Money, RequiredText, Timestamp } from '../lib/schemas.js';
 
@@ -76,6 +76,16 @@ export const StoreSettings = Type.Object(
   { $id: 'StoreSettings' },
 );
 export type StoreSettings = Static<typeof StoreSettings>;
+
+/** How much of a variant a shopper may buy now: a status for everyone, a count only when few are left. */
+export const VariantStock = Type.Object({
+  variant_public_id: Type.String(),
+  stock_status: StockStatus,
+  quantity_left: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: 'Units available, given only when LOW_STOCK (at or below the reorder level), for "only 3 left"; otherwise null',
+  }),
+});
+export type VariantStock = Static<typeof VariantStock>;
 
 // Products and variants --------------------------------------------------------
 

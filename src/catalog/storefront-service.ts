@@ -5,8 +5,10 @@ import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, type JsonPage } from '../lib/pagination.js';
 import { findPublicProductJson, listPublicProductsJson } from './listing-repository.js';
+import { stockStatus } from '../inventory/mappers.js';
 import { productFilters } from './product-filters.js';
-import type { ProductListQuery, ProductSortField, StoreSettings } from './schemas.js';
+import { publicVariantStock } from './stock-repository.js';
+import type { ProductListQuery, ProductSortField, StoreSettings, VariantStock } from './schemas.js';
 
 type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | undefined };
 
@@ -23,6 +25,19 @@ export function createStorefrontService({ db }: { db: Db }) {
   }
 
   return {
+    /**
+     * A public product's variants with their stock as a shopper may know it: the status, and the count
+     * only when it is low (a variant without a stock record has none to sell).
+     */
+    async stock(productPublicId: string): Promise<VariantStock[]> {
+      const rows = isPublicId('prd', productPublicId) ? await publicVariantStock(db, productPublicId) : undefined;
+      if (!rows) throw notFound('Product');
+      return rows.map((row) => {
+        const status = stockStatus(row.available ?? 0, row.reorder_level);
+        return { variant_public_id: row.public_id, stock_status: status, quantity_left: status === 'LOW_STOCK' ? row.available : null };
+      });
+    },
+
     /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage). */
     async list(query: ListQuery): Promise<JsonPage> {
       const filters = await productFilters(db, query, 'public');

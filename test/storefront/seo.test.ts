@@ -57,6 +57,14 @@ describe('storefront: search engines and sharing', () => {
     });
     await admin.patch(`/api/v1/admin/reviews/${review.body.data.public_id}`, { status: 'APPROVED' });
 
+    // And one running low: its page says how many are left (the count the API gives only when it is low).
+    const few = product.variants[2]!;
+    await admin.patch(`/api/v1/admin/inventory/${few.id}`, { quantity_on_hand: 3, reorder_level: 5 });
+    const fewPage = await (await fetch(`${t.baseUrl}/p/${product.slug}?size=${few.options.size}&colour=${few.options.colour}`)).text();
+    assert.match(fewPage, />Only 3 left</);
+    const soldOutPage = await (await fetch(`${t.baseUrl}/p/${product.slug}?variant=${soldOut.id}`)).text();
+    assert.match(soldOutPage, />Out of stock</);
+
     const api = (await t.anonymous.get(`/api/v1/products/${product.id}`)).body.data;
     const store = (await t.anonymous.get('/api/v1/store')).body.data;
     const seo = await page(`/p/${product.slug}`);

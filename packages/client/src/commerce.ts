@@ -63,6 +63,9 @@ export function createCommerceClient(options: CommerceClientOptions) {
       get: (product_public_id: string) =>
         api.GET('/api/v1/products/{product_public_id}', { params: { path: { product_public_id } } }).then(data),
       bySlug: (slug: string) => api.GET('/api/v1/products/by-slug/{slug}', { params: { path: { slug } } }).then(data),
+      /** Each variant's stock now: IN_STOCK, LOW_STOCK (with `quantity_left`) or OUT_OF_STOCK. */
+      stock: (product_public_id: string) =>
+        api.GET('/api/v1/products/{product_public_id}/stock', { params: { path: { product_public_id } } }).then(data),
       /** A page of a product's published reviews, `{ data, meta }` like every list, plus this list's rating `summary`. */
       reviews: (product_public_id: string, query?: QueryOf<'/api/v1/products/{product_public_id}/reviews'>) =>
         api

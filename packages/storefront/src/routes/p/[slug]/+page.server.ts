@@ -14,8 +14,9 @@ export const load: PageServerLoad = (event) =>
     const { shop } = event.locals;
     const product = await shop.api.products.bySlug(event.params.slug);
     const reviewPage = Math.min(Math.max(Number(event.url.searchParams.get('reviews')) || 1, 1), 1000);
-    const [reviews, tree, user] = await Promise.all([
+    const [reviews, stock, tree, user] = await Promise.all([
       shop.api.products.reviews(product.public_id, { page: reviewPage, limit: REVIEWS_PER_PAGE, sort: '-created_at' }),
+      shop.api.products.stock(product.public_id),
       categoryTree(shop),
       shop.user(),
     ]);
@@ -28,6 +29,8 @@ export const load: PageServerLoad = (event) =>
       selectedId: selected?.public_id ?? null,
       trail: category ? tree.trail(category.public_id).map((c) => ({ name: c.name, slug: c.slug })) : [],
       reviews,
+      /** Each variant's stock now: the status, and how many are left when few are. */
+      stock: Object.fromEntries(stock.map((s) => [s.variant_public_id, { status: s.stock_status, left: s.quantity_left }])),
       csrf: user ? await shop.csrf() : null,
     };
   });
