@@ -30,11 +30,12 @@ export default {
     alias: { '@commerce/client': '../client/src/index.ts' },
     // Pages carry their CSS inline: no render-blocking stylesheet request on a phone's first visit.
     inlineStyleThreshold: 40_000,
-    // Scripts only from this origin, SvelteKit's inline bootstrap by nonce; images also from any https
-    // host (ImageKit); photo uploads may go to ImageKit's endpoint. Svelte sets style attributes, hence
+    // Scripts only from this origin, SvelteKit's inline bootstrap by its hash (not a nonce: a page kept
+    // in the micro-cache must not carry a value meant to be used once); images also from any https host
+    // (ImageKit); photo uploads may go to ImageKit's endpoint. Svelte sets style attributes, hence
     // 'unsafe-inline' for styles (no script runs from them).
     csp: {
-      mode: 'auto',
+      mode: 'hash',
       directives: {
         'default-src': ['self'],
         'script-src': ['self'],

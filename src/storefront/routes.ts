@@ -1,7 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -113,7 +112,8 @@ export async function registerStorefront(app: FastifyInstance, options: { dir: s
       });
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
-      return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
+      // Pages are rendered whole (no streaming): one buffer, one write.
+      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
     };
     // The API's CSRF check is not this route's: SvelteKit checks the origin of every form post, and each
     // write a page makes reaches the API with the token its form carried, checked there.

@@ -15,8 +15,9 @@ test('`npm start` serves the storefront at /, its assets, and the API beside it'
     assert.equal(home.status, 200);
     assert.match(home.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(await home.text(), /<title>Northwind Supply<\/title>/);
-    const scripts = [...(home.headers.get('link') ?? '').matchAll(/<([^>]+\.js)>; rel="modulepreload"/g)].map(
-      (m) => new URL(m[1]!, `${service.baseUrl}/`).href,
+    const cart = await fetch(`${service.baseUrl}/cart`);
+    const scripts = [...(cart.headers.get('link') ?? '').matchAll(/<([^>]+\.js)>; rel="modulepreload"/g)].map(
+      (m) => new URL(m[1]!, `${service.baseUrl}/cart`).href,
     );
     assert.ok(scripts.length > 0);
     for (const script of scripts) assert.equal((await fetch(script)).status, 200, script);

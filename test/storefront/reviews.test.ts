@@ -52,7 +52,10 @@ async function approveAndSee(page: Page, title: string, email: string) {
     (element) => (element as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0,
     await photo.elementHandle(),
   );
-  await page.getByRole('img', { name: /^Rated 5\.0 out of 5/ }).first().waitFor();
+  await page
+    .getByRole('img', { name: /^Rated 5\.0 out of 5/ })
+    .first()
+    .waitFor();
 }
 
 describe('storefront: reviews with photos', () => {

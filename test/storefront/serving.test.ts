@@ -30,9 +30,15 @@ describe('storefront: served by the service', () => {
     const home = await fetch(`${t.baseUrl}/`);
     assert.equal(home.status, 200);
     assert.match(home.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(await home.text(), /<title>Northwind Supply<\/title>/);
-    // SvelteKit's own policy (scripts by nonce) replaces the API's default on pages.
-    assert.match(home.headers.get('content-security-policy') ?? '', /script-src 'self' 'nonce-/);
+    const html = await home.text();
+    assert.match(html, /<title>Northwind Supply<\/title>/);
+    // Browsing pages are plain HTML: no script at all.
+    assert.doesNotMatch(html, /<script(?! type="application\/ld\+json")/);
+    // SvelteKit's own policy replaces the API's default on pages: scripts from this origin only, its inline
+    // bootstrap by hash on the pages that have one.
+    assert.match(home.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+    const cart = await fetch(`${t.baseUrl}/cart`);
+    assert.match(cart.headers.get('content-security-policy') ?? '', /script-src 'self' 'sha256-[^']+';/);
     assert.equal(home.headers.get('referrer-policy'), 'strict-origin-when-cross-origin');
     assert.equal(home.headers.get('x-content-type-options'), 'nosniff');
 
@@ -55,7 +61,7 @@ describe('storefront: served by the service', () => {
   });
 
   test('assets are precompressed and cached for a year; a missing one is a plain 404', async () => {
-    const scripts = await scriptsOf('/');
+    const scripts = await scriptsOf('/cart');
     assert.ok(scripts.length > 0);
     for (const script of scripts) {
       const response = await fetch(t.baseUrl + script, { headers: { 'accept-encoding': 'br' } });

@@ -26,14 +26,19 @@ const child = spawn(process.execPath, [path.resolve('packages/storefront/build/i
     SHOP_ADDRESS_HEADER: 'x-forwarded-for',
     COMMERCE_API_URL: app.baseUrl,
     COMMERCE_PUBLIC_URL: app.config.publicBaseUrl,
+    SHOP_SHUTDOWN_TIMEOUT: '1',
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let output = '';
 child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-after(() => {
+after(async () => {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 });
 await waitFor(async () => (await fetch(shopUrl, { headers: { 'x-forwarded-for': '192.0.2.1' } }).catch(() => null))?.ok, 20_000).catch(
   (error: unknown) => {

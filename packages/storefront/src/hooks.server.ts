@@ -1,9 +1,18 @@
-import type { Handle, HandleServerError } from '@sveltejs/kit';
+import type { Handle, HandleServerError, RequestEvent } from '@sveltejs/kit';
+import { compressed, encode, encodingFor } from '$lib/server/compression';
+import { cacheable, cachedPage, type CachedPage } from '$lib/server/page-cache';
 import { createShop } from '$lib/server/shop';
 
 export const handle: Handle = async ({ event, resolve }) => {
   event.locals.shop = createShop(event);
-  const response = await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' });
+  const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
+  if (!cacheable(event.request)) return compressed(event.request, await render());
+  const page = await cachedPage(event.locals.shop.transport.instance, event.url.pathname + event.url.search, render);
+  return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
+};
+
+/** Headers every page gets, whoever rendered it. */
+function finish(event: RequestEvent, response: Response): Response {
   // Browsers send `Origin: null` with a form post under `no-referrer` (the service's default for its
   // API), and SvelteKit's origin check then refuses every form sent without JavaScript. Pages send
   // the origin only, and only that, to other sites.
@@ -21,7 +30,20 @@ export const handle: Handle = async ({ event, resolve }) => {
     response.headers.set('x-frame-options', 'DENY');
   }
   return response;
-};
+}
+
+/** A cached page as this browser takes it (compressed once per encoding and kept with the page). */
+function fromCache(request: Request, page: CachedPage): Response {
+  const headers = new Headers(page.headers);
+  headers.append('vary', 'accept-encoding');
+  const encoding = page.body.length >= 1024 ? encodingFor(request) : null;
+  if (!encoding) return new Response(page.body, { status: page.status, headers });
+  let body = page.encoded.get(encoding);
+  if (!body) page.encoded.set(encoding, (body = encode(page.body, encoding)));
+  headers.set('content-encoding', encoding);
+  headers.delete('content-length');
+  return new Response(body, { status: page.status, headers });
+}
 
 /** Unexpected errors: logged with the request's ID, and the shopper sees a sentence and that ID, never the detail. */
 export const handleError: HandleServerError = ({ error, event, status }) => {

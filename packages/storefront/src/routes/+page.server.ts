@@ -3,6 +3,13 @@ import { loading } from '$lib/server/errors';
 import type { PageServerLoad } from './$types';
 
 /** The home page: the newest products and the best rated, beside the category tree the layout loads. */
+/**
+ * Browsing pages ship no JavaScript: every link and the filter form are plain HTML, so there is
+ * nothing to make smoother, and a phone renders them without parsing or hydrating a script
+ * (Lighthouse's blocking time on a slow phone). Product, cart, checkout and account pages keep it.
+ */
+export const csr = false;
+
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { api } = event.locals.shop;

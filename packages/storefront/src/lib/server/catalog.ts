@@ -35,12 +35,12 @@ export function categoryTree(shop: Shop, options: { fresh?: boolean } = {}): Pro
     'categories',
     CATEGORY_TTL_MS,
     async () => {
-    const all: Category[] = [];
-    for await (const category of shop.api.items('/api/v1/categories', { params: { query: { limit: 100 } } })) {
-      all.push(category);
-      if (all.length >= MAX_CATEGORIES) break;
-    }
-    return buildTree(all);
+      const all: Category[] = [];
+      for await (const category of shop.api.items('/api/v1/categories', { params: { query: { limit: 100 } } })) {
+        all.push(category);
+        if (all.length >= MAX_CATEGORIES) break;
+      }
+      return buildTree(all);
     },
     options.fresh ? 0 : CATEGORY_TTL_MS,
   );

@@ -1,8 +1,6 @@
 import type { Shop } from './shop';
 import { categoryTree } from './catalog';
 
-import { PRODUCTS_PER_FILE } from '../sitemap-plan';
-
 const API_PAGE = 100;
 
 export interface SitemapEntry {
