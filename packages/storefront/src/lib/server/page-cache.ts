@@ -2,12 +2,16 @@
  * A micro-cache of whole pages for visitors who send no cookie at all. Such a request cannot carry
  * anyone's session, cart or pre-session token, so its page is the same for every such visitor; a
  * response that sets a cookie (a page whose forms need a CSRF token) or is not a plain 200 is never
- * kept. Pages are kept for PAGE_TTL_MS (prices, stock and reviews show up that much later for them),
- * at most MAX_PAGES of them, per API (`instance`), each built once however many ask at once.
+ * kept. A page is fresh for PAGE_TTL_MS; after that, for up to STALE_MS more, the first request
+ * renders its successor while the others still get the kept page (so a busy page never makes every
+ * visitor wait for a render at once). At most MAX_PAGES per API (`instance`); a missing page is
+ * rendered once however many ask for it at once.
  */
-import type { Bytes } from './compression';
+/** Bytes a Response takes as its body. */
+type Bytes = Uint8Array<ArrayBuffer>;
 
 export const PAGE_TTL_MS = 5_000;
+const STALE_MS = 25_000;
 const MAX_PAGES = 2_000;
 
 export interface CachedPage {
@@ -19,8 +23,11 @@ export interface CachedPage {
 }
 
 interface Entry {
-  until: number;
+  freshUntil: number;
+  staleUntil: number;
   page: Promise<CachedPage | null>;
+  /** The successor being rendered, while this stale entry is still sent. */
+  renewing: boolean;
 }
 
 const stores = new WeakMap<object, Map<string, Entry>>();
@@ -29,33 +36,46 @@ const stores = new WeakMap<object, Map<string, Entry>>();
 export const cacheable = (request: Request): boolean =>
   (request.method === 'GET' || request.method === 'HEAD') && !request.headers.has('cookie') && !request.headers.has('authorization');
 
+/** The page kept from `response`, or null when it must not be kept (its body then unread). */
+async function keep(response: Response): Promise<CachedPage | null> {
+  const type = response.headers.get('content-type') ?? '';
+  if (response.status !== 200 || response.headers.has('set-cookie') || !/^(text\/html|application\/json)/.test(type)) return null;
+  return { status: 200, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()), encoded: new Map() };
+}
+
 export async function cachedPage(instance: object, key: string, render: () => Promise<Response>): Promise<CachedPage | Response> {
   let store = stores.get(instance);
   if (!store) stores.set(instance, (store = new Map()));
   const now = Date.now();
   const hit = store.get(key);
-  if (hit && hit.until > now) {
+  if (hit && (hit.freshUntil > now || (hit.renewing && hit.staleUntil > now))) {
+    // Fresh, or stale while another request renders its successor.
     const page = await hit.page;
     if (page) return page;
   }
+  const stale = hit && hit.staleUntil > now && !hit.renewing ? hit : null;
+  if (stale) stale.renewing = true;
+
   let fresh: Response | null = null;
-  const page = (async () => {
-    const response = await render();
+  const page = render().then((response) => {
     fresh = response;
-    const type = response.headers.get('content-type') ?? '';
-    if (response.status !== 200 || response.headers.has('set-cookie') || !/^(text\/html|application\/json)/.test(type)) return null;
-    const body = new Uint8Array(await response.arrayBuffer());
-    return { status: 200, headers: [...response.headers], body, encoded: new Map<string, Bytes>() };
-  })();
-  if (store.size >= MAX_PAGES) store.delete(store.keys().next().value!);
-  const entry = { until: now + PAGE_TTL_MS, page };
-  store.set(key, entry);
+    return keep(response);
+  });
+  const entry: Entry = { freshUntil: now + PAGE_TTL_MS, staleUntil: now + PAGE_TTL_MS + STALE_MS, page, renewing: false };
+  // While a stale page is renewed, others keep getting it; otherwise they wait for this render.
+  if (!stale) {
+    if (store.size >= MAX_PAGES) store.delete(store.keys().next().value!);
+    store.set(key, entry);
+  }
   const made = await page.catch((error: unknown) => {
-    store.delete(key);
+    if (store.get(key) === (stale ?? entry)) store.delete(key);
     throw error;
   });
-  if (made) return made;
-  if (store.get(key) === entry) store.delete(key);
-  // Not cacheable: the one response rendered (its body unread).
+  if (made) {
+    if (stale) store.set(key, { ...entry, freshUntil: Date.now() + PAGE_TTL_MS, staleUntil: Date.now() + PAGE_TTL_MS + STALE_MS });
+    return made;
+  }
+  if (store.get(key) === (stale ?? entry)) store.delete(key);
+  // Not kept: the one response rendered, its body unread.
   return fresh!;
 }

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mock, test } from 'node:test';
+import { cacheable, cachedPage, PAGE_TTL_MS, type CachedPage } from '../../packages/storefront/src/lib/server/page-cache.js';
+
+/** The storefront's micro-cache of anonymous pages (packages/storefront/src/lib/server/page-cache.ts). */
+const page = (body: string, init: ResponseInit = {}) =>
+  new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/html', ...init.headers },
+    ...(init.status ? { status: init.status } : {}),
+  });
+const text = (result: CachedPage | Response) =>
+  result instanceof Response ? result.text() : Promise.resolve(new TextDecoder().decode(result.body));
+
+test('only requests without cookies or credentials may use it', () => {
+  assert.equal(cacheable(new Request('http://shop/p/x')), true);
+  assert.equal(cacheable(new Request('http://shop/p/x', { headers: { cookie: 'cart=a~b~1' } })), false);
+  assert.equal(cacheable(new Request('http://shop/p/x', { headers: { authorization: 'Bearer x' } })), false);
+  assert.equal(cacheable(new Request('http://shop/cart?/update', { method: 'POST' })), false);
+});
+
+test('a page is rendered once for many visitors at once, and kept only when it sets no cookie and is a 200', async () => {
+  const instance = {};
+  let renders = 0;
+  const render = async () => {
+    renders++;
+    await new Promise((r) => setTimeout(r, 20));
+    return page(`page ${renders}`);
+  };
+  const results = await Promise.all(Array.from({ length: 10 }, () => cachedPage(instance, '/p/x', render)));
+  assert.equal(renders, 1);
+  for (const result of results) assert.equal(await text(result), 'page 1');
+
+  let forms = 0;
+  const withCookie = async () => page(`form ${++forms}`, { headers: { 'set-cookie': 'presession=x; HttpOnly' } });
+  assert.equal(await text(await cachedPage(instance, '/login', withCookie)), 'form 1');
+  assert.equal(await text(await cachedPage(instance, '/login', withCookie)), 'form 2', 'a page that sets a cookie is never kept');
+  let missing = 0;
+  const notFound = async () => page(`missing ${++missing}`, { status: 404 });
+  await cachedPage(instance, '/p/gone', notFound);
+  await cachedPage(instance, '/p/gone', notFound);
+  assert.equal(missing, 2, 'a 404 is never kept');
+  // Another service in the same process has its own pages.
+  assert.equal(await text(await cachedPage({}, '/p/x', async () => page('other service'))), 'other service');
+});
+
+test('past its time a page is renewed by one request while the others still get it', async () => {
+  mock.timers.enable({ apis: ['Date'] });
+  try {
+    const instance = {};
+    let renders = 0;
+    let release: () => void = () => {};
+    const render = async () => {
+      renders++;
+      if (renders > 1) await new Promise<void>((r) => (release = r));
+      return page(`v${renders}`);
+    };
+    assert.equal(await text(await cachedPage(instance, '/c/x', render)), 'v1');
+    mock.timers.tick(PAGE_TTL_MS + 1);
+    const renewing = cachedPage(instance, '/c/x', render);
+    const others = await Promise.all([cachedPage(instance, '/c/x', render), cachedPage(instance, '/c/x', render)]);
+    for (const other of others) assert.equal(await text(other), 'v1', 'served stale while it renews');
+    release();
+    assert.equal(await text(await renewing), 'v2');
+    assert.equal(await text(await cachedPage(instance, '/c/x', render)), 'v2');
+    assert.equal(renders, 2);
+  } finally {
+    mock.timers.reset();
+  }
+});
