@@ -29,6 +29,9 @@ import { BENCH_SIZES, seedBenchStore } from './seed.js';
 import { prepareShoppers } from './shoppers.js';
 import { cpuMeter, postmasterPid, type CpuShares } from './cpu.js';
 import { instanceCounts, scaleOutTable, SCALE_OUT_SCENARIOS, setupsFor } from './scale-out.js';
+import { auditStorefront, LIGHTHOUSE_TARGETS, type PageScores } from './lighthouse.js';
+import { buildStorefront, storefrontIsStale } from '../scripts/storefront-build.js';
+import { gzipSync } from 'node:zlib';
 import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
 
@@ -127,8 +130,27 @@ function memoryOf(pid: number) {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
+/** The product page's scripts (SvelteKit names them in its Link header), gzipped: the issue's budget is 60 KB. */
+const JS_BUDGET_BYTES = 60 * 1024;
+async function pageScriptsGzipped(pageUrl: string): Promise<number> {
+  const page = await fetch(pageUrl);
+  if (!page.ok) throw new Error(`${pageUrl}: ${page.status}`);
+  const scripts = [...(page.headers.get('link') ?? '').matchAll(/<([^>]+\.js)>; rel="modulepreload"/g)].map(
+    (m) => new URL(m[1]!, pageUrl).href,
+  );
+  let total = 0;
+  for (const script of scripts) total += gzipSync(Buffer.from(await (await fetch(script)).arrayBuffer()), { level: 9 }).length;
+  return total;
+}
+
 async function main() {
   const started = Date.now();
+  const storefront = !only || only.some((o) => o.includes('storefront') || o.includes('lighthouse'));
+  // The service mounts the storefront's production build; made here when its sources changed.
+  if (storefront && storefrontIsStale()) {
+    log('building the storefront');
+    await buildStorefront();
+  }
   const scratch = mkdtempSync(path.join(tmpdir(), 'commerce-bench-'));
   chmodSync(scratch, 0o755);
   const server = process.env.BENCH_DATABASE_URL
@@ -196,11 +218,11 @@ async function main() {
     await sql`UPDATE inventory SET quantity_on_hand = 1000000 WHERE variant_id IN (SELECT id FROM variants WHERE public_id = ANY(${variants}))`.execute(
       db,
     );
-    const sample = await sql<{ product: string; category: string }>`
-      SELECT p.public_id AS product, c.public_id AS category FROM products p
+    const sample = await sql<{ product: string; category: string; productSlug: string; categorySlug: string }>`
+      SELECT p.public_id AS product, c.public_id AS category, p.slug AS "productSlug", c.slug AS "categorySlug" FROM products p
       JOIN product_categories pc ON pc.product_id = p.id JOIN categories c ON c.id = pc.category_id
       WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(db);
-    const { product, category } = sample.rows[0]!;
+    const { product, category, productSlug, categorySlug } = sample.rows[0]!;
 
     const [port, basePort] = [await freePort(), await freePort()];
     const serviceEnv = (port: number, dataDir: string) => ({
@@ -214,6 +236,7 @@ async function main() {
       RATE_LIMIT_CHECKOUT: '0',
       RATE_LIMIT_LOGIN: '0',
       RATE_LIMIT_LOGIN_IP: '0',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     });
     const service = startProcess(
       'src/main.ts',
@@ -274,6 +297,9 @@ async function main() {
       { name: 'products: category + price range', scenario: get(`/api/v1/products?category=${category}&min_price=50&max_price=300`) },
       { name: 'products: sort by price', scenario: get('/api/v1/products?sort=price') },
       { name: 'product detail', scenario: get(`/api/v1/products/${product}`) },
+      // Anonymous shop pages, rendered on the server (SvelteKit) from in-process API calls.
+      { name: 'storefront: category page', scenario: get(`/c/${categorySlug}`) },
+      { name: 'storefront: product page', scenario: get(`/p/${productSlug}`) },
       { name: 'my addresses', scenario: get('/api/v1/users/me/addresses', { cookie: customer.cookie }) },
       { name: 'admin inventory: search', scenario: adminGet('/api/v1/admin/inventory?search=summit') },
       { name: 'admin inventory: stock_status=LOW_STOCK', scenario: adminGet('/api/v1/admin/inventory?stock_status=LOW_STOCK') },
@@ -308,6 +334,9 @@ async function main() {
       { name: 'checkout: hot variant', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.hot }, prepare: prepare('hot') },
       { name: 'checkout flow: 2 cart adds + order', scenario: { kind: 'checkout', url: base, sessions: shoppers, hot: null, variants } },
     ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
+
+    // Pages are measured warm, as a running shop serves them: the first renders load the storefront's modules and fill its caches.
+    if (storefront) for (const path of [`/c/${categorySlug}`, `/p/${productSlug}`]) for (let i = 0; i < 20; i++) await fetch(base + path);
 
     // A freshly loaded table has no visibility map or hint bits yet; without this the first scenarios
     // (the baseline among them) run on a colder database than the last ones.
@@ -367,6 +396,15 @@ async function main() {
         );
       }
 
+    const productPageJs = storefront ? await pageScriptsGzipped(`${base}/p/${productSlug}`) : null;
+    if (productPageJs !== null)
+      log(`storefront: the product page ships ${(productPageJs / 1024).toFixed(1)} KB of gzipped JavaScript (budget 60 KB)`);
+    // BENCH_LIGHTHOUSE_RUNS=0 leaves Lighthouse out (a run of the load scenarios alone).
+    const lighthouseScores: PageScores[] | null =
+      storefront && Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3) > 0
+        ? await auditStorefront({ serverUrl: server.url, port: await freePort(), scratch, log })
+        : null;
+
     const memory = memoryOf(service.pid!);
     const oversold = (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)
@@ -417,6 +455,19 @@ async function main() {
         ordersWithoutEmail: missing,
         ratiosToRawTransaction: checkoutRatios,
       },
+      storefront: storefront
+        ? {
+            productPageJsGzipBytes: productPageJs,
+            jsBudgetBytes: JS_BUDGET_BYTES,
+            jsWithinBudget: productPageJs !== null && productPageJs <= JS_BUDGET_BYTES,
+            lighthouse: {
+              version: '12.2.3',
+              profile: 'mobile (default: simulated slow 4G, 4x CPU)',
+              targets: LIGHTHOUSE_TARGETS,
+              pages: lighthouseScores,
+            },
+          }
+        : null,
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -436,6 +487,23 @@ async function main() {
         (r) => `| ${r.name} | ${r.ordersPerSecond.toFixed(0)} | ${r.rawOrdersPerSecond?.toFixed(0) ?? ''} | ${r.ratio?.toFixed(2) ?? ''} |`,
       ),
       '',
+      ...(lighthouseScores
+        ? [
+            `| Lighthouse (mobile), median run | performance (each run) | accessibility | best practices | SEO | LCP ms | TBT ms |`,
+            `|---|---:|---:|---:|---:|---:|---:|`,
+            ...lighthouseScores.map(
+              (p) =>
+                `| ${p.page} (${p.path}) | ${p.scores.performance} (${p.performanceRuns?.join(', ') ?? ''}) | ${p.scores.accessibility} | ${p.scores['best-practices']} | ${p.scores.seo} | ${p.lcpMs} | ${p.tbtMs} |`,
+            ),
+            `targets: performance >= ${LIGHTHOUSE_TARGETS.performance}, accessibility ${LIGHTHOUSE_TARGETS.accessibility}, best practices >= ${LIGHTHOUSE_TARGETS['best-practices']}, SEO ${LIGHTHOUSE_TARGETS.seo}`,
+            '',
+          ]
+        : []),
+      ...(productPageJs !== null
+        ? [
+            `storefront product page JavaScript: ${(productPageJs / 1024).toFixed(1)} KB gzipped (budget 60 KB: ${productPageJs <= JS_BUDGET_BYTES ? 'within' : 'OVER'})`,
+          ]
+        : []),
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
       `CPU "others" is work on the machine outside this bench (other sessions); the load driver and the balancer are reported apart in instance runs`,
