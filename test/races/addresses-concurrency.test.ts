@@ -9,8 +9,8 @@ import {
   customer,
   storedFlags,
   type AddressData,
-} from './helpers/addresses.js';
-import { useApp } from './helpers/use-app.js';
+} from '../helpers/addresses.js';
+import { useApp } from '../helpers/use-app.js';
 
 /**
  * Real races: many requests from one account in flight at once (Promise.all

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { API, createCategory, uniqueSku } from './helpers/catalog.js';
-import { useApp } from './helpers/use-app.js';
+import { API, createCategory, uniqueSku } from '../helpers/catalog.js';
+import { useApp } from '../helpers/use-app.js';
 
 /** Category writes raced: the tree stays whole (no live category under a deleted one). */
 const t = useApp({ as: ['ADMIN'] });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from './helpers/commerce.js';
-import { errorOf } from './helpers/factories.js';
-import { useApp } from './helpers/use-app.js';
+import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
+import { errorOf } from '../helpers/factories.js';
+import { useApp } from '../helpers/use-app.js';
 
 // Races need many accounts from one IP and many checkouts a minute.
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });

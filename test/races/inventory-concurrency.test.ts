@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { errorOf, type Client } from './helpers/factories.js';
-import { INVENTORY, dbAudit, dbMovements, dbRecord, stockedVariant } from './helpers/inventory.js';
-import { useApp } from './helpers/use-app.js';
+import { errorOf, type Client } from '../helpers/factories.js';
+import { INVENTORY, dbAudit, dbMovements, dbRecord, stockedVariant } from '../helpers/inventory.js';
+import { useApp } from '../helpers/use-app.js';
 
 const t = useApp({ as: ['ADMIN', 'SUPER_ADMIN'] });
 

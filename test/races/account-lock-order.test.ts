@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { transactionRetries } from '../src/db/transaction.js';
-import { hashPassword } from '../src/lib/password.js';
-import { startChange, VERIFY } from './helpers/email-change.js';
-import { PASSWORD, signUp, uniqueEmail } from './helpers/factories.js';
-import { sleep } from './helpers/mail.js';
-import { resetToken } from './helpers/recovery.js';
-import { useApp } from './helpers/use-app.js';
+import { transactionRetries } from '../../src/db/transaction.js';
+import { hashPassword } from '../../src/lib/password.js';
+import { startChange, VERIFY } from '../helpers/email-change.js';
+import { PASSWORD, signUp, uniqueEmail } from '../helpers/factories.js';
+import { sleep } from '../helpers/mail.js';
+import { resetToken } from '../helpers/recovery.js';
+import { useApp } from '../helpers/use-app.js';
 
 /**
  * The account's row before its tokens (src/db/LOCKING.md, steps 16-20): a
