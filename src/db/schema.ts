@@ -75,7 +75,7 @@ export interface AuditLogTable {
   action: string;
   entity_type: string;
   entity_public_id: string | null;
-  changes: ColumnType<unknown, string | null, never>;
+  changes: ColumnType<Record<string, unknown> | null, string | null, never>;
   reason: string | null;
   ip: string | null;
   user_agent: string | null;
