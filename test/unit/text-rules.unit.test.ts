@@ -1,59 +1,63 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { Type } from 'typebox';
-import { isPlainText, multiline } from '../../src/lib/text.js';
-import { validatorCompiler, withTextRules } from '../../src/lib/validation.js';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { slugify } from '../../src/catalog/slug.js';
+import { toCsv } from '../../src/lib/csv.js';
+import { isPlainText, VISIBLE } from '../../src/lib/text.js';
 
-test('a single line refuses control characters and line breaks; multi-line text allows tabs and breaks only', () => {
-  assert.equal(isPlainText('Zoë’s café 🍰', 'line'), null);
-  for (const bad of ['a\u0000b', 'a\nb', 'a\rb', 'a\tb', 'a\u007fb', 'a\u0085b', 'a\u2028b'])
-    assert.notEqual(isPlainText(bad, 'line'), null, JSON.stringify(bad));
-  assert.equal(isPlainText('line one\nline two\r\n\tindented', 'multiline'), null);
-  for (const bad of ['a\u0000b', 'a\u0007b', 'a\u001bb', 'a\u009bb'])
-    assert.notEqual(isPlainText(bad, 'multiline'), null, JSON.stringify(bad));
-  assert.notEqual(isPlainText('\ud800 lone surrogate', 'multiline'), null);
-});
-
-test('every string of a schema gets the rule, map keys too, without anyone naming the field', () => {
-  const schema = Type.Object({
-    name: Type.String(),
-    note: Type.String(multiline),
-    tags: Type.Array(Type.String()),
-    options: Type.Record(Type.String(), Type.String()),
+describe('slugs', () => {
+  test('examples', () => {
+    assert.equal(slugify("Men's Shoes & Boots"), 'mens-shoes-boots');
+    assert.equal(slugify('Crème Brûlée'), 'creme-brulee');
+    assert.equal(slugify('  --Hello   World--  '), 'hello-world');
+    assert.equal(slugify('日本語'), 'item');
+    assert.equal(slugify(''), 'item');
   });
-  const validate = validatorCompiler({ schema: schema as any, httpPart: 'body', method: 'POST', url: '/' }) as unknown as (
-    value: unknown,
-  ) => boolean;
-  const ok = { name: 'Mug', note: 'two\nlines', tags: ['a'], options: { size: 'M' } };
-  assert.equal(validate(ok), true);
-  assert.equal(validate({ ...ok, name: 'Mu\ng' }), false);
-  assert.equal(validate({ ...ok, tags: ['a\u0000'] }), false);
-  assert.equal(validate({ ...ok, options: { 'si\nze': 'M' } }), false);
-  assert.equal(validate({ ...ok, options: { size: 'M\u0007' } }), false);
-  const rewritten = withTextRules(schema) as any;
-  assert.equal(rewritten.properties.note.plainText, 'multiline');
-  assert.equal(rewritten.properties.name.plainText, 'line');
+
+  test('any name gives a URL-safe slug of at most 100 characters with no leading, trailing or double dashes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (name) => {
+        const slug = slugify(name);
+        return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) && slug.length <= 100;
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
-test('bodies are not coerced and refuse unknown fields; query strings are coerced', () => {
-  const schema = Type.Object({ quantity: Type.Integer() }, { additionalProperties: false });
-  const body = validatorCompiler({ schema: schema as any, httpPart: 'body', method: 'POST', url: '/' }) as unknown as (
-    value: unknown,
-  ) => boolean;
-  const query = validatorCompiler({ schema: schema as any, httpPart: 'querystring', method: 'GET', url: '/' }) as unknown as (
-    value: unknown,
-  ) => boolean;
-  assert.equal(body({ quantity: '5' }), false);
-  assert.equal(body({ quantity: 5, extra: 1 }), false);
-  assert.equal(query({ quantity: '5' }), true);
+describe('CSV', () => {
+  test('quoting per RFC 4180, CRLF line ends, nulls empty', () => {
+    const csv = toCsv(
+      ['a', 'b', 'c'],
+      [
+        { a: 'plain', b: 'with, comma', c: null },
+        { a: 'say "hi"', b: 'two\nlines', c: 42 },
+      ],
+    );
+    assert.equal(csv, 'a,b,c\r\nplain,"with, comma",\r\n"say ""hi""","two\nlines",42\r\n');
+  });
+
+  test('cells a spreadsheet would run as formulas are defused; negative numbers are left alone', () => {
+    const csv = toCsv(['x'], [{ x: '=HYPERLINK("http://evil")' }, { x: '+1+1' }, { x: '@SUM(A1)' }, { x: '-12.50' }, { x: '-cmd' }]);
+    assert.equal(csv, `x\r\n"'=HYPERLINK(""http://evil"")"\r\n'+1+1\r\n'@SUM(A1)\r\n-12.50\r\n'-cmd\r\n`);
+  });
 });
 
-test('dates outside what JavaScript and PostgreSQL can both hold are refused', () => {
-  const schema = Type.Object({ at: Type.String({ format: 'date-time' }) });
-  const validate = validatorCompiler({ schema: schema as any, httpPart: 'body', method: 'POST', url: '/' }) as unknown as (
-    value: unknown,
-  ) => boolean;
-  assert.equal(validate({ at: '2026-01-01T00:00:00Z' }), true);
-  assert.equal(validate({ at: '0000-01-01T00:00:00Z' }), false);
-  assert.equal(validate({ at: '2026-06-30T23:59:60Z' }), false);
+describe('plain text', () => {
+  test('a single line refuses control characters and line breaks; multi-line text allows tab and line breaks only', () => {
+    assert.equal(isPlainText('Ada Lovelace', 'line'), null);
+    assert.match(isPlainText('Ada\nLovelace', 'line') ?? '', /line breaks/);
+    assert.match(isPlainText('nul\u0000', 'line') ?? '', /control/);
+    assert.match(isPlainText('sep\u2028', 'line') ?? '', /control/);
+    assert.equal(isPlainText('line one\r\nline two\tend', 'multiline'), null);
+    assert.match(isPlainText('bell\u0007', 'multiline') ?? '', /control/);
+    assert.match(isPlainText('lone \ud800 surrogate', 'multiline') ?? '', /valid Unicode/);
+  });
+
+  test('VISIBLE needs something a reader can see', () => {
+    const visible = new RegExp(VISIBLE, 'u');
+    assert.ok(visible.test('a'));
+    assert.ok(visible.test('€'));
+    assert.ok(!visible.test(' \u200b\u200d\u2060'));
+  });
 });
