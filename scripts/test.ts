@@ -93,7 +93,7 @@ async function main(): Promise<number> {
       Object.assign(env, browser.env);
     }
     const workers = concurrency();
-    console.log(`${files.length} test files (${selection}), ${workers} at a time`);
+    console.log(`${files.length} test files (${selection}) on Node ${process.version}, ${workers} at a time`);
     const results = await runPool(orderByLastRun(files), {
       concurrency: workers,
       env,
