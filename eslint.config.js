@@ -17,7 +17,7 @@ const LAYERS = [
   ['lib'],
   ['db'],
   // The owners of tables every feature writes through.
-  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits'],
+  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits', 'events'],
   // The access guard every route uses, sign-in and recovery.
   ['auth'],
   ['media', 'inventory'],
@@ -30,6 +30,7 @@ const LAYERS = [
     'admin-users',
     'expenses',
     'reviews',
+    'webhooks',
     'analytics',
     'email',
     'housekeeping',

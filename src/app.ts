@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -60,10 +61,16 @@ import { createRecoveryService } from './auth/recovery-service.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
+import { createDispatch } from './event-dispatch.js';
+import type { EventDispatcher } from './events/dispatcher.js';
+import { createAddressPolicy } from './webhooks/address-policy.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     emailWorker: EmailWorker;
+    eventDispatcher: EventDispatcher;
     pruner: Pruner;
     /** Every route with its declared access, recorded as it registers (the role-matrix test walks it). */
     routeTable: RouteEntry[];
@@ -190,6 +197,13 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
+  const webhooks = createWebhookService({
+    db,
+    clock,
+    allowHttp: config.webhooks.allowHttp,
+    policy: createAddressPolicy(config.webhooks.allowedNetworks),
+    resolve: (host) => lookup(host, { all: true, verbatim: true }),
+  });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
   const transport = createMailTransport(config, clock);
@@ -215,6 +229,12 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     transport.close();
   });
 
+  // The event dispatcher (webhooks) likewise: EVENT_WORKER=off leaves it to `npm run worker`.
+  const dispatch = createDispatch({ db, clock, log: app.log, config });
+  app.decorate('eventDispatcher', dispatch.dispatcher);
+  if (config.events.worker === 'in-process') app.addHook('onReady', async () => dispatch.dispatcher.start());
+  app.addHook('onClose', () => dispatch.close());
+
   await app.register(healthRoutes({ db }));
   await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
@@ -237,6 +257,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
+      await api.register(webhookRoutes({ webhooks }));
     },
     { prefix: '/api/v1' },
   );

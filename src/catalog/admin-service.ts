@@ -40,6 +40,7 @@ import type {
   VariantPatch,
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
+import { recordProductDeleted, recordProductEvent } from './product-events.js';
 
 /** The fields an audit entry records for a product or variant (no derived or internal columns). */
 const productAudit = (p: ProductRow) => ({
@@ -63,7 +64,8 @@ const variantAudit = (v: VariantRow) => ({
 
 /**
  * Admin catalog (contract section 6). Deletes are soft; a deleted product
- * takes its variants with it. Every write is audited in its transaction; what
+ * takes its variants with it. Every write is audited, and reported as a
+ * product event (product.created, .updated, .deleted), in its transaction; what
  * it derives (price range, documents, inventory keys) the database keeps in
  * the same transaction (src/db/DERIVED.md).
  */
@@ -116,6 +118,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     return toAdminProducts([product], variants, categories)[0]!;
   }
 
+  /** product.updated for a change made through a variant or a category link: the product read again (its price range moved). */
+  async function productChanged(trx: Executor, productId: number): Promise<void> {
+    const product = await findProduct(trx, { id: productId });
+    await recordProductEvent(trx, 'product.updated', await readProduct(trx, product!));
+  }
+
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
     const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
     return toAdminVariant(row!);
@@ -141,6 +149,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         ? await linkProductCategory(trx, productId, categoryId)
         : await unlinkProductCategory(trx, productId, categoryId);
       if (!changed) return;
+      await productChanged(trx, productId);
       await writeAudit(trx, ctx, {
         action: linked ? 'category.link_product' : 'category.unlink_product',
         entityType: 'category',
@@ -194,7 +203,9 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), category_public_ids: input.category_public_ids ?? [] } },
         });
-        return readProduct(trx, product);
+        const created = await readProduct(trx, product);
+        await recordProductEvent(trx, 'product.created', created);
+        return created;
       }),
 
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
@@ -221,13 +232,17 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
             after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) },
           },
         });
-        return readProduct(trx, after);
+        const updated = await readProduct(trx, after);
+        await recordProductEvent(trx, 'product.updated', updated);
+        return updated;
       }),
 
     deleteProduct: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
-        await deleteProduct(trx, product.id, clock.now());
+        const now = clock.now();
+        await deleteProduct(trx, product.id, now);
+        await recordProductDeleted(trx, product, now);
         await writeAudit(trx, ctx, {
           action: 'product.delete',
           entityType: 'product',
@@ -258,6 +273,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: variant.public_id,
           changes: { before: null, after: variantAudit(variant) },
         });
+        await productChanged(trx, product.id);
         return readVariant(trx, variant);
       }),
 
@@ -278,6 +294,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: publicId,
           changes: { before: variantAudit(before), after: variantAudit(after) },
         });
+        await productChanged(trx, after.product_id);
         return readVariant(trx, after);
       }),
 
@@ -285,6 +302,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const variant = await liveVariant(trx, publicId);
         await deleteVariant(trx, variant.id, clock.now());
+        await productChanged(trx, variant.product_id);
         await writeAudit(trx, ctx, {
           action: 'variant.delete',
           entityType: 'variant',

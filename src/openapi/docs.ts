@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from '../auth/guard.js';
 import { documentOperation, finishDocument } from './operations.js';
+import { documentWebhooks } from './webhooks.js';
 
 const ACCESS_NOTE: Record<Access, string> = {
   public: 'Public.',
@@ -22,7 +23,11 @@ Order of checks on a protected write: session (401), CSRF (403), role (403), val
 
 **IDs** are prefixed public IDs (\`usr_\`, \`adr_\`, ...); a path ID of the wrong shape is 404.
 **Lists** take \`page\` (>= 1) and \`limit\` (1-100); a page past the end is an empty \`data\` with accurate \`meta\`.
-**Unknown body fields** are rejected with 400.`;
+**Unknown body fields** are rejected with 400.
+
+**Events and webhooks.** Every event the store publishes (an order placed, a status change, stock running low ...) is listed under
+\`webhooks\` with its payload. A SUPER_ADMIN subscribes endpoints to them (\`/admin/webhooks/endpoints\`); each delivery is signed per
+Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`).`;
 
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference UI at /docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
@@ -61,10 +66,12 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       };
       return { schema: transformed as typeof schema, url };
     },
-    transformObject: (generated) =>
-      'openapiObject' in generated
-        ? (finishDocument(generated.openapiObject as Record<string, unknown>) as typeof generated.openapiObject)
-        : generated.swaggerObject,
+    transformObject: (generated) => {
+      if (!('openapiObject' in generated)) return generated.swaggerObject;
+      const document = finishDocument(generated.openapiObject as Record<string, unknown>);
+      documentWebhooks(document);
+      return document as typeof generated.openapiObject;
+    },
   });
   await app.register(async (scope) => {
     // The reference UI and its assets are public, like the document itself.

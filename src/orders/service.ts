@@ -24,6 +24,7 @@ import {
 } from './repository.js';
 import type { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderSortField, OrderStatus, OrderStatusChange } from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
+import { recordStatusEvents } from './order-events.js';
 import { transaction } from '../db/transaction.js';
 
 /** Orders after checkout: reading them and moving them through their lifecycle. */
@@ -50,9 +51,9 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   /**
-   * Moves an order to `to` with its stock and coupon effects, inside the
-   * caller's transaction. The order row is locked first; then the coupon,
-   * then inventory rows, the same order checkout takes them in.
+   * Moves an order to `to` with its stock and coupon effects, its email and
+   * events, inside the caller's transaction. The order row is locked first;
+   * then the coupon, then inventory rows, the same order checkout takes them in.
    */
   async function move(trx: Trx, ctx: AuthedCtx, order: OrderRow, to: OrderStatus, change: Partial<OrderStatusChange>) {
     if (!canMove(order.status, to)) {
@@ -103,6 +104,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         tracking_number: shipment.trackingNumber,
       });
     }
+    await recordStatusEvents(trx, ctx, order.public_id, order.status, to, change.note ?? null);
   }
 
   async function lockOrder(trx: Trx, publicId: string, userId?: number): Promise<OrderRow> {

@@ -36,6 +36,10 @@ const OWNERS: Record<string, string> = {
   service_secrets: 'media',
   reviews: 'reviews',
   expenses: 'expenses',
+  events: 'events',
+  event_targets: 'events',
+  event_deliveries: 'events',
+  webhook_endpoints: 'webhooks',
   storefront_totals: 'db',
   inventory_totals: 'db',
   product_documents: 'db',
@@ -156,6 +160,10 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
   reviews: {
     tables: ['order_items', 'orders', 'products', 'users'],
     why: 'a verified purchase is an order line of the product; reviews show their author',
+  },
+  webhooks: {
+    tables: ['event_targets'],
+    why: "an endpoint is an event target: its list and detail show the target's subscriptions and state beside its URL",
   },
 };
 
