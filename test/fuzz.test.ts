@@ -63,6 +63,10 @@ const review = await ok(
     images: [{ image_url: imageUrl }],
   }),
 );
+const endpoint = await ok(
+  admin.post('/api/v1/admin/webhooks/endpoints', { url: 'https://203.0.113.10/hooks', event_types: ['order.placed'] }),
+);
+const delivery = await ok(admin.post(`/api/v1/admin/webhooks/endpoints/${endpoint.public_id}/test`, {}), 202);
 const otherSession = new Client(t.baseUrl);
 await ok(otherSession.post('/api/v1/auth/login', { email: adminEmail, password: PASSWORD }), 200);
 const sessions = await ok(admin.get('/api/v1/auth/sessions'), 200);
@@ -85,6 +89,8 @@ const known: Known = {
   user_public_id: customer.user.public_id,
   expense_public_id: expense.public_id,
   review_public_id: review.public_id,
+  endpoint_public_id: endpoint.public_id,
+  delivery_public_id: delivery.public_id,
   image_url: imageUrl,
   '*': new URL(imageUrl).pathname.replace(/^\/media\//, ''),
 };

@@ -199,7 +199,7 @@ describe('addresses refused at every attempt', () => {
   test('an endpoint whose URL now names 127.0.0.1 or 169.254.169.254 is never called', async () => {
     const r = await receiver();
     for (const url of [r.url, 'http://169.254.169.254/latest/meta-data/']) {
-      const endpoint = await createEndpoint(t.superAdmin, 'http://93.184.215.14/hooks', ['customer.registered']);
+      const endpoint = await createEndpoint(t.superAdmin, 'http://203.0.113.10/hooks', ['customer.registered']);
       // Written past the API's check, as a URL made under another configuration would be.
       await t.db
         .updateTable('webhook_endpoints')

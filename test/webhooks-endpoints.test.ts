@@ -282,8 +282,8 @@ describe('addresses webhooks may not call, without an allow-list', () => {
   });
 
   test('a public https address is accepted', async () => {
-    const endpoint = await createEndpoint(t.superAdmin, 'https://93.184.215.14/hooks', ['order.placed']);
-    assert.equal(endpoint.url, 'https://93.184.215.14/hooks');
+    const endpoint = await createEndpoint(t.superAdmin, 'https://203.0.113.10/hooks', ['order.placed']);
+    assert.equal(endpoint.url, 'https://203.0.113.10/hooks');
     const moved = await t.superAdmin.patch(`${ENDPOINTS}/${endpoint.public_id}`, { url: 'https://169.254.169.254/' });
     assert.equal(moved.status, 400, 'an edit is checked too');
   });

@@ -9,7 +9,8 @@ import { BlockList, isIP } from 'node:net';
  * request goes to the checked address (./http-sender.ts), so a DNS answer
  * that changes between check and connect (rebinding) changes nothing. An IPv6
  * address that embeds an IPv4 one (::ffff:127.0.0.1, NAT64) is judged by the
- * IPv4 address. Configuration may allow addresses and ranges
+ * IPv4 address. (The documentation ranges, 192.0.2.0/24 and the like, are
+ * not special here: nothing answers there.) Configuration may allow addresses and ranges
  * (WEBHOOK_ALLOWED_NETWORKS), for receivers inside the network.
  */
 const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
@@ -20,12 +21,9 @@ const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
   ['169.254.0.0', 16, 'ipv4', 'a link-local address (cloud metadata services answer there)'],
   ['172.16.0.0', 12, 'ipv4', 'a private address'],
   ['192.0.0.0', 24, 'ipv4', 'a protocol-assignment address'],
-  ['192.0.2.0', 24, 'ipv4', 'a documentation address'],
   ['192.88.99.0', 24, 'ipv4', 'a 6to4 relay address'],
   ['192.168.0.0', 16, 'ipv4', 'a private address'],
   ['198.18.0.0', 15, 'ipv4', 'a benchmarking address'],
-  ['198.51.100.0', 24, 'ipv4', 'a documentation address'],
-  ['203.0.113.0', 24, 'ipv4', 'a documentation address'],
   ['224.0.0.0', 4, 'ipv4', 'a multicast address'],
   ['240.0.0.0', 4, 'ipv4', 'a reserved or broadcast address'],
   ['::', 128, 'ipv6', 'the unspecified address'],
@@ -33,7 +31,6 @@ const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
   ['64:ff9b:1::', 48, 'ipv6', 'a local NAT64 address'],
   ['100::', 64, 'ipv6', 'a discard address'],
   ['2001::', 32, 'ipv6', 'a Teredo address'],
-  ['2001:db8::', 32, 'ipv6', 'a documentation address'],
   ['2002::', 16, 'ipv6', 'a 6to4 address'],
   ['fc00::', 7, 'ipv6', 'a unique local (private) address (cloud metadata answers at fd00:ec2::254)'],
   ['fe80::', 10, 'ipv6', 'a link-local address'],
