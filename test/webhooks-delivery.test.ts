@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
+import { createMetrics } from '../src/metrics/metrics.js';
 import { createAddressPolicy } from '../src/webhooks/address-policy.js';
 import { createHttpSender } from '../src/webhooks/http-sender.js';
 import { API, expectStatus } from './helpers/catalog.js';
@@ -77,6 +78,10 @@ describe('retries', () => {
     const failing = await waitForLog(t, endpoint.public_id, (d) => d.attempts >= 2);
     assert.match(failing.error, /ECONNREFUSED/);
     assert.equal(failing.status, 'PENDING');
+    // The backlog an operator alerts on.
+    const metrics = await createMetrics({ db: t.db, clock: t.clock }).registry.metrics();
+    assert.match(metrics, /^event_deliveries_pending [1-9]/m);
+    assert.match(metrics, /^event_oldest_pending_delivery_age_seconds (?!0\n)\d/m);
     const back = await receiver(port);
     await back.waitFor(() => back.received().length === 1);
     assert.equal(verify(endpoint.secret, back.received()[0]!).data.customer.public_id, user.public_id);

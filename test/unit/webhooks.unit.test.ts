@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { EVENT_CATALOG } from '../../src/events/catalog.js';
 import { nextAttemptAt, retryDelayMs } from '../../src/events/retry.js';
 import { createAddressPolicy, embeddedIpv4 } from '../../src/webhooks/address-policy.js';
 import { newSigningSecret, signatureHeaders } from '../../src/webhooks/signing.js';
@@ -158,5 +160,19 @@ describe('webhook configuration', () => {
         JSON.stringify(env),
       );
     }
+  });
+});
+
+describe('the event catalog in the README', () => {
+  test('lists every event type with its payload version, and nothing else', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Events and webhooks'), readme.indexOf('## Security'));
+    const listed = [...section.matchAll(/^\| `([a-z_.]+)` \((\d+)\) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(
+      listed.sort(),
+      Object.entries(EVENT_CATALOG)
+        .map(([type, entry]) => `${type} ${entry.version}`)
+        .sort(),
+    );
   });
 });
