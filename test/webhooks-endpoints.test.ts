@@ -248,6 +248,45 @@ describe('managing endpoints', () => {
       ],
     );
   });
+  test('events and finished deliveries are pruned after RETAIN_EVENTS; an event a delivery still waits for stays', async () => {
+    const own = await startReceiver();
+    after(() => own.close());
+    // A type only these two endpoints take: one delivers it, the other (paused) still owes it.
+    await createEndpoint(t.superAdmin, own.url, ['inventory.low_stock']);
+    const waiting = await createEndpoint(t.superAdmin, own.url, ['inventory.low_stock'], { status: 'PAUSED' });
+    const { variantId } = await sellableVariant(t.admin, { stock: 5 });
+    expectStatus(await t.admin.patch(`${API}/admin/inventory/${variantId}`, { reorder_level: 5 }), 200);
+    await deliverDue(t);
+    const rows = () =>
+      t.db
+        .selectFrom('events as e')
+        .leftJoin('event_deliveries as d', 'd.event_id', 'e.id')
+        .select(['e.id', 'd.state'])
+        .where('e.ordering_key', '=', variantId)
+        .orderBy('d.state')
+        .execute();
+    const before = await rows();
+    assert.ok(before.some((r) => r.state === 'SUCCEEDED') && before.some((r) => r.state === 'PENDING'));
+
+    t.clock.advance(31 * 86_400_000);
+    try {
+      const first = await t.app.pruner.runOnce();
+      assert.ok(first.deliveriesDeleted >= 1);
+      assert.deepEqual(
+        (await rows()).map((r) => r.state),
+        ['PENDING'],
+        'the paused endpoint still owes it: the event stays',
+      );
+      t.clock.offsetMs = 0; // (a month on, the admin's session would have ended)
+      expectStatus(await t.superAdmin.delete(`${ENDPOINTS}/${waiting.public_id}`), 204);
+      t.clock.advance(31 * 86_400_000);
+      const second = await t.app.pruner.runOnce();
+      assert.ok(second.eventsDeleted >= 1);
+      assert.deepEqual(await rows(), []);
+    } finally {
+      t.clock.offsetMs = 0;
+    }
+  });
 });
 
 describe('addresses webhooks may not call, without an allow-list', () => {

@@ -6,6 +6,7 @@ import type { TargetKind } from '../db/schema.js';
 import { transaction } from '../db/transaction.js';
 import { backgroundLoop } from '../lib/background-loop.js';
 import type { Clock } from '../lib/clock.js';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import {
   claimDueDeliveries,
   markDeliveriesSucceeded,
@@ -91,10 +92,11 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   async function runOnce(): Promise<number> {
     const claim = randomUUID();
     const now = clock.now();
+    const leaseEnd = new Date(now.getTime() + deps.leaseMs);
     const batch = await claimDueDeliveries(db, {
       claim,
       now,
-      leaseEnd: new Date(now.getTime() + deps.leaseMs),
+      leaseEnd,
       limit: BATCH,
       perTarget: PER_TARGET,
       busyTargets: [...inFlight.keys()],
@@ -102,7 +104,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     const byTarget = new Map<number, ClaimedDelivery[]>();
     for (const delivery of batch) byTarget.set(delivery.target_id, [...(byTarget.get(delivery.target_id) ?? []), delivery]);
     for (const [targetId, deliveries] of byTarget) {
-      const work = sendShare(claim, deliveries)
+      const work = sendShare(claim, deliveries, leaseEnd)
         .catch(async (error: unknown) => {
           log.error({ err: error, target_id: targetId }, 'event delivery batch failed; its deliveries are handed back');
           await releaseDeliveryClaims(db, [claim], clock.now()).catch(() => {});
@@ -118,7 +120,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   }
 
   /** One target's deliveries of a claim: sent in parallel, successes marked together, failures one by one. */
-  async function sendShare(claim: string, deliveries: ClaimedDelivery[]): Promise<void> {
+  async function sendShare(claim: string, deliveries: ClaimedDelivery[], leaseEnd: Date): Promise<void> {
     const first = deliveries[0]!;
     const kind = deps.kinds[first.kind as TargetKind] as DeliveryKind<unknown> | undefined;
     const destination = kind ? (await kind.load([first.target_id])).get(first.target_id) : undefined;
@@ -144,8 +146,25 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       }),
     );
     if (succeeded.length > 0) {
-      await markDeliveriesSucceeded(db, succeeded);
+      await markSucceeded(succeeded, leaseEnd);
       if (first.failing_since) await clearTargetFailing(db, first.target_id);
+    }
+  }
+
+  /**
+   * Sent is sent: the mark is retried while the connection to the database is
+   * lost and the lease lasts, so a failover right after the answers does not
+   * send them again; only a database away for the whole lease can (at least
+   * once, under the same webhook-id).
+   */
+  async function markSucceeded(succeeded: { id: number; attempt: AttemptRecord }[], leaseEnd: Date) {
+    for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+      try {
+        return await markDeliveriesSucceeded(db, succeeded);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || clock.now() >= leaseEnd) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 

@@ -60,21 +60,25 @@ const toEndpoint = (row: EndpointRow): Endpoint => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-const toDelivery = (row: Omit<DeliveryLogRow, 'total_count'>): Delivery => ({
-  public_id: row.public_id,
-  event: { public_id: row.event_public_id, type: row.type, version: row.version },
-  status: row.state,
-  in_flight: row.state === 'PENDING' && row.claim !== null,
-  attempts: row.attempts,
-  next_attempt_at: row.state === 'PENDING' && row.claim === null ? row.next_attempt_at.toISOString() : null,
-  last_attempt_at: iso(row.last_attempt_at),
-  latency_ms: row.latency_ms,
-  response_status: row.response_status,
-  response_body: row.response_body,
-  error: row.last_error,
-  delivered_at: iso(row.delivered_at),
-  created_at: row.created_at.toISOString(),
-});
+/** A delivery as the log shows it; `now` tells a claim whose lease runs (in flight) from one whose sender died. */
+const toDelivery = (row: Omit<DeliveryLogRow, 'total_count'>, now: Date): Delivery => {
+  const inFlight = row.state === 'PENDING' && row.claim !== null && row.next_attempt_at > now;
+  return {
+    public_id: row.public_id,
+    event: { public_id: row.event_public_id, type: row.type, version: row.version },
+    status: row.state,
+    in_flight: inFlight,
+    attempts: row.attempts,
+    next_attempt_at: row.state === 'PENDING' && !inFlight ? row.next_attempt_at.toISOString() : null,
+    last_attempt_at: iso(row.last_attempt_at),
+    latency_ms: row.latency_ms,
+    response_status: row.response_status,
+    response_body: row.response_body,
+    error: row.last_error,
+    delivered_at: iso(row.delivered_at),
+    created_at: row.created_at.toISOString(),
+  };
+};
 
 /** What an audit entry records of an endpoint: never a secret. */
 const audited = (e: { url: string; description: string; event_types: string[]; status: string }) => ({
@@ -117,7 +121,7 @@ export function createWebhookService({ db, clock, ...rules }: WebhookServiceDeps
       timestamp: row.event_created_at.toISOString(),
       data: row.payload,
     };
-    return { ...toDelivery(row), payload };
+    return { ...toDelivery(row, clock.now()), payload };
   }
 
   return {
@@ -243,7 +247,7 @@ export function createWebhookService({ db, clock, ...rules }: WebhookServiceDeps
           entityPublicId: publicId,
           changes: { after: { event: eventId } },
         });
-        return toDelivery(row!);
+        return toDelivery(row!, clock.now());
       });
     },
 
@@ -256,7 +260,13 @@ export function createWebhookService({ db, clock, ...rules }: WebhookServiceDeps
         to: query.to ? new Date(query.to) : undefined,
       };
       const rows = await listDeliveries(db, endpoint.id, filters, query);
-      return toPage(rows, query, () => countDeliveries(db, endpoint.id, filters), toDelivery);
+      const now = clock.now();
+      return toPage(
+        rows,
+        query,
+        () => countDeliveries(db, endpoint.id, filters),
+        (row) => toDelivery(row, now),
+      );
     },
 
     delivery: async (publicId: string, deliveryPublicId: string) => deliveryOf(db, (await read(db, publicId)).id, deliveryPublicId),
