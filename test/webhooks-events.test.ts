@@ -7,6 +7,7 @@ import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { createCoupon } from './helpers/orders.js';
 import { moderate, postReview } from './helpers/reviews.js';
+import { sleep } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliverDue, LOCAL_RECEIVERS, startReceiver, verify, type Receiver } from './helpers/webhooks.js';
 
@@ -154,6 +155,8 @@ describe('the catalog of events', () => {
     // The first test's endpoint is subscribed to these too, with its own secret: this one has a receiver of its own.
     const receiver = await startReceiver();
     after(() => receiver.close());
+    // Each answer takes a moment: the next event of the order must not be sent before the last one was answered.
+    receiver.answer = () => ({ status: 204, after: sleep(30) });
     const endpoint = await createEndpoint(t.superAdmin, receiver.url, ['order.placed', 'order.status_changed', 'order.cancelled']);
     const { variantId } = await sellableVariant(t.admin, { stock: 10 });
     const s = await shopper(t, [{ variantId, quantity: 1 }]);
@@ -161,12 +164,11 @@ describe('the catalog of events', () => {
     for (const status of ['CONFIRMED', 'CANCELLED'])
       expectStatus(await t.admin.patch(`${API}/admin/orders/${order.public_id}`, { status }), 200);
     await deliverDue(t);
-    const types = receiver
-      .received()
-      .map((arrival) => verify(endpoint.secret, arrival))
-      .filter((event) => event.data.order?.public_id === order.public_id)
-      .map((event) => `${event.type}${event.data.to ? `:${event.data.to}` : ''}`);
+    const arrivals = receiver.received().filter((arrival) => verify(endpoint.secret, arrival).data.order?.public_id === order.public_id);
+    const types = arrivals.map((arrival) => `${arrival.event.type}${arrival.event.data.to ? `:${arrival.event.data.to}` : ''}`);
     assert.deepEqual(types, ['order.placed', 'order.status_changed:CONFIRMED', 'order.status_changed:CANCELLED', 'order.cancelled']);
+    for (let i = 1; i < arrivals.length; i++)
+      assert.ok(arrivals[i]!.arrivedAt >= arrivals[i - 1]!.answeredAt!, `${types[i]} was sent before ${types[i - 1]} was answered`);
   });
 });
 

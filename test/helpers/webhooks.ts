@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import type { RunningApp } from './app.js';
 import type { Client } from './client.js';
@@ -21,6 +22,9 @@ export interface Arrival {
   event: any;
   /** The status it was answered with (null while unanswered, or never). */
   status: number | null;
+  /** When it came and when it was answered (performance.now(), ms). */
+  arrivedAt: number;
+  answeredAt: number | null;
 }
 
 /** An answer: a status (with a body, headers), held back until `after` settles; or `hang`: none, ever. */
@@ -63,6 +67,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         body,
         event,
         status: null,
+        arrivedAt: performance.now(),
+        answeredAt: null,
       };
       const answer = receiver.answer(arrival, arrivals.length);
       arrivals.push(arrival);
@@ -73,6 +79,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       const send = () => {
         if (response.destroyed) return;
         arrival.status = answer.status;
+        arrival.answeredAt = performance.now();
         response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
       };
       if (answer.after) void answer.after.then(send, send);
