@@ -318,7 +318,7 @@ async function main() {
         async after() {
           const stats = (webhookRun.stats = await hooks.unsubscribe());
           log(
-            `webhooks: ${stats.deliveredByTheEnd} of ${stats.owed} deliveries sent by the last round's end, the rest within ${stats.drainSeconds} s; ${stats.received} requests received`,
+            `webhooks: ${stats.deliveredByTheEnd} of ${stats.owed} deliveries sent by the last round's end, the rest within ${stats.drainSeconds} s; ${stats.received} requests received; retried: ${JSON.stringify(stats.retried)}`,
           );
         },
       },

@@ -30,6 +30,8 @@ export interface WebhookStats {
   drainSeconds: number;
   /** Requests the receivers got (a repeat would make this larger than `owed`). */
   received: number;
+  /** Deliveries that took more than one attempt, by the last failed attempt's error. */
+  retried: Record<string, number>;
 }
 
 export async function webhookBench(options: { db: Db; base: string; admin: { cookie: string; csrf: string } }): Promise<WebhookBench> {
@@ -88,7 +90,11 @@ export async function webhookBench(options: { db: Db; base: string; admin: { coo
         await new Promise((resolve) => setTimeout(resolve, 250));
         now = await counts();
       }
+      const { rows: retried } = await sql<{ error: string | null; n: number }>`
+        SELECT d.last_error AS error, count(*)::int AS n FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
+        WHERE t.public_id = ANY(${endpoints}) AND d.created_at >= ${since} AND d.attempts > 1 GROUP BY d.last_error`.execute(options.db);
       const stats = {
+        retried: Object.fromEntries(retried.map((r) => [r.error ?? 'none', r.n])),
         endpoints: endpoints.length,
         owed: atEnd.owed,
         deliveredByTheEnd: atEnd.delivered,

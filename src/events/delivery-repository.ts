@@ -114,6 +114,7 @@ const attemptColumns = (a: AttemptRecord) => ({
 /**
  * Marks deliveries done whoever holds them now (sent is sent), unless they
  * were cancelled meanwhile: one statement for a target's share of a batch.
+ * The last failure's reason stays: the log says why it took more than one attempt.
  */
 export async function markDeliveriesSucceeded(db: Executor, done: { id: number; attempt: AttemptRecord }[]): Promise<void> {
   const rows = JSON.stringify(
@@ -132,7 +133,7 @@ export async function markDeliveriesSucceeded(db: Executor, done: { id: number; 
     )
     UPDATE event_deliveries d SET state = 'SUCCEEDED', attempts = v.attempts, delivered_at = v.at,
       first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at, response_status = v.status,
-      response_body = v.body, latency_ms = v.latency, last_error = NULL, claim = NULL
+      response_body = v.body, latency_ms = v.latency, claim = NULL
     FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, at timestamptz, status int, body text, latency int)
     WHERE d.id = v.id AND d.id IN (SELECT id FROM locked)`.execute(db);
 }

@@ -109,7 +109,7 @@ export const Delivery = Type.Object(
     latency_ms: Nullable(Type.Integer({ description: 'Of the last attempt' })),
     response_status: Nullable(Type.Integer({ description: "The receiver's HTTP status at the last attempt" })),
     response_body: Nullable(Type.String({ description: 'The first bytes (1 KB) of its answer' })),
-    error: Nullable(Type.String({ description: 'Why the last attempt failed' })),
+    error: Nullable(Type.String({ description: 'Why the last failed attempt failed (kept after a later success)' })),
     delivered_at: Nullable(Timestamp),
     created_at: Timestamp,
   },
