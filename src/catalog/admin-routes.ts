@@ -29,7 +29,7 @@ export const catalogAdminRoutes =
     const category = IdParam('category_public_id', 'cat');
     const link = Type.Object({ category_public_id: Type.String(), product_public_id: Type.String() });
     const productWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'INVALID_IMAGE_URL');
-    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'INVALID_IMAGE_URL');
+    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL');
     const categoryWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN');
     const removal = errorResponses('NOT_FOUND');
 

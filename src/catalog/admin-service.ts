@@ -4,7 +4,7 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, slugTaken } from '../lib/errors.js';
+import { notFound, slugTaken, variantOptionsTaken } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -27,6 +27,7 @@ import {
   unlinkProductCategory,
   updateProduct,
   updateVariant,
+  variantWithOptions,
 } from './product-repository.js';
 import type {
   AdminProduct,
@@ -119,6 +120,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
     const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
     return toAdminVariant(row!);
+  }
+
+  /** Refuses option values another live variant of the product has (the caller holds the product's lock). */
+  async function checkOptionsFree(trx: Executor, productId: number, options: string, exceptId?: number): Promise<void> {
+    const sku = await variantWithOptions(trx, productId, options, exceptId);
+    if (sku !== undefined) throw variantOptionsTaken(sku);
   }
 
   // A racing duplicate slug or SKU that passed the checks here meets its unique constraint, which the error handler translates (lib/db-errors.ts).
@@ -239,12 +246,14 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
       write(async (trx) => {
         const product = await liveProduct(trx, productPublicId, true);
+        const options = JSON.stringify(input.options ?? {});
+        await checkOptionsFree(trx, product.id, options);
         const variant = await insertVariant(trx, {
           public_id: newPublicId('var'),
           product_id: product.id,
           sku: input.sku,
           name: input.name,
-          options: JSON.stringify(input.options ?? {}),
+          options,
           price: input.price,
           compare_at_price: input.compare_at_price ?? null,
           cost_price: input.cost_price ?? null,
@@ -264,6 +273,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
       write(async (trx) => {
         const before = await liveVariant(trx, publicId);
+        if (patch.options !== undefined) await checkOptionsFree(trx, before.product_id, JSON.stringify(patch.options), before.id);
         const images = await storedImages(trx, patch.images);
         const { options, images: _images, ...fields } = patch;
         const after = await updateVariant(trx, before.id, {

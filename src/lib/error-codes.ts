@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DEFAULT_ADDRESS_REQUIRED: { status: 409, description: 'A default address cannot stop being the default this way' },
   SLUG_TAKEN: { status: 409, description: 'Another product or category uses this slug' },
   SKU_TAKEN: { status: 409, description: 'Another variant uses this SKU' },
+  VARIANT_OPTIONS_TAKEN: { status: 409, description: 'Another variant of the product has the same option values' },
   CODE_TAKEN: { status: 409, description: 'Another coupon uses this code' },
   INVENTORY_EXISTS: { status: 409, description: 'The variant already has an inventory record' },
   RESERVATION_HELD: { status: 409, description: 'Open orders hold the reserved units this release would free' },

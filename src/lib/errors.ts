@@ -88,6 +88,12 @@ export const slugTaken = (what: 'product' | 'category') => new AppError('SLUG_TA
 
 export const skuTaken = () => new AppError('SKU_TAKEN', 'Another variant already uses this SKU');
 
+/** Two variants of one product a shopper could not tell apart: the same option values. */
+export const variantOptionsTaken = (sku: string) =>
+  new AppError('VARIANT_OPTIONS_TAKEN', `Variant ${sku} of this product already has these option values`, [
+    { field: 'options', message: `the same as variant ${sku}: change a value, or edit that variant` },
+  ]);
+
 export const codeTaken = () => new AppError('CODE_TAKEN', 'Another coupon already uses this code');
 
 export const inventoryExists = () => new AppError('INVENTORY_EXISTS', 'This variant already has an inventory record');
