@@ -37,6 +37,7 @@ const LAYERS = [
     'health',
     'console',
     'openapi',
+    'settings',
   ],
   ['orders'],
   ['entry'],

@@ -24,6 +24,7 @@ import { shuttingDown } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
+import { settingsRoutes } from './settings/routes.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
@@ -237,6 +238,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
+      await api.register(settingsRoutes({ config }));
     },
     { prefix: '/api/v1' },
   );

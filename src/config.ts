@@ -76,6 +76,11 @@ export interface Config {
     readonly freeShippingFrom: string;
     /** Percentage applied to (subtotal - discount), e.g. "8.25". */
     readonly taxRate: string;
+    /**
+     * The reorder level the console offers for a new stock record (`null`: none). The API keeps
+     * the specification's rule: a record without a level never shows as low stock.
+     */
+    readonly defaultReorderLevel: number | null;
   };
 }
 
@@ -253,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
         if (!/^\d{1,2}(\.\d{1,4})?$|^100$/.test(rate)) throw new ConfigError('TAX_RATE', `must be a percentage like 8.25, got "${rate}"`);
         return rate;
       })(),
+      defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {

@@ -68,3 +68,12 @@ describe('configuration', () => {
     for (const bad of ['0/1m', '1/0m', '10/15', '10/15w', '-1/1m', '']) assert.throws(() => parseRateLimit('X', bad), ConfigError, bad);
   });
 });
+
+describe('the default reorder level the console offers', () => {
+  test('5 unless set; none offers none; a negative level is refused', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).commerce.defaultReorderLevel, 5);
+    assert.equal(loadConfig({ NODE_ENV: 'test', DEFAULT_REORDER_LEVEL: '12' }).commerce.defaultReorderLevel, 12);
+    assert.equal(loadConfig({ NODE_ENV: 'test', DEFAULT_REORDER_LEVEL: 'none' }).commerce.defaultReorderLevel, null);
+    assert.throws(() => loadConfig({ NODE_ENV: 'test', DEFAULT_REORDER_LEVEL: '-1' }), /DEFAULT_REORDER_LEVEL/);
+  });
+});

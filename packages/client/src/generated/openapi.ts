@@ -12472,6 +12472,123 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Store settings staff screens use (currency, shipping, tax, the default reorder level)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description ISO 4217 code of the store currency */
+                                currency: string;
+                                /** @description Flat shipping charge */
+                                shipping_flat: string;
+                                /** @description Subtotal from which shipping is free */
+                                free_shipping_from: string;
+                                /** @description Tax percentage applied to the discounted subtotal */
+                                tax_rate: string;
+                                /** @description Reorder level the console offers for a new stock record (DEFAULT_REORDER_LEVEL); null offers none */
+                                default_reorder_level: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
