@@ -40,6 +40,8 @@ const LAYERS = [
     'settings',
   ],
   ['orders'],
+  // Reads that span the domains above through their owners' own services.
+  ['admin-search'],
   ['entry'],
 ];
 

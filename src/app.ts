@@ -40,6 +40,8 @@ import { createCouponService } from './coupons/service.js';
 import { createCheckout } from './orders/checkout.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
+import { adminSearchRoutes } from './admin-search/routes.js';
+import { createAdminSearch } from './admin-search/service.js';
 import { adminUserRoutes } from './admin-users/routes.js';
 import { createAdminUserService } from './admin-users/service.js';
 import { analyticsRoutes } from './analytics/routes.js';
@@ -191,6 +193,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
+  const search = createAdminSearch({ orders, catalog, adminUsers });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
   const transport = createMailTransport(config, clock);
@@ -239,6 +242,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
       await api.register(settingsRoutes({ config }));
+      await api.register(adminSearchRoutes({ search }));
     },
     { prefix: '/api/v1' },
   );
