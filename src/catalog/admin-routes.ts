@@ -86,6 +86,20 @@ export const catalogAdminRoutes =
       },
     });
 
+    app.post('/admin/products/:product_public_id/duplicate', {
+      config,
+      schema: {
+        tags,
+        summary: 'Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)',
+        params: product,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN') },
+      },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send({ success: true as const, data: await catalog.duplicateProduct(authedCtxOf(request), request.params.product_public_id) }),
+    });
+
     app.post('/admin/products/:product_public_id/variants', {
       config,
       schema: {

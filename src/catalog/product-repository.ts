@@ -49,6 +49,18 @@ export async function variantWithOptions(db: Executor, productId: number, option
   return row?.sku;
 }
 
+/** Which of these SKUs, lower-cased, a variant already has (live or deleted: SKUs are unique case-insensitively over both). */
+export async function skusInUse(db: Executor, skus: string[]): Promise<Set<string>> {
+  if (skus.length === 0) return new Set();
+  const lower = skus.map((sku) => sku.toLowerCase());
+  const rows = await db
+    .selectFrom('variants')
+    .select(sql<string>`lower(sku)`.as('sku'))
+    .where(sql<string>`lower(sku)`, 'in', lower)
+    .execute();
+  return new Set(rows.map((row) => row.sku));
+}
+
 /** A live variant by public ID, locked for the rest of the transaction (lock its product first). */
 export function lockLiveVariant(db: Executor, publicId: string): Promise<VariantRow | undefined> {
   return db

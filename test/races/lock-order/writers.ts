@@ -315,6 +315,8 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'PATCH /api/v1/cart/items/{variant_public_id}': CART,
   'DELETE /api/v1/cart/items/{variant_public_id}': CART,
   'POST /api/v1/admin/coupons': 'inserts a coupon no other transaction can see before it commits',
+  'POST /api/v1/admin/products/{product_public_id}/duplicate':
+    "reads its source unlocked and takes the locks a product creation takes (categories FOR SHARE, then rows nobody else sees), raced as 'product creation in its categories'",
   'DELETE /api/v1/admin/coupons/{coupon_public_id}': "locks the coupon's row alone (step 5), as the raced coupon edit does",
   'POST /api/v1/admin/expenses': 'an expense locks nothing else (LOCKING.md)',
   'PATCH /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',

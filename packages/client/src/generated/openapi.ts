@@ -4746,6 +4746,165 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/admin/products/{product_public_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/products/{product_public_id}/variants": {
         parameters: {
             query?: never;
