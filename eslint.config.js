@@ -28,6 +28,7 @@ const LAYERS = [
     'coupons',
     'users',
     'admin-users',
+    'staff-invitations',
     'expenses',
     'reviews',
     'analytics',

@@ -25,6 +25,8 @@ import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
 import { settingsRoutes } from './settings/routes.js';
+import { staffInvitationRoutes } from './staff-invitations/routes.js';
+import { createStaffInvitations } from './staff-invitations/service.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
@@ -194,6 +196,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
   const search = createAdminSearch({ orders, catalog, adminUsers });
+  const invitations = createStaffInvitations({ db, clock, config, auth });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
   const transport = createMailTransport(config, clock);
@@ -243,6 +246,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(reviewAdminRoutes({ moderation }));
       await api.register(settingsRoutes({ config }));
       await api.register(adminSearchRoutes({ search }));
+      await api.register(staffInvitationRoutes({ invitations, config }));
     },
     { prefix: '/api/v1' },
   );

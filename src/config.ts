@@ -55,6 +55,8 @@ export interface Config {
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+  /** How long a staff invitation link stays valid, in seconds. */
+  readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
@@ -238,6 +240,11 @@ export function loadConfig(env: Env = process.env): Config {
     })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    staffInvitationTtlSeconds: ((seconds) => {
+      if (seconds === null)
+        throw new ConfigError('STAFF_INVITATION_TTL', 'must be a duration like "7d"; 0 would make every invitation expire at once');
+      return seconds;
+    })(duration('STAFF_INVITATION_TTL', '7d')),
     retention: {
       unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
       expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),

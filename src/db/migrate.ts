@@ -16,6 +16,7 @@ import * as inventoryProducts from './migrations/0012-inventory-products.js';
 import * as mediaStore from './migrations/0013-media-store.js';
 import * as outboxClaims from './migrations/0014-outbox-claims.js';
 import * as derivedBySource from './migrations/0015-derived-by-source.js';
+import * as staffInvitations from './migrations/0016-staff-invitations.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0013-media-store': mediaStore,
   '0014-outbox-claims': outboxClaims,
   '0015-derived-by-source': derivedBySource,
+  '0016-staff-invitations': staffInvitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

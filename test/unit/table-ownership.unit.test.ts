@@ -36,6 +36,7 @@ const OWNERS: Record<string, string> = {
   service_secrets: 'media',
   reviews: 'reviews',
   expenses: 'expenses',
+  staff_invitations: 'staff-invitations',
   storefront_totals: 'db',
   inventory_totals: 'db',
   product_documents: 'db',
@@ -157,6 +158,7 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     tables: ['order_items', 'orders', 'products', 'users'],
     why: 'a verified purchase is an order line of the product; reviews show their author',
   },
+  'staff-invitations': { tables: ['users'], why: 'the invitations list shows who sent each' },
 };
 
 test("a folder reads another folder's table only where FOREIGN_READS says so", () => {

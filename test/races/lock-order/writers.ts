@@ -318,6 +318,11 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'POST /api/v1/admin/products/{product_public_id}/duplicate':
     "reads its source unlocked and takes the locks a product creation takes (categories FOR SHARE, then rows nobody else sees), raced as 'product creation in its categories'",
   'DELETE /api/v1/admin/coupons/{coupon_public_id}': "locks the coupon's row alone (step 5), as the raced coupon edit does",
+  'POST /api/v1/admin/staff-invitations': 'writes staff_invitations only (LOCKING.md, outside the order)',
+  'DELETE /api/v1/admin/staff-invitations/{invitation_public_id}': 'writes staff_invitations only (LOCKING.md, outside the order)',
+  'POST /api/v1/auth/staff-invitations/preview': 'reads an invitation, writes nothing',
+  'POST /api/v1/auth/staff-invitations/accept':
+    'locks its invitation, then inserts the account and its session (LOCKING.md, outside the order)',
   'POST /api/v1/admin/expenses': 'an expense locks nothing else (LOCKING.md)',
   'PATCH /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
   'DELETE /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
