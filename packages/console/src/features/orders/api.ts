@@ -1,9 +1,9 @@
 import type { BodyOf, QueryOf } from '@commerce/client';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { OrderStatus } from '../../api/domain';
-import { accountKeys, couponKeys, inventoryKeys, orderKeys, productKeys, reportKeys, statsKeys } from '../../api/query-keys';
+import { orderKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
+import { changedByMove } from './steps';
 
 export type OrdersQuery = NonNullable<QueryOf<'/api/v1/admin/orders'>>;
 export type StatusChange = BodyOf<'/api/v1/admin/orders/{order_public_id}', 'patch'>;
@@ -24,21 +24,6 @@ export const orderQuery = (orderId: string) =>
   });
 
 export type OrderDetail = NonNullable<Awaited<ReturnType<NonNullable<ReturnType<typeof orderQuery>['queryFn']>>>>;
-
-/**
- * What moving an order to `to` changes beyond the order itself (src/orders/service.ts): every step
- * moves the dashboard's figures; shipping takes units out of stock and cancelling gives reserved ones
- * back (the inventory screens, a product's variants); cancelling also gives back the coupon use,
- * leaves the P&L and the customer's spend.
- */
-export function changedByMove(to: OrderStatus) {
-  return [
-    orderKeys.all,
-    statsKeys.all,
-    ...(to === 'SHIPPED' || to === 'CANCELLED' ? [inventoryKeys.all, productKeys.all] : []),
-    ...(to === 'CANCELLED' ? [couponKeys.all, reportKeys.all, accountKeys.all] : []),
-  ];
-}
 
 /** Moves an order along its lifecycle; the screen shows the order the API answers with at once. */
 export function useChangeOrderStatus(orderId: string) {

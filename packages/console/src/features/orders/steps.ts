@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../api/domain';
+import { accountKeys, couponKeys, inventoryKeys, orderKeys, productKeys, reportKeys, statsKeys } from '../../api/query-keys';
 import { titleCase } from '../../lib/format';
 
 /**
@@ -64,4 +65,19 @@ export function statusChange(step: Step, values: { carrier: string; tracking_num
     ...(shipping && values.tracking_number.trim() ? { tracking_number: values.tracking_number.trim() } : {}),
     ...(values.note.trim() ? { note: values.note.trim() } : {}),
   };
+}
+
+/**
+ * What moving an order to `to` changes beyond the order itself (src/orders/service.ts): every step
+ * moves the dashboard's figures; shipping takes units out of stock and cancelling gives reserved ones
+ * back (the inventory screens, a product's variants); cancelling also gives back the coupon use,
+ * leaves the P&L and the customer's spend.
+ */
+export function changedByMove(to: OrderStatus) {
+  return [
+    orderKeys.all,
+    statsKeys.all,
+    ...(to === 'SHIPPED' || to === 'CANCELLED' ? [inventoryKeys.all, productKeys.all] : []),
+    ...(to === 'CANCELLED' ? [couponKeys.all, reportKeys.all, accountKeys.all] : []),
+  ];
 }
