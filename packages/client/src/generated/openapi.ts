@@ -9201,7 +9201,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An order with its customer
+         * An order with its customer and the statuses it can move to
          * @description Requires a session with role ADMIN or SUPER_ADMIN.
          */
         get: {
@@ -9225,7 +9225,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -9310,7 +9310,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order along its lifecycle
-         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.
+         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION. The order's `allowed_transitions` lists the moves open to it now.
          *
          *     Requires a session with role ADMIN or SUPER_ADMIN.
          */
@@ -9345,7 +9345,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -14144,6 +14144,108 @@ export interface components {
                 public_id: string;
                 email: string;
             };
+        };
+        AdminOrderDetail: {
+            public_id: string;
+            /** @example ORD-000123 */
+            order_number: string;
+            status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+            items: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                options: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                unit_price: string;
+                quantity: number;
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                line_total: string;
+            }[];
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            subtotal: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            discount_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            shipping_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            tax_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            total: string;
+            currency: string;
+            coupon_code: string | null;
+            shipping_address: {
+                recipient_name: string;
+                phone_number: string;
+                label: string | null;
+                country: string;
+                state: string;
+                city: string;
+                address_1: string;
+                address_2: string | null;
+                zip_code: string | null;
+            };
+            payment: {
+                method: string;
+                status: string;
+            };
+            notes: string | null;
+            shipment: {
+                carrier: string;
+                tracking_number: string | null;
+            } | null;
+            status_history: {
+                status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                at: string;
+                by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+                note: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            placed_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+            customer: {
+                public_id: string;
+                email: string;
+            };
+            /** @description The statuses PATCH /admin/orders/{ord} accepts for this order now, from the table it enforces; empty once FULFILLED or CANCELLED */
+            allowed_transitions: ("PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED")[];
         };
         AdminUserDetail: {
             public_id: string;
