@@ -1,6 +1,7 @@
 import type { Executor } from '../db/database.js';
 import type { Ctx } from '../lib/context.js';
 import { newPublicId } from '../lib/ids.js';
+import type { AuditAction } from './actions.js';
 import { insertAuditEntry } from './repository.js';
 
 /**
@@ -9,7 +10,7 @@ import { insertAuditEntry } from './repository.js';
  * secrets or hashes in `changes`.
  */
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   entityType: string;
   entityPublicId: string | null;
   changes?: { before?: unknown; after?: unknown } | null;

@@ -183,7 +183,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
           actorUserId: ctx.actor.userId,
         });
         await writeAudit(trx, ctx, {
-          action: `inventory.${kind.toLowerCase()}`,
+          action: kind === 'RESERVE' ? 'inventory.reserve' : 'inventory.release',
           entityType: 'inventory',
           entityPublicId: variantPublicId,
           changes: { before: snapshot(before), after: { ...snapshot(before), quantity_reserved: reserved } },
