@@ -9,7 +9,6 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createDb } from '../src/db/database.js';
 import { startEmbeddedDatabase, type RunningDatabase } from '../src/db/embedded.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { buildServer, serverIsStale } from './build.js';
@@ -47,9 +46,7 @@ async function main(): Promise<number> {
 
     const templateUrl = new URL(server.url);
     templateUrl.pathname = `/${TEMPLATE}`;
-    const db = createDb(templateUrl.toString(), 2);
-    await migrateToLatest(db);
-    await db.destroy();
+    await migrateToLatest(templateUrl.toString());
 
     // The service's tests, then the client package's (run against the same real server).
     const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
