@@ -189,14 +189,13 @@ describe('real instances behind PgBouncer 1.18', () => {
   test('with named statements (the default) an instance refuses to start behind it, and says to set DB_NAMED_STATEMENTS=false', async () => {
     const name = await newDatabase('migrated');
     const service = await startService({ databaseUrl: bouncer.url(name), waitForReady: false });
-    const status = await service.exited;
+    const status = await refusedStart(service);
     assert.equal(status.code, 1, service.output());
     const fatal = service.logs().find((line) => line.msg === 'start-up failed');
     assert.match(
       String((fatal?.err as { message?: string })?.message),
       /prepared statement .* (already exists|does not exist).*DB_NAMED_STATEMENTS=false/s,
     );
-    await service.stop();
     await dropDatabase(name);
   });
 });
@@ -254,11 +253,10 @@ describe('migrations as a release step', () => {
         env: { DB_NAMED_STATEMENTS: 'false', MIGRATE_ON_START: migrateOnStart },
         waitForReady: false,
       });
-      const status = await service.exited;
+      const status = await refusedStart(service);
       assert.equal(status.code, 1, service.output());
       const fatal = service.logs().find((line) => line.msg === 'start-up failed');
       assert.match(String((fatal?.err as { message?: string })?.message), /schema is newer than this version .*9999-from-a-later-release/);
-      await service.stop();
     }
     await dropDatabase(name);
   });
@@ -296,6 +294,17 @@ describe('migrations as a release step', () => {
     }
   });
 });
+
+/** The exit of a service expected to refuse to start; one that becomes ready instead fails the test (and is stopped). */
+async function refusedStart(service: ServiceProcess) {
+  const ready = await service.waitForReady(START_DEADLINE_MS).then(
+    () => true,
+    () => false,
+  );
+  const status = await service.stop();
+  assert.equal(ready, false, `the service started: ${service.output().slice(-2000)}`);
+  return status;
+}
 
 async function adminQueryOn(database: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: directUrl(database) });
