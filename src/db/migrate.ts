@@ -53,7 +53,11 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 const MIGRATION_LOCK = '3853314791062309107';
 
-/** Kysely's migrator without its session lock (taken and released as two statements a transaction pooler may send to two server connections, stranding it): the caller holds a transaction lock instead. */
+/**
+ * Kysely's migrator without its own lock: a session lock, taken and released as two statements,
+ * which a transaction pooler may send to two server connections, stranding it on the first.
+ * migrateToLatest holds a transaction lock instead.
+ */
 class TransactionLockedAdapter extends PostgresAdapter {
   override async acquireMigrationLock(): Promise<void> {}
   override async releaseMigrationLock(): Promise<void> {}

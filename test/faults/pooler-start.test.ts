@@ -293,7 +293,43 @@ describe('migrations as a release step', () => {
       await dropDatabase(name);
     }
   });
+
+  test('an instance killed (kill -9) while it waits for the migration lock through PgBouncer leaves nothing held: the next one migrates', async () => {
+    const name = await newDatabase('fresh');
+    const holder = new pg.Client({ connectionString: directUrl(name) });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    const env = { DB_NAMED_STATEMENTS: 'false' };
+    const killed = await startService({ databaseUrl: bouncer.url(name), env, waitForReady: false });
+    let next: ServiceProcess | undefined;
+    try {
+      // Its migration transaction waits on the lock, on a server connection PgBouncer lent it.
+      while ((await waitingForTheLock(name)) === 0) {
+        if (killed.child.exitCode !== null) assert.fail(`the service exited: ${killed.output()}`);
+        await sleep(100);
+      }
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      // Had PgBouncer kept that server connection, its queued lock request would be granted next and held forever.
+      await holder.query('ROLLBACK');
+      next = await startService({ databaseUrl: bouncer.url(name), env, readyTimeoutMs: START_DEADLINE_MS });
+      assert.deepEqual(await appliedMigrations(name), [...MIGRATION_NAMES]);
+      assert.equal(await advisoryLocks(name), 0);
+    } finally {
+      await holder.end();
+      await killed.stop();
+      await next?.stop();
+      await dropDatabase(name);
+    }
+  });
 });
+
+/** Backends of `database` waiting for a lock (the migration lock, in these tests). */
+async function waitingForTheLock(database: string): Promise<number> {
+  const rows = await adminQuery(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [database]);
+  return rows.length;
+}
 
 /** The exit of a service expected to refuse to start; one that becomes ready instead fails the test (and is stopped). */
 async function refusedStart(service: ServiceProcess) {
