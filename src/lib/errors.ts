@@ -153,3 +153,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const shuttingDown = () =>
   new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+
+export const waitingForSchema = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'This instance is waiting for the database schema to be migrated; retry', undefined, {
+    'retry-after': '5',
+  });
