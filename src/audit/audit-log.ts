@@ -2,6 +2,7 @@ import type { Executor } from '../db/database.js';
 import type { Ctx } from '../lib/context.js';
 import { newPublicId } from '../lib/ids.js';
 import type { AuditAction } from './actions.js';
+import type { AuditEntityTypeName } from './schemas.js';
 import { insertAuditEntry } from './repository.js';
 
 /**
@@ -11,7 +12,7 @@ import { insertAuditEntry } from './repository.js';
  */
 export interface AuditEntry {
   action: AuditAction;
-  entityType: string;
+  entityType: AuditEntityTypeName;
   entityPublicId: string | null;
   changes?: { before?: unknown; after?: unknown } | null;
   reason?: string | null;

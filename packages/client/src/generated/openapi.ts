@@ -10721,7 +10721,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first (append-only: no endpoint edits or deletes entries)
-         * @description CSV with ?format=csv or Accept: text/csv (the requested page, same filters).
+         * @description With ?format=csv or Accept: text/csv, the whole filtered log as CSV, streamed (page and limit do not apply).
          *
          *     Requires a session with role SUPER_ADMIN.
          */
@@ -10734,15 +10734,16 @@ export interface paths {
                     limit?: number;
                     /** @description usr_ ID or email of the actor */
                     actor?: string;
-                    /** @description Exact action, e.g. inventory.adjust */
-                    action?: string;
-                    entity_type?: string;
+                    /** @description What was done: one of the actions the audit log records */
+                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                    /** @description What kind of thing an entry is about */
+                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
                     entity_public_id?: string;
                     /** @description Inclusive */
                     from?: string;
                     /** @description Exclusive */
                     to?: string;
-                    /** @description CSV instead of JSON (also with Accept: text/csv) */
+                    /** @description The whole filtered log as CSV, streamed (page and limit do not apply; also with Accept: text/csv) */
                     format?: "csv";
                 };
                 header?: never;
@@ -10767,9 +10768,19 @@ export interface paths {
                                     email: string;
                                     role: string;
                                 } | null;
-                                action: string;
-                                entity_type: string;
+                                /**
+                                 * @description What was done: one of the actions the audit log records
+                                 * @enum {string}
+                                 */
+                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                                /**
+                                 * @description What kind of thing an entry is about
+                                 * @enum {string}
+                                 */
+                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
                                 entity_public_id: string | null;
+                                /** @description What the entity is called now: an order's number, an account's email, a SKU, a name, a coupon's code */
+                                entity_label: string | null;
                                 /** @description { before, after } or null */
                                 changes: unknown;
                                 reason: string | null;
