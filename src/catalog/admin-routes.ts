@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { BulkResult, eachItem } from '../lib/bulk.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
 import {
   AdminProduct,
   AdminProductListQuery,
+  BulkProductDelete,
+  BulkProductStatus,
   AdminVariant,
   Category,
   CategoryCreate,
@@ -83,6 +86,35 @@ export const catalogAdminRoutes =
       handler: async (request, reply) => {
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
         return sendEmpty(reply, 204);
+      },
+    });
+
+    app.post('/admin/products/bulk-status', {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)',
+        body: BulkProductStatus,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        const { product_public_ids: ids, status } = request.body;
+        return { success: true as const, data: await eachItem(ids, (id) => catalog.updateProduct(ctx, id, { status })) };
+      },
+    });
+
+    app.post('/admin/products/bulk-delete', {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)',
+        body: BulkProductDelete,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        return { success: true as const, data: await eachItem(request.body.product_public_ids, (id) => catalog.deleteProduct(ctx, id)) };
       },
     });
 

@@ -4746,6 +4746,323 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/admin/products/bulk-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                        status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/products/{product_public_id}/duplicate": {
         parameters: {
             query?: never;
@@ -6699,6 +7016,171 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/inventory/bulk-adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust the stock of many variants with one reason, each as a PATCH with quantity_change would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Stock changes with one reason, each applied as PATCH /admin/inventory/{var} with quantity_change would */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why, stored with each movement and audit entry (a count, damage, a return) */
+                        reason: string;
+                        adjustments: {
+                            variant_public_id: string;
+                            /** @description Non-zero delta applied to on-hand */
+                            quantity_change: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/inventory/{variant_public_id}/reservation": {
@@ -12640,6 +13122,167 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/reviews/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject many reviews, each as PATCH /admin/reviews/{rev} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        review_public_ids: string[];
+                        status: "APPROVED" | "REJECTED";
+                        /** @description Internal; replaces the previous note */
+                        moderation_note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/settings": {
