@@ -9,6 +9,7 @@ import {
   AdminProductListQuery,
   BulkProductDelete,
   BulkProductStatus,
+  VariantBatch,
   AdminVariant,
   Category,
   CategoryCreate,
@@ -130,6 +131,24 @@ export const catalogAdminRoutes =
         reply
           .code(201)
           .send({ success: true as const, data: await catalog.duplicateProduct(authedCtxOf(request), request.params.product_public_id) }),
+    });
+
+    app.post('/admin/products/:product_public_id/variants/batch', {
+      config,
+      schema: {
+        tags,
+        summary: 'Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none',
+        params: product,
+        body: VariantBatch,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL') },
+      },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send({
+            success: true as const,
+            data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
+          }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

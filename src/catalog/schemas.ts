@@ -110,6 +110,31 @@ export const VariantCreate = Type.Object(
 );
 export type VariantCreate = Static<typeof VariantCreate>;
 
+export const VariantBatch = Type.Object(
+  {
+    variants: Type.Array(
+      Type.Object(
+        {
+          ...VariantCreate.properties,
+          stock: Type.Optional(
+            Type.Object(
+              {
+                quantity_on_hand: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+                reorder_level: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()])),
+              },
+              { additionalProperties: false, description: 'A stock record made with the variant' },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false, description: 'Variants made together, all or none (e.g. every size × colour)' },
+);
+export type VariantBatch = Static<typeof VariantBatch>;
+
 export const VariantPatch = Type.Partial(VariantCreate, { additionalProperties: false, minProperties: 1 });
 export type VariantPatch = Static<typeof VariantPatch>;
 

@@ -44,6 +44,41 @@ const snapshot = (q: Quantities): Quantities => ({
 });
 
 /**
+ * A new variant's stock record, its CREATE movement and audit entry, in the caller's transaction:
+ * POST /admin/inventory, and a catalog write that makes variants with their stock (a batch of
+ * variants, an import). The caller has found the variant live; a record it already has is
+ * INVENTORY_EXISTS.
+ */
+export async function createStockRecord(
+  trx: Trx,
+  ctx: AuthedCtx,
+  input: { variantId: number; variantPublicId: string; quantity_on_hand: number; reorder_level?: number | null },
+): Promise<void> {
+  const created = await insertRecord(trx, {
+    variantId: input.variantId,
+    quantityOnHand: input.quantity_on_hand,
+    reorderLevel: input.reorder_level ?? null,
+  });
+  if (!created) throw inventoryExists();
+  await insertMovement(trx, {
+    inventoryId: created.id,
+    kind: 'CREATE',
+    deltaOnHand: created.quantity_on_hand,
+    deltaReserved: 0,
+    onHandAfter: created.quantity_on_hand,
+    reservedAfter: 0,
+    reason: null,
+    actorUserId: ctx.actor.userId,
+  });
+  await writeAudit(trx, ctx, {
+    action: 'inventory.create',
+    entityType: 'inventory',
+    entityPublicId: input.variantPublicId,
+    changes: { before: null, after: snapshot(created) },
+  });
+}
+
+/**
  * Admin inventory (spec "Admin inventory", contract section 7). Every write
  * locks the record's row, checks the stock rules against the locked values,
  * writes the change, a movement row and an audit entry in one transaction.
@@ -79,28 +114,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
       return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), async (trx) => {
         const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
         if (variantId === undefined) throw notFound('Variant');
-        const created = await insertRecord(trx, {
-          variantId,
-          quantityOnHand: input.quantity_on_hand,
-          reorderLevel: input.reorder_level ?? null,
-        });
-        if (!created) throw inventoryExists();
-        await insertMovement(trx, {
-          inventoryId: created.id,
-          kind: 'CREATE',
-          deltaOnHand: created.quantity_on_hand,
-          deltaReserved: 0,
-          onHandAfter: created.quantity_on_hand,
-          reservedAfter: 0,
-          reason: null,
-          actorUserId: ctx.actor.userId,
-        });
-        await writeAudit(trx, ctx, {
-          action: 'inventory.create',
-          entityType: 'inventory',
-          entityPublicId: input.variant_public_id,
-          changes: { before: null, after: snapshot(created) },
-        });
+        await createStockRecord(trx, ctx, { variantId, variantPublicId: input.variant_public_id, ...input });
         return readRecord(trx, input.variant_public_id);
       });
     },
