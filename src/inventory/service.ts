@@ -79,6 +79,50 @@ export async function createStockRecord(
 }
 
 /**
+ * Sets or changes a locked record's on-hand stock and/or reorder level, with an ADJUST movement
+ * when the stock changed and an audit entry, in the caller's transaction (the record was locked
+ * with `lockRecord`): PATCH /admin/inventory/{var} and a stock import.
+ */
+export async function adjustStockRecord(
+  trx: Trx,
+  ctx: AuthedCtx,
+  before: Quantities & { id: number },
+  variantPublicId: string,
+  input: Pick<InventoryAdjust, 'quantity_on_hand' | 'quantity_change' | 'reorder_level' | 'reason'>,
+  now: Date,
+): Promise<void> {
+  const onHand = input.quantity_on_hand ?? before.quantity_on_hand + (input.quantity_change ?? 0);
+  if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
+  if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
+  const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
+  const stockChanged = onHand !== before.quantity_on_hand;
+
+  await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? now : null);
+  if (stockChanged) {
+    await insertMovement(trx, {
+      inventoryId: before.id,
+      kind: 'ADJUST',
+      deltaOnHand: onHand - before.quantity_on_hand,
+      deltaReserved: 0,
+      onHandAfter: onHand,
+      reservedAfter: before.quantity_reserved,
+      reason: input.reason ?? null,
+      actorUserId: ctx.actor.userId,
+    });
+  }
+  await writeAudit(trx, ctx, {
+    action: 'inventory.adjust',
+    entityType: 'inventory',
+    entityPublicId: variantPublicId,
+    changes: {
+      before: snapshot(before),
+      after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
+    },
+    reason: input.reason ?? null,
+  });
+}
+
+/**
  * Admin inventory (spec "Admin inventory", contract section 7). Every write
  * locks the record's row, checks the stock rules against the locked values,
  * writes the change, a movement row and an audit entry in one transaction.
@@ -142,36 +186,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
         ]);
       }
       return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
-        const before = await lockLive(trx, variantPublicId);
-        const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
-        if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
-        if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
-        const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
-        const stockChanged = onHand !== before.quantity_on_hand;
-
-        await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? clock.now() : null);
-        if (stockChanged) {
-          await insertMovement(trx, {
-            inventoryId: before.id,
-            kind: 'ADJUST',
-            deltaOnHand: onHand - before.quantity_on_hand,
-            deltaReserved: 0,
-            onHandAfter: onHand,
-            reservedAfter: before.quantity_reserved,
-            reason: input.reason ?? null,
-            actorUserId: ctx.actor.userId,
-          });
-        }
-        await writeAudit(trx, ctx, {
-          action: 'inventory.adjust',
-          entityType: 'inventory',
-          entityPublicId: variantPublicId,
-          changes: {
-            before: snapshot(before),
-            after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
-          },
-          reason: input.reason ?? null,
-        });
+        await adjustStockRecord(trx, ctx, await lockLive(trx, variantPublicId), variantPublicId, input, clock.now());
         return readRecord(trx, variantPublicId);
       });
     },
