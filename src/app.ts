@@ -31,6 +31,8 @@ import { createStaffInvitations } from './staff-invitations/service.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { catalogImportRoutes } from './catalog/import-routes.js';
+import { createCatalogImport } from './catalog/import-service.js';
 import { createCategoryService } from './catalog/categories-service.js';
 import { catalogPublicRoutes } from './catalog/public-routes.js';
 import { createStorefrontService } from './catalog/storefront-service.js';
@@ -206,6 +208,7 @@ export async function buildApp({
   const storefront = createStorefrontService({ db });
   const catalog = createCatalogAdminService({ db, clock, media });
   const categories = createCategoryService({ db, clock });
+  const imports = createCatalogImport({ db, clock });
   const inventory = createInventoryService({ db, clock });
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
@@ -255,6 +258,7 @@ export async function buildApp({
       await api.register(addressRoutes({ addresses }));
       await api.register(catalogPublicRoutes({ storefront, categories }));
       await api.register(catalogAdminRoutes({ catalog, categories }));
+      await api.register(catalogImportRoutes({ imports }));
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));

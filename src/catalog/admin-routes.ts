@@ -143,12 +143,10 @@ export const catalogAdminRoutes =
         response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL') },
       },
       handler: async (request, reply) =>
-        reply
-          .code(201)
-          .send({
-            success: true as const,
-            data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
-          }),
+        reply.code(201).send({
+          success: true as const,
+          data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
+        }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

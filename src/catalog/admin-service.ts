@@ -44,29 +44,10 @@ import type {
   VariantPatch,
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
+import { productAudit, variantAudit } from './audit-shapes.js';
 
 /** Option values with their names in order, so two sets that differ only in key order compare equal as text. */
 const sortedOptions = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
-
-/** The fields an audit entry records for a product or variant (no derived or internal columns). */
-const productAudit = (p: ProductRow) => ({
-  name: p.name,
-  slug: p.slug,
-  description: p.description,
-  brand: p.brand,
-  status: p.status,
-  images: p.images,
-});
-const variantAudit = (v: VariantRow) => ({
-  sku: v.sku,
-  name: v.name,
-  options: v.options,
-  price: v.price,
-  compare_at_price: v.compare_at_price,
-  cost_price: v.cost_price,
-  status: v.status,
-  position: v.position,
-});
 
 /**
  * Admin catalog (contract section 6). Deletes are soft; a deleted product
