@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { BulkResult, eachItem } from '../lib/bulk.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { PRODUCT_CSV_COLUMNS } from './product-csv.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
@@ -9,6 +11,7 @@ import {
   AdminProductListQuery,
   BulkProductDelete,
   BulkProductStatus,
+  ProductStatus,
   VariantBatch,
   AdminVariant,
   Category,
@@ -87,6 +90,20 @@ export const catalogAdminRoutes =
       handler: async (request, reply) => {
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
         return sendEmpty(reply, 204);
+      },
+    });
+
+    app.get('/admin/exports/products', {
+      config: { ...config, csvOnly: true },
+      schema: {
+        tags,
+        summary: 'Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed',
+        querystring: Type.Object({ status: Type.Optional(ProductStatus) }),
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await catalog.exportProducts(request.query);
+        return sendCsvStream(reply, 'products.csv', PRODUCT_CSV_COLUMNS, batches, total);
       },
     });
 

@@ -45,6 +45,7 @@ import type {
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
 import { productAudit, variantAudit } from './audit-shapes.js';
+import { countProductRowsForExport, productExportBatches, type ProductExportFilters } from './export-repository.js';
 
 /** Option values with their names in order, so two sets that differ only in key order compare equal as text. */
 const sortedOptions = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -180,6 +181,11 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         (row) => row,
       );
       return { data: toAdminProducts(page.data, variants, categories), meta: page.meta };
+    },
+
+    /** Every live product with the status asked for, as the import's CSV rows: how many, and the rows a batch at a time. */
+    async exportProducts(filters: ProductExportFilters) {
+      return { total: await countProductRowsForExport(db, filters), batches: productExportBatches(db, filters) };
     },
 
     async getProduct(publicId: string): Promise<AdminProduct> {

@@ -53,6 +53,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         write,
         csrf,
         documentedBody: route.config?.documentedBody,
+        csvOnly: route.config?.csvOnly === true,
       });
       const transformed = {
         ...base,

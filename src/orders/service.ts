@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import type { OrderRow } from '../db/schema.js';
+import { countOrdersForExport, orderExportBatches, type OrderExportFilters } from './export-repository.js';
 import { writeAudit } from '../audit/audit-log.js';
 import { releaseCouponUse } from '../coupons/redemption.js';
 import { findUserById } from '../identity/repository.js';
@@ -153,6 +154,11 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
       ),
 
     adminGet: (publicId: string) => detail(publicId),
+
+    /** Every matching order for a CSV export: how many, and the rows a batch at a time. */
+    async adminExport(filters: OrderExportFilters) {
+      return { total: await countOrdersForExport(db, filters), batches: orderExportBatches(db, filters) };
+    },
 
     async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrderDetail> {
       if (change.status === 'SHIPPED' && !change.carrier) {
