@@ -218,7 +218,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   await app.register(healthRoutes({ db }));
   await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
-  if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
+  if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));
   await app.register(
     async (api) => {
       await api.register(authRoutes({ auth, recovery, config }));

@@ -57,6 +57,8 @@ export interface Config {
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
+  readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
   readonly retention: {
     /** An upload no review or product points at is deleted once it is this old. */
@@ -233,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
     retention: {
       unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
       expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),

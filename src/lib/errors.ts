@@ -147,3 +147,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const shuttingDown = () =>
   new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+
+/** The built-in image host holds as many uploads as it allows at once (MAX_UPLOADS_IN_FLIGHT). */
+export const uploadsBusy = (retryAfterSeconds: number) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The image host is receiving as many uploads as it can; retry shortly', undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });

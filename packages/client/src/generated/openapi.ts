@@ -194,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (built-in image host, ImageKit upload API)
-         * @description multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.
+         * @description multipart/form-data with `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth, then `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content) as the last part: the fields are checked before any of the file is read. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields (or fields sent after the file), a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit, 503 with Retry-After when the instance is receiving as many uploads as it allows at once.
          *
          *     Public.
          */
@@ -208,11 +208,6 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB
-                         */
-                        file: string;
                         fileName: string;
                         token: string;
                         /** @description As GET /api/v1/uploads/media-auth gave it */
@@ -220,6 +215,11 @@ export interface paths {
                         signature: string;
                         publicKey: string;
                         folder: string;
+                        /**
+                         * Format: binary
+                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields
+                         */
+                        file: string;
                     };
                 };
             };
