@@ -569,7 +569,10 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         email: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         password: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
                         first_name: string;
@@ -724,6 +727,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -1921,7 +1925,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2298,8 +2305,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** Format: password */
                         current_password: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2449,6 +2460,7 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         new_email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
