@@ -20,6 +20,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
+import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
 import { shuttingDown } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -105,6 +106,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
     clientErrorHandler,
+    http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -158,6 +160,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
   );
+  registerProtocolChecks(app);
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
     credentials: true,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import { addressInput, errorOf, login, PASSWORD, signInAs, signUp, uniqueEmail } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
@@ -147,5 +148,70 @@ describe('bidirectional controls and zero-width characters', () => {
     const password = 'Family-\u200d-9\u202e';
     const { email } = await signUp(t, { password });
     assert.equal((await login(t, email, password)).status, 200);
+  });
+});
+
+/** Issue 24, item 4: what Node's HTTP layer would answer bare is answered in the envelope. */
+describe('requests the HTTP layer used to answer itself', () => {
+  /** Sends `request` as written on a new connection and reads until the server closes it. */
+  const exchange = (request: string) =>
+    new Promise<{ status: number; headers: Record<string, string>; body: any; interim: boolean }>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.baseUrl).port), '127.0.0.1', () => socket.write(request));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const interim = text.startsWith('HTTP/1.1 100 Continue\r\n\r\n');
+        if (interim) text = text.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+        const [head = '', body = ''] = text.split('\r\n\r\n');
+        const [statusLine = '', ...lines] = head.split('\r\n');
+        const headers = Object.fromEntries(
+          lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        );
+        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : null, interim });
+      });
+    });
+
+  /** The envelope with the service's request ID and its security headers. */
+  function inEnvelope(answer: Awaited<ReturnType<typeof exchange>>, status: number, code: string) {
+    assert.equal(answer.status, status, JSON.stringify(answer));
+    assert.equal(answer.body?.success, false);
+    assert.equal(answer.body.error.code, code);
+    assert.equal(answer.body.request_id, answer.headers['x-request-id']);
+    assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+    assert.ok(answer.headers['content-security-policy'], 'helmet ran');
+  }
+
+  test('an HTTP/1.1 request without Host is 400 in the envelope; HTTP/1.0 needs none', async () => {
+    const missing = await exchange('GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    inEnvelope(missing, 400, 'VALIDATION_ERROR');
+    assert.deepEqual(missing.body.error.details, [{ field: 'host', message: 'is required' }]);
+    assert.equal((await exchange('GET /health HTTP/1.0\r\n\r\n')).status, 200);
+  });
+
+  test('two Host headers are 400, not answered for the first one', async () => {
+    const twice = await exchange('GET /health HTTP/1.1\r\nHost: shop.example\r\nHost: evil.example\r\nConnection: close\r\n\r\n');
+    inEnvelope(twice, 400, 'VALIDATION_ERROR');
+    assert.deepEqual(twice.body.error.details, [{ field: 'host', message: 'is repeated' }]);
+    assert.equal((await exchange('GET /health HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n')).status, 200);
+  });
+
+  test('an Expect other than 100-continue is 417 EXPECTATION_FAILED in the envelope; 100-continue still works', async () => {
+    inEnvelope(await exchange('GET /health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n'), 417, 'EXPECTATION_FAILED');
+    const body = '{"email":"a@example.test","password":"wrong-password"}';
+    const login = await exchange(
+      `POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    // Node's interim "100 Continue" comes first; then the app's answer (a CSRF refusal: the request reached the app).
+    assert.ok(login.interim);
+    inEnvelope(login, 403, 'CSRF_TOKEN_INVALID');
+  });
+
+  test('CONNECT is 400 in the envelope: this server is not a proxy', async () => {
+    const answer = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error.code, 'VALIDATION_ERROR');
+    assert.equal(answer.body.request_id, answer.headers['x-request-id']);
   });
 });

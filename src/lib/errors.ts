@@ -130,6 +130,11 @@ export const alreadyReviewed = () =>
 
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
 
+// 417
+
+export const expectationFailed = () =>
+  new AppError('EXPECTATION_FAILED', 'The Expect header can only be 100-continue', [{ field: 'expect', message: 'is not 100-continue' }]);
+
 // 413, 415
 
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);

@@ -39,6 +39,7 @@ describe('error factories', () => {
       errors.rateLimited(3),
       errors.shuttingDown(),
       errors.uploadsBusy(1),
+      errors.expectationFailed(),
     ];
     for (const error of samples) assert.equal(error.status, ERROR_CODES[error.code].status, error.code);
   });

@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -141,6 +150,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -300,6 +318,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -412,6 +439,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -502,6 +538,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -657,6 +702,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -815,6 +869,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -918,6 +981,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1042,6 +1114,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1164,6 +1245,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1284,6 +1374,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1431,6 +1530,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1583,6 +1691,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1721,6 +1838,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1855,6 +1981,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -2016,6 +2151,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2109,6 +2253,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2245,6 +2398,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2388,6 +2550,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -2541,6 +2712,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -2717,6 +2897,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2823,6 +3012,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2971,6 +3169,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3076,6 +3283,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3210,6 +3426,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3372,6 +3597,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3485,6 +3719,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3585,6 +3828,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3682,6 +3934,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3787,6 +4048,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3885,6 +4155,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4014,6 +4293,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4152,6 +4440,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4312,6 +4609,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4426,6 +4732,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4563,6 +4878,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4725,6 +5049,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4906,6 +5239,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5055,6 +5397,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5227,6 +5578,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5386,6 +5746,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5535,6 +5904,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5690,6 +6068,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5835,6 +6222,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5971,6 +6367,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6092,6 +6497,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6243,6 +6657,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6357,6 +6780,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6519,6 +6951,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6689,6 +7130,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6832,6 +7282,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6927,6 +7386,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7049,6 +7517,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7201,6 +7678,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7357,6 +7843,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7498,6 +7993,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7613,6 +8117,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7772,6 +8285,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7886,6 +8408,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8026,6 +8557,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8189,6 +8729,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8333,6 +8882,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8444,6 +9002,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8605,6 +9172,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -8719,6 +9295,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8879,6 +9464,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9007,6 +9601,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9123,6 +9726,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9282,6 +9894,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9405,6 +10026,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9521,6 +10151,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9683,6 +10322,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9837,6 +10485,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10003,6 +10660,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10192,6 +10858,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10392,6 +11067,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10524,6 +11208,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10681,6 +11374,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10826,6 +11528,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10991,6 +11702,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11140,6 +11860,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11318,6 +12047,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11435,6 +12173,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -11615,6 +12362,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11765,6 +12521,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11922,6 +12687,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12024,6 +12798,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12158,6 +12941,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12282,6 +13074,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12449,6 +13250,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -13067,7 +13877,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -13602,6 +14412,23 @@ export interface components {
             error: {
                 /** @constant */
                 code: "TOKEN_EXPIRED";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The Expect header asks for something other than 100-continue */
+        Error_EXPECTATION_FAILED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "EXPECTATION_FAILED";
                 message: string;
                 details?: ({
                     field: string;
