@@ -4,7 +4,7 @@
  * demo SUPER_ADMIN, in the Chromium the browser tests use.
  */
 import path from 'node:path';
-import { launchBrowser } from '../test/helpers/browser.js';
+import { launchBrowser } from '../test/helpers/chromium.js';
 
 const base = process.argv[2] ?? 'http://localhost:3000';
 const out = path.resolve('docs/images/console-dashboard.png');

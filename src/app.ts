@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { schemaIsCurrent, type SchemaGate } from './db/schema-state.js';
 import { addressRoutes } from './addresses/routes.js';
 import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
@@ -21,10 +22,13 @@ import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
-import { shuttingDown } from './lib/errors.js';
+import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
+import { settingsRoutes } from './settings/routes.js';
+import { staffInvitationRoutes } from './staff-invitations/routes.js';
+import { createStaffInvitations } from './staff-invitations/service.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
@@ -40,6 +44,8 @@ import { createCouponService } from './coupons/service.js';
 import { createCheckout } from './orders/checkout.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
+import { adminSearchRoutes } from './admin-search/routes.js';
+import { createAdminSearch } from './admin-search/service.js';
 import { adminUserRoutes } from './admin-users/routes.js';
 import { createAdminUserService } from './admin-users/service.js';
 import { analyticsRoutes } from './analytics/routes.js';
@@ -85,13 +91,22 @@ export interface AppDeps {
   log?: Logger;
   /** Prometheus metrics (src/main.ts serves them on their own listener); none when absent. */
   metrics?: Metrics;
+  /** Whether the database's schema matches the code (src/db/connect.ts); always, when absent. */
+  schema?: SchemaGate;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock, log, metrics }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = systemClock,
+  log,
+  metrics,
+  schema = schemaIsCurrent,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
@@ -146,13 +161,25 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
 
   // Closing (SIGTERM): a request that arrives on a kept-alive connection is told to go elsewhere, in the
   // envelope with Retry-After, and its connection is closed (Fastify's own 503 would carry neither).
+  // An instance whose database schema is behind its code answers only the probes until it is migrated.
   let closing = false;
   app.addHook('preClose', async () => void (closing = true));
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw shuttingDown();
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw shuttingDown();
+    }
+    if (schema.pending() !== null && !request.routeOptions.url?.startsWith('/health')) throw waitingForSchema();
   });
+  /** Background work starts when the app is ready and the schema matches the code (at once, normally), unless it is closing by then. */
+  const startWhenServing = (start: () => void) =>
+    app.addHook('onReady', async () => {
+      if (schema.pending() === null) return start();
+      void schema.current.then(
+        () => closing || start(),
+        () => {},
+      );
+    });
 
   registerErrorHandling(app, routeTable);
   // Helmet's default security headers on every response, the middleware built once (the Fastify plugin rebuilds it per request; bench finding 15).
@@ -193,6 +220,8 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
+  const search = createAdminSearch({ orders, catalog, adminUsers });
+  const invitations = createStaffInvitations({ db, clock, config, auth });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
   const transport = createMailTransport(config, clock);
@@ -209,16 +238,16 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.decorate('emailWorker', emailWorker);
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
-  app.addHook('onReady', async () => pruner.start());
+  startWhenServing(() => pruner.start());
   app.addHook('onClose', async () => pruner.stop());
   // EMAIL_WORKER=off leaves delivery to `npm run worker` processes (the worker still exists for tests to drive).
-  if (config.emailWorker === 'in-process') app.addHook('onReady', async () => emailWorker.start());
+  if (config.emailWorker === 'in-process') startWhenServing(() => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
     transport.close();
   });
 
-  await app.register(healthRoutes({ db }));
+  await app.register(healthRoutes({ db, schema }));
   await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));
@@ -240,6 +269,9 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
+      await api.register(settingsRoutes({ config }));
+      await api.register(adminSearchRoutes({ search }));
+      await api.register(staffInvitationRoutes({ invitations, config }));
     },
     { prefix: '/api/v1' },
   );

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { BulkResult, eachItem } from '../lib/bulk.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
 import {
   AdminProduct,
   AdminProductListQuery,
+  BulkProductDelete,
+  BulkProductStatus,
   AdminVariant,
   Category,
   CategoryCreate,
@@ -29,7 +32,7 @@ export const catalogAdminRoutes =
     const category = IdParam('category_public_id', 'cat');
     const link = Type.Object({ category_public_id: Type.String(), product_public_id: Type.String() });
     const productWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'INVALID_IMAGE_URL');
-    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'INVALID_IMAGE_URL');
+    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL');
     const categoryWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN');
     const removal = errorResponses('NOT_FOUND');
 
@@ -84,6 +87,49 @@ export const catalogAdminRoutes =
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
         return sendEmpty(reply, 204);
       },
+    });
+
+    app.post('/admin/products/bulk-status', {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)',
+        body: BulkProductStatus,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        const { product_public_ids: ids, status } = request.body;
+        return { success: true as const, data: await eachItem(ids, (id) => catalog.updateProduct(ctx, id, { status })) };
+      },
+    });
+
+    app.post('/admin/products/bulk-delete', {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)',
+        body: BulkProductDelete,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        return { success: true as const, data: await eachItem(request.body.product_public_ids, (id) => catalog.deleteProduct(ctx, id)) };
+      },
+    });
+
+    app.post('/admin/products/:product_public_id/duplicate', {
+      config,
+      schema: {
+        tags,
+        summary: 'Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)',
+        params: product,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN') },
+      },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send({ success: true as const, data: await catalog.duplicateProduct(authedCtxOf(request), request.params.product_public_id) }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

@@ -4,7 +4,7 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, slugTaken } from '../lib/errors.js';
+import { notFound, slugTaken, variantOptionsTaken } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -24,9 +24,11 @@ import {
   lockLiveVariant,
   lockProductOfVariant,
   setProductCategories,
+  skusInUse,
   unlinkProductCategory,
   updateProduct,
   updateVariant,
+  variantWithOptions,
 } from './product-repository.js';
 import type {
   AdminProduct,
@@ -119,6 +121,26 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
     const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
     return toAdminVariant(row!);
+  }
+
+  /** Refuses option values another live variant of the product has (the caller holds the product's lock). */
+  async function checkOptionsFree(trx: Executor, productId: number, options: string, exceptId?: number): Promise<void> {
+    const sku = await variantWithOptions(trx, productId, options, exceptId);
+    if (sku !== undefined) throw variantOptionsTaken(sku);
+  }
+
+  /** For each SKU, the first of `SKU-COPY`, `SKU-COPY-2`, … no variant has (SKUs stay within their 80 characters). */
+  async function copySkus(trx: Executor, skus: string[]): Promise<string[]> {
+    const candidates = skus.map((sku) => Array.from({ length: 20 }, (_, n) => `${sku.slice(0, 70)}-COPY${n === 0 ? '' : `-${n + 1}`}`));
+    const taken = await skusInUse(trx, candidates.flat());
+    const chosen = new Set<string>();
+    return candidates.map((options, i) => {
+      const free = options.find((sku) => !taken.has(sku.toLowerCase()) && !chosen.has(sku.toLowerCase()));
+      // Twenty copies of one SKU: the next one gets a random suffix, still unique by the index.
+      const sku = free ?? `${skus[i]!.slice(0, 60)}-COPY-${newPublicId('var').slice(4, 12)}`;
+      chosen.add(sku.toLowerCase());
+      return sku;
+    });
   }
 
   // A racing duplicate slug or SKU that passed the checks here meets its unique constraint, which the error handler translates (lib/db-errors.ts).
@@ -239,12 +261,14 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
       write(async (trx) => {
         const product = await liveProduct(trx, productPublicId, true);
+        const options = JSON.stringify(input.options ?? {});
+        await checkOptionsFree(trx, product.id, options);
         const variant = await insertVariant(trx, {
           public_id: newPublicId('var'),
           product_id: product.id,
           sku: input.sku,
           name: input.name,
-          options: JSON.stringify(input.options ?? {}),
+          options,
           price: input.price,
           compare_at_price: input.compare_at_price ?? null,
           cost_price: input.cost_price ?? null,
@@ -264,6 +288,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
       write(async (trx) => {
         const before = await liveVariant(trx, publicId);
+        if (patch.options !== undefined) await checkOptionsFree(trx, before.product_id, JSON.stringify(patch.options), before.id);
         const images = await storedImages(trx, patch.images);
         const { options, images: _images, ...fields } = patch;
         const after = await updateVariant(trx, before.id, {
@@ -291,6 +316,58 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: publicId,
           changes: { before: variantAudit(variant), after: null },
         });
+      }),
+
+    /**
+     * A copy of a live product to start a similar one from: a DRAFT named "… (copy)" with a new
+     * slug, the same description, brand, images and categories, and each live variant again with a
+     * new SKU (`-COPY`, `-COPY-2`, …) and no stock record. The source is read, not locked: like a
+     * product creation it holds only its categories FOR SHARE (src/db/LOCKING.md step 7).
+     */
+    duplicateProduct: (ctx: AuthedCtx, publicId: string) =>
+      write(async (trx) => {
+        const source = isPublicId('prd', publicId) ? await findLiveProduct(trx, publicId, false) : undefined;
+        if (!source) throw notFound('Product');
+        const { variants, categories } = await hydrate(trx, [source], 'admin');
+        const categoryPublicIds = categories.map((c) => c.public_id);
+        const linked = await categoryIds(trx, categoryPublicIds);
+        const name = `${source.name} (copy)`.slice(0, 200);
+        const product = await insertProduct(trx, {
+          public_id: newPublicId('prd'),
+          name,
+          slug: await productSlug(trx, undefined, name),
+          description: source.description,
+          brand: source.brand,
+          status: 'DRAFT',
+          images: JSON.stringify(source.images),
+        });
+        await setProductCategories(trx, product.id, linked);
+        const skus = await copySkus(
+          trx,
+          variants.map((v) => v.sku),
+        );
+        for (const [i, v] of variants.entries()) {
+          await insertVariant(trx, {
+            public_id: newPublicId('var'),
+            product_id: product.id,
+            sku: skus[i]!,
+            name: v.name,
+            options: JSON.stringify(v.options),
+            price: v.price,
+            compare_at_price: v.compare_at_price,
+            cost_price: v.cost_price,
+            status: v.status,
+            images: JSON.stringify(v.images),
+            position: v.position,
+          });
+        }
+        await writeAudit(trx, ctx, {
+          action: 'product.duplicate',
+          entityType: 'product',
+          entityPublicId: product.public_id,
+          changes: { before: null, after: { ...productAudit(product), copied_from: publicId, variant_skus: skus } },
+        });
+        return readProduct(trx, product);
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */

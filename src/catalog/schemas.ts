@@ -1,3 +1,4 @@
+import { BulkIds } from '../lib/bulk.js';
 import { Type, type Static } from 'typebox';
 import { InventoryRecord } from '../inventory/schemas.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
@@ -204,3 +205,12 @@ export const CategoryListQuery = Type.Object({
   parent: Type.Optional(Type.String({ description: 'cat_ ID: only its direct children; "root": only top-level categories' })),
 });
 export type CategoryListQuery = Static<typeof CategoryListQuery>;
+
+export const BulkProductStatus = Type.Object(
+  { product_public_ids: BulkIds('prd'), status: ProductStatus },
+  { additionalProperties: false },
+);
+export type BulkProductStatus = Static<typeof BulkProductStatus>;
+
+export const BulkProductDelete = Type.Object({ product_public_ids: BulkIds('prd') }, { additionalProperties: false });
+export type BulkProductDelete = Static<typeof BulkProductDelete>;

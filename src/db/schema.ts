@@ -75,7 +75,7 @@ export interface AuditLogTable {
   action: string;
   entity_type: string;
   entity_public_id: string | null;
-  changes: ColumnType<unknown, string | null, never>;
+  changes: ColumnType<Record<string, unknown> | null, string | null, never>;
   reason: string | null;
   ip: string | null;
   user_agent: string | null;
@@ -399,6 +399,20 @@ export interface InventoryProductsTable {
   live_records: number;
 }
 
+export interface StaffInvitationsTable {
+  id: Generated<number>;
+  public_id: string;
+  email: string;
+  role: 'ADMIN' | 'SUPER_ADMIN';
+  token_hash: Buffer;
+  invited_by_user_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_user_id: number | null;
+  revoked_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -429,6 +443,7 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   reviews: ReviewsTable;
   expenses: ExpensesTable;
+  staff_invitations: StaffInvitationsTable;
 }
 
 export type CouponRow = Selectable<CouponsTable>;

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest } from '../idempotency/idempotency.js';
+import { eachItem, type BulkResult } from '../lib/bulk.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {
@@ -22,6 +23,7 @@ import {
 } from './repository.js';
 import { toInventoryRecord } from './mappers.js';
 import type {
+  BulkAdjust,
   InventoryAdjust,
   InventoryCreate,
   InventoryListQuery,
@@ -101,6 +103,15 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
         });
         return readRecord(trx, input.variant_public_id);
       });
+    },
+
+    /** Each change as its own adjustment (own transaction, movement and audit entry), with the one reason. */
+    async bulkAdjust(ctx: AuthedCtx, { reason, adjustments }: BulkAdjust): Promise<BulkResult> {
+      const changes = new Map(adjustments.map((a) => [a.variant_public_id, a.quantity_change]));
+      if (changes.size < adjustments.length) {
+        throw validationError('A variant appears twice', [{ field: 'adjustments', message: 'name each variant at most once' }]);
+      }
+      return eachItem([...changes.keys()], (id) => this.adjust(ctx, id, { quantity_change: changes.get(id)!, reason }, null));
     },
 
     async adjust(ctx: AuthedCtx, variantPublicId: string, input: InventoryAdjust, idempotency: IdempotencyRequest | null) {
@@ -183,7 +194,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
           actorUserId: ctx.actor.userId,
         });
         await writeAudit(trx, ctx, {
-          action: `inventory.${kind.toLowerCase()}`,
+          action: kind === 'RESERVE' ? 'inventory.reserve' : 'inventory.release',
           entityType: 'inventory',
           entityPublicId: variantPublicId,
           changes: { before: snapshot(before), after: { ...snapshot(before), quantity_reserved: reserved } },

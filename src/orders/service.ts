@@ -22,7 +22,16 @@ import {
   toOrders,
   type OrderFilters,
 } from './repository.js';
-import type { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderSortField, OrderStatus, OrderStatusChange } from './schemas.js';
+import type {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderListQuery,
+  Order,
+  OrderListQuery,
+  OrderSortField,
+  OrderStatus,
+  OrderStatusChange,
+} from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
 import { transaction } from '../db/transaction.js';
 
@@ -48,6 +57,12 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     if (!row) throw notFound('Order');
     return toOrders([row], await orderDetails(db, [row.id]))[0]!;
   }
+
+  /** An order with the moves `move` would accept from its status, read from the same table. */
+  const detail = async (publicId: string): Promise<AdminOrderDetail> => {
+    const order = await one(publicId);
+    return { ...order, allowed_transitions: [...allowedFrom(order.status)] };
+  };
 
   /**
    * Moves an order to `to` with its stock and coupon effects, inside the
@@ -137,9 +152,9 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         query,
       ),
 
-    adminGet: (publicId: string) => one(publicId),
+    adminGet: (publicId: string) => detail(publicId),
 
-    async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrder> {
+    async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrderDetail> {
       if (change.status === 'SHIPPED' && !change.carrier) {
         throw validationError('Shipping needs a carrier', [{ field: 'carrier', message: 'is required when status is SHIPPED' }]);
       }
@@ -165,7 +180,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
           reason: change.note ?? null,
         });
       });
-      return one(publicId);
+      return detail(publicId);
     },
   };
 }
