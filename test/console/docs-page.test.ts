@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app.js';
-import { launchBrowser } from './helpers/browser.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { launchBrowser } from '../helpers/browser.js';
 
 /**
  * Issue 24, item 6: the API reference at /docs. A query string on its page
