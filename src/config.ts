@@ -68,6 +68,8 @@ export interface Config {
   readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
+  readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
   readonly retention: {
     /** An upload no review or product points at is deleted once it is this old. */
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
     staffInvitationTtlSeconds: ((seconds) => {
       if (seconds === null)
         throw new ConfigError('STAFF_INVITATION_TTL', 'must be a duration like "7d"; 0 would make every invitation expire at once');

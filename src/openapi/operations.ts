@@ -64,6 +64,7 @@ function sharedCodes(schema: Schema, facts: RouteFacts): [number, ErrorCode][] {
   const codes: [number, ErrorCode][] = [
     [400, 'VALIDATION_ERROR'],
     [408, 'REQUEST_TIMEOUT'],
+    [417, 'EXPECTATION_FAILED'],
     [431, 'PAYLOAD_TOO_LARGE'],
     [500, 'INTERNAL_ERROR'],
     [503, 'SERVICE_UNAVAILABLE'],
