@@ -130,3 +130,26 @@ test('a file that is not this format is refused whole with 400; staff only; size
   const huge = `sku,variant_name\r\n${'X'.repeat(6 * 1024 * 1024)},y\r\n`;
   assert.equal(errorOf(await upload(huge, 'validate')).code, 'PAYLOAD_TOO_LARGE');
 });
+
+test('a stock count: SKUs and counted quantities, each change an adjustment with the count as its reason', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ stock: 5 }, { stock: 2 }, {}] });
+  const [a, b, c] = made.variants as { sku: string; public_id: string }[];
+  const file = `sku,quantity_on_hand\r\n${a!.sku},7\r\n${b!.sku},2\r\n${c!.sku},4\r\n`;
+  const response = await t.admin.post(
+    `${API}/admin/imports/products?mode=all_or_nothing&reason=${encodeURIComponent('Count 2026-11')}`,
+    undefined,
+    {
+      raw: file,
+      headers: { 'content-type': 'text/csv' },
+    },
+  );
+  assert.equal(response.status, 200, response.text);
+  assert.deepEqual(
+    [response.body.data.updated.stock_records, response.body.data.created.stock_records, response.body.data.updated.variants],
+    [1, 1, 0],
+  );
+  const [adjusted] = await auditRows(t, 'inventory.adjust', a!.public_id);
+  assert.equal(adjusted!.reason, 'Count 2026-11');
+  assert.equal((await auditRows(t, 'inventory.adjust', b!.public_id)).length, 0, 'an unchanged count is no adjustment');
+  assert.equal(expectStatus(await t.admin.get(`${API}/admin/inventory/${c!.public_id}`), 200).quantity_on_hand, 4);
+});

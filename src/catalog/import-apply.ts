@@ -19,7 +19,6 @@ export interface ImportCounts {
   updated: { products: number; variants: number; stock_records: number };
 }
 
-const REASON = 'CSV import';
 const money = (value: string | null | undefined) => (value === null || value === undefined ? value : toCents(value));
 
 /**
@@ -28,7 +27,7 @@ const money = (value: string | null | undefined) => (value === null || value ===
  * the stock records (by variant ID). Only what differs from the store is written and audited,
  * so importing the same file twice changes nothing the second time.
  */
-export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, now: Date): Promise<ImportCounts> {
+export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, now: Date, reason: string): Promise<ImportCounts> {
   const counts: ImportCounts = {
     created: { products: 0, variants: 0, stock_records: 0 },
     updated: { products: 0, variants: 0, stock_records: 0 },
@@ -46,16 +45,16 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
   for (const target of existing) {
     const locked = await findLiveProduct(trx, target.existing!.public_id, true);
     if (!locked) throw concurrentChange(`Product ${target.existing!.slug} was deleted meanwhile; import again`);
-    rows.set(target.key, await updateProductFields(trx, ctx, target, locked, linkIds, counts, now));
+    rows.set(target.key, await updateProductFields(trx, ctx, target, locked, linkIds, counts, now, reason));
   }
   for (const target of plan.products.filter((p) => !p.existing))
-    rows.set(target.key, await createProduct(trx, ctx, target, linkIds, counts));
+    rows.set(target.key, await createProduct(trx, ctx, target, linkIds, counts, reason));
 
   const variants: { target: VariantTarget; variant: VariantRow }[] = [];
   const updates = plan.targets.filter((t) => t.existing).sort((a, b) => a.existing!.id - b.existing!.id);
-  for (const target of updates) variants.push({ target, variant: await updateVariantFields(trx, ctx, target, counts, now) });
+  for (const target of updates) variants.push({ target, variant: await updateVariantFields(trx, ctx, target, counts, now, reason) });
   for (const target of plan.targets.filter((t) => !t.existing)) {
-    variants.push({ target, variant: await createVariant(trx, ctx, target, rows.get(target.product.key)!, counts) });
+    variants.push({ target, variant: await createVariant(trx, ctx, target, rows.get(target.product.key)!, counts, reason) });
   }
 
   for (const { target, variant } of variants.sort((a, b) => a.variant.id - b.variant.id)) {
@@ -74,7 +73,7 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
       (quantity_on_hand ?? record.quantity_on_hand) !== record.quantity_on_hand ||
       (reorder_level !== undefined && reorder_level !== record.reorder_level)
     ) {
-      await adjustStockRecord(trx, ctx, record, variant.public_id, { quantity_on_hand, reorder_level, reason: REASON }, now);
+      await adjustStockRecord(trx, ctx, record, variant.public_id, { quantity_on_hand, reorder_level, reason: reason }, now);
       counts.updated.stock_records++;
     }
   }
@@ -89,6 +88,7 @@ async function updateProductFields(
   linkIds: (slugs: string[]) => number[],
   counts: ImportCounts,
   now: Date,
+  reason: string,
 ): Promise<ProductRow> {
   const f = target.fields;
   const changes = {
@@ -106,7 +106,7 @@ async function updateProductFields(
     entityType: 'product',
     entityPublicId: before.public_id,
     changes: { before: productAudit(before), after: { ...productAudit(after), ...(categories ? { category_slugs: categories } : {}) } },
-    reason: REASON,
+    reason,
   });
   counts.updated.products++;
   return after;
@@ -118,6 +118,7 @@ async function createProduct(
   target: ProductTarget,
   linkIds: (slugs: string[]) => number[],
   counts: ImportCounts,
+  reason: string,
 ): Promise<ProductRow> {
   const f = target.fields;
   const name = f.product_name!;
@@ -141,13 +142,20 @@ async function createProduct(
     entityType: 'product',
     entityPublicId: product.public_id,
     changes: { before: null, after: { ...productAudit(product), category_slugs: f.categories ?? [] } },
-    reason: REASON,
+    reason,
   });
   counts.created.products++;
   return product;
 }
 
-async function updateVariantFields(trx: Trx, ctx: AuthedCtx, target: VariantTarget, counts: ImportCounts, now: Date): Promise<VariantRow> {
+async function updateVariantFields(
+  trx: Trx,
+  ctx: AuthedCtx,
+  target: VariantTarget,
+  counts: ImportCounts,
+  now: Date,
+  reason: string,
+): Promise<VariantRow> {
   const before = target.existing!;
   const r = target.row;
   const changes = {
@@ -169,7 +177,7 @@ async function updateVariantFields(trx: Trx, ctx: AuthedCtx, target: VariantTarg
     entityType: 'variant',
     entityPublicId: before.public_id,
     changes: { before: variantAudit(before), after: variantAudit(after) },
-    reason: REASON,
+    reason,
   });
   counts.updated.variants++;
   return after;
@@ -181,6 +189,7 @@ async function createVariant(
   target: VariantTarget,
   product: ProductRow,
   counts: ImportCounts,
+  reason: string,
 ): Promise<VariantRow> {
   if (!product) throw notFound('Product');
   const r = target.row;
@@ -200,7 +209,7 @@ async function createVariant(
     entityType: 'variant',
     entityPublicId: variant.public_id,
     changes: { before: null, after: variantAudit(variant) },
-    reason: REASON,
+    reason,
   });
   counts.created.variants++;
   return variant;

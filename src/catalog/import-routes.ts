@@ -24,14 +24,14 @@ export const catalogImportRoutes =
       schema: {
         tags: ['Admin: catalog'],
         summary: 'Import products, variants and stock from CSV (the export format), idempotent on SKU',
-        description: `Columns (any subset with sku, in any order): ${PRODUCT_CSV_COLUMNS.join(', ')}. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; \`none\` clears brand, compare_at_price, cost_price or reorder_level.`,
+        description: `Columns (any subset with sku, in any order): ${PRODUCT_CSV_COLUMNS.join(', ')}. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; \`none\` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.`,
         querystring: ImportQuery,
         body: CsvFile,
         response: { 200: Ok(ImportReport), ...errorResponses('PAYLOAD_TOO_LARGE', 'SKU_TAKEN', 'SLUG_TAKEN', 'CONFLICT') },
       },
       handler: async (request) => ({
         success: true as const,
-        data: await deps.imports.importProducts(authedCtxOf(request), request.body, request.query.mode),
+        data: await deps.imports.importProducts(authedCtxOf(request), request.body, request.query.mode, request.query.reason),
       }),
     });
   };

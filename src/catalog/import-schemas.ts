@@ -1,11 +1,17 @@
 import { Type, type Static } from 'typebox';
+import { RequiredText } from '../lib/schemas.js';
 
 export const ImportMode = Type.Union([Type.Literal('validate'), Type.Literal('all_or_nothing'), Type.Literal('valid_rows')], {
   description: 'validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass',
 });
 export type ImportMode = Static<typeof ImportMode>;
 
-export const ImportQuery = Type.Object({ mode: ImportMode });
+export const ImportQuery = Type.Object({
+  mode: ImportMode,
+  reason: Type.Optional(
+    RequiredText(255, { description: "Recorded with every change the import makes (a stock count's name, say); default 'CSV import'" }),
+  ),
+});
 
 const Counts = Type.Object({
   products: Type.Integer({ minimum: 0 }),

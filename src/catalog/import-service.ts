@@ -20,7 +20,7 @@ const NOTHING: ImportCounts = {
  */
 export function createCatalogImport({ db, clock }: { db: Db; clock: Clock }) {
   return {
-    async importProducts(ctx: AuthedCtx, csv: string, mode: ImportMode): Promise<ImportReport> {
+    async importProducts(ctx: AuthedCtx, csv: string, mode: ImportMode, reason = 'CSV import'): Promise<ImportReport> {
       const { rows, refused } = readImportFile(csv);
       const total = rows.length + new Set(refused.map((r) => r.line)).size;
       return transaction(db, async (trx) => {
@@ -28,7 +28,7 @@ export function createCatalogImport({ db, clock }: { db: Db; clock: Clock }) {
         const report = { mode, rows: total, valid: plan.targets.length, refused: plan.refused };
         const apply = mode === 'valid_rows' || (mode === 'all_or_nothing' && plan.refused.length === 0);
         if (!apply || plan.targets.length === 0) return { ...report, applied: false, ...NOTHING };
-        return { ...report, applied: true, ...(await applyImport(trx, ctx, plan, clock.now())) };
+        return { ...report, applied: true, ...(await applyImport(trx, ctx, plan, clock.now(), reason)) };
       });
     },
   };

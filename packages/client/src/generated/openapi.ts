@@ -7240,7 +7240,7 @@ export interface paths {
         put?: never;
         /**
          * Import products, variants and stock from CSV (the export format), idempotent on SKU
-         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level.
+         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.
          *
          *     Requires a session with role ADMIN or SUPER_ADMIN.
          */
@@ -7249,6 +7249,8 @@ export interface paths {
                 query: {
                     /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
                     mode: "validate" | "all_or_nothing" | "valid_rows";
+                    /** @description Recorded with every change the import makes (a stock count's name, say); default 'CSV import' */
+                    reason?: string;
                 };
                 header?: never;
                 path?: never;
