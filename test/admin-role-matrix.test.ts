@@ -110,16 +110,20 @@ describe('the route table', () => {
       .filter((r) => r.access === 'super_admin')
       .map((r) => `${r.method} ${r.url.slice(ADMIN_PREFIX.length)}`)
       .sort();
-    // Role assignment, P&L, coupon analytics, operating expenses and the audit log (spec roles table).
+    // Role assignment (and staff invitations, which assign a role), P&L, coupon analytics, operating expenses
+    // and the audit log (spec roles table).
     assert.deepEqual(superOnly, [
       'DELETE /expenses/:expense_public_id',
+      'DELETE /staff-invitations/:invitation_public_id',
       'GET /analytics/coupons',
       'GET /analytics/pnl',
       'GET /audit',
       'GET /expenses',
+      'GET /staff-invitations',
       'PATCH /expenses/:expense_public_id',
       'PATCH /users/:user_public_id/role',
       'POST /expenses',
+      'POST /staff-invitations',
     ]);
   });
 
