@@ -26,6 +26,15 @@ export interface Config {
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
+  /**
+   * Where migrations run (on start and `npm run db:migrate`): a direct URL when DATABASE_URL is a
+   * pooler's; `null` uses DATABASE_URL.
+   */
+  readonly migrationDatabaseUrl: string | null;
+  /** Apply pending migrations at start-up; when false an instance on an older schema waits, not ready, until they are applied. */
+  readonly migrateOnStart: boolean;
+  /** Name statements so each connection prepares them once; false sends them unnamed (poolers that do not keep them). */
+  readonly dbNamedStatements: boolean;
   readonly dataDir: string;
   /** The console's production build, served at /admin. */
   readonly consoleDir: string;
@@ -75,8 +84,12 @@ export interface Config {
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+  /** How long a staff invitation link stays valid, in seconds. */
+  readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
+  readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
   readonly retention: {
     /** An upload no review or product points at is deleted once it is this old. */
@@ -98,6 +111,11 @@ export interface Config {
     readonly freeShippingFrom: string;
     /** Percentage applied to (subtotal - discount), e.g. "8.25". */
     readonly taxRate: string;
+    /**
+     * The reorder level the console offers for a new stock record (`null`: none). The API keeps
+     * the specification's rule: a record without a level never shows as low stock.
+     */
+    readonly defaultReorderLevel: number | null;
   };
 }
 
@@ -204,6 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
+    migrationDatabaseUrl: url('MIGRATION_DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    migrateOnStart: bool('MIGRATE_ON_START', true),
+    dbNamedStatements: bool('DB_NAMED_STATEMENTS', true),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
@@ -275,6 +296,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
+    staffInvitationTtlSeconds: ((seconds) => {
+      if (seconds === null)
+        throw new ConfigError('STAFF_INVITATION_TTL', 'must be a duration like "7d"; 0 would make every invitation expire at once');
+      return seconds;
+    })(duration('STAFF_INVITATION_TTL', '7d')),
     retention: {
       unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
       expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),
@@ -296,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
         if (!/^\d{1,2}(\.\d{1,4})?$|^100$/.test(rate)) throw new ConfigError('TAX_RATE', `must be a percentage like 8.25, got "${rate}"`);
         return rate;
       })(),
+      defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
   if (config.events.leaseMs < 2 * config.webhooks.timeoutMs) {
@@ -306,6 +334,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.webhooks.retry.maxMs < config.webhooks.retry.baseMs) {
     throw new ConfigError('WEBHOOK_RETRY_MAX_MS', 'must not be below WEBHOOK_RETRY_BASE_MS');
+  }
+  if (config.migrationDatabaseUrl !== null && config.databaseUrl === null) {
+    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL: the embedded database is migrated directly');
   }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');

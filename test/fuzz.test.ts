@@ -7,7 +7,7 @@ import { Client } from './helpers/client.js';
 import { uploadedReviewImage } from './helpers/media.js';
 import type { Known } from './fuzz/arbitraries.js';
 import { FUZZ_ENV, RUNS, SEED, assertPassed, tableFingerprints, statusTally } from './fuzz/judge.js';
-import { baseRequest, build, mutation, operationsOf, type Built, type Operation } from './fuzz/requests.js';
+import { baseRequest, build, disguisesSingleLine, mutation, operationsOf, type Built, type Operation } from './fuzz/requests.js';
 
 /**
  * Property-based fuzzing of every operation in the OpenAPI document (issue
@@ -16,7 +16,8 @@ import { baseRequest, build, mutation, operationsOf, type Built, type Operation 
  * unknown field, a duplicate key, deep nesting, a wrong content type,
  * malformed JSON, a broken path) and sends it as the store's SUPER_ADMIN (or
  * anonymously, for public routes). It holds when the answer is never a 5xx,
- * every 4xx is the error envelope, and a refused request wrote nothing: every
+ * every 4xx is the error envelope, a bidirectional control or zero-width
+ * character put into a single-line field is refused, and a refused request wrote nothing: every
  * table's rows are unchanged, count and content (rate-limit counters, the
  * audit entries of security events and sliding session expiry excepted:
  * refusals are meant to move those).
@@ -154,6 +155,9 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           const response = await send(op, request);
           tally(response.status);
           assert.ok(response.status < 500, `${response.status} for ${show(request)}: ${response.text.slice(0, 300)}`);
+          if (m.kind === 'leaf' && disguisesSingleLine(op, request, m.value)) {
+            assert.ok(response.status >= 400, `a disguising character accepted on a single line (${response.status}): ${show(request)}`);
+          }
           if (response.status >= 400) {
             let body: any;
             try {

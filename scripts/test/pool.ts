@@ -45,6 +45,8 @@ function runFile(file: string, scratch: string, options: PoolOptions): Promise<{
   const countsFile = path.join(scratch, `${path.basename(file)}-${started}-${Math.random().toString(36).slice(2)}.json`);
   const args = [
     '--enable-source-maps',
+    // Workspace packages resolve to their TypeScript sources (the console's tests import the client's).
+    '--conditions=@commerce/source',
     '--import',
     'tsx',
     '--test-reporter=spec',

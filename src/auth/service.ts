@@ -49,6 +49,9 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
   }
 
   return {
+    /** Signs `user` in within the caller's transaction, replacing the browser's session (an accepted staff invitation). */
+    openSession: startSession,
+
     async register(ctx: Ctx, input: RegisterBody): Promise<SignedIn> {
       await limiter.hit(db, 'REGISTER', ctx.meta.ip, { enforce: true });
       requireStrongPassword(input.password, 'password');

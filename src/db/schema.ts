@@ -461,6 +461,20 @@ export interface EventDeliveriesTable {
   created_at: CreatedAt;
 }
 
+export interface StaffInvitationsTable {
+  id: Generated<number>;
+  public_id: string;
+  email: string;
+  role: 'ADMIN' | 'SUPER_ADMIN';
+  token_hash: Buffer;
+  invited_by_user_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_user_id: number | null;
+  revoked_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -495,6 +509,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   events: EventsTable;
   event_deliveries: EventDeliveriesTable;
+  staff_invitations: StaffInvitationsTable;
 }
 
 export type CouponRow = Selectable<CouponsTable>;

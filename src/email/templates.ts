@@ -108,5 +108,18 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
         ],
         { label: 'Open the console', url: `${publicBaseUrl}/admin` },
       );
+    case 'staff_invitation':
+      return build(
+        'You are invited to run the store',
+        [
+          `${payload.invited_by} invited you to the store's admin console as ${payload.role === 'SUPER_ADMIN' ? 'a super admin' : 'an admin'}.`,
+          `Choose your name and password to create your staff account. The link works once, until ${payload.expires_at.slice(0, 16).replace('T', ' ')} UTC.`,
+          'If you did not expect this, ignore this email.',
+        ],
+        {
+          label: 'Accept the invitation',
+          url: link(publicBaseUrl, '/admin/accept-invitation', payload.token),
+        },
+      );
   }
 }

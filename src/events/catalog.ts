@@ -68,7 +68,7 @@ const Actor = Nullable(Type.Object({ public_id: Type.String(), role: Type.String
 
 const StockStatus = oneOf('IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK');
 
-/** Built by the database (migration 0016, events_from_inventory()): keep both in step. */
+/** Built by the database (migration 0017, events_from_inventory()): keep both in step. */
 const StockChange = Type.Object({
   variant_public_id: Type.String(),
   product_public_id: Type.String(),

@@ -6,7 +6,7 @@ import { EVENT_CATALOG, type EventData, type EventType } from './catalog.js';
  * SQL of `events`, their one owner. An event is written in the transaction of
  * the change it reports, so a committed change always has its event and a
  * rolled-back one never does; the insert's own trigger (`fan_out_events`,
- * migration 0016) adds a delivery for every target subscribed to its type in
+ * migration 0017) adds a delivery for every target subscribed to its type in
  * the same statement. Stock status events come from the inventory trigger of
  * the same migration.
  */

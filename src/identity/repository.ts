@@ -57,6 +57,8 @@ export interface NewUser {
   lastName: string;
   phoneNumber: string | null;
   role: Role;
+  /** Set when the address was proved another way (an invitation link sent to it). */
+  emailVerifiedAt?: Date;
 }
 
 const newUserRow = (user: NewUser) => ({
@@ -67,6 +69,7 @@ const newUserRow = (user: NewUser) => ({
   last_name: user.lastName,
   phone_number: user.phoneNumber,
   role: user.role,
+  ...(user.emailVerifiedAt ? { email_verified_at: user.emailVerifiedAt } : {}),
 });
 
 /** Inserts an account; a taken email is a unique violation on `users_email_key` (409 EMAIL_TAKEN). */

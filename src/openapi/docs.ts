@@ -29,6 +29,14 @@ Order of checks on a protected write: session (401), CSRF (403), role (403), val
 \`webhooks\` with its payload. A SUPER_ADMIN subscribes endpoints to them (\`/admin/webhooks/endpoints\`); each delivery is signed per
 Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`).`;
 
+/** The reference UI's page, with and without its trailing slash. */
+const UI_PAGES = new Set(['/docs', '/docs/']);
+
+const splitUrl = (url: string): [string, string | null] => {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, null] : [url.slice(0, at), url.slice(at + 1)];
+};
+
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference UI at /docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -58,6 +66,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         write,
         csrf,
         documentedBody: route.config?.documentedBody,
+        csvOnly: route.config?.csvOnly === true,
       });
       const transformed = {
         ...base,
@@ -78,6 +87,15 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), access: 'public' };
       route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    // The UI page is only ever served without a query string. The plugin's redirect of
+    // /docs/static/index.html keeps the query and so points at itself forever, and the page builds
+    // the document's URL from its own address, which a query string would take part in. The
+    // document's URL is fixed (/docs/json): Swagger UI's own `url` and `configUrl` query options are
+    // off unless turned on (queryConfigEnabled), and the page's CSP lets it fetch only from this origin.
+    scope.addHook('onRequest', async (request, reply) => {
+      const [path, query] = splitUrl(request.url);
+      if (path === '/docs/static/index.html' || (UI_PAGES.has(path) && query !== null)) return reply.redirect('/docs/', 302);
     });
     await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     scope.get('/openapi.json', async () => app.swagger());

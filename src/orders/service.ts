@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import type { OrderRow } from '../db/schema.js';
+import { countOrdersForExport, orderExportBatches, type OrderExportFilters } from './export-repository.js';
 import { writeAudit } from '../audit/audit-log.js';
 import { releaseCouponUse } from '../coupons/redemption.js';
 import { findUserById } from '../identity/repository.js';
@@ -22,7 +23,16 @@ import {
   toOrders,
   type OrderFilters,
 } from './repository.js';
-import type { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderSortField, OrderStatus, OrderStatusChange } from './schemas.js';
+import type {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderListQuery,
+  Order,
+  OrderListQuery,
+  OrderSortField,
+  OrderStatus,
+  OrderStatusChange,
+} from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
 import { recordStatusEvents } from './order-events.js';
 import { transaction } from '../db/transaction.js';
@@ -49,6 +59,12 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     if (!row) throw notFound('Order');
     return toOrders([row], await orderDetails(db, [row.id]))[0]!;
   }
+
+  /** An order with the moves `move` would accept from its status, read from the same table. */
+  const detail = async (publicId: string): Promise<AdminOrderDetail> => {
+    const order = await one(publicId);
+    return { ...order, allowed_transitions: [...allowedFrom(order.status)] };
+  };
 
   /**
    * Moves an order to `to` with its stock and coupon effects, its email and
@@ -139,9 +155,14 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         query,
       ),
 
-    adminGet: (publicId: string) => one(publicId),
+    adminGet: (publicId: string) => detail(publicId),
 
-    async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrder> {
+    /** Every matching order for a CSV export: how many, and the rows a batch at a time. */
+    async adminExport(filters: OrderExportFilters) {
+      return { total: await countOrdersForExport(db, filters), batches: orderExportBatches(db, filters) };
+    },
+
+    async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrderDetail> {
       if (change.status === 'SHIPPED' && !change.carrier) {
         throw validationError('Shipping needs a carrier', [{ field: 'carrier', message: 'is required when status is SHIPPED' }]);
       }
@@ -167,7 +188,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
           reason: change.note ?? null,
         });
       });
-      return one(publicId);
+      return detail(publicId);
     },
   };
 }

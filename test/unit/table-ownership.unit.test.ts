@@ -40,6 +40,7 @@ const OWNERS: Record<string, string> = {
   event_targets: 'events',
   event_deliveries: 'events',
   webhook_endpoints: 'webhooks',
+  staff_invitations: 'staff-invitations',
   storefront_totals: 'db',
   inventory_totals: 'db',
   product_documents: 'db',
@@ -145,6 +146,22 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     tables: ['coupon_usages', 'coupons', 'expenses', 'inventory', 'order_items', 'orders', 'products', 'reviews', 'users', 'variants'],
     why: "statistics, profit and loss and coupon analytics are reports over the other folders' rows",
   },
+  audit: {
+    tables: [
+      'categories',
+      'coupons',
+      'event_targets',
+      'expenses',
+      'orders',
+      'products',
+      'reviews',
+      'staff_invitations',
+      'users',
+      'variants',
+      'webhook_endpoints',
+    ],
+    why: "an entry names its entity as a person would (an order's number, an email, a SKU, a name)",
+  },
   cart: { tables: ['inventory', 'products', 'variants'], why: 'a cart line shows its product, price and stock' },
   catalog: {
     tables: ['inventory', 'product_documents', 'storefront_totals'],
@@ -165,6 +182,7 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     tables: ['event_targets'],
     why: "an endpoint is an event target: its list and detail show the target's subscriptions and state beside its URL",
   },
+  'staff-invitations': { tables: ['users'], why: 'the invitations list shows who sent each' },
 };
 
 test("a folder reads another folder's table only where FOREIGN_READS says so", () => {

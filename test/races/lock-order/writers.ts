@@ -317,7 +317,22 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'PATCH /api/v1/cart/items/{variant_public_id}': CART,
   'DELETE /api/v1/cart/items/{variant_public_id}': CART,
   'POST /api/v1/admin/coupons': 'inserts a coupon no other transaction can see before it commits',
+  'POST /api/v1/admin/products/{product_public_id}/duplicate':
+    "reads its source unlocked and takes the locks a product creation takes (categories FOR SHARE, then rows nobody else sees), raced as 'product creation in its categories'",
   'DELETE /api/v1/admin/coupons/{coupon_public_id}': "locks the coupon's row alone (step 5), as the raced coupon edit does",
+  'POST /api/v1/admin/staff-invitations': 'writes staff_invitations only (LOCKING.md, outside the order)',
+  'DELETE /api/v1/admin/staff-invitations/{invitation_public_id}': 'writes staff_invitations only (LOCKING.md, outside the order)',
+  'POST /api/v1/auth/staff-invitations/preview': 'reads an invitation, writes nothing',
+  'POST /api/v1/auth/staff-invitations/accept':
+    'locks its invitation, then inserts the account and its session (LOCKING.md, outside the order)',
+  'POST /api/v1/admin/products/{product_public_id}/variants/batch':
+    "takes the locks the raced 'variant creation' and 'inventory record creation' take, in that order (steps 8, 9, 11)",
+  'POST /api/v1/admin/imports/products':
+    'one transaction in the order every catalog writer follows: its categories FOR SHARE, products by ID, variants by ID, then stock records by variant ID (steps 7, 8, 9, 11)',
+  'POST /api/v1/admin/products/bulk-status': "each product in a transaction of its own, as the raced 'product update'",
+  'POST /api/v1/admin/products/bulk-delete': "each product in a transaction of its own, as the raced 'product deletion'",
+  'POST /api/v1/admin/inventory/bulk-adjust': "each variant in a transaction of its own, as the raced 'stock adjustment'",
+  'POST /api/v1/admin/reviews/bulk': "each review in a transaction of its own, as the raced 'review moderation'",
   'POST /api/v1/admin/expenses': 'an expense locks nothing else (LOCKING.md)',
   'PATCH /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
   'DELETE /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',

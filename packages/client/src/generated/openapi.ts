@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -71,7 +80,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -98,7 +107,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
+         * Readiness: the database answers and its schema matches this version
          * @description Public.
          */
         get: {
@@ -143,6 +152,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -162,8 +180,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)
-                 *     - `NOT_READY`: The database is not reachable
+                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key)
+                 *     - `NOT_READY`: The database is not reachable, or its schema is behind this version (the message says which)
                  */
                 503: {
                     headers: {
@@ -194,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (built-in image host, ImageKit upload API)
-         * @description multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.
+         * @description multipart/form-data with `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth, then `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content) as the last part: the fields are checked before any of the file is read. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields (or fields sent after the file), a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit, 503 with Retry-After when the instance is receiving as many uploads as it allows at once.
          *
          *     Public.
          */
@@ -208,11 +226,6 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB
-                         */
-                        file: string;
                         fileName: string;
                         token: string;
                         /** @description As GET /api/v1/uploads/media-auth gave it */
@@ -220,6 +233,11 @@ export interface paths {
                         signature: string;
                         publicKey: string;
                         folder: string;
+                        /**
+                         * Format: binary
+                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields
+                         */
+                        file: string;
                     };
                 };
             };
@@ -300,6 +318,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -327,7 +354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -412,6 +439,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -430,7 +466,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -504,6 +540,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -522,7 +567,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -569,7 +614,10 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         email: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         password: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
                         first_name: string;
@@ -656,6 +704,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -683,7 +740,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -724,6 +781,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -811,6 +869,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -838,7 +905,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -916,6 +983,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -934,7 +1010,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1038,6 +1114,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1056,7 +1141,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1160,6 +1245,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1178,7 +1272,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1282,6 +1376,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1300,7 +1403,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1429,6 +1532,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1447,7 +1559,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1579,6 +1691,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1597,7 +1718,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1717,6 +1838,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1744,7 +1874,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1853,6 +1983,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1880,7 +2019,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1921,7 +2060,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2009,6 +2151,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2027,7 +2178,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2104,6 +2255,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2122,7 +2282,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2240,6 +2400,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2258,7 +2427,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2298,8 +2467,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** Format: password */
                         current_password: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2379,6 +2552,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -2406,7 +2588,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2449,6 +2631,7 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         new_email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -2531,6 +2714,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -2558,7 +2750,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2705,6 +2897,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2723,7 +2924,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2813,6 +3014,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2831,7 +3041,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2959,6 +3169,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2977,7 +3196,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3066,6 +3285,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3084,7 +3312,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3200,6 +3428,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3218,7 +3455,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3360,6 +3597,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3378,7 +3624,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3473,6 +3719,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3491,7 +3746,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3573,6 +3828,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3591,7 +3855,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3672,6 +3936,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3690,7 +3963,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3775,6 +4048,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3793,7 +4075,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3875,6 +4157,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3893,7 +4184,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4004,6 +4295,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4022,7 +4322,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4142,6 +4442,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4160,7 +4469,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4300,6 +4609,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4318,7 +4636,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4416,6 +4734,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4434,7 +4761,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4553,6 +4880,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4571,7 +4907,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4715,6 +5051,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4733,7 +5078,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4744,6 +5089,823 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/exports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                        status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{product_public_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{product_public_id}/variants/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Variants made together, all or none (e.g. every size × colour) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variants: {
+                            /** @description Unique, case-insensitive */
+                            sku: string;
+                            name: string;
+                            /** @description Option name (1-50 characters) to value (1-100), e.g. {"size": "M", "colour": "Blue"} */
+                            options?: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * @description Decimal string, up to two places
+                             * @example 19.99
+                             */
+                            price: string;
+                            compare_at_price?: string | null;
+                            cost_price?: string | null;
+                            /** @description Default ACTIVE */
+                            status?: "ACTIVE" | "INACTIVE";
+                            /** @description Replaces the whole set; order gives position */
+                            images?: {
+                                /** @description Must lie under the media endpoint in /ecommerce/products/ */
+                                url: string;
+                                alt_text?: string | null;
+                            }[];
+                            position?: number;
+                            /** @description A stock record made with the variant */
+                            stock?: {
+                                quantity_on_hand: number;
+                                reorder_level?: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 *     - `INVALID_IMAGE_URL`: An image URL is not one the store's image host returned
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"] | components["schemas"]["Error_INVALID_IMAGE_URL"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/products/{product_public_id}/variants": {
@@ -4867,13 +6029,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4894,6 +6057,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4912,7 +6084,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5045,6 +6217,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5063,7 +6244,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5188,13 +6369,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5215,6 +6397,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5233,7 +6424,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5374,6 +6565,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5392,7 +6592,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5525,6 +6725,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5543,7 +6752,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5678,6 +6887,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5696,7 +6914,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5823,6 +7041,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5841,7 +7068,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5959,6 +7186,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5977,7 +7213,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5988,6 +7224,197 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/imports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products, variants and stock from CSV (the export format), idempotent on SKU
+         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.
+         *
+         *     Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                    mode: "validate" | "all_or_nothing" | "valid_rows";
+                    /** @description Recorded with every change the import makes (a stock count's name, say); default 'CSV import' */
+                    reason?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The CSV file, header first (Content-Type: text/csv) */
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                                mode: "validate" | "all_or_nothing" | "valid_rows";
+                                /** @description Whether anything was written (in one transaction) */
+                                applied: boolean;
+                                /** @description Rows under the header */
+                                rows: number;
+                                /** @description Rows that passed every check */
+                                valid: number;
+                                refused: {
+                                    /** @description Line of the file (the header is line 1) */
+                                    line: number;
+                                    sku: string | null;
+                                    /** @description The column at fault */
+                                    field: string;
+                                    message: string;
+                                }[];
+                                created: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                                updated: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_SLUG_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6082,6 +7509,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6100,7 +7536,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6231,6 +7667,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6249,7 +7694,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6347,6 +7792,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6365,7 +7819,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6509,6 +7963,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6527,7 +7990,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6538,6 +8001,180 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/inventory/bulk-adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust the stock of many variants with one reason, each as a PATCH with quantity_change would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Stock changes with one reason, each applied as PATCH /admin/inventory/{var} with quantity_change would */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why, stored with each movement and audit entry (a count, damage, a return) */
+                        reason: string;
+                        adjustments: {
+                            variant_public_id: string;
+                            /** @description Non-zero delta applied to on-hand */
+                            quantity_change: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/inventory/{variant_public_id}/reservation": {
@@ -6677,6 +8314,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6695,7 +8341,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6820,6 +8466,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6838,7 +8493,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6917,6 +8572,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6935,7 +8599,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7039,6 +8703,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7057,7 +8730,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7191,6 +8864,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7209,7 +8891,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7345,6 +9027,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7363,7 +9054,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7486,6 +9177,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7504,7 +9204,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7603,6 +9303,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7621,7 +9330,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7760,6 +9469,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7778,7 +9496,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7876,6 +9594,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7894,7 +9621,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8016,6 +9743,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8034,7 +9770,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8177,6 +9913,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8195,7 +9940,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8321,6 +10066,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8339,7 +10093,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8434,6 +10188,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8452,7 +10215,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8593,6 +10356,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -8620,7 +10392,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8709,6 +10481,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8727,7 +10508,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8867,6 +10648,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8885,7 +10675,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8995,6 +10785,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9013,7 +10812,124 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order (optionally of one status or placed in a range) as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    /** @description Inclusive */
+                    placed_from?: string;
+                    /** @description Exclusive */
+                    placed_to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9040,7 +10956,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An order with its customer
+         * An order with its customer and the statuses it can move to
          * @description Requires a session with role ADMIN or SUPER_ADMIN.
          */
         get: {
@@ -9064,7 +10980,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -9113,6 +11029,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9131,7 +11056,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9149,7 +11074,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order along its lifecycle
-         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.
+         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION. The order's `allowed_transitions` lists the moves open to it now.
          *
          *     Requires a session with role ADMIN or SUPER_ADMIN.
          */
@@ -9184,7 +11109,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -9270,6 +11195,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9288,7 +11222,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9393,6 +11327,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9411,7 +11354,121 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account (optionally of one role or status) with its order count and spend as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
+                    status?: "ACTIVE" | "SUSPENDED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9511,6 +11568,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9529,7 +11595,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9671,6 +11737,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9689,7 +11764,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9827,6 +11902,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9845,7 +11929,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9993,6 +12077,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10011,7 +12104,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10182,6 +12275,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10200,7 +12302,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10380,6 +12482,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10398,7 +12509,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10514,6 +12625,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10532,7 +12652,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10560,7 +12680,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first (append-only: no endpoint edits or deletes entries)
-         * @description CSV with ?format=csv or Accept: text/csv (the requested page, same filters).
+         * @description With ?format=csv or Accept: text/csv, the whole filtered log as CSV, streamed (page and limit do not apply).
          *
          *     Requires a session with role SUPER_ADMIN.
          */
@@ -10573,15 +12693,16 @@ export interface paths {
                     limit?: number;
                     /** @description usr_ ID or email of the actor */
                     actor?: string;
-                    /** @description Exact action, e.g. inventory.adjust */
-                    action?: string;
-                    entity_type?: string;
+                    /** @description What was done: one of the actions the audit log records */
+                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
+                    /** @description What kind of thing an entry is about */
+                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                     entity_public_id?: string;
                     /** @description Inclusive */
                     from?: string;
                     /** @description Exclusive */
                     to?: string;
-                    /** @description CSV instead of JSON (also with Accept: text/csv) */
+                    /** @description The whole filtered log as CSV, streamed (page and limit do not apply; also with Accept: text/csv) */
                     format?: "csv";
                 };
                 header?: never;
@@ -10606,9 +12727,19 @@ export interface paths {
                                     email: string;
                                     role: string;
                                 } | null;
-                                action: string;
-                                entity_type: string;
+                                /**
+                                 * @description What was done: one of the actions the audit log records
+                                 * @enum {string}
+                                 */
+                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
+                                /**
+                                 * @description What kind of thing an entry is about
+                                 * @enum {string}
+                                 */
+                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                                 entity_public_id: string | null;
+                                /** @description What the entity is called now: an order's number, an account's email, a SKU, a name, a coupon's code */
+                                entity_label: string | null;
                                 /** @description { before, after } or null */
                                 changes: unknown;
                                 reason: string | null;
@@ -10669,6 +12800,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10687,7 +12827,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10816,6 +12956,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10834,7 +12983,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10979,6 +13128,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10997,7 +13155,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11130,6 +13288,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11148,7 +13315,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11306,6 +13473,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11324,7 +13500,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11425,6 +13601,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -11452,7 +13637,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11603,6 +13788,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11621,7 +13815,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11755,6 +13949,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11773,7 +13976,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11910,6 +14113,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11928,7 +14140,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12014,6 +14226,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12032,7 +14253,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12146,6 +14367,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12164,7 +14394,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12272,6 +14502,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12290,7 +14529,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12439,6 +14678,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12457,7 +14705,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12468,6 +14716,176 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/reviews/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject many reviews, each as PATCH /admin/reviews/{rev} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        review_public_ids: string[];
+                        status: "APPROVED" | "REJECTED";
+                        /** @description Internal; replaces the previous note */
+                        moderation_note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/webhooks/event-types": {
@@ -12548,6 +14966,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12566,7 +14993,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12668,6 +15095,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12686,7 +15122,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12831,6 +15267,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12849,7 +15294,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12947,6 +15392,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12965,7 +15419,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13084,6 +15538,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13102,7 +15565,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13237,6 +15700,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13255,7 +15727,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13398,6 +15870,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13416,7 +15897,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13554,6 +16035,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13572,7 +16062,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13689,6 +16179,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13707,7 +16206,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13837,6 +16336,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13855,7 +16363,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13997,6 +16505,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -14015,7 +16532,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -14160,6 +16677,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -14178,7 +16704,1094 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Store settings staff screens use (currency, shipping, tax, the default reorder level)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description ISO 4217 code of the store currency */
+                                currency: string;
+                                /** @description Flat shipping charge */
+                                shipping_flat: string;
+                                /** @description Subtotal from which shipping is free */
+                                free_shipping_from: string;
+                                /** @description Tax percentage applied to the discounted subtotal */
+                                tax_rate: string;
+                                /** @description Reorder level the console offers for a new stock record (DEFAULT_REORDER_LEVEL); null offers none */
+                                default_reorder_level: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders, products and accounts matching a text, and the one it names outright
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An order number, SKU, email, name or any part of one */
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description The one thing the text names outright (an order number, a SKU or an email), else null */
+                                exact: {
+                                    /** @enum {string} */
+                                    kind: "order";
+                                    public_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "variant";
+                                    public_id: string;
+                                    product_public_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "user";
+                                    public_id: string;
+                                } | null;
+                                orders: {
+                                    data: components["schemas"]["AdminOrder"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                                products: {
+                                    data: components["schemas"]["AdminProduct"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                                users: {
+                                    data: components["schemas"]["User"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/staff-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations, newest first, optionally in one state
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    state?: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                public_id: string;
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                state: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                                invited_by_email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                                accepted_at: string | null;
+                                revoked_at: string | null;
+                            }[];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite a person by email to become ADMIN or SUPER_ADMIN (replaces their open invitation)
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: email
+                         * @description Compared case-insensitively
+                         */
+                        email: string;
+                        role: "ADMIN" | "SUPER_ADMIN";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                public_id: string;
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                state: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                                invited_by_email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                                accepted_at: string | null;
+                                revoked_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/staff-invitations/{invitation_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`inv_...`) */
+                    invitation_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/staff-invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who an invitation link is for, before accepting it
+         * @description Public.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token from the invitation link */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_TOKEN_EXPIRED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/staff-invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: creates the staff account with a name and password, and signs it in
+         * @description Public.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token from the invitation link */
+                        token: string;
+                        /** @description 1-100 characters on one line, at least one of them visible */
+                        first_name: string;
+                        /** @description 1-100 characters on one line, at least one of them visible */
+                        last_name: string;
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["User"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
+                    };
+                };
+                /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_TOKEN_EXPIRED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -15053,6 +18666,108 @@ export interface components {
                 email: string;
             };
         };
+        AdminOrderDetail: {
+            public_id: string;
+            /** @example ORD-000123 */
+            order_number: string;
+            status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+            items: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                options: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                unit_price: string;
+                quantity: number;
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                line_total: string;
+            }[];
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            subtotal: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            discount_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            shipping_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            tax_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            total: string;
+            currency: string;
+            coupon_code: string | null;
+            shipping_address: {
+                recipient_name: string;
+                phone_number: string;
+                label: string | null;
+                country: string;
+                state: string;
+                city: string;
+                address_1: string;
+                address_2: string | null;
+                zip_code: string | null;
+            };
+            payment: {
+                method: string;
+                status: string;
+            };
+            notes: string | null;
+            shipment: {
+                carrier: string;
+                tracking_number: string | null;
+            } | null;
+            status_history: {
+                status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                at: string;
+                by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+                note: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            placed_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+            customer: {
+                public_id: string;
+                email: string;
+            };
+            /** @description The statuses PATCH /admin/orders/{ord} accepts for this order now, from the table it enforces; empty once FULFILLED or CANCELLED */
+            allowed_transitions: ("PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED")[];
+        };
         AdminUserDetail: {
             public_id: string;
             email: string;
@@ -15195,7 +18910,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -15536,6 +19251,23 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description Another variant of the product has the same option values */
+        Error_VARIANT_OPTIONS_TAKEN: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "VARIANT_OPTIONS_TAKEN";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
         /** @description Another coupon uses this code */
         Error_CODE_TAKEN: {
             /** @constant */
@@ -15740,6 +19472,23 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description The Expect header asks for something other than 100-continue */
+        Error_EXPECTATION_FAILED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "EXPECTATION_FAILED";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
         /** @description The body, file or headers are too large (413, or 431 for headers) */
         Error_PAYLOAD_TOO_LARGE: {
             /** @constant */
@@ -15808,7 +19557,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database is not reachable */
+        /** @description The database is not reachable, or its schema is behind this version (the message says which) */
         Error_NOT_READY: {
             /** @constant */
             success: false;
@@ -15842,7 +19591,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+        /** @description The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
         Error_SERVICE_UNAVAILABLE: {
             /** @constant */
             success: false;
