@@ -100,7 +100,7 @@ async function main(): Promise<number> {
     const results = await runPool(orderByLastRun(files), {
       concurrency: workers,
       env,
-      fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 15 * 60_000),
+      fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
       verbose: Boolean(process.env.TEST_VERBOSE),
     });
     saveTimings(results);
