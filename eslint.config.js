@@ -1,5 +1,7 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import boundaries from 'eslint-plugin-boundaries';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -17,7 +19,7 @@ const LAYERS = [
   ['lib'],
   ['db'],
   // The owners of tables every feature writes through.
-  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits'],
+  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits', 'events'],
   // The access guard every route uses, sign-in and recovery.
   ['auth'],
   ['media', 'inventory'],
@@ -28,8 +30,10 @@ const LAYERS = [
     'coupons',
     'users',
     'admin-users',
+    'staff-invitations',
     'expenses',
     'reviews',
+    'webhooks',
     'analytics',
     'email',
     'housekeeping',
@@ -38,8 +42,11 @@ const LAYERS = [
     'console',
     'storefront',
     'openapi',
+    'settings',
   ],
   ['orders'],
+  // Reads that span the domains above through their owners' own services.
+  ['admin-search'],
   ['entry'],
 ];
 
@@ -131,6 +138,42 @@ function restrictedSyntax() {
   ];
 }
 
+/**
+ * The console's imports go one way (packages/console/README.md): the app (main.tsx, router.tsx,
+ * routes/) wires the features; a feature (features/<name>/) imports shared code and its own files,
+ * never another feature or a route; shared code (api/, components/, lib/, the other files at the top)
+ * imports only shared code. No import cycle, static or dynamic (a route's lazy screen counts), within
+ * a layer or across.
+ */
+function consoleLayering() {
+  const src = 'packages/console/src';
+  const restricted = (regex, message) => ({ 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] });
+  return [
+    {
+      files: [`${src}/**/*.{ts,tsx}`],
+      plugins: { 'import-x': importX },
+      settings: {
+        // The cycle check follows TypeScript's imports: it parses .ts and .tsx files and resolves as tsc does.
+        'import-x/extensions': ['.ts', '.tsx'],
+        'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+        'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${src}/../tsconfig.json` })],
+      },
+      rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    },
+    {
+      files: [`${src}/features/*/*.{ts,tsx}`],
+      rules: restricted(
+        String.raw`^\.\./(?!\.\./(api|components|lib)/)`,
+        'A feature imports shared code (api/, components/, lib/) and its own files: not another feature, nor a route',
+      ),
+    },
+    {
+      files: [`${src}/{api,components,lib}/**/*.{ts,tsx}`],
+      rules: restricted(String.raw`^\.\./(features|routes|router|main)\b`, 'Shared code imports shared code only'),
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -183,6 +226,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  ...consoleLayering(),
   {
     // The client's examples are a consumer's code (a script, a Next.js page), not the service's: they read their own environment.
     files: [

@@ -17,6 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const marker = path.join(root, 'dist', '.built');
 const sources = [
   path.join(root, 'src'),
+  path.join(root, 'scripts'),
   path.join(root, 'tsconfig.json'),
   path.join(root, 'tsconfig.build.json'),
   path.join(root, 'package.json'),
@@ -55,7 +56,7 @@ async function step(name: string, stale: () => boolean, build: () => Promise<voi
     // the deploy is used as it is; without one the service cannot start and says so.
     const code = (error as NodeJS.ErrnoException).code;
     if (ifStale && (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')) {
-      if (name === 'service' && !existsSync(path.join(root, 'dist', 'main.js'))) {
+      if (name === 'service' && !existsSync(path.join(root, 'dist', 'src', 'main.js'))) {
         throw new Error(
           'The service is not built and TypeScript is not installed: run `npm run build` where it is (a full `npm install`) and ship dist/',
         );
@@ -68,17 +69,17 @@ async function step(name: string, stale: () => boolean, build: () => Promise<voi
   console.log(`${name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function main(): Promise<void> {
-  const ifStale = process.argv.includes('--if-stale');
-  await step('service', serverIsStale, buildServer, ifStale);
-  if (!process.argv.includes('--server')) {
-    await step('console', consoleIsStale, buildConsole, ifStale);
-    await step('storefront', storefrontIsStale, buildStorefront, ifStale);
+/** The service (and, unless `server`, the console and the storefront); with `ifStale`, only what is older than its sources. */
+export async function build(options: { ifStale: boolean; server: boolean }): Promise<void> {
+  await step('service', serverIsStale, buildServer, options.ifStale);
+  if (!options.server) {
+    await step('console', consoleIsStale, buildConsole, options.ifStale);
+    await step('storefront', storefrontIsStale, buildStorefront, options.ifStale);
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
+  build({ ifStale: process.argv.includes('--if-stale'), server: process.argv.includes('--server') }).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from '../test/helpers/browser.js';
+import { launchBrowser } from '../test/helpers/chromium.js';
 
 const base = process.argv[2] ?? 'http://localhost:3000';
 const images = path.resolve('docs/images');

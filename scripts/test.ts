@@ -1,81 +1,115 @@
 /**
- * `npm test`: one PostgreSQL for the whole run (embedded in a temporary
- * directory, or TEST_DATABASE_URL), a migrated template database, then every
- * test file under node:test. Each file clones the template into a database
- * of its own (CREATE DATABASE ... TEMPLATE), so files run in parallel.
+ * The test runner behind `npm test` (everything), `npm run test:fast` (unit + HTTP) and
+ * `npm run test:unit` (no database, no build, no browser). Arguments filter the files by
+ * substring of their path: `npm test -- orders` runs every file whose path contains "orders".
+ *
+ * For anything beyond unit tests it starts one PostgreSQL for the whole run (embedded in a
+ * temporary directory, or TEST_DATABASE_URL) with a migrated template database; each file clones
+ * the template into a database of its own (CREATE DATABASE ... TEMPLATE), so files run in
+ * parallel. Browser files share one Chromium started here (each test opens its own context).
+ *
+ * Files run TEST_CONCURRENCY at a time (default: one more than the machine's cores: most files
+ * wait on PostgreSQL as much as they compute), the longest first by the last run's timings. The
+ * end of a run prints the totals and the ten slowest files.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { createDb } from '../src/db/database.js';
-import { startEmbeddedDatabase, type RunningDatabase } from '../src/db/embedded.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { buildServer, serverIsStale } from './build.js';
-import { buildConsole, consoleIsStale } from './console-build.js';
-import { buildStorefront, storefrontIsStale } from './storefront-build.js';
+import { failed, runPool, type FileResult } from './test/pool.js';
+import { prepareBuilds, prepareDatabase, startSharedBrowser, type Shared } from './test/resources.js';
+import { TIERS_OF, testFilesUnder, tierOf, type Selection } from './test/tiers.js';
+import { orderByLastRun, saveTimings } from './test/timings.js';
 
-const TEMPLATE = 'commerce_test_template';
-
-function testFiles(dir: string, filter: string[]): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) out.push(...testFiles(full, filter));
-    else if (entry.endsWith('.test.ts') && (filter.length === 0 || filter.some((f) => full.includes(f)))) out.push(full);
+function parseArgs(argv: readonly string[]): { selection: Selection; filter: string[] } {
+  let selection: Selection = 'all';
+  const filter: string[] = [];
+  for (const arg of argv) {
+    const tier = /^--tier=(unit|fast|all)$/.exec(arg);
+    if (tier) selection = tier[1] as Selection;
+    else filter.push(arg);
   }
-  return out.sort();
+  return { selection, filter };
+}
+
+function selectFiles(selection: Selection, filter: readonly string[]): string[] {
+  const roots = [path.resolve('test'), ...['client', 'console', 'storefront'].map((name) => path.resolve('packages', name, 'test'))];
+  return (
+    roots
+      .flatMap(testFilesUnder)
+      .filter((file) => TIERS_OF[selection].includes(tierOf(file)))
+      // Matched against the path from the repository root, so a checkout's own folder name never matches.
+      .filter((file) => filter.length === 0 || filter.some((part) => path.relative(process.cwd(), file).includes(part)))
+  );
+}
+
+function concurrency(): number {
+  const configured = Number(process.env.TEST_CONCURRENCY);
+  return Number.isInteger(configured) && configured > 0 ? configured : availableParallelism() + 1;
+}
+
+function summary(results: readonly FileResult[], seconds: number): string {
+  const total = (key: 'tests' | 'pass' | 'fail' | 'skipped' | 'todo' | 'cancelled') => results.reduce((sum, r) => sum + r[key], 0);
+  const bad = results.filter(failed);
+  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+  const name = (file: string) => path.relative(process.cwd(), file);
+  const lines = [
+    '',
+    '── slowest files ──',
+    ...slowest.map((r) => `${r.seconds.toFixed(1).padStart(7)} s  ${name(r.file)}`),
+    '',
+    '── summary ──',
+    `files ${results.length} (${results.length - bad.length} passed, ${bad.length} failed)`,
+    `tests ${total('tests')}`,
+    `pass ${total('pass')}`,
+    `fail ${total('fail')}`,
+    `cancelled ${total('cancelled')}`,
+    `skipped ${total('skipped')}`,
+    `todo ${total('todo')}`,
+    `duration ${seconds.toFixed(1)} s`,
+    ...(bad.length > 0 ? ['', 'failed files:', ...bad.map((r) => `  ${name(r.file)}`)] : []),
+    '',
+  ];
+  return lines.join('\n');
 }
 
 async function main(): Promise<number> {
-  const filter = process.argv.slice(2);
-  let server: RunningDatabase;
-  let scratch: string | null = null;
-  if (process.env.TEST_DATABASE_URL) {
-    server = { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  } else {
-    scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
-    chmodSync(scratch, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-    server = await startEmbeddedDatabase(scratch, { database: 'postgres' });
+  const started = Date.now();
+  const { selection, filter } = parseArgs(process.argv.slice(2));
+  const files = selectFiles(selection, filter);
+  if (files.length === 0) {
+    console.error(`No test files match ${filter.join(' ')} in the ${selection} tier.`);
+    return 1;
   }
+  const needs = new Set(files.map(tierOf));
+  const shared: Shared[] = [];
   try {
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE}`);
-    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
-    await admin.end();
-
-    const templateUrl = new URL(server.url);
-    templateUrl.pathname = `/${TEMPLATE}`;
-    const db = createDb(templateUrl.toString(), 2);
-    await migrateToLatest(db);
-    await db.destroy();
-
-    // The service's tests, then the client package's (run against the same real server).
-    const files = [...testFiles(path.resolve('test'), filter), ...testFiles(path.resolve('packages/client/test'), filter)];
-    // Tests that start the service through `npm start` run the compiled build; it is made once here,
-    // not by several test files' `npm start` at the same time.
-    if (serverIsStale()) await buildServer();
-    const browserEnv: Record<string, string> = {};
-    const browserTests = (app: string) => files.some((file) => file.includes(`${path.sep}${app}${path.sep}`));
-    // Browser tests drive the production builds; Chromium is unpacked once here, not by each test file at the same time.
-    // The storefront is also built for the tests that start the service through `npm start` (console/, faults/), whose
-    // prestart would otherwise build it in several processes at once.
-    if ((browserTests('storefront') || browserTests('console') || browserTests('faults')) && storefrontIsStale()) await buildStorefront();
-    if (browserTests('console') || browserTests('storefront')) {
-      if (browserTests('console') && consoleIsStale()) await buildConsole();
-      const chromium = (await import('@sparticuz/chromium')).default;
-      browserEnv.CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+    if ([...needs].some((tier) => tier !== 'unit')) {
+      const database = await prepareDatabase();
+      shared.push(database);
+      Object.assign(env, database.env);
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], {
-      stdio: 'inherit',
-      env: { ...process.env, ...browserEnv, TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, NODE_ENV: 'test' },
+    // Real-process tests that go through `npm start` run the compiled service (and the storefront it
+    // serves); browser tests, the built console and storefront.
+    const throughStart = needs.has('faults') || needs.has('browser');
+    await prepareBuilds({ server: throughStart, console: needs.has('browser'), storefront: throughStart });
+    if (needs.has('browser')) {
+      const browser = await startSharedBrowser();
+      shared.push(browser);
+      Object.assign(env, browser.env);
+    }
+    const workers = concurrency();
+    console.log(`${files.length} test files (${selection}) on Node ${process.version}, ${workers} at a time`);
+    const results = await runPool(orderByLastRun(files), {
+      concurrency: workers,
+      env,
+      fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
+      verbose: Boolean(process.env.TEST_VERBOSE),
     });
-    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+    saveTimings(results);
+    console.log(summary(results, (Date.now() - started) / 1000));
+    return results.some(failed) ? 1 : 0;
   } finally {
-    await server.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    for (const resource of shared.reverse()) await resource.stop();
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -8,6 +9,7 @@ import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { schemaIsCurrent, type SchemaGate } from './db/schema-state.js';
 import { addressRoutes } from './addresses/routes.js';
 import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
@@ -21,13 +23,19 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
-import { shuttingDown } from './lib/errors.js';
+import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
+import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
+import { settingsRoutes } from './settings/routes.js';
+import { staffInvitationRoutes } from './staff-invitations/routes.js';
+import { createStaffInvitations } from './staff-invitations/service.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { catalogImportRoutes } from './catalog/import-routes.js';
+import { createCatalogImport } from './catalog/import-service.js';
 import { createCategoryService } from './catalog/categories-service.js';
 import { catalogPublicRoutes } from './catalog/public-routes.js';
 import { createStorefrontService, storeSettings } from './catalog/storefront-service.js';
@@ -40,6 +48,8 @@ import { createCouponService } from './coupons/service.js';
 import { createCheckout } from './orders/checkout.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
+import { adminSearchRoutes } from './admin-search/routes.js';
+import { createAdminSearch } from './admin-search/service.js';
 import { adminUserRoutes } from './admin-users/routes.js';
 import { createAdminUserService } from './admin-users/service.js';
 import { analyticsRoutes } from './analytics/routes.js';
@@ -61,10 +71,16 @@ import { createRecoveryService } from './auth/recovery-service.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
+import { createDispatch } from './event-dispatch.js';
+import type { EventDispatcher } from './events/dispatcher.js';
+import { createAddressPolicy } from './webhooks/address-policy.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     emailWorker: EmailWorker;
+    eventDispatcher: EventDispatcher;
     pruner: Pruner;
     /** Every route with its declared access, recorded as it registers (the role-matrix test walks it). */
     routeTable: RouteEntry[];
@@ -85,13 +101,22 @@ export interface AppDeps {
   log?: Logger;
   /** Prometheus metrics (src/main.ts serves them on their own listener); none when absent. */
   metrics?: Metrics;
+  /** Whether the database's schema matches the code (src/db/connect.ts); always, when absent. */
+  schema?: SchemaGate;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock, log, metrics }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = systemClock,
+  log,
+  metrics,
+  schema = schemaIsCurrent,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
@@ -106,6 +131,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
     clientErrorHandler,
+    http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -146,13 +172,25 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
 
   // Closing (SIGTERM): a request that arrives on a kept-alive connection is told to go elsewhere, in the
   // envelope with Retry-After, and its connection is closed (Fastify's own 503 would carry neither).
+  // An instance whose database schema is behind its code answers only the probes until it is migrated.
   let closing = false;
   app.addHook('preClose', async () => void (closing = true));
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw shuttingDown();
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw shuttingDown();
+    }
+    if (schema.pending() !== null && !request.routeOptions.url?.startsWith('/health')) throw waitingForSchema();
   });
+  /** Background work starts when the app is ready and the schema matches the code (at once, normally), unless it is closing by then. */
+  const startWhenServing = (start: () => void) =>
+    app.addHook('onReady', async () => {
+      if (schema.pending() === null) return start();
+      void schema.current.then(
+        () => closing || start(),
+        () => {},
+      );
+    });
 
   registerErrorHandling(app, routeTable);
   // Helmet's default security headers on every response, the middleware built once (the Fastify plugin rebuilds it per request; bench finding 15).
@@ -160,6 +198,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
   );
+  registerProtocolChecks(app);
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
     credentials: true,
@@ -181,6 +220,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const storefront = createStorefrontService({ db });
   const catalog = createCatalogAdminService({ db, clock, media });
   const categories = createCategoryService({ db, clock });
+  const imports = createCatalogImport({ db, clock });
   const inventory = createInventoryService({ db, clock });
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
@@ -192,6 +232,15 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
+  const webhooks = createWebhookService({
+    db,
+    clock,
+    allowHttp: config.webhooks.allowHttp,
+    policy: createAddressPolicy(config.webhooks.allowedNetworks),
+    resolve: (host) => lookup(host, { all: true, verbatim: true }),
+  });
+  const search = createAdminSearch({ orders, catalog, adminUsers });
+  const invitations = createStaffInvitations({ db, clock, config, auth });
 
   // The outbox worker lives and dies with the app: started when it is ready, drained on close.
   const transport = createMailTransport(config, clock);
@@ -208,20 +257,26 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.decorate('emailWorker', emailWorker);
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
-  app.addHook('onReady', async () => pruner.start());
+  startWhenServing(() => pruner.start());
   app.addHook('onClose', async () => pruner.stop());
   // EMAIL_WORKER=off leaves delivery to `npm run worker` processes (the worker still exists for tests to drive).
-  if (config.emailWorker === 'in-process') app.addHook('onReady', async () => emailWorker.start());
+  if (config.emailWorker === 'in-process') startWhenServing(() => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
     transport.close();
   });
 
-  await app.register(healthRoutes({ db }));
+  // The event dispatcher (webhooks) likewise: EVENT_WORKER=off leaves it to `npm run worker`.
+  const dispatch = createDispatch({ db, clock, log: app.log, config });
+  app.decorate('eventDispatcher', dispatch.dispatcher);
+  if (config.events.worker === 'in-process') app.addHook('onReady', async () => dispatch.dispatcher.start());
+  app.addHook('onClose', () => dispatch.close());
+
+  await app.register(healthRoutes({ db, schema }));
   await registerConsole(app, config.consoleDir);
   await registerStorefront(app, { dir: config.storefrontDir, publicBaseUrl: config.publicBaseUrl });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
-  if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
+  if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));
   await app.register(
     async (api) => {
       await api.register(authRoutes({ auth, recovery, config }));
@@ -229,6 +284,7 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(addressRoutes({ addresses }));
       await api.register(catalogPublicRoutes({ storefront, categories, settings: storeSettings(config) }));
       await api.register(catalogAdminRoutes({ catalog, categories }));
+      await api.register(catalogImportRoutes({ imports }));
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));
@@ -240,6 +296,10 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
+      await api.register(webhookRoutes({ webhooks }));
+      await api.register(settingsRoutes({ config }));
+      await api.register(adminSearchRoutes({ search }));
+      await api.register(staffInvitationRoutes({ invitations, config }));
     },
     { prefix: '/api/v1' },
   );

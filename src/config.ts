@@ -26,6 +26,15 @@ export interface Config {
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
+  /**
+   * Where migrations run (on start and `npm run db:migrate`): a direct URL when DATABASE_URL is a
+   * pooler's; `null` uses DATABASE_URL.
+   */
+  readonly migrationDatabaseUrl: string | null;
+  /** Apply pending migrations at start-up; when false an instance on an older schema waits, not ready, until they are applied. */
+  readonly migrateOnStart: boolean;
+  /** Name statements so each connection prepares them once; false sends them unnamed (poolers that do not keep them). */
+  readonly dbNamedStatements: boolean;
   readonly dataDir: string;
   /** The console's production build, served at /admin. */
   readonly consoleDir: string;
@@ -54,11 +63,35 @@ export interface Config {
   readonly emailLeaseMs: number;
   /** `in-process`: the API process delivers the outbox; `off`: a separate `npm run worker` does. */
   readonly emailWorker: 'in-process' | 'off';
+  /** The event dispatcher (src/events/): where it runs, how often it looks, how long a claim lasts. */
+  readonly events: {
+    /** `in-process`: the API process delivers events; `off`: `npm run worker` processes do. */
+    readonly worker: 'in-process' | 'off';
+    readonly pollIntervalMs: number;
+    /** How long claimed deliveries stay hidden from other dispatchers; more than twice an attempt's timeout. */
+    readonly leaseMs: number;
+  };
+  readonly webhooks: {
+    /** One attempt's deadline: resolution, connection, answer and its first bytes. */
+    readonly timeoutMs: number;
+    /** Retries: exponential from `baseMs` up to `maxMs` between attempts, for `windowMs` after the first. */
+    readonly retry: { readonly baseMs: number; readonly maxMs: number; readonly windowMs: number };
+    /** An endpoint failing without a success this long is paused (and the super admins emailed); null: never. */
+    readonly pauseAfterMs: number | null;
+    /** Whether endpoint URLs may be plain http (local receivers); https otherwise. */
+    readonly allowHttp: boolean;
+    /** Addresses and CIDR ranges webhooks may call although loopback, private or link-local. */
+    readonly allowedNetworks: readonly string[];
+  };
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
+  /** How long a staff invitation link stays valid, in seconds. */
+  readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
+  readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
   readonly retention: {
     /** An upload no review or product points at is deleted once it is this old. */
@@ -67,6 +100,8 @@ export interface Config {
     readonly expiredUploadTokens: number | null;
     /** Delivered outbox messages are deleted this long after delivery. */
     readonly deliveredEmails: number | null;
+    /** Events and their finished deliveries (sent, given up, cancelled) are deleted once this old. */
+    readonly events: number | null;
     /** How often the pruner runs, in milliseconds (`null`: never), and how many rows it deletes per statement. */
     readonly intervalMs: number | null;
     readonly batchSize: number;
@@ -80,6 +115,11 @@ export interface Config {
     readonly freeShippingFrom: string;
     /** Percentage applied to (subtotal - discount), e.g. "8.25". */
     readonly taxRate: string;
+    /**
+     * The reorder level the console offers for a new stock record (`null`: none). The API keeps
+     * the specification's rule: a record without a level never shows as low stock.
+     */
+    readonly defaultReorderLevel: number | null;
   };
 }
 
@@ -186,6 +226,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
+    migrationDatabaseUrl: url('MIGRATION_DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    migrateOnStart: bool('MIGRATE_ON_START', true),
+    dbNamedStatements: bool('DB_NAMED_STATEMENTS', true),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     storefrontDir: path.resolve(read('STOREFRONT_DIR') ?? './packages/storefront/build'),
@@ -236,12 +279,39 @@ export function loadConfig(env: Env = process.env): Config {
       if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EMAIL_WORKER', `must be in-process or off, got "${mode}"`);
       return mode;
     })(),
+    events: {
+      worker: (() => {
+        const mode = read('EVENT_WORKER') ?? 'in-process';
+        if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EVENT_WORKER', `must be in-process or off, got "${mode}"`);
+        return mode;
+      })(),
+      pollIntervalMs: int('EVENT_POLL_INTERVAL_MS', 500, 10, 600_000),
+      leaseMs: int('EVENT_LEASE_MS', 60_000, 1000, 3_600_000),
+    },
+    webhooks: {
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      retry: {
+        baseMs: int('WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+        maxMs: int('WEBHOOK_RETRY_MAX_MS', 12 * 3_600_000, 10, 7 * 86_400_000),
+        windowMs: (duration('WEBHOOK_RETRY_FOR', '3d') ?? 0) * 1000,
+      },
+      pauseAfterMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('WEBHOOK_PAUSE_AFTER', '1d')),
+      allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
+      allowedNetworks: parseNetworks('WEBHOOK_ALLOWED_NETWORKS', read('WEBHOOK_ALLOWED_NETWORKS') ?? ''),
+    },
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
+    staffInvitationTtlSeconds: ((seconds) => {
+      if (seconds === null)
+        throw new ConfigError('STAFF_INVITATION_TTL', 'must be a duration like "7d"; 0 would make every invitation expire at once');
+      return seconds;
+    })(duration('STAFF_INVITATION_TTL', '7d')),
     retention: {
       unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
       expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),
       deliveredEmails: duration('RETAIN_DELIVERED_EMAILS', '30d'),
+      events: duration('RETAIN_EVENTS', '30d'),
       intervalMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('PRUNE_INTERVAL', '10m')),
       batchSize: int('PRUNE_BATCH_SIZE', 500, 1, 100_000),
     },
@@ -263,8 +333,21 @@ export function loadConfig(env: Env = process.env): Config {
         if (!/^\d{1,2}(\.\d{1,4})?$|^100$/.test(rate)) throw new ConfigError('TAX_RATE', `must be a percentage like 8.25, got "${rate}"`);
         return rate;
       })(),
+      defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
+  if (config.events.leaseMs < 2 * config.webhooks.timeoutMs) {
+    throw new ConfigError(
+      'EVENT_LEASE_MS',
+      `must be at least twice WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs}), so a claim outlives its attempts`,
+    );
+  }
+  if (config.webhooks.retry.maxMs < config.webhooks.retry.baseMs) {
+    throw new ConfigError('WEBHOOK_RETRY_MAX_MS', 'must not be below WEBHOOK_RETRY_BASE_MS');
+  }
+  if (config.migrationDatabaseUrl !== null && config.databaseUrl === null) {
+    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL: the embedded database is migrated directly');
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
   }
@@ -298,6 +381,22 @@ function parseTrustProxy(raw: string): number | string | false {
     }
   }
   return entries.join(',');
+}
+
+/** Comma-separated IP addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`). */
+function parseNetworks(variable: string, raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !validBits || rest.length > 0)
+      throw new ConfigError(variable, `must list IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
 }
 
 /** `10/15m` -> 10 per 900 s; `0` switches the limit off. */

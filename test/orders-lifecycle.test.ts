@@ -158,19 +158,31 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
     });
   }
 
+  /** The lifecycle of the contract (section 8), written out here rather than read from the service it checks. */
+  const ALLOWED: Record<OrderStatus, OrderStatus[]> = {
+    PLACED: ['CONFIRMED', 'CANCELLED'],
+    CONFIRMED: ['SHIPPED', 'CANCELLED'],
+    SHIPPED: ['FULFILLED'],
+    FULFILLED: [],
+    CANCELLED: [],
+  };
   const forbidden: [OrderStatus, OrderStatus][] = [];
   for (const from of ORDER_STATUSES) {
-    const allowed = (
-      {
-        PLACED: ['CONFIRMED', 'CANCELLED'],
-        CONFIRMED: ['SHIPPED', 'CANCELLED'],
-        SHIPPED: ['FULFILLED'],
-        FULFILLED: [],
-        CANCELLED: [],
-      } as Record<OrderStatus, OrderStatus[]>
-    )[from];
-    for (const to of ORDER_STATUSES) if (!allowed.includes(to)) forbidden.push([from, to]);
+    for (const to of ORDER_STATUSES) if (!ALLOWED[from].includes(to)) forbidden.push([from, to]);
   }
+
+  test("an order's detail lists exactly the moves the PATCH accepts from its status, and so does the PATCH's answer", async () => {
+    for (const from of ORDER_STATUSES) {
+      const { orderId } = await orderIn(t, t.admin, from);
+      assert.deepEqual(ok(await t.admin.get(`${API}/admin/orders/${orderId}`)).allowed_transitions, ALLOWED[from], from);
+      // Each listed move is accepted (on an order of its own), and the moved order lists the moves after it.
+      for (const to of ALLOWED[from]) {
+        const { orderId: fresh } = await orderIn(t, t.admin, from);
+        const moved = ok(await moveOrder(t.admin, fresh, to === 'SHIPPED' ? { status: to, carrier: 'UPS' } : { status: to }));
+        assert.deepEqual([moved.status, moved.allowed_transitions], [to, ALLOWED[to]], `${from} -> ${to}`);
+      }
+    }
+  });
   test(`every forbidden move (${forbidden.length} of them) is 409 INVALID_TRANSITION and changes nothing`, async () => {
     const orders = new Map<OrderStatus, Awaited<ReturnType<typeof orderIn>>>();
     for (const status of ORDER_STATUSES) orders.set(status, await orderIn(t, t.admin, status));

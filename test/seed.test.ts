@@ -9,9 +9,9 @@ const run = promisify(execFile);
 
 const t = useApp();
 
-/** `npm run seed` as a newcomer runs it: a real process on the configured database. */
+/** `npm run seed` as a newcomer runs it: the compiled command, a real process on the configured database. */
 async function seed() {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
+  const { stdout } = await run('npm', ['run', 'seed', '--silent'], {
     env: { ...process.env, DATABASE_URL: t.config.databaseUrl!, PASSWORD_HASH_COST: '10', LOG_LEVEL: 'warn', NODE_ENV: 'development' },
     timeout: 120_000,
   });

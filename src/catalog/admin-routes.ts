@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { BulkResult, eachItem } from '../lib/bulk.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { PRODUCT_CSV_COLUMNS } from './product-csv.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
 import {
   AdminProduct,
   AdminProductListQuery,
+  BulkProductDelete,
+  BulkProductStatus,
+  ProductStatus,
+  VariantBatch,
   AdminVariant,
   Category,
   CategoryCreate,
@@ -29,7 +36,7 @@ export const catalogAdminRoutes =
     const category = IdParam('category_public_id', 'cat');
     const link = Type.Object({ category_public_id: Type.String(), product_public_id: Type.String() });
     const productWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN', 'INVALID_IMAGE_URL');
-    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'INVALID_IMAGE_URL');
+    const variantWrite = errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL');
     const categoryWrite = errorResponses('NOT_FOUND', 'SLUG_TAKEN');
     const removal = errorResponses('NOT_FOUND');
 
@@ -84,6 +91,79 @@ export const catalogAdminRoutes =
         await catalog.deleteProduct(authedCtxOf(request), request.params.product_public_id);
         return sendEmpty(reply, 204);
       },
+    });
+
+    app.get('/admin/exports/products', {
+      config: { ...config, csvOnly: true },
+      schema: {
+        tags,
+        summary: 'Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed',
+        querystring: Type.Object({ status: Type.Optional(ProductStatus) }),
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await catalog.exportProducts(request.query);
+        return sendCsvStream(reply, 'products.csv', PRODUCT_CSV_COLUMNS, batches, total);
+      },
+    });
+
+    app.post('/admin/products/bulk-status', {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)',
+        body: BulkProductStatus,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        const { product_public_ids: ids, status } = request.body;
+        return { success: true as const, data: await eachItem(ids, (id) => catalog.updateProduct(ctx, id, { status })) };
+      },
+    });
+
+    app.post('/admin/products/bulk-delete', {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)',
+        body: BulkProductDelete,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        return { success: true as const, data: await eachItem(request.body.product_public_ids, (id) => catalog.deleteProduct(ctx, id)) };
+      },
+    });
+
+    app.post('/admin/products/:product_public_id/duplicate', {
+      config,
+      schema: {
+        tags,
+        summary: 'Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)',
+        params: product,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN') },
+      },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send({ success: true as const, data: await catalog.duplicateProduct(authedCtxOf(request), request.params.product_public_id) }),
+    });
+
+    app.post('/admin/products/:product_public_id/variants/batch', {
+      config,
+      schema: {
+        tags,
+        summary: 'Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none',
+        params: product,
+        body: VariantBatch,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL') },
+      },
+      handler: async (request, reply) =>
+        reply.code(201).send({
+          success: true as const,
+          data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
+        }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

@@ -4,7 +4,8 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, slugTaken } from '../lib/errors.js';
+import { notFound, skuTaken, slugTaken, validationError, variantOptionsTaken } from '../lib/errors.js';
+import { createStockRecord } from '../inventory/service.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -24,9 +25,11 @@ import {
   lockLiveVariant,
   lockProductOfVariant,
   setProductCategories,
+  skusInUse,
   unlinkProductCategory,
   updateProduct,
   updateVariant,
+  variantWithOptions,
 } from './product-repository.js';
 import type {
   AdminProduct,
@@ -36,34 +39,22 @@ import type {
   ProductCreate,
   ProductPatch,
   ProductSortField,
+  VariantBatch,
   VariantCreate,
   VariantPatch,
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
+import { recordProductDeleted, recordProductEvent } from './product-events.js';
+import { productAudit, variantAudit } from './audit-shapes.js';
+import { countProductRowsForExport, productExportBatches, type ProductExportFilters } from './export-repository.js';
 
-/** The fields an audit entry records for a product or variant (no derived or internal columns). */
-const productAudit = (p: ProductRow) => ({
-  name: p.name,
-  slug: p.slug,
-  description: p.description,
-  brand: p.brand,
-  status: p.status,
-  images: p.images,
-});
-const variantAudit = (v: VariantRow) => ({
-  sku: v.sku,
-  name: v.name,
-  options: v.options,
-  price: v.price,
-  compare_at_price: v.compare_at_price,
-  cost_price: v.cost_price,
-  status: v.status,
-  position: v.position,
-});
+/** Option values with their names in order, so two sets that differ only in key order compare equal as text. */
+const sortedOptions = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /**
  * Admin catalog (contract section 6). Deletes are soft; a deleted product
- * takes its variants with it. Every write is audited in its transaction; what
+ * takes its variants with it. Every write is audited, and reported as a
+ * product event (product.created, .updated, .deleted), in its transaction; what
  * it derives (price range, documents, inventory keys) the database keeps in
  * the same transaction (src/db/DERIVED.md).
  */
@@ -111,14 +102,45 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       (candidate) => slugInUse(trx, 'products', candidate, exceptId),
     );
 
+  /** The product as it is now: after its variants changed, its derived price range has too. */
+  async function rereadProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
+    return readProduct(trx, (await findProduct(trx, { publicId: product.public_id }))!);
+  }
+
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
     const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
     return toAdminProducts([product], variants, categories)[0]!;
   }
 
+  /** product.updated for a change made through a variant or a category link: the product read again (its price range moved). */
+  async function productChanged(trx: Executor, productId: number): Promise<void> {
+    const product = await findProduct(trx, { id: productId });
+    await recordProductEvent(trx, 'product.updated', await readProduct(trx, product!));
+  }
+
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
     const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
     return toAdminVariant(row!);
+  }
+
+  /** Refuses option values another live variant of the product has (the caller holds the product's lock). */
+  async function checkOptionsFree(trx: Executor, productId: number, options: string, exceptId?: number): Promise<void> {
+    const sku = await variantWithOptions(trx, productId, options, exceptId);
+    if (sku !== undefined) throw variantOptionsTaken(sku);
+  }
+
+  /** For each SKU, the first of `SKU-COPY`, `SKU-COPY-2`, … no variant has (SKUs stay within their 80 characters). */
+  async function copySkus(trx: Executor, skus: string[]): Promise<string[]> {
+    const candidates = skus.map((sku) => Array.from({ length: 20 }, (_, n) => `${sku.slice(0, 70)}-COPY${n === 0 ? '' : `-${n + 1}`}`));
+    const taken = await skusInUse(trx, candidates.flat());
+    const chosen = new Set<string>();
+    return candidates.map((options, i) => {
+      const free = options.find((sku) => !taken.has(sku.toLowerCase()) && !chosen.has(sku.toLowerCase()));
+      // Twenty copies of one SKU: the next one gets a random suffix, still unique by the index.
+      const sku = free ?? `${skus[i]!.slice(0, 60)}-COPY-${newPublicId('var').slice(4, 12)}`;
+      chosen.add(sku.toLowerCase());
+      return sku;
+    });
   }
 
   // A racing duplicate slug or SKU that passed the checks here meets its unique constraint, which the error handler translates (lib/db-errors.ts).
@@ -141,6 +163,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         ? await linkProductCategory(trx, productId, categoryId)
         : await unlinkProductCategory(trx, productId, categoryId);
       if (!changed) return;
+      await productChanged(trx, productId);
       await writeAudit(trx, ctx, {
         action: linked ? 'category.link_product' : 'category.unlink_product',
         entityType: 'category',
@@ -169,6 +192,11 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       return { data: toAdminProducts(page.data, variants, categories), meta: page.meta };
     },
 
+    /** Every live product with the status asked for, as the import's CSV rows: how many, and the rows a batch at a time. */
+    async exportProducts(filters: ProductExportFilters) {
+      return { total: await countProductRowsForExport(db, filters), batches: productExportBatches(db, filters) };
+    },
+
     async getProduct(publicId: string): Promise<AdminProduct> {
       const product = isPublicId('prd', publicId) ? await findProduct(db, { publicId }) : undefined;
       if (!product) throw notFound('Product');
@@ -194,7 +222,9 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), category_public_ids: input.category_public_ids ?? [] } },
         });
-        return readProduct(trx, product);
+        const created = await readProduct(trx, product);
+        await recordProductEvent(trx, 'product.created', created);
+        return created;
       }),
 
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
@@ -221,13 +251,17 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
             after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) },
           },
         });
-        return readProduct(trx, after);
+        const updated = await readProduct(trx, after);
+        await recordProductEvent(trx, 'product.updated', updated);
+        return updated;
       }),
 
     deleteProduct: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
-        await deleteProduct(trx, product.id, clock.now());
+        const now = clock.now();
+        await deleteProduct(trx, product.id, now);
+        await recordProductDeleted(trx, product, now);
         await writeAudit(trx, ctx, {
           action: 'product.delete',
           entityType: 'product',
@@ -239,12 +273,14 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     createVariant: (ctx: AuthedCtx, productPublicId: string, input: VariantCreate) =>
       write(async (trx) => {
         const product = await liveProduct(trx, productPublicId, true);
+        const options = JSON.stringify(input.options ?? {});
+        await checkOptionsFree(trx, product.id, options);
         const variant = await insertVariant(trx, {
           public_id: newPublicId('var'),
           product_id: product.id,
           sku: input.sku,
           name: input.name,
-          options: JSON.stringify(input.options ?? {}),
+          options,
           price: input.price,
           compare_at_price: input.compare_at_price ?? null,
           cost_price: input.cost_price ?? null,
@@ -258,12 +294,71 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: variant.public_id,
           changes: { before: null, after: variantAudit(variant) },
         });
+        await productChanged(trx, product.id);
         return readVariant(trx, variant);
+      }),
+
+    /**
+     * Several variants of one product at once, all or none, each with an optional stock record:
+     * the product's lock first, then the variants in the order given, then their records
+     * (src/db/LOCKING.md steps 8, 9, 11). A SKU or option set twice in the batch, or already on
+     * another variant, is refused naming the item (`variants.3.sku`).
+     */
+    createVariants: (ctx: AuthedCtx, productPublicId: string, input: VariantBatch) =>
+      write(async (trx) => {
+        const product = await liveProduct(trx, productPublicId, true);
+        const skus = input.variants.map((v) => v.sku.toLowerCase());
+        const repeated = skus.findIndex((sku, i) => skus.indexOf(sku) !== i);
+        if (repeated >= 0) {
+          throw validationError('Two variants of the batch have the same SKU', [
+            { field: `variants.${repeated}.sku`, message: 'appears twice' },
+          ]);
+        }
+        const taken = await skusInUse(trx, skus);
+        const clash = skus.findIndex((sku) => taken.has(sku));
+        if (clash >= 0) throw skuTaken(`variants.${clash}.sku`);
+        const options = input.variants.map((v) => JSON.stringify(sortedOptions(v.options ?? {})));
+        for (const [i, set] of options.entries()) {
+          if (set === '{}') continue;
+          const twin = options.indexOf(set);
+          if (twin !== i) throw variantOptionsTaken(input.variants[twin]!.sku, `variants.${i}.options`);
+          const existing = await variantWithOptions(trx, product.id, set);
+          if (existing !== undefined) throw variantOptionsTaken(existing, `variants.${i}.options`);
+        }
+        const made: { variant: VariantRow; stock: VariantBatch['variants'][number]['stock'] }[] = [];
+        for (const [i, item] of input.variants.entries()) {
+          const { stock, ...fields } = item;
+          const variant = await insertVariant(trx, {
+            public_id: newPublicId('var'),
+            product_id: product.id,
+            sku: fields.sku,
+            name: fields.name,
+            options: options[i]!,
+            price: fields.price,
+            compare_at_price: fields.compare_at_price ?? null,
+            cost_price: fields.cost_price ?? null,
+            status: fields.status ?? 'ACTIVE',
+            images: await storedImages(trx, fields.images),
+            position: fields.position ?? i,
+          });
+          await writeAudit(trx, ctx, {
+            action: 'variant.create',
+            entityType: 'variant',
+            entityPublicId: variant.public_id,
+            changes: { before: null, after: variantAudit(variant) },
+          });
+          made.push({ variant, stock });
+        }
+        for (const { variant, stock } of made) {
+          if (stock) await createStockRecord(trx, ctx, { variantId: variant.id, variantPublicId: variant.public_id, ...stock });
+        }
+        return rereadProduct(trx, product);
       }),
 
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
       write(async (trx) => {
         const before = await liveVariant(trx, publicId);
+        if (patch.options !== undefined) await checkOptionsFree(trx, before.product_id, JSON.stringify(patch.options), before.id);
         const images = await storedImages(trx, patch.images);
         const { options, images: _images, ...fields } = patch;
         const after = await updateVariant(trx, before.id, {
@@ -278,6 +373,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: publicId,
           changes: { before: variantAudit(before), after: variantAudit(after) },
         });
+        await productChanged(trx, after.product_id);
         return readVariant(trx, after);
       }),
 
@@ -285,12 +381,65 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const variant = await liveVariant(trx, publicId);
         await deleteVariant(trx, variant.id, clock.now());
+        await productChanged(trx, variant.product_id);
         await writeAudit(trx, ctx, {
           action: 'variant.delete',
           entityType: 'variant',
           entityPublicId: publicId,
           changes: { before: variantAudit(variant), after: null },
         });
+      }),
+
+    /**
+     * A copy of a live product to start a similar one from: a DRAFT named "… (copy)" with a new
+     * slug, the same description, brand, images and categories, and each live variant again with a
+     * new SKU (`-COPY`, `-COPY-2`, …) and no stock record. The source is read, not locked: like a
+     * product creation it holds only its categories FOR SHARE (src/db/LOCKING.md step 7).
+     */
+    duplicateProduct: (ctx: AuthedCtx, publicId: string) =>
+      write(async (trx) => {
+        const source = isPublicId('prd', publicId) ? await findLiveProduct(trx, publicId, false) : undefined;
+        if (!source) throw notFound('Product');
+        const { variants, categories } = await hydrate(trx, [source], 'admin');
+        const categoryPublicIds = categories.map((c) => c.public_id);
+        const linked = await categoryIds(trx, categoryPublicIds);
+        const name = `${source.name} (copy)`.slice(0, 200);
+        const product = await insertProduct(trx, {
+          public_id: newPublicId('prd'),
+          name,
+          slug: await productSlug(trx, undefined, name),
+          description: source.description,
+          brand: source.brand,
+          status: 'DRAFT',
+          images: JSON.stringify(source.images),
+        });
+        await setProductCategories(trx, product.id, linked);
+        const skus = await copySkus(
+          trx,
+          variants.map((v) => v.sku),
+        );
+        for (const [i, v] of variants.entries()) {
+          await insertVariant(trx, {
+            public_id: newPublicId('var'),
+            product_id: product.id,
+            sku: skus[i]!,
+            name: v.name,
+            options: JSON.stringify(v.options),
+            price: v.price,
+            compare_at_price: v.compare_at_price,
+            cost_price: v.cost_price,
+            status: v.status,
+            images: JSON.stringify(v.images),
+            position: v.position,
+          });
+        }
+        await writeAudit(trx, ctx, {
+          action: 'product.duplicate',
+          entityType: 'product',
+          entityPublicId: product.public_id,
+          changes: { before: null, after: { ...productAudit(product), copied_from: publicId, variant_skus: skus } },
+        });
+        return rereadProduct(trx, product);
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */

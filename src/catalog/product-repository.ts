@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ProductRow, ProductsTable, VariantRow, VariantsTable } from '../db/schema.js';
 
@@ -30,6 +30,35 @@ export async function lockProductOfVariant(db: Executor, variantPublicId: string
     .where('id', '=', (eb) => eb.selectFrom('variants').select('product_id').where('public_id', '=', variantPublicId))
     .forNoKeyUpdate()
     .execute();
+}
+
+/**
+ * The SKU of a live variant of the product with exactly these option values (JSON equality, so key
+ * order does not matter), other than `exceptId`; variants without options are told apart by name.
+ * Callers hold the product's row lock, so no other variant write of the product runs meanwhile.
+ */
+export async function variantWithOptions(db: Executor, productId: number, options: string, exceptId?: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('variants')
+    .select('sku')
+    .where('product_id', '=', productId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`options = ${options}::jsonb AND options <> '{}'::jsonb`)
+    .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
+    .executeTakeFirst();
+  return row?.sku;
+}
+
+/** Which of these SKUs, lower-cased, a variant already has (live or deleted: SKUs are unique case-insensitively over both). */
+export async function skusInUse(db: Executor, skus: string[]): Promise<Set<string>> {
+  if (skus.length === 0) return new Set();
+  const lower = skus.map((sku) => sku.toLowerCase());
+  const rows = await db
+    .selectFrom('variants')
+    .select(sql<string>`lower(sku)`.as('sku'))
+    .where(sql<string>`lower(sku)`, 'in', lower)
+    .execute();
+  return new Set(rows.map((row) => row.sku));
 }
 
 /** A live variant by public ID, locked for the rest of the transaction (lock its product first). */

@@ -26,6 +26,8 @@ const UNIQUE_CONSTRAINTS: Readonly<Record<string, () => AppError>> = {
   products_slug_unique: () => slugTaken('product'),
   categories_slug_unique: () => slugTaken('category'),
   variants_sku_unique: skuTaken,
+  // Two invitations of one email at once: the first holds the one open place.
+  staff_invitations_one_open: () => concurrentChange('Another invitation to this email was just sent; refresh the list'),
 };
 
 /** The refusal a unique violation stands for, or null when it is not one the service expects. */

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   DEFAULT_ADDRESS_REQUIRED: { status: 409, description: 'A default address cannot stop being the default this way' },
   SLUG_TAKEN: { status: 409, description: 'Another product or category uses this slug' },
   SKU_TAKEN: { status: 409, description: 'Another variant uses this SKU' },
+  VARIANT_OPTIONS_TAKEN: { status: 409, description: 'Another variant of the product has the same option values' },
   CODE_TAKEN: { status: 409, description: 'Another coupon uses this code' },
   INVENTORY_EXISTS: { status: 409, description: 'The variant already has an inventory record' },
   RESERVATION_HELD: { status: 409, description: 'Open orders hold the reserved units this release would free' },
@@ -37,17 +38,18 @@ export const ERROR_CODES = {
   LAST_SUPER_ADMIN: { status: 409, description: 'The last SUPER_ADMIN cannot be demoted' },
   ALREADY_REVIEWED: { status: 409, description: 'The account already reviewed this product' },
   TOKEN_EXPIRED: { status: 410, description: 'The link expired or was already used' },
+  EXPECTATION_FAILED: { status: 417, description: 'The Expect header asks for something other than 100-continue' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body, file or headers are too large (413, or 431 for headers)' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not one the route takes' },
   RATE_LIMITED: { status: 429, description: 'Too many requests; see Retry-After' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected; quote the request_id' },
-  NOT_READY: { status: 503, description: 'The database is not reachable' },
+  NOT_READY: { status: 503, description: 'The database is not reachable, or its schema is behind this version (the message says which)' },
   CONSOLE_NOT_BUILT: { status: 503, description: 'The admin console has not been built (npm run build:console)' },
   STOREFRONT_NOT_BUILT: { status: 503, description: 'The storefront has not been built (npm run build:storefront)' },
   SERVICE_UNAVAILABLE: {
     status: 503,
     description:
-      'The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)',
+      'The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key)',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

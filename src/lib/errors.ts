@@ -68,7 +68,7 @@ export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what
 /** CONFLICT: a concurrent change got there first (retrying is the answer). */
 export const concurrentChange = (message: string) => new AppError('CONFLICT', message);
 
-export const emailTaken = () => new AppError('EMAIL_TAKEN', 'Another account already uses this email address');
+export const emailTaken = (message = 'Another account already uses this email address') => new AppError('EMAIL_TAKEN', message);
 
 export const alreadyVerified = () => new AppError('ALREADY_VERIFIED', 'This email address is already verified');
 
@@ -86,7 +86,18 @@ export const defaultAddressRequired = (flag: 'is_default_shipping' | 'is_default
 
 export const slugTaken = (what: 'product' | 'category') => new AppError('SLUG_TAKEN', `Another ${what} already uses this slug`);
 
-export const skuTaken = () => new AppError('SKU_TAKEN', 'Another variant already uses this SKU');
+export const skuTaken = (field?: string) =>
+  new AppError(
+    'SKU_TAKEN',
+    'Another variant already uses this SKU',
+    field ? [{ field, message: 'is used by another variant' }] : undefined,
+  );
+
+/** Two variants of one product a shopper could not tell apart: the same option values. */
+export const variantOptionsTaken = (sku: string, field = 'options') =>
+  new AppError('VARIANT_OPTIONS_TAKEN', `Variant ${sku} of this product already has these option values`, [
+    { field, message: `the same as variant ${sku}: change a value, or edit that variant` },
+  ]);
 
 export const codeTaken = () => new AppError('CODE_TAKEN', 'Another coupon already uses this code');
 
@@ -130,6 +141,11 @@ export const alreadyReviewed = () =>
 
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
 
+// 417
+
+export const expectationFailed = () =>
+  new AppError('EXPECTATION_FAILED', 'The Expect header can only be 100-continue', [{ field: 'expect', message: 'is not 100-continue' }]);
+
 // 413, 415
 
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
@@ -147,3 +163,14 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const shuttingDown = () =>
   new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+
+export const waitingForSchema = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'This instance is waiting for the database schema to be migrated; retry', undefined, {
+    'retry-after': '5',
+  });
+
+/** The built-in image host holds as many uploads as it allows at once (MAX_UPLOADS_IN_FLIGHT). */
+export const uploadsBusy = (retryAfterSeconds: number) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The image host is receiving as many uploads as it can; retry shortly', undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });

@@ -3,8 +3,20 @@ import { authedCtxOf } from '../auth/guard.js';
 import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { Checkout } from './checkout.js';
-import { AdminOrder, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';
+import {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderListQuery,
+  Order,
+  OrderExportQuery,
+  OrderListQuery,
+  OrderStatusChange,
+  PlaceOrder,
+} from './schemas.js';
 import type { OrderService } from './service.js';
+import { ORDER_CSV_COLUMNS } from './export-repository.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { Type } from 'typebox';
 
 export const orderRoutes =
   (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>
@@ -82,13 +94,27 @@ export const orderRoutes =
       handler: async (request) => ({ success: true as const, ...(await orders.adminList(request.query)) }),
     });
 
+    app.get('/admin/exports/orders', {
+      config: { ...admin, csvOnly: true },
+      schema: {
+        tags: ['Admin: orders'],
+        summary: 'Every order (optionally of one status or placed in a range) as CSV, oldest first, streamed',
+        querystring: OrderExportQuery,
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await orders.adminExport(request.query);
+        return sendCsvStream(reply, 'orders.csv', ORDER_CSV_COLUMNS, batches, total);
+      },
+    });
+
     app.get('/admin/orders/:order_public_id', {
       config: admin,
       schema: {
         tags: ['Admin: orders'],
-        summary: 'An order with its customer',
+        summary: 'An order with its customer and the statuses it can move to',
         params,
-        response: { 200: Ok(AdminOrder), ...errorResponses('NOT_FOUND') },
+        response: { 200: Ok(AdminOrderDetail), ...errorResponses('NOT_FOUND') },
       },
       handler: async (request) => ({ success: true as const, data: await orders.adminGet(request.params.order_public_id) }),
     });
@@ -99,10 +125,11 @@ export const orderRoutes =
         tags: ['Admin: orders'],
         summary: 'Move an order along its lifecycle',
         description:
-          'PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.',
+          'PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION. ' +
+          "The order's `allowed_transitions` lists the moves open to it now.",
         params,
         body: OrderStatusChange,
-        response: { 200: Ok(AdminOrder), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'INSUFFICIENT_STOCK') },
+        response: { 200: Ok(AdminOrderDetail), ...errorResponses('NOT_FOUND', 'INVALID_TRANSITION', 'INSUFFICIENT_STOCK') },
       },
       handler: async (request) => ({
         success: true as const,

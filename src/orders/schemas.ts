@@ -65,6 +65,19 @@ export const AdminOrder = Type.Object(
 );
 export type AdminOrder = Static<typeof AdminOrder>;
 
+/** One order as an admin opens it: with the statuses it can move to now, so a client never keeps its own copy of the lifecycle. */
+export const AdminOrderDetail = Type.Object(
+  {
+    ...AdminOrder.properties,
+    allowed_transitions: Type.Array(OrderStatus, {
+      description:
+        'The statuses PATCH /admin/orders/{ord} accepts for this order now, from the table it enforces; empty once FULFILLED or CANCELLED',
+    }),
+  },
+  { $id: 'AdminOrderDetail' },
+);
+export type AdminOrderDetail = Static<typeof AdminOrderDetail>;
+
 export const ORDER_SORTS = ['placed_at', 'total'] as const;
 export type OrderSortField = (typeof ORDER_SORTS)[number];
 
@@ -85,6 +98,12 @@ export const AdminOrderListQuery = Type.Object({
   sort: SortQuery(ORDER_SORTS, '-placed_at'),
 });
 export type AdminOrderListQuery = Static<typeof AdminOrderListQuery>;
+
+export const OrderExportQuery = Type.Object({
+  status: Type.Optional(OrderStatus),
+  placed_from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
+  placed_to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
+});
 
 export const OrderStatusChange = Type.Object(
   {

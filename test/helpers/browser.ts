@@ -1,32 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, type TestContext } from 'node:test';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './app.js';
+import { launchBrowser } from './chromium.js';
 import { PASSWORD } from './factories.js';
+
+export { launchBrowser };
 
 /** Screenshots of every console test, and traces of failed ones, for people to look at. */
 export const RESULTS_DIR = path.resolve('test-results/console');
-
-// The package's flags are tuned for serverless sandboxes; these would weaken exactly what the
-// console relies on (same-origin rules, CSP), or make one crashed page take the browser down.
-const UNWANTED = [
-  '--disable-web-security',
-  '--allow-running-insecure-content',
-  '--disable-site-isolation-trials',
-  '--single-process',
-  '--no-zygote',
-];
-// This machine has no network beyond loopback: no background connections to Google's services.
-const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-
-/** The Chromium inside @sparticuz/chromium, so browser tests need nothing beyond `npm install`. */
-export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
-  const args = [...chromium.args.filter((arg) => !UNWANTED.includes(arg)), ...QUIET];
-  return playwright.launch({ executablePath, args, headless: true });
-}
 
 /** A console test file's service and browser, started together and closed after the file's tests. */
 export async function startConsole(env: Record<string, string> = {}): Promise<{ t: TestApp; browser: Browser }> {

@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { queryClient } from './api';
+import { queryClient } from './api/client';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
 

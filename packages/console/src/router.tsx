@@ -1,5 +1,5 @@
 import { createRouter } from '@tanstack/react-router';
-import { queryClient } from './api';
+import { queryClient } from './api/client';
 import { noteNavigation } from './lib/arrival';
 import { accountRoute, auditRoute } from './routes/account';
 import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';

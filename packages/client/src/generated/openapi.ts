@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -71,7 +80,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -98,7 +107,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
+         * Readiness: the database answers and its schema matches this version
          * @description Public.
          */
         get: {
@@ -143,6 +152,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -162,8 +180,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)
-                 *     - `NOT_READY`: The database is not reachable
+                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key)
+                 *     - `NOT_READY`: The database is not reachable, or its schema is behind this version (the message says which)
                  */
                 503: {
                     headers: {
@@ -194,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (built-in image host, ImageKit upload API)
-         * @description multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.
+         * @description multipart/form-data with `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth, then `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content) as the last part: the fields are checked before any of the file is read. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields (or fields sent after the file), a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit, 503 with Retry-After when the instance is receiving as many uploads as it allows at once.
          *
          *     Public.
          */
@@ -208,11 +226,6 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB
-                         */
-                        file: string;
                         fileName: string;
                         token: string;
                         /** @description As GET /api/v1/uploads/media-auth gave it */
@@ -220,6 +233,11 @@ export interface paths {
                         signature: string;
                         publicKey: string;
                         folder: string;
+                        /**
+                         * Format: binary
+                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields
+                         */
+                        file: string;
                     };
                 };
             };
@@ -300,6 +318,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -327,7 +354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -412,6 +439,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -430,7 +466,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -504,6 +540,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -522,7 +567,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -569,7 +614,10 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         email: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         password: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
                         first_name: string;
@@ -656,6 +704,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -683,7 +740,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -724,6 +781,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -811,6 +869,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -838,7 +905,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -916,6 +983,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -934,7 +1010,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1038,6 +1114,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1056,7 +1141,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1160,6 +1245,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1178,7 +1272,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1282,6 +1376,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1300,7 +1403,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1429,6 +1532,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1447,7 +1559,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1579,6 +1691,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1597,7 +1718,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1717,6 +1838,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1744,7 +1874,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1853,6 +1983,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1880,7 +2019,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1921,7 +2060,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2009,6 +2151,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2027,7 +2178,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2104,6 +2255,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2122,7 +2282,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2240,6 +2400,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2258,7 +2427,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2298,8 +2467,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** Format: password */
                         current_password: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2379,6 +2552,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -2406,7 +2588,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2449,6 +2631,7 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         new_email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -2531,6 +2714,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -2558,7 +2750,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2705,6 +2897,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2723,7 +2924,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2813,6 +3014,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2831,7 +3041,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2959,6 +3169,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2977,7 +3196,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3066,6 +3285,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3084,7 +3312,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3200,6 +3428,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3218,7 +3455,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3360,6 +3597,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3378,7 +3624,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3442,6 +3688,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3460,7 +3715,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3561,6 +3816,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3579,7 +3843,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3661,6 +3925,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3679,7 +3952,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3769,6 +4042,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3787,7 +4069,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3868,6 +4150,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3886,7 +4177,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3971,6 +4262,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3989,7 +4289,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4071,6 +4371,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4089,7 +4398,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4200,6 +4509,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4218,7 +4536,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4338,6 +4656,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4356,7 +4683,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4496,6 +4823,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4514,7 +4850,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4612,6 +4948,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4630,7 +4975,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4749,6 +5094,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4767,7 +5121,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4911,6 +5265,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4929,7 +5292,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4940,6 +5303,823 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/exports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                        status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{product_public_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a product as a DRAFT with a new slug, its categories and images, and its variants with new SKUs (no stock)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{product_public_id}/variants/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Variants made together, all or none (e.g. every size × colour) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variants: {
+                            /** @description Unique, case-insensitive */
+                            sku: string;
+                            name: string;
+                            /** @description Option name (1-50 characters) to value (1-100), e.g. {"size": "M", "colour": "Blue"} */
+                            options?: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * @description Decimal string, up to two places
+                             * @example 19.99
+                             */
+                            price: string;
+                            compare_at_price?: string | null;
+                            cost_price?: string | null;
+                            /** @description Default ACTIVE */
+                            status?: "ACTIVE" | "INACTIVE";
+                            /** @description Replaces the whole set; order gives position */
+                            images?: {
+                                /** @description Must lie under the media endpoint in /ecommerce/products/ */
+                                url: string;
+                                alt_text?: string | null;
+                            }[];
+                            position?: number;
+                            /** @description A stock record made with the variant */
+                            stock?: {
+                                quantity_on_hand: number;
+                                reorder_level?: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 *     - `INVALID_IMAGE_URL`: An image URL is not one the store's image host returned
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"] | components["schemas"]["Error_INVALID_IMAGE_URL"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/products/{product_public_id}/variants": {
@@ -5063,13 +6243,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5090,6 +6271,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5108,7 +6298,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5241,6 +6431,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5259,7 +6458,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5384,13 +6583,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5411,6 +6611,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5429,7 +6638,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5570,6 +6779,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5588,7 +6806,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5721,6 +6939,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5739,7 +6966,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5874,6 +7101,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5892,7 +7128,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6019,6 +7255,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6037,7 +7282,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6155,6 +7400,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6173,7 +7427,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6184,6 +7438,197 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/imports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products, variants and stock from CSV (the export format), idempotent on SKU
+         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.
+         *
+         *     Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                    mode: "validate" | "all_or_nothing" | "valid_rows";
+                    /** @description Recorded with every change the import makes (a stock count's name, say); default 'CSV import' */
+                    reason?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The CSV file, header first (Content-Type: text/csv) */
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                                mode: "validate" | "all_or_nothing" | "valid_rows";
+                                /** @description Whether anything was written (in one transaction) */
+                                applied: boolean;
+                                /** @description Rows under the header */
+                                rows: number;
+                                /** @description Rows that passed every check */
+                                valid: number;
+                                refused: {
+                                    /** @description Line of the file (the header is line 1) */
+                                    line: number;
+                                    sku: string | null;
+                                    /** @description The column at fault */
+                                    field: string;
+                                    message: string;
+                                }[];
+                                created: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                                updated: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_SLUG_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6278,6 +7723,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6296,7 +7750,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6427,6 +7881,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6445,7 +7908,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6543,6 +8006,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6561,7 +8033,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6705,6 +8177,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6723,7 +8204,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6734,6 +8215,180 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/inventory/bulk-adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust the stock of many variants with one reason, each as a PATCH with quantity_change would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Stock changes with one reason, each applied as PATCH /admin/inventory/{var} with quantity_change would */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why, stored with each movement and audit entry (a count, damage, a return) */
+                        reason: string;
+                        adjustments: {
+                            variant_public_id: string;
+                            /** @description Non-zero delta applied to on-hand */
+                            quantity_change: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/inventory/{variant_public_id}/reservation": {
@@ -6873,6 +8528,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6891,7 +8555,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7016,6 +8680,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7034,7 +8707,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7113,6 +8786,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7131,7 +8813,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7235,6 +8917,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7253,7 +8944,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7387,6 +9078,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7405,7 +9105,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7541,6 +9241,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7559,7 +9268,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7682,6 +9391,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7700,7 +9418,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7799,6 +9517,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7817,7 +9544,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7956,6 +9683,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7974,7 +9710,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8072,6 +9808,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8090,7 +9835,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8212,6 +9957,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8230,7 +9984,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8373,6 +10127,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8391,7 +10154,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8517,6 +10280,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8535,7 +10307,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8630,6 +10402,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8648,7 +10429,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8789,6 +10570,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -8816,7 +10606,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8905,6 +10695,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8923,7 +10722,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9063,6 +10862,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9081,7 +10889,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9191,6 +10999,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9209,7 +11026,124 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order (optionally of one status or placed in a range) as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    /** @description Inclusive */
+                    placed_from?: string;
+                    /** @description Exclusive */
+                    placed_to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9236,7 +11170,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An order with its customer
+         * An order with its customer and the statuses it can move to
          * @description Requires a session with role ADMIN or SUPER_ADMIN.
          */
         get: {
@@ -9260,7 +11194,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -9309,6 +11243,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9327,7 +11270,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9345,7 +11288,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order along its lifecycle
-         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION.
+         * @description PLACED -> CONFIRMED | CANCELLED; CONFIRMED -> SHIPPED (needs carrier) | CANCELLED; SHIPPED -> FULFILLED. Anything else is 409 INVALID_TRANSITION. The order's `allowed_transitions` lists the moves open to it now.
          *
          *     Requires a session with role ADMIN or SUPER_ADMIN.
          */
@@ -9380,7 +11323,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             success: true;
-                            data: components["schemas"]["AdminOrder"];
+                            data: components["schemas"]["AdminOrderDetail"];
                         };
                     };
                 };
@@ -9466,6 +11409,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9484,7 +11436,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9589,6 +11541,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9607,7 +11568,121 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account (optionally of one role or status) with its order count and spend as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
+                    status?: "ACTIVE" | "SUSPENDED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9707,6 +11782,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9725,7 +11809,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9867,6 +11951,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9885,7 +11978,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10023,6 +12116,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10041,7 +12143,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10189,6 +12291,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10207,7 +12318,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10378,6 +12489,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10396,7 +12516,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10576,6 +12696,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10594,7 +12723,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10710,6 +12839,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10728,7 +12866,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10756,7 +12894,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first (append-only: no endpoint edits or deletes entries)
-         * @description CSV with ?format=csv or Accept: text/csv (the requested page, same filters).
+         * @description With ?format=csv or Accept: text/csv, the whole filtered log as CSV, streamed (page and limit do not apply).
          *
          *     Requires a session with role SUPER_ADMIN.
          */
@@ -10769,15 +12907,16 @@ export interface paths {
                     limit?: number;
                     /** @description usr_ ID or email of the actor */
                     actor?: string;
-                    /** @description Exact action, e.g. inventory.adjust */
-                    action?: string;
-                    entity_type?: string;
+                    /** @description What was done: one of the actions the audit log records */
+                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
+                    /** @description What kind of thing an entry is about */
+                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                     entity_public_id?: string;
                     /** @description Inclusive */
                     from?: string;
                     /** @description Exclusive */
                     to?: string;
-                    /** @description CSV instead of JSON (also with Accept: text/csv) */
+                    /** @description The whole filtered log as CSV, streamed (page and limit do not apply; also with Accept: text/csv) */
                     format?: "csv";
                 };
                 header?: never;
@@ -10802,9 +12941,19 @@ export interface paths {
                                     email: string;
                                     role: string;
                                 } | null;
-                                action: string;
-                                entity_type: string;
+                                /**
+                                 * @description What was done: one of the actions the audit log records
+                                 * @enum {string}
+                                 */
+                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
+                                /**
+                                 * @description What kind of thing an entry is about
+                                 * @enum {string}
+                                 */
+                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                                 entity_public_id: string | null;
+                                /** @description What the entity is called now: an order's number, an account's email, a SKU, a name, a coupon's code */
+                                entity_label: string | null;
                                 /** @description { before, after } or null */
                                 changes: unknown;
                                 reason: string | null;
@@ -10865,6 +13014,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10883,7 +13041,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11012,6 +13170,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11030,7 +13197,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11175,6 +13342,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11193,7 +13369,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11326,6 +13502,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11344,7 +13529,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11502,6 +13687,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11520,7 +13714,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11621,6 +13815,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -11648,7 +13851,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11799,6 +14002,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11817,7 +14029,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11951,6 +14163,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11969,7 +14190,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12106,6 +14327,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12124,7 +14354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12210,6 +14440,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12228,7 +14467,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12342,6 +14581,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12360,7 +14608,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12468,6 +14716,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12486,7 +14743,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12635,6 +14892,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12653,7 +14919,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12666,8 +14932,3463 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/admin/reviews/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject many reviews, each as PATCH /admin/reviews/{rev} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        review_public_ids: string[];
+                        status: "APPROVED" | "REJECTED";
+                        /** @description Internal; replaces the previous note */
+                        moderation_note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event catalog: every type, its payload version and what orders its deliveries
+         * @description Each type's payload is described under this document's `webhooks`.
+         *
+         *     Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                type: string;
+                                version: number;
+                                summary: string;
+                                /** @description Deliveries about the same one of these reach an endpoint in the order they happened */
+                                ordered_by: string;
+                                subscribable: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints, newest first
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    status?: "ACTIVE" | "PAUSED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"][];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an endpoint; its signing secret is in this answer only
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only where WEBHOOK_ALLOW_HTTP allows it); not a loopback, private or link-local address */
+                        url: string;
+                        description?: string;
+                        event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                        /**
+                         * @description Default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "PAUSED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description Prefixed `whe_` */
+                                public_id: string;
+                                url: string;
+                                description: string;
+                                event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                                /** @enum {string} */
+                                status: "ACTIVE" | "PAUSED";
+                                paused_reason: ("MANUAL" | "FAILING") | null;
+                                paused_at: string | null;
+                                failing_since: string | null;
+                                previous_secret_expires_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                updated_at: string;
+                                /** @description The signing secret (`whsec_...`). Shown only now: store it with the receiver. */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One endpoint
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"];
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint; what it had not received yet is cancelled
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit an endpoint, pause it or resume it
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description PAUSED stops deliveries (events are kept); ACTIVE resumes them, in order, from where they stopped */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only where WEBHOOK_ALLOW_HTTP allows it); not a loopback, private or link-local address */
+                        url?: string;
+                        description?: string;
+                        event_types?: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                        /**
+                         * @description Default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "PAUSED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (in this answer only); the old one keeps signing beside it for the overlap
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How long the old secret keeps signing beside the new one (0: stops at once)
+                         * @default 86400
+                         */
+                        overlap_seconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description The signing secret (`whsec_...`). Shown only now: store it with the receiver. */
+                                secret: string;
+                                previous_secret_expires_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `webhook.test` event to this endpoint only
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest first
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    status?: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                    event_type?: "order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted" | "webhook.test";
+                    /** @description Events at or after (inclusive) */
+                    from?: string;
+                    /** @description Events before (exclusive) */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"][];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery, with the body it sends
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                    /** @description Public ID (`dlv_...`) */
+                    delivery_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description Prefixed `dlv_` */
+                                public_id: string;
+                                event: {
+                                    /** @description The `webhook-id` the receiver sees (`evt_...`), the same on every attempt */
+                                    public_id: string;
+                                    type: string;
+                                    version: number;
+                                };
+                                /** @enum {string} */
+                                status: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                                /** @description Being sent right now */
+                                in_flight: boolean;
+                                attempts: number;
+                                next_attempt_at: string | null;
+                                last_attempt_at: string | null;
+                                latency_ms: number | null;
+                                response_status: number | null;
+                                response_body: string | null;
+                                error: string | null;
+                                delivered_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /** @description The body sent: the event envelope (see the webhooks of this document) */
+                                payload: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again, with the same webhook-id
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                    /** @description Public ID (`dlv_...`) */
+                    delivery_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every delivery that failed for good, for events since a time
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Every FAILED delivery of an event at or after this time is sent again
+                         */
+                        since: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                redelivered: number;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Store settings staff screens use (currency, shipping, tax, the default reorder level)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description ISO 4217 code of the store currency */
+                                currency: string;
+                                /** @description Flat shipping charge */
+                                shipping_flat: string;
+                                /** @description Subtotal from which shipping is free */
+                                free_shipping_from: string;
+                                /** @description Tax percentage applied to the discounted subtotal */
+                                tax_rate: string;
+                                /** @description Reorder level the console offers for a new stock record (DEFAULT_REORDER_LEVEL); null offers none */
+                                default_reorder_level: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders, products and accounts matching a text, and the one it names outright
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An order number, SKU, email, name or any part of one */
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description The one thing the text names outright (an order number, a SKU or an email), else null */
+                                exact: {
+                                    /** @enum {string} */
+                                    kind: "order";
+                                    public_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "variant";
+                                    public_id: string;
+                                    product_public_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "user";
+                                    public_id: string;
+                                } | null;
+                                orders: {
+                                    data: components["schemas"]["AdminOrder"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                                products: {
+                                    data: components["schemas"]["AdminProduct"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                                users: {
+                                    data: components["schemas"]["User"][];
+                                    /** @description How many match in all (the list shows at most five) */
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/staff-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations, newest first, optionally in one state
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    state?: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                public_id: string;
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                state: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                                invited_by_email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                                accepted_at: string | null;
+                                revoked_at: string | null;
+                            }[];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite a person by email to become ADMIN or SUPER_ADMIN (replaces their open invitation)
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: email
+                         * @description Compared case-insensitively
+                         */
+                        email: string;
+                        role: "ADMIN" | "SUPER_ADMIN";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                public_id: string;
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                state: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+                                invited_by_email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                                accepted_at: string | null;
+                                revoked_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/staff-invitations/{invitation_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`inv_...`) */
+                    invitation_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/staff-invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who an invitation link is for, before accepting it
+         * @description Public.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token from the invitation link */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                email: string;
+                                role: "ADMIN" | "SUPER_ADMIN";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                expires_at: string;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_TOKEN_EXPIRED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/staff-invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: creates the staff account with a name and password, and signs it in
+         * @description Public.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token from the invitation link */
+                        token: string;
+                        /** @description 1-100 characters on one line, at least one of them visible */
+                        first_name: string;
+                        /** @description 1-100 characters on one line, at least one of them visible */
+                        last_name: string;
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["User"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `EMAIL_TAKEN`: Another account uses this email address
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_EMAIL_TAKEN"];
+                    };
+                };
+                /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_TOKEN_EXPIRED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer placed an order (stock is reserved, payment taken).
+         * @description A customer placed an order (stock is reserved, payment taken).
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_placed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order moved from one status to another: confirmed, shipped (with its shipment), fulfilled or cancelled.
+         * @description An order moved from one status to another: confirmed, shipped (with its shipment), fulfilled or cancelled.
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was cancelled by its customer or an admin: its reservation and coupon use are given back, payment refunded. Sent after its order.status_changed.
+         * @description An order was cancelled by its customer or an admin: its reservation and coupon use are given back, payment refunded. Sent after its order.status_changed.
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.low_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant's available stock fell to its reorder level or below (IN_STOCK to LOW_STOCK).
+         * @description A variant's available stock fell to its reorder level or below (IN_STOCK to LOW_STOCK).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_low_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.out_of_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant has no units available any more (to OUT_OF_STOCK).
+         * @description A variant has no units available any more (to OUT_OF_STOCK).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_out_of_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.back_in_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant that was out of stock has units available again (from OUT_OF_STOCK; `stock_status` says whether it is low).
+         * @description A variant that was out of stock has units available again (from OUT_OF_STOCK; `stock_status` says whether it is low).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_back_in_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin created a product.
+         * @description An admin created a product.
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
+         * @description A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin deleted a product (and its variants); it is gone from the storefront.
+         * @description An admin deleted a product (and its variants); it is gone from the storefront.
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer wrote a review, or edited one (`resubmitted`), and it waits for moderation.
+         * @description A customer wrote a review, or edited one (`resubmitted`), and it waits for moderation.
+         *
+         *     Payload version 1; ordered by the review.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_review_submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A moderator approved a review; it is public and counts in the rating.
+         * @description A moderator approved a review; it is public and counts in the rating.
+         *
+         *     Payload version 1; ordered by the review.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_review_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone created a customer account.
+         * @description Someone created a customer account.
+         *
+         *     Payload version 1; ordered by the customer.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_customer_registered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A checkout used the last use of a coupon with a usage limit.
+         * @description A checkout used the last use of a coupon with a usage limit.
+         *
+         *     Payload version 1; ordered by the coupon.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_coupon_exhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by "send test event" to one endpoint only; never subscribed to.
+         * @description Sent by "send test event" to one endpoint only; never subscribed to.
+         *
+         *     Payload version 1; ordered by the test itself.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Every error response */
@@ -13176,6 +18897,108 @@ export interface components {
                 email: string;
             };
         };
+        AdminOrderDetail: {
+            public_id: string;
+            /** @example ORD-000123 */
+            order_number: string;
+            status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+            items: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                options: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                unit_price: string;
+                quantity: number;
+                /**
+                 * @description Decimal string with two places
+                 * @example 19.99
+                 */
+                line_total: string;
+            }[];
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            subtotal: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            discount_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            shipping_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            tax_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            total: string;
+            currency: string;
+            coupon_code: string | null;
+            shipping_address: {
+                recipient_name: string;
+                phone_number: string;
+                label: string | null;
+                country: string;
+                state: string;
+                city: string;
+                address_1: string;
+                address_2: string | null;
+                zip_code: string | null;
+            };
+            payment: {
+                method: string;
+                status: string;
+            };
+            notes: string | null;
+            shipment: {
+                carrier: string;
+                tracking_number: string | null;
+            } | null;
+            status_history: {
+                status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                at: string;
+                by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+                note: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            placed_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+            customer: {
+                public_id: string;
+                email: string;
+            };
+            /** @description The statuses PATCH /admin/orders/{ord} accepts for this order now, from the table it enforces; empty once FULFILLED or CANCELLED */
+            allowed_transitions: ("PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED")[];
+        };
         AdminUserDetail: {
             public_id: string;
             email: string;
@@ -13264,11 +19087,61 @@ export interface components {
             /** @description Of the latest decision; an edit since then made the review PENDING again */
             moderated_at: string | null;
         };
+        WebhookEndpoint: {
+            /** @description Prefixed `whe_` */
+            public_id: string;
+            url: string;
+            description: string;
+            event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+            /** @enum {string} */
+            status: "ACTIVE" | "PAUSED";
+            paused_reason: ("MANUAL" | "FAILING") | null;
+            paused_at: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+        };
+        WebhookDelivery: {
+            /** @description Prefixed `dlv_` */
+            public_id: string;
+            event: {
+                /** @description The `webhook-id` the receiver sees (`evt_...`), the same on every attempt */
+                public_id: string;
+                type: string;
+                version: number;
+            };
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** @description Being sent right now */
+            in_flight: boolean;
+            attempts: number;
+            next_attempt_at: string | null;
+            last_attempt_at: string | null;
+            latency_ms: number | null;
+            response_status: number | null;
+            response_body: string | null;
+            error: string | null;
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+        };
         /**
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -13609,6 +19482,23 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description Another variant of the product has the same option values */
+        Error_VARIANT_OPTIONS_TAKEN: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "VARIANT_OPTIONS_TAKEN";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
         /** @description Another coupon uses this code */
         Error_CODE_TAKEN: {
             /** @constant */
@@ -13813,6 +19703,23 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description The Expect header asks for something other than 100-continue */
+        Error_EXPECTATION_FAILED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "EXPECTATION_FAILED";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
         /** @description The body, file or headers are too large (413, or 431 for headers) */
         Error_PAYLOAD_TOO_LARGE: {
             /** @constant */
@@ -13881,7 +19788,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database is not reachable */
+        /** @description The database is not reachable, or its schema is behind this version (the message says which) */
         Error_NOT_READY: {
             /** @constant */
             success: false;
@@ -13932,7 +19839,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+        /** @description The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
         Error_SERVICE_UNAVAILABLE: {
             /** @constant */
             success: false;
@@ -13949,6 +19856,834 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description order.placed, version 1 */
+        OrderPlacedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.placed";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+            };
+        };
+        /** @description order.status_changed, version 1 */
+        OrderStatusChangedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.status_changed";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+                /** @enum {string} */
+                from: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                /** @enum {string} */
+                to: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                note: string | null;
+                changed_by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+            };
+        };
+        /** @description order.cancelled, version 1 */
+        OrderCancelledEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+                /** @enum {string} */
+                from: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                cancelled_by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+            };
+        };
+        /** @description inventory.low_stock, version 1 */
+        InventoryLowStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.low_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description inventory.out_of_stock, version 1 */
+        InventoryOutOfStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.out_of_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description inventory.back_in_stock, version 1 */
+        InventoryBackInStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.back_in_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description product.created, version 1 */
+        ProductCreatedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.created";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The product after the change; cost prices and stock counts are left out */
+                product: {
+                    /** @description `prd_...` */
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                    description: string;
+                    brand: string | null;
+                    /** @enum {string} */
+                    status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    categories: {
+                        public_id: string;
+                        name: string;
+                        slug: string;
+                    }[];
+                    images: {
+                        url: string;
+                        alt_text: string | null;
+                        position: number;
+                    }[];
+                    price_min: string | null;
+                    price_max: string | null;
+                    /** @description Live variants (deleted ones are left out) */
+                    variants: {
+                        /** @description `var_...` */
+                        public_id: string;
+                        sku: string;
+                        name: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        price: string;
+                        compare_at_price: string | null;
+                        /** @enum {string} */
+                        status: "ACTIVE" | "INACTIVE";
+                        position: number;
+                        images: {
+                            url: string;
+                            alt_text: string | null;
+                            position: number;
+                        }[];
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description product.updated, version 1 */
+        ProductUpdatedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.updated";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The product after the change; cost prices and stock counts are left out */
+                product: {
+                    /** @description `prd_...` */
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                    description: string;
+                    brand: string | null;
+                    /** @enum {string} */
+                    status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    categories: {
+                        public_id: string;
+                        name: string;
+                        slug: string;
+                    }[];
+                    images: {
+                        url: string;
+                        alt_text: string | null;
+                        position: number;
+                    }[];
+                    price_min: string | null;
+                    price_max: string | null;
+                    /** @description Live variants (deleted ones are left out) */
+                    variants: {
+                        /** @description `var_...` */
+                        public_id: string;
+                        sku: string;
+                        name: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        price: string;
+                        compare_at_price: string | null;
+                        /** @enum {string} */
+                        status: "ACTIVE" | "INACTIVE";
+                        position: number;
+                        images: {
+                            url: string;
+                            alt_text: string | null;
+                            position: number;
+                        }[];
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description product.deleted, version 1 */
+        ProductDeletedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.deleted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                product: {
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                deleted_at: string;
+            };
+        };
+        /** @description review.submitted, version 1 */
+        ReviewSubmittedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review.submitted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                review: {
+                    /** @description `rev_...` */
+                    public_id: string;
+                    product_public_id: string;
+                    author: {
+                        public_id: string;
+                        first_name: string;
+                        last_initial: string;
+                    };
+                    rating: number;
+                    title: string;
+                    comment: string;
+                    images: {
+                        image_url: string;
+                        alt_text: string | null;
+                    }[];
+                    /** @enum {string} */
+                    status: "PENDING" | "APPROVED" | "REJECTED";
+                    verified_purchase: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+                resubmitted: boolean;
+            };
+        };
+        /** @description review.approved, version 1 */
+        ReviewApprovedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review.approved";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                review: {
+                    /** @description `rev_...` */
+                    public_id: string;
+                    product_public_id: string;
+                    author: {
+                        public_id: string;
+                        first_name: string;
+                        last_initial: string;
+                    };
+                    rating: number;
+                    title: string;
+                    comment: string;
+                    images: {
+                        image_url: string;
+                        alt_text: string | null;
+                    }[];
+                    /** @enum {string} */
+                    status: "PENDING" | "APPROVED" | "REJECTED";
+                    verified_purchase: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description customer.registered, version 1 */
+        CustomerRegisteredEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "customer.registered";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                customer: {
+                    /** @description `usr_...` */
+                    public_id: string;
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    phone_number: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                };
+            };
+        };
+        /** @description coupon.exhausted, version 1 */
+        CouponExhaustedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "coupon.exhausted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                coupon: {
+                    /** @description `cpn_...` */
+                    public_id: string;
+                    code: string;
+                    usage_limit: number;
+                    times_used: number;
+                };
+                /** @description The order that used it up */
+                order_public_id: string;
+            };
+        };
+        /** @description webhook.test, version 1 */
+        WebhookTestEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                endpoint_public_id: string;
+                message: string;
+            };
+        };
+        /** @description Any event the service sends, told apart by `type` */
+        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryLowStockEvent"] | components["schemas"]["InventoryOutOfStockEvent"] | components["schemas"]["InventoryBackInStockEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"] | components["schemas"]["ProductDeletedEvent"] | components["schemas"]["ReviewSubmittedEvent"] | components["schemas"]["ReviewApprovedEvent"] | components["schemas"]["CustomerRegisteredEvent"] | components["schemas"]["CouponExhaustedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
@@ -13957,4 +20692,537 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    event_order_placed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPlacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_order_status_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_order_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_low_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryLowStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_out_of_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryOutOfStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_back_in_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryBackInStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_review_submitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_review_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_customer_registered: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRegisteredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_coupon_exhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

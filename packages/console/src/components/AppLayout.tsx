@@ -1,12 +1,11 @@
 import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { api } from '../api';
-import { notifyError } from '../lib/errors';
+import { isStaff, sessionEnd, sessionQuery, useSignOut, useStaff } from '../api/session';
+import { notifyError } from '../lib/notify';
 import { NAVIGATION, type NavItem } from '../navigation';
-import { isStaff, sessionEnd, sessionQuery, useStaff } from '../session';
 import classes from './AppLayout.module.css';
 import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
@@ -32,17 +31,15 @@ function StaffFrame() {
   const location = useRouterState({ select: (state) => state.location });
   const pathname = location.pathname;
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const signOutWrite = useSignOut();
 
   const signOut = async () => {
     try {
-      await api.DELETE('/api/v1/auth/session');
+      await signOutWrite.mutateAsync();
     } catch (error) {
       notifyError(error, 'Sign-out failed');
       return;
     }
-    sessionEnd.bySignOut = true;
-    queryClient.clear();
     await navigate({ to: '/sign-in', search: {} });
   };
 

@@ -1,37 +1,29 @@
-import { notifications } from '@mantine/notifications';
+import { ApiError, NetworkError, type ErrorCode } from '@commerce/client';
 
-/** What the console needs from the client's ApiError, checked by shape so any refusal is handled alike. */
-interface Refusal {
-  status: number;
-  code: string;
-  message: string;
-  details?: { field?: string; message: string }[];
-  request_id?: string;
-}
-
-export function asRefusal(error: unknown): Refusal | null {
-  if (typeof error === 'object' && error !== null && 'status' in error && 'code' in error && 'message' in error) {
-    return error as Refusal;
-  }
-  return null;
-}
+/**
+ * The API's refusals as people read them. A refusal is the client's ApiError, whose `code` is one of
+ * the API's closed set of codes (ErrorCode); anything else is a lost request (NetworkError) or a
+ * failure of the console itself.
+ */
 
 /** One sentence a person can act on; the request ID lets support find the log line. */
 export function describe(error: unknown): string {
-  const refusal = asRefusal(error);
-  if (refusal) return refusal.request_id ? `${refusal.message} (request ${refusal.request_id})` : refusal.message;
-  if (error instanceof Error && error.name === 'NetworkError') return 'The service cannot be reached. Check the connection and try again.';
+  if (error instanceof ApiError) return error.request_id ? `${error.message} (request ${error.request_id})` : error.message;
+  if (error instanceof NetworkError) return 'The service cannot be reached. Check the connection and try again.';
   return error instanceof Error ? error.message : 'Something went wrong';
 }
+
+/** `describe` without the request ID, for a message shown next to one input. */
+export const describeBriefly = (error: unknown): string => describe(error).replace(/ \(request [^)]+\)$/, '');
 
 /**
  * The API's field errors keyed by form field, for Mantine's `form.setErrors`. Fields are named as the
  * API names them (`body.price` and `price` both map to `price`); the rest of the message goes to a toast.
  */
 export function fieldErrors(error: unknown): Record<string, string> {
-  const refusal = asRefusal(error);
   const out: Record<string, string> = {};
-  for (const detail of refusal?.details ?? []) {
+  if (!(error instanceof ApiError)) return out;
+  for (const detail of error.details) {
     if (!detail.field) continue;
     const field = detail.field
       .replace(/^(body|query|params)[./]/, '')
@@ -52,7 +44,7 @@ export interface Placement {
    * Refusal codes that concern one input, e.g. { SLUG_TAKEN: 'slug' }: the API's message goes next to
    * it, or the one given ({ INVALID_PASSWORD: ['current_password', 'This is not your current password'] }).
    */
-  codes?: Record<string, string | [field: string, message: string]>;
+  codes?: Partial<Record<ErrorCode, string | [field: string, message: string]>>;
   /** The form's name for an API field when they differ, e.g. options.size → options, quantity_on_hand → stock. */
   rename?: (field: string) => string;
   /** How to name a field that has no input, e.g. images.0.url → "Image 1"; else a readable form of its path. */
@@ -74,7 +66,7 @@ function readable(field: string): string {
  * so `<FormErrors>` shows it. Nothing the API said is dropped.
  */
 export function placeErrors(error: unknown, { inputs, codes = {}, rename = (field) => field, label }: Placement): Record<string, string> {
-  const refusal = asRefusal(error);
+  const refusal = ApiError.is(error) ? error : null;
   const out: Record<string, string> = {};
   const elsewhere: string[] = [];
   const hasInput = (field: string) => inputs.some((input) => (typeof input === 'string' ? input === field : input.test(field)));
@@ -98,11 +90,3 @@ export function placeErrors(error: unknown, { inputs, codes = {}, rename = (fiel
 }
 
 const capitalised = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
-
-export function notifyError(error: unknown, title = 'Not saved'): void {
-  notifications.show({ color: 'red', title, message: describe(error), autoClose: 8000 });
-}
-
-export function notifyDone(message: string): void {
-  notifications.show({ color: 'teal', message, autoClose: 3000 });
-}

@@ -9,6 +9,11 @@ export function page(value: unknown): number {
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
 }
 
+/** A page in the URL, or nothing when there is none: a list opens on page 1 without saying so. */
+export function pageOrNone(value: unknown): number | undefined {
+  return value === undefined ? undefined : page(value);
+}
+
 export function text(value: unknown, max = 200): string | undefined {
   if (typeof value === 'number') value = String(value);
   if (typeof value !== 'string') return undefined;

@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { notifyDone, notifyError } from './errors';
+import { notifyDone, notifyError } from './notify';
 
 /**
  * Optimistic feedback for an action the API can reverse exactly: it is applied at once (no dialog) and

@@ -1,13 +1,10 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { oneOf } from '../lib/search';
+import { dashboardSearch } from '../features/dashboard/search';
 import { staffRoute } from './staff';
-
-export const PERIODS = ['today', '7d', '30d', '90d'] as const;
-export type Period = (typeof PERIODS)[number];
 
 export const dashboardRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/',
-  validateSearch: (search: Record<string, unknown>): { period?: Period | undefined } => ({ period: oneOf(search.period, PERIODS) }),
-  component: lazyRouteComponent(() => import('../screens/dashboard'), 'DashboardScreen'),
+  validateSearch: dashboardSearch,
+  component: lazyRouteComponent(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
 });

@@ -1,6 +1,6 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { AppLayout } from '../components/AppLayout';
-import { isStaff, sessionQuery } from '../session';
+import { isStaff, sessionQuery } from '../api/session';
 import { rootRoute } from './root';
 
 /** Every screen but sign-in lives under this guard: no staff session, back to sign-in (and then here). */

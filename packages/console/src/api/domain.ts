@@ -1,0 +1,58 @@
+import type { components, paths } from '@commerce/client';
+
+/**
+ * The domain's closed sets of values, as the API's generated types declare them. The lists below are
+ * checked against those types by the compiler (`valuesOf`): when the API adds or drops a value, the
+ * console fails to type-check until its list says the same.
+ */
+type Schemas = components['schemas'];
+
+export type OrderStatus = Schemas['AdminOrder']['status'];
+export type Role = Schemas['User']['role'];
+export type AccountStatus = Schemas['AdminUserDetail']['status'];
+export type ProductStatus = Schemas['AdminProduct']['status'];
+export type VariantStatus = Schemas['AdminVariant']['status'];
+export type StockStatus = Schemas['InventoryRecord']['stock_status'];
+export type ReviewStatus = Schemas['AdminReview']['status'];
+export type DiscountType = Schemas['Coupon']['discount_type'];
+export type ExpenseCategory = NonNullable<paths['/api/v1/admin/expenses']['get']['parameters']['query']>['category'] & string;
+
+/** The `sort` values a list operation takes (`field` ascending, `-field` descending). */
+export type SortOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q> extends { sort?: infer S }
+    ? Exclude<S, undefined>
+    : never
+  : never;
+
+/**
+ * `list` as it is, once the compiler has checked it holds every value of the union `T` and nothing
+ * else: `valuesOf<OrderStatus>()(['PLACED', ...])`.
+ */
+export const valuesOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L =>
+    list;
+
+/** `list` as it is, once the compiler has checked each of its values is one of `T` (a subset the console offers). */
+export const someOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L): L =>
+    list;
+
+export const ORDER_STATUSES = valuesOf<OrderStatus>()(['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED']);
+export const ROLES = valuesOf<Role>()(['CUSTOMER', 'ADMIN', 'SUPER_ADMIN']);
+export const ACCOUNT_STATUSES = valuesOf<AccountStatus>()(['ACTIVE', 'SUSPENDED']);
+export const PRODUCT_STATUSES = valuesOf<ProductStatus>()(['DRAFT', 'ACTIVE', 'ARCHIVED']);
+export const VARIANT_STATUSES = valuesOf<VariantStatus>()(['ACTIVE', 'INACTIVE']);
+export const STOCK_STATUSES = valuesOf<StockStatus>()(['IN_STOCK', 'LOW_STOCK', 'OUT_OF_STOCK']);
+export const REVIEW_STATUSES = valuesOf<ReviewStatus>()(['PENDING', 'APPROVED', 'REJECTED']);
+export const DISCOUNT_TYPES = valuesOf<DiscountType>()(['PERCENTAGE', 'FIXED_AMOUNT']);
+export const EXPENSE_CATEGORIES = valuesOf<ExpenseCategory>()([
+  'RENT',
+  'SALARIES',
+  'MARKETING',
+  'SOFTWARE',
+  'SHIPPING',
+  'UTILITIES',
+  'OTHER',
+]);

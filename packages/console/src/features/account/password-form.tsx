@@ -1,0 +1,55 @@
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { FormErrors } from '../../components/FormErrors';
+import { placeErrors } from '../../lib/errors';
+import { notifyDone } from '../../lib/notify';
+import { useChangePassword } from './api';
+
+/** A new password, with the rules the API applies (8 to 128 characters, two kinds of character). */
+export function PasswordForm() {
+  const change = useChangePassword();
+  const form = useForm({
+    initialValues: { current_password: '', new_password: '', repeat: '' },
+    validate: {
+      current_password: (value) => (value ? null : 'Enter your current password'),
+      new_password: (value) =>
+        value.length < 8 || value.length > 128
+          ? '8 to 128 characters'
+          : [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(value)).length < 2
+            ? 'Mix at least two kinds: letters, capitals, digits, symbols'
+            : null,
+      repeat: (value, values) => (value === values.new_password ? null : 'The two new passwords differ'),
+    },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await change.mutateAsync({ current_password: values.current_password, new_password: values.new_password });
+          form.reset();
+          notifyDone('Password changed; your other sessions were signed out');
+        } catch (error) {
+          form.setErrors(
+            placeErrors(error, {
+              inputs: ['current_password', 'new_password'],
+              codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] },
+            }),
+          );
+        }
+      })}
+    >
+      <Stack>
+        <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('current_password')} />
+        <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('new_password')} />
+        <PasswordInput label="Repeat the new password" autoComplete="new-password" required {...form.getInputProps('repeat')} />
+        <FormErrors form={form} title="Password not changed" />
+        <Group>
+          <Button type="submit" loading={form.submitting}>
+            Change password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

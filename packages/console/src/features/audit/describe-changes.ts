@@ -1,0 +1,36 @@
+/** Long enough for a description's edit to show where it differs; the CSV export has every value whole. */
+const MAX_VALUE = 300;
+
+/** A value as a person reads it: text as it is, nothing as a dash, anything else as short JSON. */
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A field that names what the entry is about (the product a link is for): shown even when it did not change. */
+const identifies = (field: string) => field.endsWith('public_id');
+
+/**
+ * What an entry changed, one field per line: an update's `field: before → after` for the fields that
+ * changed (and the IDs that say what about), a creation's values, a deletion's values as they were.
+ * An entry of any other shape is shown as its JSON.
+ */
+export function describeChanges(changes: unknown): { heading?: string; fields: { field: string; text: string }[] } | string {
+  if (!isRecord(changes) || !('before' in changes || 'after' in changes)) return shown(changes);
+  const { before, after } = changes;
+  if ((before !== null && !isRecord(before)) || (after !== null && !isRecord(after))) return shown(changes);
+  if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, text: shown(value) })) };
+  if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, text: shown(value) })) };
+  const fields = Object.keys({ ...before, ...after }).map((field) => ({
+    field,
+    same: JSON.stringify(before[field]) === JSON.stringify(after[field]),
+  }));
+  return {
+    fields: fields
+      .filter(({ field, same }) => !same || identifies(field))
+      .map(({ field, same }) => ({ field, text: same ? shown(after[field]) : `${shown(before[field])} → ${shown(after[field])}` })),
+  };
+}

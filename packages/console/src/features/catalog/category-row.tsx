@@ -1,0 +1,83 @@
+import { ActionIcon, Group, Select, Text } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons-react';
+import { flatten, type Node } from './category-tree';
+
+export interface CategoryActions {
+  /** A category is being moved: the tree's controls wait. */
+  busy: boolean;
+  reorder: (node: Node, siblings: Node[], step: -1 | 1) => void;
+  move: (node: Node, parent: Node | null) => void;
+  edit: (node: Node) => void;
+  remove: (node: Node) => void;
+}
+
+/** One category of the tree: its name and slug, and the controls to order, move, edit and delete it. */
+export function CategoryRow({ node, rows, actions }: { node: Node; rows: Node[]; actions: CategoryActions }) {
+  const siblings = rows.filter((r) => r.parent_public_id === node.parent_public_id);
+  const index = siblings.findIndex((s) => s.public_id === node.public_id);
+  // A category cannot move under itself or one of its descendants.
+  const descendants = new Set(flatten(node.children).map((n) => n.public_id));
+  const { busy } = actions;
+  return (
+    <li role="treeitem" aria-level={node.depth + 1} aria-selected={false} aria-label={node.name}>
+      <Group
+        justify="space-between"
+        py={6}
+        pl={node.depth * 28}
+        wrap="nowrap"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+      >
+        <div>
+          <Text fw={node.depth === 0 ? 600 : 400}>{node.name}</Text>
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            /{node.slug}
+            {node.description ? ` · ${node.description}` : ''}
+          </Text>
+        </div>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            aria-label={`Move ${node.name} up`}
+            disabled={index === 0 || busy}
+            onClick={() => actions.reorder(node, siblings, -1)}
+          >
+            <IconArrowUp size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            aria-label={`Move ${node.name} down`}
+            disabled={index === siblings.length - 1 || busy}
+            onClick={() => actions.reorder(node, siblings, 1)}
+          >
+            <IconArrowDown size={16} />
+          </ActionIcon>
+          <Select
+            size="xs"
+            w={200}
+            aria-label={`Parent of ${node.name}`}
+            allowDeselect={false}
+            disabled={busy}
+            value={node.parent_public_id ?? 'root'}
+            data={[
+              { value: 'root', label: 'Top level' },
+              ...rows
+                .filter((r) => r.public_id !== node.public_id && !descendants.has(r.public_id))
+                .map((r) => ({ value: r.public_id, label: `${'— '.repeat(r.depth)}${r.name}` })),
+            ]}
+            onChange={(value) =>
+              value &&
+              value !== (node.parent_public_id ?? 'root') &&
+              actions.move(node, value === 'root' ? null : (rows.find((r) => r.public_id === value) ?? null))
+            }
+          />
+          <ActionIcon variant="subtle" aria-label={`Edit ${node.name}`} disabled={busy} onClick={() => actions.edit(node)}>
+            <IconPencil size={16} />
+          </ActionIcon>
+          <ActionIcon variant="subtle" color="red" aria-label={`Delete ${node.name}`} onClick={() => actions.remove(node)}>
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      </Group>
+    </li>
+  );
+}

@@ -1,0 +1,167 @@
+import {
+  ActionIcon,
+  Button,
+  FileButton,
+  Group,
+  Image,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPhotoPlus, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PRODUCT_STATUSES, type ProductStatus } from '../../api/domain';
+import { FormErrors } from '../../components/FormErrors';
+import { placeErrors, type Placement } from '../../lib/errors';
+import { titleCase } from '../../lib/format';
+import { notifyError } from '../../lib/notify';
+import { everyCategoryQuery } from './categories-api';
+import { uploadProductImage, type ProductBody, type ProductDetail } from './products-api';
+
+/** Fields of the product form with an input; an error for any other (an image's URL) shows above the button. */
+const PRODUCT_ERRORS: Placement = {
+  inputs: ['name', 'slug', 'brand', 'description', 'status', 'category_public_ids', /^images\.\d+\.alt_text$/],
+  codes: { SLUG_TAKEN: 'slug' },
+  label: (field: string) => {
+    const image = /^images\.(\d+)/.exec(field);
+    if (image) return `Image ${Number(image[1]) + 1}`;
+    return field.startsWith('category_public_ids') ? 'Categories' : undefined;
+  },
+};
+
+/** `onSubmit` throws the API's refusal; the form puts it next to the fields, or above the button. */
+export function ProductForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: ProductDetail | null;
+  submitLabel: string;
+  onSubmit: (body: ProductBody) => Promise<void>;
+}) {
+  const categories = useQuery(everyCategoryQuery);
+  const [uploading, setUploading] = useState(false);
+  const form = useForm({
+    initialValues: {
+      name: initial?.name ?? '',
+      slug: initial?.slug ?? '',
+      brand: initial?.brand ?? '',
+      description: initial?.description ?? '',
+      status: (initial?.status ?? 'DRAFT') as ProductStatus,
+      category_public_ids: initial?.categories.map((c) => c.public_id) ?? [],
+      images: initial?.images.map((i) => ({ url: i.url, alt_text: i.alt_text ?? '' })) ?? [],
+    },
+    validate: {
+      name: (value) => (value.trim() === '' ? 'Name the product' : value.length > 200 ? 'At most 200 characters' : null),
+      slug: (value) =>
+        value === '' || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)
+          ? null
+          : 'Lower-case letters, digits and single dashes, or empty to generate one',
+    },
+  });
+  const addImage = async (file: File | null) => {
+    if (!file) return;
+    setUploading(true);
+    try {
+      const uploaded = await uploadProductImage(file);
+      form.insertListItem('images', { url: uploaded.url, alt_text: '' });
+    } catch (error) {
+      notifyError(error, 'Image not uploaded');
+    } finally {
+      setUploading(false);
+    }
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await onSubmit({
+            name: values.name.trim(),
+            ...(values.slug ? { slug: values.slug } : {}),
+            brand: values.brand.trim() || null,
+            description: values.description,
+            status: values.status,
+            category_public_ids: values.category_public_ids,
+            images: values.images.map((i) => ({ url: i.url, alt_text: i.alt_text.trim() || null })),
+          });
+        } catch (error) {
+          form.setErrors(placeErrors(error, PRODUCT_ERRORS));
+        }
+      })}
+    >
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Name" required maxLength={200} {...form.getInputProps('name')} />
+          <TextInput
+            label="Slug"
+            description="The product's address in the store; empty to generate"
+            maxLength={100}
+            {...form.getInputProps('slug')}
+          />
+          <TextInput label="Brand" maxLength={100} {...form.getInputProps('brand')} />
+          <Select
+            label="Status"
+            description="Only active products are in the store"
+            allowDeselect={false}
+            data={PRODUCT_STATUSES.map((s) => ({ value: s, label: titleCase(s) }))}
+            {...form.getInputProps('status')}
+          />
+        </SimpleGrid>
+        <Textarea label="Description" autosize minRows={3} maxLength={20000} {...form.getInputProps('description')} />
+        <MultiSelect
+          label="Categories"
+          placeholder={categories.isPending ? 'Loading…' : 'Pick categories'}
+          searchable
+          data={(categories.data ?? []).map((c) => ({ value: c.public_id, label: c.name }))}
+          {...form.getInputProps('category_public_ids')}
+        />
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            Images
+          </Text>
+          <Group gap="sm" align="flex-start">
+            {form.values.images.map((image, index) => (
+              <Stack key={image.url} gap={4} w={120}>
+                <Image src={image.url} alt={image.alt_text || `Image ${index + 1}`} h={96} w={120} fit="cover" radius="sm" />
+                <TextInput
+                  size="xs"
+                  aria-label={`Alt text of image ${index + 1}`}
+                  placeholder="Alt text"
+                  {...form.getInputProps(`images.${index}.alt_text`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Remove image ${index + 1}`}
+                  onClick={() => form.removeListItem('images', index)}
+                >
+                  <IconTrash size={16} />
+                </ActionIcon>
+              </Stack>
+            ))}
+            <FileButton onChange={(file) => void addImage(file)} accept="image/png,image/jpeg,image/gif,image/webp">
+              {(props) => (
+                <Button {...props} variant="default" loading={uploading} leftSection={<IconPhotoPlus size={16} />}>
+                  Upload image
+                </Button>
+              )}
+            </FileButton>
+          </Group>
+        </div>
+        <FormErrors form={form} />
+        <Group>
+          <Button type="submit" loading={form.submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

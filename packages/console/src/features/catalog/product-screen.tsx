@@ -1,0 +1,115 @@
+import { Alert, Anchor, Button, Grid, Group, Paper, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { StatusBadge } from '../../components/StatusBadge';
+import { when } from '../../lib/format';
+import { notifyDone, notifyError } from '../../lib/notify';
+import { ProductForm } from './product-form';
+import { productQuery, useCreateProduct, useDeleteProduct, useUpdateProduct, type ProductDetail } from './products-api';
+import { productDeletionEffect } from './variant-rules';
+import { VariantsPanel } from './variants-panel';
+
+export function NewProductScreen() {
+  const navigate = useNavigate();
+  const create = useCreateProduct();
+  return (
+    <>
+      <PageHeader title="New product" subtitle="Save it first, then add its variants" />
+      <Paper withBorder p="md" radius="md" maw={900}>
+        <ProductForm
+          initial={null}
+          submitLabel="Create product"
+          onSubmit={async (body) => {
+            const created = await create.mutateAsync(body);
+            notifyDone(`${created.name} created`);
+            await navigate({ to: '/products/$productId', params: { productId: created.public_id } });
+          }}
+        />
+      </Paper>
+    </>
+  );
+}
+
+export function ProductScreen() {
+  const { productId } = useParams({ from: '/staff/products/$productId' });
+  const product = useQuery(productQuery(productId));
+  return <QueryState query={product}>{(p) => <ProductView product={p} />}</QueryState>;
+}
+
+/** A product: its details to edit and its variants, or, once deleted, what it was (orders and the audit log link here). */
+function ProductView({ product: p }: { product: ProductDetail }) {
+  const navigate = useNavigate();
+  const update = useUpdateProduct(p.public_id);
+  const deletion = useDeleteProduct(p.public_id);
+  const remove = () =>
+    modals.openConfirmModal({
+      title: `Delete ${p.name}?`,
+      children: <Text size="sm">{productDeletionEffect(p.variants)}</Text>,
+      labels: { confirm: 'Delete product', cancel: 'Keep it' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        void (async () => {
+          try {
+            await deletion.mutateAsync();
+            notifyDone(`${p.name} deleted`);
+            await navigate({ to: '/products' });
+          } catch (error) {
+            notifyError(error, 'Not deleted');
+          }
+        })(),
+    });
+  return (
+    <>
+      <PageHeader
+        title={p.name}
+        subtitle={
+          <Group gap="xs" component="span">
+            <StatusBadge status={p.deleted_at ? 'DELETED' : p.status} /> /{p.slug}
+          </Group>
+        }
+        actions={
+          p.deleted_at ? null : (
+            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove}>
+              Delete product
+            </Button>
+          )
+        }
+      />
+      <Anchor size="sm" mb="md" display="inline-block" renderRoot={(props) => <Link {...props} to="/products" />}>
+        ← All products
+      </Anchor>
+      {p.deleted_at ? (
+        // Orders and the audit log still link here: the product is shown as it was, read only.
+        <Alert color="gray" mb="md" title={`Deleted ${when(p.deleted_at)}`}>
+          This product is no longer in the catalog. Orders that contain it keep their lines.
+        </Alert>
+      ) : (
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, xl: 6 }}>
+            <Paper withBorder p="md" radius="md">
+              <Title order={2} size="h4" mb="sm">
+                Details
+              </Title>
+              <ProductForm
+                key={p.updated_at}
+                initial={p}
+                submitLabel="Save product"
+                onSubmit={async (body) => {
+                  await update.mutateAsync(body);
+                  notifyDone('Product saved');
+                }}
+              />
+            </Paper>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, xl: 6 }}>
+            <VariantsPanel productId={p.public_id} variants={p.variants} />
+          </Grid.Col>
+        </Grid>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { NumberInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { ModalFormFooter } from '../../components/FormErrors';
+import { placeErrors } from '../../lib/errors';
+import { count } from '../../lib/format';
+import { notifyDone } from '../../lib/notify';
+import { useCreateStockRecord, type Variant } from './products-api';
+import { WHOLE } from './variant-rules';
+
+/** For a variant made without one (through the API, or when recording its stock failed): its first stock record. */
+export function StockRecordForm({ variant }: { variant: Variant }) {
+  const create = useCreateStockRecord();
+  const form = useForm({
+    initialValues: { stock: '' as number | string, reorder_level: '' as number | string },
+    validate: {
+      stock: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && WHOLE.test(String(v)) ? null : 'A whole number, 0 or more'),
+      reorder_level: (v) =>
+        v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 0) ? null : 'A whole number, 0 or more, or empty for none',
+    },
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit(async (values) => {
+        try {
+          await create.mutateAsync({
+            variant_public_id: variant.public_id,
+            quantity_on_hand: Number(values.stock),
+            ...(values.reorder_level === '' ? {} : { reorder_level: Number(values.reorder_level) }),
+          });
+          modals.closeAll();
+          notifyDone(`Stock of ${variant.sku} recorded: ${count(Number(values.stock))} on hand`);
+        } catch (error) {
+          // INVENTORY_EXISTS (someone made it meanwhile) has no field: it shows above the buttons.
+          form.setErrors(
+            placeErrors(error, { inputs: ['stock', 'reorder_level'], rename: (f) => (f === 'quantity_on_hand' ? 'stock' : f) }),
+          );
+        }
+      })}
+    >
+      <Stack>
+        <Text size="sm">
+          {variant.sku} has no stock record, so it cannot be sold. The units you count now become its on-hand stock; the movement is
+          recorded.
+        </Text>
+        <NumberInput
+          label="On hand"
+          required
+          allowDecimal={false}
+          allowNegative={false}
+          min={0}
+          data-autofocus
+          {...form.getInputProps('stock')}
+        />
+        <NumberInput
+          label="Reorder level"
+          description="Low stock at or below this; empty for none"
+          allowDecimal={false}
+          allowNegative={false}
+          min={0}
+          {...form.getInputProps('reorder_level')}
+        />
+        <ModalFormFooter form={form} submit="Create stock record" errorsTitle="Not recorded" />
+      </Stack>
+    </form>
+  );
+}

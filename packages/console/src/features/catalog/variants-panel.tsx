@@ -1,0 +1,120 @@
+import { ActionIcon, Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
+import { StatusBadge } from '../../components/StatusBadge';
+import { count, money } from '../../lib/format';
+import { notifyDone, notifyError } from '../../lib/notify';
+import { useDeleteVariant, type Variant } from './products-api';
+import { StockRecordForm } from './stock-record-form';
+import { VariantEditForm, VariantForm } from './variant-forms';
+import { variantDeletionEffect } from './variant-rules';
+
+/** The product's variants with their prices and what is available to sell, and a form to add one. */
+export function VariantsPanel({ productId, variants }: { productId: string; variants: Variant[] }) {
+  const deletion = useDeleteVariant();
+  const remove = (v: Variant) =>
+    modals.openConfirmModal({
+      title: `Delete variant ${v.sku}?`,
+      children: <Text size="sm">{variantDeletionEffect(v)}</Text>,
+      labels: { confirm: 'Delete variant', cancel: 'Keep it' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        void (async () => {
+          try {
+            await deletion.mutateAsync(v.public_id);
+            notifyDone(`Variant ${v.sku} deleted`);
+          } catch (error) {
+            notifyError(error, 'Not deleted');
+          }
+        })(),
+    });
+  return (
+    <>
+      <Paper withBorder p="md" radius="md" mb="md">
+        <Title order={2} size="h4" mb="sm">
+          Variants
+        </Title>
+        {variants.length === 0 ? (
+          <Text c="dimmed" size="sm" mb="sm">
+            No variants yet: a product is sold through its variants.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={600}>
+            <Table aria-label="Variants">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>SKU</Table.Th>
+                  <Table.Th>Variant</Table.Th>
+                  <Table.Th ta="right">Price</Table.Th>
+                  <Table.Th ta="right">Cost</Table.Th>
+                  <Table.Th ta="right">Available</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {variants.map((v) => (
+                  <Table.Tr key={v.public_id}>
+                    <Table.Td ff="monospace">{v.sku}</Table.Td>
+                    <Table.Td>
+                      {v.name}
+                      <Text size="xs" c="dimmed">
+                        {Object.entries(v.options)
+                          .map(([k, value]) => `${k}: ${value}`)
+                          .join(' · ')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right">{money(v.price)}</Table.Td>
+                    <Table.Td ta="right">{money(v.cost_price)}</Table.Td>
+                    <Table.Td ta="right">
+                      {v.inventory ? (
+                        <Anchor renderRoot={(props) => <Link {...props} to="/inventory/$variantId" params={{ variantId: v.public_id }} />}>
+                          {count(v.inventory.quantity_available)}
+                        </Anchor>
+                      ) : (
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          aria-label={`Create stock record of ${v.sku}`}
+                          onClick={() => modals.open({ title: `Stock of ${v.sku}`, children: <StockRecordForm variant={v} /> })}
+                        >
+                          Create stock record
+                        </Button>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={v.status} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={2} wrap="nowrap">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Edit variant ${v.sku}`}
+                          onClick={() => modals.open({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} /> })}
+                        >
+                          <IconPencil size={16} />
+                        </ActionIcon>
+                        <ActionIcon variant="subtle" color="red" aria-label={`Delete variant ${v.sku}`} onClick={() => remove(v)}>
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+      <Paper withBorder p="md" radius="md">
+        <Title order={2} size="h4" mb="sm">
+          Add a variant
+        </Title>
+        <VariantForm productId={productId} />
+      </Paper>
+    </>
+  );
+}

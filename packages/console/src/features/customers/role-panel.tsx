@@ -1,0 +1,60 @@
+import { Button, Group, Paper, Select, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useState } from 'react';
+import { ROLES, type Role } from '../../api/domain';
+import { describe } from '../../lib/errors';
+import { titleCase } from '../../lib/format';
+import { notifyDone, notifyError } from '../../lib/notify';
+import { useChangeRole } from './api';
+
+/** A SUPER_ADMIN changes another account's role; it asks first, as the account's sessions end. */
+export function RolePanel({ user }: { user: { public_id: string; email: string; role: Role } }) {
+  const [role, setRole] = useState<Role | null>(null);
+  const roleChange = useChangeRole(user.public_id);
+  const change = async (next: Role) => {
+    try {
+      await roleChange.mutateAsync(next);
+      setRole(null);
+      notifyDone(`Role changed to ${titleCase(next)}; the account's sessions have ended`);
+    } catch (error) {
+      notifyError(error, 'Role not changed');
+    }
+  };
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h4" mb="sm">
+        Role
+      </Title>
+      <Group align="flex-end">
+        <Select
+          label="Role"
+          allowDeselect={false}
+          data={ROLES.map((r) => ({ value: r, label: titleCase(r) }))}
+          value={role ?? user.role}
+          onChange={(value) => setRole(value as Role)}
+          w={180}
+        />
+        <Button
+          disabled={!role || role === user.role}
+          loading={roleChange.isPending}
+          onClick={() =>
+            role &&
+            modals.openConfirmModal({
+              title: `Make ${user.email} ${titleCase(role).toLowerCase()}?`,
+              children: <Text size="sm">Their sessions end; the new role applies when they sign in again.</Text>,
+              labels: { confirm: 'Change role', cancel: 'Back' },
+              onConfirm: () => void change(role),
+            })
+          }
+        >
+          Change role
+        </Button>
+      </Group>
+      {roleChange.isError ? (
+        <Text c="red.8" size="sm" mt="xs" role="alert">
+          {describe(roleChange.error)}
+        </Text>
+      ) : null}
+    </Paper>
+  );
+}

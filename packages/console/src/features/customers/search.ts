@@ -1,0 +1,31 @@
+import { ACCOUNT_STATUSES, ROLES, valuesOf, type AccountStatus, type Role, type SortOf } from '../../api/domain';
+import { date, instant, oneOf, pageOrNone, text } from '../../lib/search';
+
+export const ACCOUNT_SORTS = valuesOf<SortOf<'/api/v1/admin/users'>>()(['-created_at', 'created_at', 'name', '-name', 'email', '-email']);
+
+export interface CustomersSearch {
+  page?: number | undefined;
+  q?: string | undefined;
+  role?: Role | undefined;
+  status?: AccountStatus | undefined;
+  /** Joined on these UTC calendar days, both inclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Joined at or after this instant: a dashboard period's start, as its "new customers" figure counts. */
+  since?: string | undefined;
+  sort?: (typeof ACCOUNT_SORTS)[number] | undefined;
+}
+
+export const customersSearch = (search: Record<string, unknown>): CustomersSearch => ({
+  page: pageOrNone(search.page),
+  q: text(search.q),
+  role: oneOf(search.role, ROLES),
+  status: oneOf(search.status, ACCOUNT_STATUSES),
+  from: date(search.from),
+  to: date(search.to),
+  since: instant(search.since),
+  sort: oneOf(search.sort, ACCOUNT_SORTS),
+});
+
+/** A customer's URL: the page of their orders. */
+export const customerSearch = (search: Record<string, unknown>): { page?: number | undefined } => ({ page: pageOrNone(search.page) });

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { flatten, restoreOrder, swapWithNeighbour, treeOf, type Category } from '../src/features/catalog/category-tree';
+import {
+  optionsText,
+  parseOptions,
+  productDeletionEffect,
+  reservedByOrders,
+  variantDeletionEffect,
+  variantField,
+} from '../src/features/catalog/variant-rules';
+import { adjustmentPreview, reservationPreview } from '../src/features/inventory/figures';
+
+const record = { quantity_on_hand: 10, quantity_reserved: 3, quantity_available: 7, reorder_level: 2 };
+
+describe('stock previews: the figures before and after, as the confirmation shows them', () => {
+  test('an adjustment by a change or to a count moves on hand and available together', () => {
+    const added = adjustmentPreview(record, 'change', 5);
+    assert.equal(added.onHand, 15);
+    assert.deepEqual(added.lines, [
+      ['On hand', '10', '15'],
+      ['Available', '7', '12'],
+    ]);
+    const set = adjustmentPreview(record, 'set', 4);
+    assert.equal(set.onHand, 4);
+    assert.deepEqual(set.lines[1], ['Available', '7', '1']);
+    assert.deepEqual(adjustmentPreview(record, 'change', -12).lines[0], ['On hand', '10', '-2']);
+  });
+
+  test('reserving takes from available; releasing gives back', () => {
+    assert.deepEqual(reservationPreview(record, 2), [
+      ['Reserved', '3', '5'],
+      ['Available', '7', '5'],
+    ]);
+    assert.deepEqual(reservationPreview(record, -3), [
+      ['Reserved', '3', '0'],
+      ['Available', '7', '10'],
+    ]);
+  });
+});
+
+describe('variants', () => {
+  test('options are typed as name=value pairs and shown back the same way', () => {
+    assert.deepEqual(parseOptions('size=M, colour = Blue'), { size: 'M', colour: 'Blue' });
+    assert.deepEqual(parseOptions(''), {});
+    assert.deepEqual(parseOptions('note=a=b'), { note: 'a=b' });
+    assert.equal(parseOptions('size'), null);
+    assert.equal(parseOptions('=M'), null);
+    assert.equal(optionsText({ size: 'M', colour: 'Blue' }), 'size=M, colour=Blue');
+    assert.deepEqual(parseOptions(optionsText({ a: '1', b: '2' })), { a: '1', b: '2' });
+    assert.deepEqual([variantField('options.size'), variantField('price')], ['options', 'price']);
+  });
+
+  test('deleting says what happens to the stock record and to what orders hold', () => {
+    assert.equal(
+      reservedByOrders(1),
+      'The 1 unit reserved by open orders stays reserved: those orders still ship, or give it back if cancelled.',
+    );
+    assert.match(reservedByOrders(2), /^The 2 units .* stay reserved: .* give them back/);
+    const sold = { sku: 'STOOL-LOW', inventory: { quantity_on_hand: 5, quantity_reserved: 2 } };
+    const bare = { sku: 'STOOL-HIGH', inventory: null };
+    assert.match(variantDeletionEffect(sold), /^STOOL-LOW can no longer be bought.*\(5 on hand\) leaves Inventory.*The 2 units reserved/);
+    assert.doesNotMatch(variantDeletionEffect(bare), /Inventory|reserved/);
+    assert.equal(productDeletionEffect([]), 'It leaves the store at once. Past orders keep their lines and totals. There is no undo.');
+    const both = productDeletionEffect([sold, bare, { sku: 'X', inventory: { quantity_on_hand: 1, quantity_reserved: 0 } }]);
+    assert.match(both, /with its 3 variants: .*\(6 on hand\).*The 2 units reserved/);
+  });
+});
+
+describe('the category tree', () => {
+  const category = (public_id: string, parent_public_id: string | null, position: number, name = public_id): Category => ({
+    public_id,
+    name,
+    slug: public_id,
+    description: null,
+    parent_public_id,
+    position,
+  });
+  const list = [
+    category('b', null, 10),
+    category('a', null, 0),
+    category('a2', 'a', 5),
+    category('a1', 'a', 5, 'A one'),
+    category('c', 'a2', 0),
+  ];
+
+  test('nests the flat list, siblings by position then name, each parent before its children', () => {
+    const rows = flatten(treeOf(list));
+    assert.deepEqual(
+      rows.map((r) => [r.public_id, r.depth]),
+      [
+        ['a', 0],
+        ['a1', 1],
+        ['a2', 1],
+        ['c', 2],
+        ['b', 0],
+      ],
+    );
+  });
+
+  test('swapping with a neighbour renumbers the siblings, sends only what changes, and is undone exactly', () => {
+    const siblings = [category('x', null, 0), category('y', null, 0), category('z', null, 30)];
+    const swap = swapWithNeighbour(siblings[1]!, siblings, -1)!;
+    assert.deepEqual(
+      swap.order.map((s) => s.public_id),
+      ['y', 'x', 'z'],
+    );
+    assert.deepEqual(
+      swap.moves.map(([s, position]) => [s.public_id, position]),
+      [
+        ['x', 10],
+        ['z', 20],
+      ],
+    );
+    assert.deepEqual(
+      restoreOrder(siblings, swap.order).map(([s, position]) => [s.public_id, position]),
+      [
+        ['x', 0],
+        ['z', 30],
+      ],
+    );
+    assert.equal(swapWithNeighbour(siblings[0]!, siblings, -1), null, 'the first cannot move up');
+    assert.equal(swapWithNeighbour(siblings[2]!, siblings, 1), null, 'the last cannot move down');
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Runs test files as separate Node processes, a fixed number at a time, longest first (by the last
+ * run's timings), so the long files start early instead of trailing alone at the end. Each file's
+ * output is held and printed whole when it ends, so parallel files never interleave; a file that
+ * passes prints one line unless TEST_VERBOSE is set.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const COUNTER = fileURLToPath(new URL('./count-reporter.mjs', import.meta.url));
+
+export interface FileCounts {
+  tests: number;
+  pass: number;
+  fail: number;
+  skipped: number;
+  todo: number;
+  cancelled: number;
+}
+
+export interface FileResult extends FileCounts {
+  file: string;
+  seconds: number;
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+export interface PoolOptions {
+  concurrency: number;
+  env: NodeJS.ProcessEnv;
+  /** A file still running after this long is killed and counted as failed. */
+  fileTimeoutMs: number;
+  verbose: boolean;
+  /** Written as each file ends (stdout by default). */
+  print?: (text: string) => void;
+}
+
+const EMPTY: FileCounts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
+
+function runFile(file: string, scratch: string, options: PoolOptions): Promise<{ result: FileResult; output: string }> {
+  const started = Date.now();
+  const countsFile = path.join(scratch, `${path.basename(file)}-${started}-${Math.random().toString(36).slice(2)}.json`);
+  const args = [
+    '--enable-source-maps',
+    // Workspace packages resolve to their TypeScript sources (the console's tests import the client's).
+    '--conditions=@commerce/source',
+    '--import',
+    'tsx',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${COUNTER}`,
+    `--test-reporter-destination=${countsFile}`,
+    file,
+  ];
+  return new Promise((resolve) => {
+    // Its own process group, so a timeout ends whatever the file started (services, browsers) too.
+    const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, options.fileTimeoutMs);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      let counts = EMPTY;
+      try {
+        counts = { ...EMPTY, ...(JSON.parse(readFileSync(countsFile, 'utf8')) as Partial<FileCounts>) };
+      } catch {
+        // The file died before its reporter wrote anything: it counts as failed by its exit code.
+      }
+      const seconds = (Date.now() - started) / 1000;
+      resolve({ result: { file, seconds, exitCode, timedOut, ...counts }, output: Buffer.concat(chunks).toString('utf8') });
+    });
+  });
+}
+
+export const failed = (r: FileResult): boolean => r.exitCode !== 0 || r.fail > 0 || r.timedOut;
+
+export async function runPool(files: readonly string[], options: PoolOptions): Promise<FileResult[]> {
+  const print = options.print ?? ((text: string) => process.stdout.write(text));
+  const scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-counts-'));
+  const queue = [...files];
+  const results: FileResult[] = [];
+  const relative = (file: string) => path.relative(process.cwd(), file);
+  async function worker(): Promise<void> {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const { result, output } = await runFile(file, scratch, options);
+      results.push(result);
+      const bad = failed(result);
+      const mark = bad ? '✖' : '✔';
+      const why = result.timedOut ? ` (killed after ${options.fileTimeoutMs / 1000} s)` : '';
+      const line = `${mark} ${relative(file)}  ${result.pass}/${result.tests} passed  ${result.seconds.toFixed(1)} s${why}\n`;
+      print(bad || options.verbose ? `\n${line}${output.trimEnd()}\n\n` : line);
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, files.length)) }, worker));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return results;
+}

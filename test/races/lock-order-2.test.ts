@@ -1,0 +1,3 @@
+import { raceWriterPairs } from './lock-order/race.js';
+
+raceWriterPairs(1);

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { checkAccountUses, checkCouponApplies, checkCouponDefinition } from '../../src/coupons/rules.js';
+import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationError } from '../../src/lib/db-errors.js';
+import { mapError } from '../../src/lib/error-handler.js';
+import { ERROR_CODES } from '../../src/lib/error-codes.js';
+import * as errors from '../../src/lib/errors.js';
+import { AppError } from '../../src/lib/errors.js';
+
+const codeOf = (work: () => void) => {
+  try {
+    work();
+  } catch (error) {
+    assert.ok(error instanceof AppError);
+    return error.code;
+  }
+  return null;
+};
+
+describe('error factories', () => {
+  test('every factory answers with the status its code has in ERROR_CODES', () => {
+    const samples: AppError[] = [
+      errors.validationError('x'),
+      errors.invalidPassword('current_password'),
+      errors.invalidCoupon('why'),
+      errors.stockRuleViolation('x'),
+      errors.invalidCredentials(),
+      errors.csrfTokenInvalid(),
+      errors.notFound(),
+      errors.concurrentChange('x'),
+      errors.emailTaken(),
+      errors.addressBookFull(2, 2),
+      errors.defaultAddressRequired('is_default_billing'),
+      errors.reservationHeld(1, 2),
+      errors.couponExhausted(true),
+      errors.invalidTransition('PLACED', 'SHIPPED', ['CONFIRMED']),
+      errors.tokenExpired(),
+      errors.payloadTooLarge('x'),
+      errors.unsupportedMediaType('x'),
+      errors.rateLimited(3),
+      errors.shuttingDown(),
+      errors.uploadsBusy(1),
+      errors.expectationFailed(),
+    ];
+    for (const error of samples) assert.equal(error.status, ERROR_CODES[error.code].status, error.code);
+  });
+});
+
+describe('unique violations: one translation', () => {
+  const violation = (constraint: string) => Object.assign(new Error('duplicate key'), { code: '23505', constraint });
+
+  test('each known constraint becomes its refusal', () => {
+    assert.equal(uniqueViolationError(violation('users_email_key'))?.code, 'EMAIL_TAKEN');
+    assert.equal(uniqueViolationError(violation('coupons_code_unique'))?.code, 'CODE_TAKEN');
+    assert.equal(uniqueViolationError(violation('reviews_one_per_author'))?.code, 'ALREADY_REVIEWED');
+    assert.equal(uniqueViolationError(violation('inventory_by_variant_public_id'))?.code, 'INVENTORY_EXISTS');
+    assert.equal(uniqueViolationError(violation('addresses_one_default_billing'))?.code, 'CONFLICT');
+    assert.equal(uniqueViolationError(violation('categories_slug_unique'))?.message, 'Another category already uses this slug');
+  });
+
+  test('an unknown constraint or another error stays unexpected', () => {
+    assert.equal(uniqueViolationError(violation('orders_order_number_key')), null);
+    assert.equal(uniqueViolationError(Object.assign(new Error('x'), { code: '23503', constraint: 'users_email_key' })), null);
+    assert.equal(uniqueViolationError(new Error('x')), null);
+  });
+});
+
+describe('coupon rules an order and the admin API apply', () => {
+  const NOW = new Date('2026-06-15T12:00:00Z');
+  const coupon = {
+    is_active: true,
+    starts_at: null,
+    expires_at: null,
+    usage_limit: null,
+    times_used: 0,
+    deleted_at: null,
+    minimum_order_amount: '50.00',
+    usage_limit_per_user: 1,
+  };
+
+  test('status, minimum and per-account limit refuse with their codes', () => {
+    assert.equal(
+      codeOf(() => checkCouponApplies(coupon, NOW, 5000)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies(coupon, NOW, 4999)),
+      'INVALID_COUPON',
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies({ ...coupon, is_active: false }, NOW, 5000)),
+      'INVALID_COUPON',
+    );
+    assert.equal(
+      codeOf(() => checkCouponApplies({ ...coupon, usage_limit: 1, times_used: 1 }, NOW, 5000)),
+      'COUPON_EXHAUSTED',
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses(coupon, 0)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses(coupon, 1)),
+      'COUPON_EXHAUSTED',
+    );
+    assert.equal(
+      codeOf(() => checkAccountUses({ usage_limit_per_user: null }, 99)),
+      null,
+    );
+  });
+
+  test('a definition must hold across its fields, and an edit cannot set the limit below the uses made', () => {
+    const definition = { discount_type: 'PERCENTAGE', discount_value: '10.00', usage_limit: 5 };
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition)),
+      null,
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition({ ...definition, discount_value: '101.00' })),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition({ ...definition, starts_at: '2026-02-01T00:00:00Z', expires_at: '2026-01-01T00:00:00Z' })),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition, 6)),
+      'VALIDATION_ERROR',
+    );
+    assert.equal(
+      codeOf(() => checkCouponDefinition(definition, 5)),
+      null,
+    );
+  });
+});
+
+const pgError = (fields: Record<string, string>) => Object.assign(new Error('database said no'), fields);
+
+describe('mapError: every error to its answer', () => {
+  test('refusals keep their status, code, details and headers', () => {
+    assert.deepEqual(mapError(errors.notFound('Order')), {
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Order not found',
+      details: undefined,
+      headers: undefined,
+    });
+    const stock = mapError(errors.insufficientStock('Not enough', [{ field: 'items[0]', message: 'only 1 left' }]));
+    assert.equal(stock?.status, 409);
+    assert.deepEqual(stock?.details, [{ field: 'items[0]', message: 'only 1 left' }]);
+    assert.equal(mapError(errors.rateLimited(30))?.headers?.['retry-after'], '30');
+  });
+  test('a lost database is 503 with Retry-After; a deadlock left after retries is 409', () => {
+    for (const lost of [
+      pgError({ code: '57P01' }),
+      pgError({ code: '08006' }),
+      pgError({ code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
+      assert.equal(isDatabaseUnavailable(lost), true, lost.message);
+      const mapped = mapError(lost);
+      assert.equal(mapped?.status, 503);
+      assert.equal(mapped?.code, 'SERVICE_UNAVAILABLE');
+      assert.ok(mapped?.headers?.['retry-after']);
+    }
+    assert.equal(isDatabaseUnavailable(Object.assign(new AggregateError([pgError({ code: 'ECONNREFUSED' })]), {})), true);
+    assert.equal(isDatabaseUnavailable(pgError({ code: '23505' })), false);
+    assert.equal(isRetryableTransactionError(pgError({ code: '40P01' })), true);
+    assert.deepEqual(mapError(pgError({ code: '40001' }))?.status, 409);
+  });
+  test('schema failures are 400 VALIDATION_ERROR, each field reported once', () => {
+    const error = Object.assign(new Error('body/name must be string'), {
+      validation: [
+        { instancePath: '/name', keyword: 'type', message: 'must be string', params: {} },
+        { instancePath: '/name', keyword: 'minLength', message: 'must NOT have fewer than 1 characters', params: {} },
+        {
+          instancePath: '',
+          keyword: 'additionalProperties',
+          message: 'must NOT have additional properties',
+          params: { additionalProperty: 'nmae' },
+        },
+      ],
+      validationContext: 'body',
+    });
+    const mapped = mapError(error);
+    assert.equal(mapped?.status, 400);
+    assert.equal(mapped?.code, 'VALIDATION_ERROR');
+    assert.deepEqual(
+      mapped?.details?.map((detail) => detail.field),
+      ['name', 'nmae'],
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { slugify } from '../../src/catalog/slug.js';
+import { toCsv } from '../../src/lib/csv.js';
+import { isPlainText, VISIBLE } from '../../src/lib/text.js';
+
+describe('slugs', () => {
+  test('examples', () => {
+    assert.equal(slugify("Men's Shoes & Boots"), 'mens-shoes-boots');
+    assert.equal(slugify('Crème Brûlée'), 'creme-brulee');
+    assert.equal(slugify('  --Hello   World--  '), 'hello-world');
+    assert.equal(slugify('日本語'), 'item');
+    assert.equal(slugify(''), 'item');
+  });
+
+  test('any name gives a URL-safe slug of at most 100 characters with no leading, trailing or double dashes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (name) => {
+        const slug = slugify(name);
+        return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) && slug.length <= 100;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('CSV', () => {
+  test('quoting per RFC 4180, CRLF line ends, nulls empty', () => {
+    const csv = toCsv(
+      ['a', 'b', 'c'],
+      [
+        { a: 'plain', b: 'with, comma', c: null },
+        { a: 'say "hi"', b: 'two\nlines', c: 42 },
+      ],
+    );
+    assert.equal(csv, 'a,b,c\r\nplain,"with, comma",\r\n"say ""hi""","two\nlines",42\r\n');
+  });
+
+  test('cells a spreadsheet would run as formulas are defused; negative numbers are left alone', () => {
+    const csv = toCsv(['x'], [{ x: '=HYPERLINK("http://evil")' }, { x: '+1+1' }, { x: '@SUM(A1)' }, { x: '-12.50' }, { x: '-cmd' }]);
+    assert.equal(csv, `x\r\n"'=HYPERLINK(""http://evil"")"\r\n'+1+1\r\n'@SUM(A1)\r\n-12.50\r\n'-cmd\r\n`);
+  });
+});
+
+describe('plain text', () => {
+  test('a single line refuses control characters and line breaks; multi-line text allows tab and line breaks only', () => {
+    assert.equal(isPlainText('Ada Lovelace', 'line'), null);
+    assert.match(isPlainText('Ada\nLovelace', 'line') ?? '', /line breaks/);
+    assert.match(isPlainText('nul\u0000', 'line') ?? '', /control/);
+    assert.match(isPlainText('sep\u2028', 'line') ?? '', /control/);
+    assert.equal(isPlainText('line one\r\nline two\tend', 'multiline'), null);
+    assert.match(isPlainText('bell\u0007', 'multiline') ?? '', /control/);
+    assert.match(isPlainText('lone \ud800 surrogate', 'multiline') ?? '', /valid Unicode/);
+  });
+
+  test('a single line refuses bidirectional controls and zero-width characters; multi-line text and secrets keep them', () => {
+    for (const c of ['\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2064', '\ufeff']) {
+      assert.match(isPlainText(`abc${c}txt.exe`, 'line') ?? '', /bidirectional controls or zero-width/);
+      assert.equal(isPlainText(`abc${c}txt`, 'multiline'), null);
+      assert.equal(isPlainText(`abc${c}txt`, 'secret'), null);
+    }
+    // The implicit direction marks stay: right-to-left writers type them.
+    assert.equal(isPlainText('שלום\u200f', 'line'), null);
+    assert.equal(isPlainText('a\u200eb', 'line'), null);
+    // A secret is still one line of printable text.
+    assert.match(isPlainText('pass\nword', 'secret') ?? '', /line breaks/);
+    assert.match(isPlainText('pass\u0000word', 'secret') ?? '', /control/);
+  });
+
+  test('VISIBLE needs something a reader can see', () => {
+    const visible = new RegExp(VISIBLE, 'u');
+    assert.ok(visible.test('a'));
+    assert.ok(visible.test('€'));
+    assert.ok(!visible.test(' \u200b\u200d\u2060'));
+  });
+});
