@@ -26,7 +26,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     },
   });
   // A hung send would otherwise hang the file: each test fails alone instead.
-  const it = (name: string, fn: () => Promise<void>) => test(name, { timeout: 30_000 }, fn);
+  const it = (name: string, fn: () => Promise<void>) => void test(name, { timeout: 30_000 }, fn);
 
   it('two workers over the same outbox deliver each message exactly once', async () => {
     await t.app.emailWorker.stop();
