@@ -90,10 +90,10 @@ export interface ShopProduct {
 async function productPicture(app: RunningApp, admin: Client, colour: string): Promise<string> {
   const creds = await credentials(admin, 'products');
   const form = new FormData();
-  form.append('file', new Blob([await pictureWebp('tee', colour)], { type: 'image/webp' }), 'tee.webp');
   form.append('fileName', 'tee.webp');
   for (const field of ['token', 'signature', 'publicKey', 'folder'] as const) form.append(field, creds[field]);
   form.append('expire', String(creds.expire));
+  form.append('file', new Blob([await pictureWebp('tee', colour)], { type: 'image/webp' }), 'tee.webp');
   const response = await fetch(local(app, creds.uploadEndpoint), { method: 'POST', body: form });
   if (!response.ok) throw new Error(`picture upload: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { url: string }).url;

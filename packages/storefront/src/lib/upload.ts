@@ -8,9 +8,10 @@ export async function uploadPhoto(file: File, credentialsUrl: string): Promise<s
   if (!response.ok) throw new Error(`credentials: ${response.status}`);
   const credentials = (await response.json()) as Record<string, string | number>;
   const form = new FormData();
-  form.append('file', file, file.name || 'photo');
+  // The fields first: the service's own host reads them before it streams the file.
   form.append('fileName', file.name || 'photo');
   for (const field of ['token', 'expire', 'signature', 'publicKey', 'folder']) form.append(field, String(credentials[field]));
+  form.append('file', file, file.name || 'photo');
   const uploaded = await fetch(String(credentials.uploadEndpoint), { method: 'POST', body: form, credentials: 'omit' });
   if (!uploaded.ok) throw new Error(`upload: ${uploaded.status}`);
   const { url } = (await uploaded.json()) as { url?: unknown };
