@@ -107,13 +107,18 @@ export async function registerStorefront(app: FastifyInstance, options: { dir: s
         },
       });
       reply.code(response.status);
+      // A 304 confirms the page the browser kept, and its headers replace the kept ones: the service's
+      // own defaults (set for every response) must not stand in for the page's policy, or the kept page
+      // loses its script hash (its bootstrap is blocked) and its referrer policy (its forms post
+      // Origin: null, which SvelteKit's origin check refuses).
+      if (response.status === 304) for (const name of PAGE_POLICY_HEADERS) reply.raw.removeHeader(name);
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie') reply.header(name, value);
       });
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
       // Pages are rendered whole (no streaming): one buffer, one write.
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+      return response.body ? reply.send(Buffer.from(await response.arrayBuffer())) : reply.send();
     };
     // The API's CSRF check is not this route's: SvelteKit checks the origin of every form post, and each
     // write a page makes reaches the API with the token its form carried, checked there.
@@ -122,6 +127,9 @@ export async function registerStorefront(app: FastifyInstance, options: { dir: s
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', config, handler: render });
   });
 }
+
+/** Headers the pages set themselves over the service's defaults (hooks.server.ts, SvelteKit's CSP). */
+const PAGE_POLICY_HEADERS = ['content-security-policy', 'referrer-policy'] as const;
 
 /** The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules), the body as a stream. */
 function toWebRequest(request: FastifyRequest): Request {

@@ -60,6 +60,22 @@ describe('storefront: served by the service', () => {
     assert.match(await missing.text(), /We could not find that page/);
   });
 
+  test("a page the browser revalidates (304) keeps its own policy, not the service's defaults", async () => {
+    const first = await fetch(`${t.baseUrl}/cart`);
+    assert.equal(first.status, 200);
+    const etag = first.headers.get('etag');
+    assert.ok(etag, 'pages carry an ETag');
+    const again = await fetch(`${t.baseUrl}/cart`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    // A 304's headers replace the kept response's: the API's CSP would block the page's inline bootstrap,
+    // and its no-referrer would make the page's forms post Origin: null, which SvelteKit refuses.
+    for (const name of ['content-security-policy', 'referrer-policy']) {
+      const value = again.headers.get(name);
+      assert.ok(value === null || value === first.headers.get(name), `${name}: ${value}`);
+    }
+    assert.equal(await again.text(), '');
+  });
+
   test('assets are precompressed and cached for a year; a missing one is a plain 404', async () => {
     const scripts = await scriptsOf('/cart');
     assert.ok(scripts.length > 0);
