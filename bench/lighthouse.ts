@@ -7,10 +7,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import chromium from '@sparticuz/chromium';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
+import { launchOptions } from '../test/helpers/chromium.js';
 
 export const LIGHTHOUSE_TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 100 } as const;
 type Category = keyof typeof LIGHTHOUSE_TARGETS;
@@ -27,15 +27,6 @@ export interface PageScores {
   /** The performance score of every run (the scores above are the median run's). */
   performanceRuns?: number[];
 }
-
-// The package's flags are tuned for serverless sandboxes; these would change what is measured.
-const UNWANTED = [
-  '--single-process',
-  '--no-zygote',
-  '--disable-web-security',
-  '--allow-running-insecure-content',
-  '--disable-site-isolation-trials',
-];
 
 function run(command: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -135,11 +126,9 @@ export async function lighthouseScores(
   log: (m: string) => void,
   runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3),
 ): Promise<PageScores[]> {
-  const chrome = await launch({
-    chromePath: await chromium.executablePath(),
-    chromeFlags: [...chromium.args.filter((arg) => !UNWANTED.includes(arg)), '--disable-background-networking', '--no-first-run'],
-    logLevel: 'silent',
-  });
+  // The browser tests' Chromium with their flags (the serverless ones that would change what is measured left out).
+  const { executablePath, args } = await launchOptions();
+  const chrome = await launch({ chromePath: executablePath, chromeFlags: args, logLevel: 'silent' });
   try {
     const results: PageScores[] = [];
     for (const target of pages) {

@@ -18,7 +18,8 @@ const UNWANTED = [
 // This machine has no network beyond loopback: no background connections to Google's services.
 const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-async function launchOptions(): Promise<LaunchOptions> {
+/** The Chromium's path and flags (also for Lighthouse in the bench, which launches it its own way). */
+export async function launchOptions(): Promise<LaunchOptions & { executablePath: string; args: string[] }> {
   const executablePath = process.env.CHROMIUM_PATH ?? (await chromium.executablePath());
   const args = [...chromium.args.filter((arg) => !UNWANTED.includes(arg)), ...QUIET];
   return { executablePath, args, headless: true };
