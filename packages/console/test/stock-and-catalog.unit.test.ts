@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { flatten, restoreOrder, swapWithNeighbour, treeOf, type Category } from '../src/features/catalog/category-tree';
+import {
+  flatten,
+  pathLabel,
+  restoreOrder,
+  swapWithNeighbour,
+  treeOf,
+  withPaths,
+  type Category,
+} from '../src/features/catalog/category-tree';
 import {
   optionsText,
   parseOptions,
@@ -121,5 +129,20 @@ describe('the category tree', () => {
     );
     assert.equal(swapWithNeighbour(siblings[0]!, siblings, -1), null, 'the first cannot move up');
     assert.equal(swapWithNeighbour(siblings[2]!, siblings, 1), null, 'the last cannot move down');
+  });
+
+  test('each category with its path from the top, so two of the same name are told apart', () => {
+    const paths = withPaths([...list, category('m', 'b', 0, 'A one')]);
+    assert.deepEqual(
+      paths.map(({ category, path }) => [category.public_id, pathLabel(path)]),
+      [
+        ['a', 'a'],
+        ['a1', 'a › A one'],
+        ['a2', 'a › a2'],
+        ['c', 'a › a2 › c'],
+        ['b', 'b'],
+        ['m', 'b › A one'],
+      ],
+    );
   });
 });

@@ -88,7 +88,7 @@ function StaffFrame() {
                     <VisuallyHidden>Account menu:</VisuallyHidden>
                     <IconUserCircle size={22} aria-hidden />
                     <Text size="sm">
-                      {user.first_name} {user.last_name}
+                      <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
                     </Text>
                     <StatusBadge status={user.role} />
                     <IconChevronDown size={14} aria-hidden />
@@ -96,7 +96,9 @@ function StaffFrame() {
                 </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Label>{user.email}</Menu.Label>
+                <Menu.Label>
+                  <bdi>{user.email}</bdi>
+                </Menu.Label>
                 <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
                   Your account
                 </Menu.Item>

@@ -1,8 +1,9 @@
-import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Group, Pagination, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { count } from '../lib/format';
 import classes from './DataTable.module.css';
+import { TableFrame } from './TableFrame';
 
 export interface Column<Row> {
   key: string;
@@ -35,7 +36,7 @@ interface DataTableProps<Row> {
   sort?: string | undefined;
   onSort?: (sort: string) => void;
   onPage?: (page: number) => void;
-  /** Below this width the table scrolls sideways instead of squeezing its columns (default 640 px). */
+  /** On tablets and phones the table keeps this width and scrolls sideways (default 640 px); from 1200 px it fits its card. */
   minWidth?: number;
 }
 
@@ -76,9 +77,8 @@ export function DataTable<Row>({
 
   return (
     <div>
-      {/* Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1). */}
-      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
-        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={minWidth}>
+      <TableFrame label={label} minWidth={minWidth}>
+        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined}>
           <VisuallyHidden component="caption">{label}</VisuallyHidden>
           <Table.Thead>
             <Table.Tr>
@@ -105,7 +105,7 @@ export function DataTable<Row>({
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </TableFrame>
       {rows && rows.length === 0 && !loading ? <div className={classes.empty}>{empty}</div> : null}
       {!rows && loading ? (
         <Text c="dimmed" ta="center" py="lg" aria-live="polite">

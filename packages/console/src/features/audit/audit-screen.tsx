@@ -34,9 +34,28 @@ export function AuditScreen() {
   type Row = NonNullable<typeof entries.data>['data'][number];
   const columns: Column<Row>[] = [
     { key: 'when', header: 'When', nowrap: true, render: (e) => when(e.created_at) },
-    { key: 'actor', header: 'Actor', render: (e) => (e.actor ? `${e.actor.email} (${titleCase(e.actor.role)})` : 'System') },
+    {
+      key: 'actor',
+      header: 'Actor',
+      render: (e) =>
+        e.actor ? (
+          <>
+            <bdi>{e.actor.email}</bdi> ({titleCase(e.actor.role)})
+          </>
+        ) : (
+          'System'
+        ),
+    },
     { key: 'action', header: 'Action', render: (e) => <Code>{e.action}</Code> },
-    { key: 'entity', header: 'Entity', render: (e) => `${e.entity_type}${e.entity_public_id ? ` ${e.entity_public_id}` : ''}` },
+    {
+      key: 'entity',
+      header: 'Entity',
+      render: (e) => (
+        <>
+          {e.entity_type} {e.entity_public_id ? <bdi>{e.entity_public_id}</bdi> : null}
+        </>
+      ),
+    },
     { key: 'changes', header: 'Changes', render: (e) => <AuditChanges changes={e.changes} reason={e.reason} /> },
     { key: 'ip', header: 'Address', render: (e) => e.ip ?? '—' },
   ];
@@ -65,7 +84,7 @@ export function AuditScreen() {
           <DataTable
             label="Audit entries"
             columns={columns}
-            minWidth={1100}
+            minWidth={1000}
             rows={result.data}
             rowKey={(e) => e.public_id}
             meta={result.meta}

@@ -22,6 +22,7 @@ import { placeErrors, type Placement } from '../../lib/errors';
 import { titleCase } from '../../lib/format';
 import { notifyError } from '../../lib/notify';
 import { everyCategoryQuery } from './categories-api';
+import { pathLabel, withPaths } from './category-tree';
 import { uploadProductImage, type ProductBody, type ProductDetail } from './products-api';
 
 /** Fields of the product form with an input; an error for any other (an image's URL) shows above the button. */
@@ -119,7 +120,9 @@ export function ProductForm({
           label="Categories"
           placeholder={categories.isPending ? 'Loading…' : 'Pick categories'}
           searchable
-          data={(categories.data ?? []).map((c) => ({ value: c.public_id, label: c.name }))}
+          // Each category by its path ("Kitchen › Mugs"): two categories may share a name under different parents.
+          data={withPaths(categories.data ?? []).map(({ category, path }) => ({ value: category.public_id, label: pathLabel(path) }))}
+          renderOption={({ option }) => <bdi>{option.label}</bdi>}
           {...form.getInputProps('category_public_ids')}
         />
         <div>

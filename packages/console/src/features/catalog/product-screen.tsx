@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Grid, Group, Paper, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -25,7 +25,11 @@ export function NewProductScreen() {
           submitLabel="Create product"
           onSubmit={async (body) => {
             const created = await create.mutateAsync(body);
-            notifyDone(`${created.name} created`);
+            notifyDone(
+              <>
+                <bdi>{created.name}</bdi> created
+              </>,
+            );
             await navigate({ to: '/products/$productId', params: { productId: created.public_id } });
           }}
         />
@@ -47,7 +51,11 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   const deletion = useDeleteProduct(p.public_id);
   const remove = () =>
     modals.openConfirmModal({
-      title: `Delete ${p.name}?`,
+      title: (
+        <>
+          Delete <bdi>{p.name}</bdi>?
+        </>
+      ),
       children: <Text size="sm">{productDeletionEffect(p.variants)}</Text>,
       labels: { confirm: 'Delete product', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
@@ -55,7 +63,11 @@ function ProductView({ product: p }: { product: ProductDetail }) {
         void (async () => {
           try {
             await deletion.mutateAsync();
-            notifyDone(`${p.name} deleted`);
+            notifyDone(
+              <>
+                <bdi>{p.name}</bdi> deleted
+              </>,
+            );
             await navigate({ to: '/products' });
           } catch (error) {
             notifyError(error, 'Not deleted');
@@ -65,10 +77,11 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   return (
     <>
       <PageHeader
-        title={p.name}
+        title={<bdi>{p.name}</bdi>}
+        tabTitle={p.name}
         subtitle={
           <Group gap="xs" component="span">
-            <StatusBadge status={p.deleted_at ? 'DELETED' : p.status} /> /{p.slug}
+            <StatusBadge status={p.deleted_at ? 'DELETED' : p.status} /> <bdi>/{p.slug}</bdi>
           </Group>
         }
         actions={
@@ -88,27 +101,24 @@ function ProductView({ product: p }: { product: ProductDetail }) {
           This product is no longer in the catalog. Orders that contain it keep their lines.
         </Alert>
       ) : (
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, xl: 6 }}>
-            <Paper withBorder p="md" radius="md">
-              <Title order={2} size="h4" mb="sm">
-                Details
-              </Title>
-              <ProductForm
-                key={p.updated_at}
-                initial={p}
-                submitLabel="Save product"
-                onSubmit={async (body) => {
-                  await update.mutateAsync(body);
-                  notifyDone('Product saved');
-                }}
-              />
-            </Paper>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, xl: 6 }}>
-            <VariantsPanel productId={p.public_id} variants={p.variants} />
-          </Grid.Col>
-        </Grid>
+        // Stacked: the variants table needs the whole width for every column to be in view.
+        <Stack gap="md">
+          <Paper withBorder p="md" radius="md">
+            <Title order={2} size="h4" mb="sm">
+              Details
+            </Title>
+            <ProductForm
+              key={p.updated_at}
+              initial={p}
+              submitLabel="Save product"
+              onSubmit={async (body) => {
+                await update.mutateAsync(body);
+                notifyDone('Product saved');
+              }}
+            />
+          </Paper>
+          <VariantsPanel productId={p.public_id} variants={p.variants} />
+        </Stack>
       )}
     </>
   );

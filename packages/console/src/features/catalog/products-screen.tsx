@@ -2,6 +2,7 @@ import { Anchor, Button, Select, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Fragment } from 'react';
 import { PRODUCT_STATUSES } from '../../api/domain';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterBar } from '../../components/FilterBar';
@@ -29,7 +30,7 @@ export function ProductsScreen() {
       sort: 'name',
       render: (p) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: p.public_id }} />}>
-          {p.name}
+          <bdi>{p.name}</bdi>
         </Anchor>
       ),
     },
@@ -47,7 +48,19 @@ export function ProductsScreen() {
         return low === high ? money(String(low)) : `${money(String(low))} – ${money(String(high))}`;
       },
     },
-    { key: 'categories', header: 'Categories', render: (p) => p.categories.map((c) => c.name).join(', ') || '—' },
+    {
+      key: 'categories',
+      header: 'Categories',
+      render: (p) =>
+        p.categories.length === 0
+          ? '—'
+          : p.categories.map((c, index) => (
+              <Fragment key={c.public_id}>
+                {index > 0 ? ', ' : ''}
+                <bdi>{c.name}</bdi>
+              </Fragment>
+            )),
+    },
     { key: 'created', header: 'Created', sort: 'created_at', render: (p) => when(p.created_at) },
   ];
   const filtered = Boolean(search.q || search.status);

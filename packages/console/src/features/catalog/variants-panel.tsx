@@ -2,7 +2,9 @@ import { ActionIcon, Anchor, Button, Group, Paper, Table, Text, Title, VisuallyH
 import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
+import { OptionsText } from '../../components/OptionsText';
 import { StatusBadge } from '../../components/StatusBadge';
+import { TableFrame } from '../../components/TableFrame';
 import { count, money } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { useDeleteVariant, type Variant } from './products-api';
@@ -40,7 +42,7 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
             No variants yet: a product is sold through its variants.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={600}>
+          <TableFrame label="Variants" minWidth={720}>
             <Table aria-label="Variants">
               <Table.Thead>
                 <Table.Tr>
@@ -58,14 +60,12 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
               <Table.Tbody>
                 {variants.map((v) => (
                   <Table.Tr key={v.public_id}>
-                    <Table.Td ff="monospace">{v.sku}</Table.Td>
+                    <Table.Td ff="monospace">
+                      <bdi>{v.sku}</bdi>
+                    </Table.Td>
                     <Table.Td>
-                      {v.name}
-                      <Text size="xs" c="dimmed">
-                        {Object.entries(v.options)
-                          .map(([k, value]) => `${k}: ${value}`)
-                          .join(' · ')}
-                      </Text>
+                      <bdi>{v.name}</bdi>
+                      <OptionsText options={v.options} />
                     </Table.Td>
                     <Table.Td ta="right">{money(v.price)}</Table.Td>
                     <Table.Td ta="right">{money(v.cost_price)}</Table.Td>
@@ -106,7 +106,7 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableFrame>
         )}
       </Paper>
       <Paper withBorder p="md" radius="md">

@@ -93,8 +93,8 @@ export function CouponForm({
             inputMode="numeric"
             {...form.getInputProps('usage_limit_per_user')}
           />
-          <TextInput label="Starts" type="datetime-local" description="Empty: at once" {...form.getInputProps('starts_at')} />
-          <TextInput label="Ends" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
+          <TextInput label="Starts (UTC)" type="datetime-local" description="Empty: at once" {...form.getInputProps('starts_at')} />
+          <TextInput label="Ends (UTC)" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
         </SimpleGrid>
         <Switch
           label="Active"

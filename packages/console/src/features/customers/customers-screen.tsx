@@ -43,11 +43,11 @@ export function CustomersScreen() {
       sort: 'name',
       render: (user) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: user.public_id }} />}>
-          {user.first_name} {user.last_name}
+          <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
         </Anchor>
       ),
     },
-    { key: 'email', header: 'Email', sort: 'email', render: (user) => user.email },
+    { key: 'email', header: 'Email', sort: 'email', render: (user) => <bdi>{user.email}</bdi> },
     { key: 'role', header: 'Role', render: (user) => <StatusBadge status={user.role} /> },
     { key: 'status', header: 'Status', render: (user) => <StatusBadge status={user.status} /> },
     { key: 'verified', header: 'Email verified', render: (user) => (user.email_verified ? 'Yes' : 'No') },

@@ -30,3 +30,25 @@ export function reservationPreview(record: Figures, change: number): FigureChang
     ['Available', count(record.quantity_available), count(record.quantity_available - change)],
   ];
 }
+
+/** A movement as the API lists it: how each figure moved, and where it ended. */
+export interface Movement {
+  delta_on_hand: number;
+  delta_reserved: number;
+  quantity_on_hand_after: number;
+  quantity_reserved_after: number;
+}
+
+const signed = (n: number) => (n > 0 ? `+${count(n)}` : `−${count(-n)}`);
+
+/**
+ * What a movement changed, and only that: "Reserved +3, now 3" for a reservation (on hand did not
+ * move, so it is not shown as "0 → 23"); "On hand −2, now 21 · Reserved −2, now 0" for a shipment.
+ */
+export function movementChange(m: Movement): string {
+  const parts = [
+    ...(m.delta_on_hand !== 0 ? [`On hand ${signed(m.delta_on_hand)}, now ${count(m.quantity_on_hand_after)}`] : []),
+    ...(m.delta_reserved !== 0 ? [`Reserved ${signed(m.delta_reserved)}, now ${count(m.quantity_reserved_after)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' · ') : 'No change';
+}

@@ -42,11 +42,11 @@ export function InventoryScreen() {
       sort: 'product_name',
       render: (r) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/inventory/$variantId" params={{ variantId: r.variant_public_id }} />}>
-          {r.product_name}
+          <bdi>{r.product_name}</bdi>
         </Anchor>
       ),
     },
-    { key: 'sku', header: 'SKU', sort: 'sku', render: (r) => r.sku },
+    { key: 'sku', header: 'SKU', sort: 'sku', render: (r) => <bdi>{r.sku}</bdi> },
     { key: 'on_hand', header: 'On hand', sort: 'quantity_on_hand', align: 'right', render: (r) => count(r.quantity_on_hand) },
     { key: 'reserved', header: 'Reserved', align: 'right', render: (r) => count(r.quantity_reserved) },
     { key: 'available', header: 'Available', sort: 'quantity_available', align: 'right', render: (r) => count(r.quantity_available) },

@@ -4,7 +4,7 @@ import { modals } from '@mantine/modals';
 import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../api/domain';
 import { ModalFormFooter } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
-import { localDay, money, titleCase } from '../../lib/format';
+import { money, titleCase, utcDay } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { oneOf } from '../../lib/search';
 import { useSaveExpense, type ExpenseBody } from './api';
@@ -15,6 +15,12 @@ interface ExpenseValues {
   amount: string;
   spent_at: string;
 }
+
+/**
+ * An expense category as people read it. SHIPPING is what couriers cost the store: "Shipping costs",
+ * so it is not taken for the shipping customers pay, which the P&L counts as income.
+ */
+export const categoryLabel = (category: string) => (category === 'SHIPPING' ? 'Shipping costs' : titleCase(category));
 
 /** An expense as the list gives it (its category a plain string there). */
 export interface Expense {
@@ -41,7 +47,7 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
           amount: expense.amount,
           spent_at: expense.spent_at,
         }
-      : { description: '', category: 'OTHER', amount: '', spent_at: localDay() },
+      : { description: '', category: 'OTHER', amount: '', spent_at: utcDay() },
     validate: {
       description: (value) => (value.trim() === '' ? 'Describe the expense' : value.length > 500 ? 'At most 500 characters' : null),
       amount: (value) => (!/^\d{1,10}(\.\d{1,2})?$/.test(value.trim()) || Number(value) <= 0 ? 'An amount above zero, like 49.90' : null),
@@ -68,12 +74,12 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
           label="Category"
           required
           allowDeselect={false}
-          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: titleCase(c) }))}
+          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           {...form.getInputProps('category')}
         />
         <Group grow>
           <TextInput label="Amount" required inputMode="decimal" {...form.getInputProps('amount')} />
-          <TextInput label="Spent on" type="date" required {...form.getInputProps('spent_at')} />
+          <TextInput label="Spent on (UTC)" type="date" required {...form.getInputProps('spent_at')} />
         </Group>
         <ModalFormFooter form={form} submit={expense ? 'Save' : 'Record expense'} />
       </Stack>

@@ -26,7 +26,7 @@ export function OrderScreen() {
                   size="sm"
                   renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: data.customer.public_id }} />}
                 >
-                  {data.customer.email}
+                  <bdi>{data.customer.email}</bdi>
                 </Anchor>
               </Group>
             }
@@ -43,7 +43,9 @@ export function OrderScreen() {
                   <Title order={2} size="h4" mb="xs">
                     Customer’s note
                   </Title>
-                  <Text style={{ whiteSpace: 'pre-wrap' }}>{data.notes}</Text>
+                  <Text style={{ whiteSpace: 'pre-wrap' }}>
+                    <bdi>{data.notes}</bdi>
+                  </Text>
                 </Paper>
               ) : null}
             </Grid.Col>
