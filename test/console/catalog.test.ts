@@ -237,4 +237,111 @@ describe('console: catalog', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);
   });
+
+  test('two variants with the same options are refused at the Options field; a price of 0 asks first', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Wool scarf', status: 'ACTIVE' })).body.data
+      .public_id as string;
+    const small = await admin.client.post(`/api/v1/admin/products/${product}/variants`, {
+      sku: 'SCARF-S',
+      name: 'Small',
+      options: { size: 'S' },
+      price: '30.00',
+    });
+    assert.equal(small.status, 201, small.text);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('textbox', { name: 'SKU' }).fill('SCARF-S2');
+      await page.getByRole('textbox', { name: 'Variant name' }).fill('Small again');
+      await page.getByRole('textbox', { name: 'Options' }).fill('size=S');
+      await page.getByRole('textbox', { name: 'Price', exact: true }).fill('30.00');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      const options = page.getByRole('textbox', { name: 'Options' });
+      await page.getByText('The same as variant SCARF-S: change a value, or edit that variant').waitFor();
+      assert.equal(await options.getAttribute('aria-invalid'), 'true', 'the refusal is at the Options field');
+      assert.ok(await options.evaluate((input) => input === (globalThis as any).document.activeElement), 'and focus is there');
+
+      // A free variant is a decision, asked about first: going back keeps the form as it was.
+      await options.fill('size=M');
+      await page.getByRole('textbox', { name: 'Price', exact: true }).fill('0');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('dialog').getByText('Sell SCARF-S2 for nothing?').waitFor();
+      await page.getByRole('dialog').getByRole('button', { name: 'Back to the price' }).click();
+      assert.equal(await page.getByRole('textbox', { name: 'SKU' }).inputValue(), 'SCARF-S2');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Yes, the price is 0.00' }).click();
+      await page.getByText('Variant SCARF-S2 added').waitFor();
+    });
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(
+      variants.map((v) => [v.sku, v.options, v.price]),
+      [
+        ['SCARF-S', { size: 'S' }, '30.00'],
+        ['SCARF-S2', { size: 'M' }, '0.00'],
+      ],
+    );
+  });
+
+  test('a new variant is offered the store’s reorder level, told what an empty one means, and keeps the level chosen', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Beeswax candle', status: 'ACTIVE' })).body.data
+      .public_id as string;
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      const level = page.getByRole('textbox', { name: 'Reorder level' });
+      assert.equal(await level.inputValue(), '5', 'DEFAULT_REORDER_LEVEL, 5 unless configured');
+      await page.getByText('Empty: no level, and this stock never shows as low stock.').waitFor();
+      const add = async (sku: string, stock: string, reorder: string) => {
+        await page.getByRole('textbox', { name: 'SKU' }).fill(sku);
+        await page.getByRole('textbox', { name: 'Variant name' }).fill(sku);
+        await page.getByRole('textbox', { name: 'Price', exact: true }).fill('12.00');
+        await page.getByRole('textbox', { name: 'Initial stock' }).fill(stock);
+        await level.fill(reorder);
+        await page.getByRole('button', { name: 'Add variant' }).click();
+        await page.getByText(`Variant ${sku} added`).waitFor();
+      };
+      await add('CANDLE-TALL', '4', '5');
+      await add('CANDLE-SHORT', '4', '');
+    });
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(
+      variants.map((v) => [v.sku, v.inventory.quantity_on_hand, v.inventory.reorder_level, v.inventory.stock_status]),
+      [
+        ['CANDLE-TALL', 4, 5, 'LOW_STOCK'],
+        ['CANDLE-SHORT', 4, null, 'IN_STOCK'],
+      ],
+    );
+  });
+
+  test('the category picker names each category by its path, so two of the same name are told apart', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const make = async (name: string, parent?: string) =>
+      (await admin.client.post('/api/v1/admin/categories', { name, ...(parent ? { parent_public_id: parent } : {}) })).body.data
+        .public_id as string;
+    const kitchen = await make('Kitchen');
+    const gifts = await make('Gifts');
+    await make('Mugs', kitchen);
+    const giftMugs = await make('Mugs', gifts);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/products/new');
+      await page.getByRole('textbox', { name: 'Name' }).fill('Gift mug');
+      await page.getByRole('combobox', { name: 'Categories' }).click();
+      await page.getByRole('option', { name: 'Kitchen › Mugs' }).waitFor();
+      await page.getByRole('option', { name: 'Gifts › Mugs' }).click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Gift mug' }).waitFor();
+    });
+    const created = (await admin.client.get('/api/v1/admin/products?search=Gift%20mug')).body.data[0];
+    assert.deepEqual(
+      created.categories.map((c: any) => c.public_id),
+      [giftMugs],
+    );
+  });
 });

@@ -41,6 +41,8 @@ export async function inConsole(
   viewport: Viewport = LAPTOP,
   /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
   timezoneId?: string,
+  /** Console errors the test causes on purpose (requests it cuts off), which then do not fail it. */
+  expectedErrors?: RegExp,
 ): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const name = t.name
@@ -62,7 +64,8 @@ export async function inConsole(
   page.on('console', (message) => {
     if (
       message.type() === 'error' &&
-      !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text())
+      !/Failed to load resource: the server responded with a status of (401|404|409|400)/.test(message.text()) &&
+      !expectedErrors?.test(message.text())
     ) {
       problems.push(`console error: ${message.text()}`);
     }

@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api/client';
+import { ScreenError } from './components/ScreenError';
 import { noteNavigation } from './lib/arrival';
 import { accountRoute, auditRoute } from './routes/account';
 import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';
@@ -46,6 +47,8 @@ export const router = createRouter({
   // Screens read through TanStack Query; the router only decides which screen, so loaders need no cache of their own.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  // A screen that fails (its code did not arrive, or it threw) shows in the frame, with a heading and a way back.
+  defaultErrorComponent: ScreenError,
 });
 
 router.history.subscribe(noteNavigation);

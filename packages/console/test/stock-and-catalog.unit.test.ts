@@ -17,7 +17,13 @@ import {
   variantDeletionEffect,
   variantField,
 } from '../src/features/catalog/variant-rules';
-import { adjustmentPreview, reservationPreview } from '../src/features/inventory/figures';
+import {
+  adjustmentPreview,
+  adjustmentRefusal,
+  movementChange,
+  reservationPreview,
+  reservationRefusal,
+} from '../src/features/inventory/figures';
 
 const record = { quantity_on_hand: 10, quantity_reserved: 3, quantity_available: 7, reorder_level: 2 };
 
@@ -44,6 +50,33 @@ describe('stock previews: the figures before and after, as the confirmation show
       ['Reserved', '3', '0'],
       ['Available', '7', '10'],
     ]);
+  });
+});
+
+describe('stock changes the API would refuse, told before they are sent', () => {
+  test('on hand never below zero; below what is reserved it may go', () => {
+    assert.equal(adjustmentRefusal(record, 'change', -11), 'On-hand quantity cannot go below zero (it would be -1)');
+    assert.equal(adjustmentRefusal(record, 'set', -1), 'On-hand quantity cannot go below zero (it would be -1)');
+    assert.equal(adjustmentRefusal(record, 'change', -10), null, 'to zero, below the 3 reserved');
+    assert.equal(adjustmentRefusal(record, 'set', 0), null);
+  });
+
+  test('a reservation needs units available; a release cannot go below zero reserved', () => {
+    assert.equal(reservationRefusal(record, 7), null, 'every available unit');
+    assert.equal(reservationRefusal(record, 999), 'Only 7 available: reserving 999 would leave -992');
+    assert.equal(reservationRefusal(record, -3), null);
+    assert.equal(reservationRefusal(record, -4), 'Only 3 reserved: releasing 4 would leave -1');
+    const oversold = { ...record, quantity_on_hand: 2, quantity_available: -1 };
+    assert.equal(reservationRefusal(oversold, -1), null, 'a release that improves availability is allowed');
+    assert.match(reservationRefusal(oversold, 1)!, /^Only 0 available/);
+  });
+
+  test('a movement shows only the figures that moved, and where each ended', () => {
+    const reservation = { delta_on_hand: 0, delta_reserved: 3, quantity_on_hand_after: 23, quantity_reserved_after: 3 };
+    assert.equal(movementChange(reservation), 'Reserved +3, now 3');
+    const shipment = { delta_on_hand: -2, delta_reserved: -2, quantity_on_hand_after: 21, quantity_reserved_after: 0 };
+    assert.equal(movementChange(shipment), 'On hand −2, now 21 · Reserved −2, now 0');
+    assert.equal(movementChange({ ...reservation, delta_reserved: 0 }), 'No change');
   });
 });
 

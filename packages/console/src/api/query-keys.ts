@@ -80,3 +80,8 @@ export const auditKeys = {
   all: ['audit'] as const,
   list: (query: object) => [...auditKeys.all, 'list', query] as const,
 };
+
+/** The store's settings (currency, shipping, tax, the default reorder level): they change with a deploy only. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+};

@@ -4,6 +4,7 @@ import { FormErrors } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useChangePassword } from './api';
+import { submitWith } from '../../lib/form-submit';
 
 /** A new password, with the rules the API applies (8 to 128 characters, two kinds of character). */
 export function PasswordForm() {
@@ -24,13 +25,13 @@ export function PasswordForm() {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await change.mutateAsync({ current_password: values.current_password, new_password: values.new_password });
           form.reset();
           notifyDone('Password changed; your other sessions were signed out');
         } catch (error) {
-          form.setErrors(
+          refuse(
             placeErrors(error, {
               inputs: ['current_password', 'new_password'],
               codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] },

@@ -6,6 +6,8 @@ import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useCreateCategory, useUpdateCategory } from './categories-api';
 import { pathLabel, type Category, type Node } from './category-tree';
+import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
 export function NewCategoryForm({ parents, paths }: { parents: Node[]; paths: Map<string, string[]> }) {
   const create = useCreateCategory();
@@ -16,7 +18,7 @@ export function NewCategoryForm({ parents, paths }: { parents: Node[]; paths: Ma
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await create.mutateAsync({ name: values.name.trim(), parent_public_id: values.parent === 'root' ? null : values.parent });
           form.reset();
@@ -26,10 +28,11 @@ export function NewCategoryForm({ parents, paths }: { parents: Node[]; paths: Ma
             </>,
           );
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['name', 'parent'], rename: (f) => (f === 'parent_public_id' ? 'parent' : f) }));
+          refuse(placeErrors(error, { inputs: ['name', 'parent'], rename: (f) => (f === 'parent_public_id' ? 'parent' : f) }));
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <Group align="flex-end">
           <TextInput label="Name" required maxLength={100} {...form.getInputProps('name')} />
@@ -67,7 +70,7 @@ export function CategoryForm({ category }: { category: Category }) {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await update.mutateAsync({ name: values.name.trim(), slug: values.slug, description: values.description.trim() || null });
           modals.closeAll();
@@ -77,7 +80,7 @@ export function CategoryForm({ category }: { category: Category }) {
             </>,
           );
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['name', 'slug', 'description'], codes: { SLUG_TAKEN: 'slug' } }));
+          refuse(placeErrors(error, { inputs: ['name', 'slug', 'description'], codes: { SLUG_TAKEN: 'slug' } }));
         }
       })}
     >

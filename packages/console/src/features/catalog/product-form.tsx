@@ -24,6 +24,8 @@ import { notifyError } from '../../lib/notify';
 import { everyCategoryQuery } from './categories-api';
 import { pathLabel, withPaths } from './category-tree';
 import { uploadProductImage, type ProductBody, type ProductDetail } from './products-api';
+import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
 /** Fields of the product form with an input; an error for any other (an image's URL) shows above the button. */
 const PRODUCT_ERRORS: Placement = {
@@ -81,7 +83,7 @@ export function ProductForm({
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await onSubmit({
             name: values.name.trim(),
@@ -93,10 +95,11 @@ export function ProductForm({
             images: values.images.map((i) => ({ url: i.url, alt_text: i.alt_text.trim() || null })),
           });
         } catch (error) {
-          form.setErrors(placeErrors(error, PRODUCT_ERRORS));
+          refuse(placeErrors(error, PRODUCT_ERRORS));
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required maxLength={200} {...form.getInputProps('name')} />

@@ -41,7 +41,19 @@ export function NewProductScreen() {
 export function ProductScreen() {
   const { productId } = useParams({ from: '/staff/products/$productId' });
   const product = useQuery(productQuery(productId));
-  return <QueryState query={product}>{(p) => <ProductView product={p} />}</QueryState>;
+  return (
+    <QueryState
+      query={product}
+      screen="Product"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products" />}>
+          ← All products
+        </Anchor>
+      }
+    >
+      {(p) => <ProductView product={p} />}
+    </QueryState>
+  );
 }
 
 /** A product: its details to edit and its variants, or, once deleted, what it was (orders and the audit log link here). */

@@ -65,12 +65,12 @@ export function useDeleteProduct(productId: string) {
 export type VariantBody = BodyOf<'/api/v1/admin/products/{product_public_id}/variants', 'post'>;
 
 /**
- * Adds a variant and records its first stock. The variant is made first; when its stock record then
+ * Adds a variant and records its first stock and reorder level. The variant is made first; when its stock record then
  * fails, the variant stays and `stockError` says why (the product screen offers to create it).
  */
 export function useAddVariant(productId: string) {
   return useWrite({
-    mutationFn: async ({ variant, stock }: { variant: VariantBody; stock: number }) => {
+    mutationFn: async ({ variant, stock, reorderLevel }: { variant: VariantBody; stock: number; reorderLevel: number | null }) => {
       const created = (
         await api.POST('/api/v1/admin/products/{product_public_id}/variants', {
           params: { path: { product_public_id: productId } },
@@ -78,7 +78,13 @@ export function useAddVariant(productId: string) {
         })
       ).data;
       try {
-        await api.POST('/api/v1/admin/inventory', { body: { variant_public_id: created.public_id, quantity_on_hand: stock } });
+        await api.POST('/api/v1/admin/inventory', {
+          body: {
+            variant_public_id: created.public_id,
+            quantity_on_hand: stock,
+            ...(reorderLevel === null ? {} : { reorder_level: reorderLevel }),
+          },
+        });
         return { created, stockError: null };
       } catch (error) {
         return { created, stockError: error };

@@ -1,7 +1,9 @@
-import { ActionIcon, Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Loader, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { settingsQuery } from '../../api/settings';
 import { OptionsText } from '../../components/OptionsText';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TableFrame } from '../../components/TableFrame';
@@ -15,6 +17,9 @@ import { variantDeletionEffect } from './variant-rules';
 /** The product's variants with their prices and what is available to sell, and a form to add one. */
 export function VariantsPanel({ productId, variants }: { productId: string; variants: Variant[] }) {
   const deletion = useDeleteVariant();
+  const settings = useQuery(settingsQuery);
+  // The store's default reorder level is offered for new stock; without the settings (a failed read) none is offered.
+  const defaultReorderLevel = settings.data?.default_reorder_level ?? null;
   const remove = (v: Variant) =>
     modals.openConfirmModal({
       title: `Delete variant ${v.sku}?`,
@@ -33,7 +38,7 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
     });
   return (
     <>
-      <Paper withBorder p="md" radius="md" mb="md">
+      <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="sm">
           Variants
         </Title>
@@ -67,7 +72,14 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                       <bdi>{v.name}</bdi>
                       <OptionsText options={v.options} />
                     </Table.Td>
-                    <Table.Td ta="right">{money(v.price)}</Table.Td>
+                    <Table.Td ta="right">
+                      {money(v.price)}
+                      {v.compare_at_price ? (
+                        <Text size="xs" c="dimmed" td="line-through" aria-label={`Compare at ${money(v.compare_at_price)}`}>
+                          {money(v.compare_at_price)}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td ta="right">{money(v.cost_price)}</Table.Td>
                     <Table.Td ta="right">
                       {v.inventory ? (
@@ -79,7 +91,12 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                           size="compact-xs"
                           variant="light"
                           aria-label={`Create stock record of ${v.sku}`}
-                          onClick={() => modals.open({ title: `Stock of ${v.sku}`, children: <StockRecordForm variant={v} /> })}
+                          onClick={() =>
+                            modals.open({
+                              title: `Stock of ${v.sku}`,
+                              children: <StockRecordForm variant={v} defaultReorderLevel={defaultReorderLevel} />,
+                            })
+                          }
                         >
                           Create stock record
                         </Button>
@@ -113,7 +130,11 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
         <Title order={2} size="h4" mb="sm">
           Add a variant
         </Title>
-        <VariantForm productId={productId} />
+        {settings.isPending ? (
+          <Loader size="sm" aria-label="Loading" />
+        ) : (
+          <VariantForm productId={productId} defaultReorderLevel={defaultReorderLevel} />
+        )}
       </Paper>
     </>
   );

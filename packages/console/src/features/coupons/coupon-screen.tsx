@@ -77,7 +77,15 @@ export function CouponScreen() {
     });
 
   return (
-    <QueryState query={coupon}>
+    <QueryState
+      query={coupon}
+      screen="Coupon"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/coupons" />}>
+          ← All coupons
+        </Anchor>
+      }
+    >
       {(c) => (
         <>
           <PageHeader

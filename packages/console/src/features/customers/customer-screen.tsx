@@ -68,7 +68,15 @@ export function CustomerScreen() {
   const me = useStaff();
   const account = useQuery(accountQuery(userId));
   return (
-    <QueryState query={account}>
+    <QueryState
+      query={account}
+      screen="Account"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers" />}>
+          ← All accounts
+        </Anchor>
+      }
+    >
       {(user) => {
         const blocked = suspensionBlockedBecause(me, user);
         return (

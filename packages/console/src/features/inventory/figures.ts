@@ -23,6 +23,34 @@ export function adjustmentPreview(record: Figures, mode: 'change' | 'set', amoun
   };
 }
 
+/**
+ * Why the API would refuse an adjustment (src/inventory: on hand never goes below zero; below what is
+ * reserved it may go, leaving available negative), told before it is sent; null when it would not.
+ */
+export function adjustmentRefusal(record: Figures, mode: 'change' | 'set', amount: number): string | null {
+  const onHand = mode === 'set' ? amount : record.quantity_on_hand + amount;
+  return onHand < 0 ? `On-hand quantity cannot go below zero (it would be ${count(onHand)})` : null;
+}
+
+/**
+ * Why the API would refuse reserving `change` units (releasing, when negative), told before it is
+ * sent: a reservation needs units available, and nothing releases more than is reserved. (A release
+ * below what open orders hold is refused too, but only the API knows what they hold.)
+ */
+export function reservationRefusal(record: Figures, change: number): string | null {
+  if (change > 0 && record.quantity_available - change < 0) {
+    const available = Math.max(record.quantity_available, 0);
+    return `Only ${count(available)} available: reserving ${count(change)} would leave ${count(record.quantity_available - change)}`;
+  }
+  if (change < 0 && record.quantity_reserved + change < 0) {
+    return `Only ${count(record.quantity_reserved)} reserved: releasing ${count(-change)} would leave ${count(record.quantity_reserved + change)}`;
+  }
+  return null;
+}
+
+/** "Reserved 3 → 5 · Available 7 → 5": a change's figures before and after, on one line. */
+export const previewLine = (lines: FigureChange[]) => lines.map(([label, before, after]) => `${label} ${before} → ${after}`).join(' · ');
+
 /** What reserving `change` units (releasing, when negative) leaves. */
 export function reservationPreview(record: Figures, change: number): FigureChange[] {
   return [

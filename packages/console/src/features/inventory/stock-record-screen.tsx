@@ -15,7 +15,15 @@ export function StockRecordScreen() {
   const search = useSearch({ from: '/staff/inventory/$variantId' });
   const record = useQuery(stockRecordQuery(variantId));
   return (
-    <QueryState query={record}>
+    <QueryState
+      query={record}
+      screen="Stock record"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/inventory" />}>
+          ← All inventory
+        </Anchor>
+      }
+    >
       {(r) => (
         <>
           <PageHeader

@@ -8,6 +8,7 @@ import { money, titleCase, utcDay } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { oneOf } from '../../lib/search';
 import { useSaveExpense, type ExpenseBody } from './api';
+import { submitWith } from '../../lib/form-submit';
 
 interface ExpenseValues {
   description: string;
@@ -57,14 +58,14 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         const body: ExpenseBody = { ...values, description: values.description.trim(), amount: values.amount.trim() };
         try {
           await save.mutateAsync({ id: expense?.public_id ?? null, body });
           modals.closeAll();
           notifyDone(expense ? 'Expense updated' : `Expense of ${money(body.amount)} recorded`);
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
+          refuse(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
         }
       })}
     >

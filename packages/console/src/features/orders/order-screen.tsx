@@ -14,7 +14,15 @@ export function OrderScreen() {
   const { orderId } = useParams({ from: '/staff/orders/$orderId' });
   const order = useQuery(orderQuery(orderId));
   return (
-    <QueryState query={order}>
+    <QueryState
+      query={order}
+      screen="Order"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" />}>
+          ← All orders
+        </Anchor>
+      }
+    >
       {(data) => (
         <>
           <PageHeader
