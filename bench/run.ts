@@ -146,8 +146,8 @@ async function main() {
   const children: ChildProcess[] = [];
   let balancer: Balancer | null = null;
   try {
+    await migrateToLatest(databaseUrl);
     const db = createDb(databaseUrl, 4);
-    await migrateToLatest(db);
     const hash = await hashPassword(PASSWORD, 15);
     let t = Date.now();
     await seedBenchStore(db, hash);

@@ -5,17 +5,19 @@ import { migrateToLatest } from '../src/db/migrate.js';
 
 /**
  * For CLI commands: the configured database, or the embedded one under
- * DATA_DIR (reusing the service's server when it is running), migrated.
+ * DATA_DIR (reusing the service's server when it is running), migrated
+ * (through MIGRATION_DATABASE_URL when it is set).
  * `close` releases the pool and stops the server only if this process started it.
  */
-export async function openDatabase(): Promise<{ config: Config; db: Db; close(): Promise<void> }> {
+export async function openDatabase(): Promise<{ config: Config; db: Db; applied: string[]; close(): Promise<void> }> {
   const config = loadConfig();
   const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
-  const db = createDb(server.url, 4);
-  await migrateToLatest(db);
+  const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url);
+  const db = createDb(server.url, 4, { namedStatements: config.dbNamedStatements });
   return {
     config,
     db,
+    applied,
     async close() {
       await db.destroy();
       await server.stop();

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { schemaIsCurrent, type SchemaGate } from './db/schema-state.js';
 import { addressRoutes } from './addresses/routes.js';
 import { createAddressService } from './addresses/service.js';
 import { registerGuard, type Access } from './auth/guard.js';
@@ -20,7 +21,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
-import { shuttingDown } from './lib/errors.js';
+import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { validatorCompiler } from './lib/validation.js';
@@ -89,13 +90,22 @@ export interface AppDeps {
   log?: Logger;
   /** Prometheus metrics (src/main.ts serves them on their own listener); none when absent. */
   metrics?: Metrics;
+  /** Whether the database's schema matches the code (src/db/connect.ts); always, when absent. */
+  schema?: SchemaGate;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application and wires every service to exactly what it needs. */
-export async function buildApp({ config, db, clock = systemClock, log, metrics }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = systemClock,
+  log,
+  metrics,
+  schema = schemaIsCurrent,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
@@ -149,13 +159,25 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
 
   // Closing (SIGTERM): a request that arrives on a kept-alive connection is told to go elsewhere, in the
   // envelope with Retry-After, and its connection is closed (Fastify's own 503 would carry neither).
+  // An instance whose database schema is behind its code answers only the probes until it is migrated.
   let closing = false;
   app.addHook('preClose', async () => void (closing = true));
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw shuttingDown();
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw shuttingDown();
+    }
+    if (schema.pending() !== null && !request.routeOptions.url?.startsWith('/health')) throw waitingForSchema();
   });
+  /** Background work starts when the app is ready and the schema matches the code (at once, normally), unless it is closing by then. */
+  const startWhenServing = (start: () => void) =>
+    app.addHook('onReady', async () => {
+      if (schema.pending() === null) return start();
+      void schema.current.then(
+        () => closing || start(),
+        () => {},
+      );
+    });
 
   registerErrorHandling(app, routeTable);
   // Helmet's default security headers on every response, the middleware built once (the Fastify plugin rebuilds it per request; bench finding 15).
@@ -213,16 +235,16 @@ export async function buildApp({ config, db, clock = systemClock, log, metrics }
   app.decorate('emailWorker', emailWorker);
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
-  app.addHook('onReady', async () => pruner.start());
+  startWhenServing(() => pruner.start());
   app.addHook('onClose', async () => pruner.stop());
   // EMAIL_WORKER=off leaves delivery to `npm run worker` processes (the worker still exists for tests to drive).
-  if (config.emailWorker === 'in-process') app.addHook('onReady', async () => emailWorker.start());
+  if (config.emailWorker === 'in-process') startWhenServing(() => emailWorker.start());
   app.addHook('onClose', async () => {
     await emailWorker.stop();
     transport.close();
   });
 
-  await app.register(healthRoutes({ db }));
+  await app.register(healthRoutes({ db, schema }));
   await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media }));

@@ -26,6 +26,15 @@ export interface Config {
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
+  /**
+   * Where migrations run (on start and `npm run db:migrate`): a direct URL when DATABASE_URL is a
+   * pooler's; `null` uses DATABASE_URL.
+   */
+  readonly migrationDatabaseUrl: string | null;
+  /** Apply pending migrations at start-up; when false an instance on an older schema waits, not ready, until they are applied. */
+  readonly migrateOnStart: boolean;
+  /** Name statements so each connection prepares them once; false sends them unnamed (poolers that do not keep them). */
+  readonly dbNamedStatements: boolean;
   readonly dataDir: string;
   /** The console's production build, served at /admin. */
   readonly consoleDir: string;
@@ -189,6 +198,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
+    migrationDatabaseUrl: url('MIGRATION_DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    migrateOnStart: bool('MIGRATE_ON_START', true),
+    dbNamedStatements: bool('DB_NAMED_STATEMENTS', true),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
@@ -268,6 +280,9 @@ export function loadConfig(env: Env = process.env): Config {
       defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
+  if (config.migrationDatabaseUrl !== null && config.databaseUrl === null) {
+    throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL: the embedded database is migrated directly');
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
   }

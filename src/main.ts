@@ -6,16 +6,22 @@ import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { startMetricsServer } from './metrics/server.js';
 
 /**
- * `npm start`: config, database (embedded unless DATABASE_URL), migrations,
- * HTTP. SIGTERM and SIGINT drain: stop accepting, finish the requests in
- * flight (within SHUTDOWN_GRACE_MS), let the email worker finish its message,
- * close the pool, then stop the embedded server if this process runs it.
+ * `npm start`: config, database (embedded unless DATABASE_URL), migrations
+ * (or, with MIGRATE_ON_START=false, not ready until they are applied), HTTP.
+ * SIGTERM and SIGINT drain: stop accepting, finish the requests in flight
+ * (within SHUTDOWN_GRACE_MS), let the email worker finish its message, close
+ * the pool, then stop the embedded server if this process runs it.
  */
 startProcess(async ({ config, log, shutdown }) => {
   let metrics: Metrics | null = null;
-  const db = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
+  const { db, schema } = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
+  // A later release's migrations appearing while this instance waits for its own: it cannot serve them.
+  schema.current.catch((error: unknown) => {
+    log.fatal({ err: error }, 'start-up failed');
+    void shutdown.run('the database schema is newer than this version', 1);
+  });
   metrics = createMetrics({ db, clock: systemClock });
-  const app = await buildApp({ config, db, log, metrics });
+  const app = await buildApp({ config, db, log, metrics, schema });
   shutdown.add('http', async (deadline) => {
     // Requests in flight finish. A keep-alive connection whose request finishes during the drain
     // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.

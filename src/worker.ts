@@ -13,7 +13,9 @@ import { startProcess } from './lib/process.js';
  * worker finish the message it is sending and hand back the rest of its batch.
  */
 startProcess(async ({ config, log, shutdown }) => {
-  const db = await connectDatabase(config, log, shutdown);
+  const { db, schema } = await connectDatabase(config, log, shutdown);
+  // On a schema behind the code (MIGRATE_ON_START=false) nothing runs until `npm run db:migrate` has been.
+  await schema.current;
   const transport = createMailTransport(config, systemClock);
   const worker = createEmailWorker({
     db,

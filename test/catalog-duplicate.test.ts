@@ -27,6 +27,7 @@ test('a DRAFT copy with a new slug and SKUs, the same categories, options, price
   assert.notEqual(copy.public_id, source.id);
   assert.equal(copy.name, 'Walnut Desk (copy)');
   assert.equal(copy.status, 'DRAFT');
+  assert.deepEqual([copy.price_min, copy.price_max], ['300.00', '350.00']);
   assert.notEqual(copy.slug, source.product.slug);
   assert.deepEqual([copy.description, copy.brand], ['Solid walnut.', 'Oakline']);
   assert.deepEqual(

@@ -7,7 +7,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createDb } from '../../src/db/database.js';
 import { startEmbeddedDatabase, type RunningDatabase } from '../../src/db/embedded.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildServer, serverIsStale } from '../build.js';
@@ -44,9 +43,7 @@ export async function prepareDatabase(): Promise<Shared> {
     await admin.end();
     const templateUrl = new URL(server.url);
     templateUrl.pathname = `/${TEMPLATE}`;
-    const db = createDb(templateUrl.toString(), 2);
-    await migrateToLatest(db);
-    await db.destroy();
+    await migrateToLatest(templateUrl.toString());
   } catch (error) {
     await stop();
     throw error;

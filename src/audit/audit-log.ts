@@ -1,6 +1,8 @@
 import type { Executor } from '../db/database.js';
 import type { Ctx } from '../lib/context.js';
 import { newPublicId } from '../lib/ids.js';
+import type { AuditAction } from './actions.js';
+import type { AuditEntityTypeName } from './schemas.js';
 import { insertAuditEntry } from './repository.js';
 
 /**
@@ -9,8 +11,8 @@ import { insertAuditEntry } from './repository.js';
  * secrets or hashes in `changes`.
  */
 export interface AuditEntry {
-  action: string;
-  entityType: string;
+  action: AuditAction;
+  entityType: AuditEntityTypeName;
   entityPublicId: string | null;
   changes?: { before?: unknown; after?: unknown } | null;
   reason?: string | null;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { toPage, type PageRequest } from '../lib/pagination.js';
-import { countAuditEntries, listAuditEntries, type AuditRow } from './repository.js';
+import type { AuditAction } from './actions.js';
+import { auditEntriesInBatches, countAuditEntries, listAuditEntries, type AuditRow } from './repository.js';
 import type { AuditEntry, AuditQuery } from './schemas.js';
 
 /** Reading the append-only audit log (SUPER_ADMIN), newest first. */
@@ -11,9 +12,10 @@ export function createAuditService({ db }: { db: Db }) {
       row.actor_public_id && row.actor_email && row.actor_role
         ? { public_id: row.actor_public_id, email: row.actor_email, role: row.actor_role }
         : null,
-    action: row.action,
-    entity_type: row.entity_type,
+    action: row.action as AuditAction,
+    entity_type: row.entity_type as AuditEntry['entity_type'],
     entity_public_id: row.entity_public_id,
+    entity_label: row.entity_label,
     changes: row.changes ?? null,
     reason: row.reason,
     ip: row.ip,
@@ -26,6 +28,11 @@ export function createAuditService({ db }: { db: Db }) {
     async list(query: AuditQuery, page: PageRequest) {
       const rows = await listAuditEntries(db, query, page);
       return toPage(rows, page, () => countAuditEntries(db, query), toEntry);
+    },
+
+    /** The whole filtered log, newest first, a batch at a time (for the CSV export). */
+    async *all(query: AuditQuery): AsyncGenerator<AuditEntry[]> {
+      for await (const rows of auditEntriesInBatches(db, query)) yield rows.map(toEntry);
     },
   };
 }

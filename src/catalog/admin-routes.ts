@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { BulkResult, eachItem } from '../lib/bulk.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
 import {
   AdminProduct,
   AdminProductListQuery,
+  BulkProductDelete,
+  BulkProductStatus,
+  VariantBatch,
   AdminVariant,
   Category,
   CategoryCreate,
@@ -86,6 +90,35 @@ export const catalogAdminRoutes =
       },
     });
 
+    app.post('/admin/products/bulk-status', {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)',
+        body: BulkProductStatus,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        const { product_public_ids: ids, status } = request.body;
+        return { success: true as const, data: await eachItem(ids, (id) => catalog.updateProduct(ctx, id, { status })) };
+      },
+    });
+
+    app.post('/admin/products/bulk-delete', {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)',
+        body: BulkProductDelete,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const ctx = authedCtxOf(request);
+        return { success: true as const, data: await eachItem(request.body.product_public_ids, (id) => catalog.deleteProduct(ctx, id)) };
+      },
+    });
+
     app.post('/admin/products/:product_public_id/duplicate', {
       config,
       schema: {
@@ -98,6 +131,24 @@ export const catalogAdminRoutes =
         reply
           .code(201)
           .send({ success: true as const, data: await catalog.duplicateProduct(authedCtxOf(request), request.params.product_public_id) }),
+    });
+
+    app.post('/admin/products/:product_public_id/variants/batch', {
+      config,
+      schema: {
+        tags,
+        summary: 'Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none',
+        params: product,
+        body: VariantBatch,
+        response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL') },
+      },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send({
+            success: true as const,
+            data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
+          }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

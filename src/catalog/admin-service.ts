@@ -4,7 +4,8 @@ import { transaction } from '../db/transaction.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, slugTaken, variantOptionsTaken } from '../lib/errors.js';
+import { notFound, skuTaken, slugTaken, validationError, variantOptionsTaken } from '../lib/errors.js';
+import { createStockRecord } from '../inventory/service.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -38,10 +39,14 @@ import type {
   ProductCreate,
   ProductPatch,
   ProductSortField,
+  VariantBatch,
   VariantCreate,
   VariantPatch,
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
+
+/** Option values with their names in order, so two sets that differ only in key order compare equal as text. */
+const sortedOptions = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** The fields an audit entry records for a product or variant (no derived or internal columns). */
 const productAudit = (p: ProductRow) => ({
@@ -112,6 +117,11 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       () => slugTaken('product'),
       (candidate) => slugInUse(trx, 'products', candidate, exceptId),
     );
+
+  /** The product as it is now: after its variants changed, its derived price range has too. */
+  async function rereadProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
+    return readProduct(trx, (await findProduct(trx, { publicId: product.public_id }))!);
+  }
 
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
     const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
@@ -285,6 +295,63 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         return readVariant(trx, variant);
       }),
 
+    /**
+     * Several variants of one product at once, all or none, each with an optional stock record:
+     * the product's lock first, then the variants in the order given, then their records
+     * (src/db/LOCKING.md steps 8, 9, 11). A SKU or option set twice in the batch, or already on
+     * another variant, is refused naming the item (`variants.3.sku`).
+     */
+    createVariants: (ctx: AuthedCtx, productPublicId: string, input: VariantBatch) =>
+      write(async (trx) => {
+        const product = await liveProduct(trx, productPublicId, true);
+        const skus = input.variants.map((v) => v.sku.toLowerCase());
+        const repeated = skus.findIndex((sku, i) => skus.indexOf(sku) !== i);
+        if (repeated >= 0) {
+          throw validationError('Two variants of the batch have the same SKU', [
+            { field: `variants.${repeated}.sku`, message: 'appears twice' },
+          ]);
+        }
+        const taken = await skusInUse(trx, skus);
+        const clash = skus.findIndex((sku) => taken.has(sku));
+        if (clash >= 0) throw skuTaken(`variants.${clash}.sku`);
+        const options = input.variants.map((v) => JSON.stringify(sortedOptions(v.options ?? {})));
+        for (const [i, set] of options.entries()) {
+          if (set === '{}') continue;
+          const twin = options.indexOf(set);
+          if (twin !== i) throw variantOptionsTaken(input.variants[twin]!.sku, `variants.${i}.options`);
+          const existing = await variantWithOptions(trx, product.id, set);
+          if (existing !== undefined) throw variantOptionsTaken(existing, `variants.${i}.options`);
+        }
+        const made: { variant: VariantRow; stock: VariantBatch['variants'][number]['stock'] }[] = [];
+        for (const [i, item] of input.variants.entries()) {
+          const { stock, ...fields } = item;
+          const variant = await insertVariant(trx, {
+            public_id: newPublicId('var'),
+            product_id: product.id,
+            sku: fields.sku,
+            name: fields.name,
+            options: options[i]!,
+            price: fields.price,
+            compare_at_price: fields.compare_at_price ?? null,
+            cost_price: fields.cost_price ?? null,
+            status: fields.status ?? 'ACTIVE',
+            images: await storedImages(trx, fields.images),
+            position: fields.position ?? i,
+          });
+          await writeAudit(trx, ctx, {
+            action: 'variant.create',
+            entityType: 'variant',
+            entityPublicId: variant.public_id,
+            changes: { before: null, after: variantAudit(variant) },
+          });
+          made.push({ variant, stock });
+        }
+        for (const { variant, stock } of made) {
+          if (stock) await createStockRecord(trx, ctx, { variantId: variant.id, variantPublicId: variant.public_id, ...stock });
+        }
+        return rereadProduct(trx, product);
+      }),
+
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
       write(async (trx) => {
         const before = await liveVariant(trx, publicId);
@@ -367,7 +434,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), copied_from: publicId, variant_skus: skus } },
         });
-        return readProduct(trx, product);
+        return rereadProduct(trx, product);
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */

@@ -1,3 +1,4 @@
+import { BulkIds } from '../lib/bulk.js';
 import { Type, type Static } from 'typebox';
 import { InventoryRecord } from '../inventory/schemas.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
@@ -109,6 +110,31 @@ export const VariantCreate = Type.Object(
 );
 export type VariantCreate = Static<typeof VariantCreate>;
 
+export const VariantBatch = Type.Object(
+  {
+    variants: Type.Array(
+      Type.Object(
+        {
+          ...VariantCreate.properties,
+          stock: Type.Optional(
+            Type.Object(
+              {
+                quantity_on_hand: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+                reorder_level: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()])),
+              },
+              { additionalProperties: false, description: 'A stock record made with the variant' },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false, description: 'Variants made together, all or none (e.g. every size × colour)' },
+);
+export type VariantBatch = Static<typeof VariantBatch>;
+
 export const VariantPatch = Type.Partial(VariantCreate, { additionalProperties: false, minProperties: 1 });
 export type VariantPatch = Static<typeof VariantPatch>;
 
@@ -204,3 +230,12 @@ export const CategoryListQuery = Type.Object({
   parent: Type.Optional(Type.String({ description: 'cat_ ID: only its direct children; "root": only top-level categories' })),
 });
 export type CategoryListQuery = Static<typeof CategoryListQuery>;
+
+export const BulkProductStatus = Type.Object(
+  { product_public_ids: BulkIds('prd'), status: ProductStatus },
+  { additionalProperties: false },
+);
+export type BulkProductStatus = Static<typeof BulkProductStatus>;
+
+export const BulkProductDelete = Type.Object({ product_public_ids: BulkIds('prd') }, { additionalProperties: false });
+export type BulkProductDelete = Static<typeof BulkProductDelete>;

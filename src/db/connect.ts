@@ -3,20 +3,29 @@ import type { Config } from '../config.js';
 import type { Shutdown } from '../lib/shutdown.js';
 import { createDb, type Db } from './database.js';
 import type { RunningDatabase } from './embedded.js';
-import { migrateToLatest } from './migrate.js';
+import { MIGRATION_NAMES, migrateToLatest } from './migrate.js';
+import { assertNamedStatementsKept } from './named-statements.js';
+import { assertNotNewer, readSchemaState, schemaIsCurrent, watchSchema, type SchemaGate } from './schema-state.js';
+import { assertSupportedServer } from './server-version.js';
+
+/** How often an instance waiting for `npm run db:migrate` looks at the schema again. */
+const SCHEMA_POLL_MS = 1000;
 
 /**
  * A long-running process's database (the API, the standalone email worker):
  * DATABASE_URL, or the supervised embedded server under DATA_DIR; the pool;
- * pending migrations applied. Both are closed at shutdown, the pool never
- * waiting past the grace period (exiting rolls back what a cut request left open).
+ * pending migrations applied (MIGRATE_ON_START, through MIGRATION_DATABASE_URL
+ * when set), or else the schema checked against the code: a newer one stops
+ * the start, an older one is watched until it is migrated (`schema`). Both are
+ * closed at shutdown, the pool never waiting past the grace period (exiting
+ * rolls back what a cut request left open).
  */
 export async function connectDatabase(
   config: Config,
   log: Logger,
   shutdown: Shutdown,
   onConnectionLost: () => void = () => {},
-): Promise<Db> {
+): Promise<{ db: Db; schema: SchemaGate }> {
   let database: RunningDatabase;
   if (config.databaseUrl) {
     database = { url: config.databaseUrl, stop: async () => {} };
@@ -28,7 +37,23 @@ export async function connectDatabase(
   }
   shutdown.add('database', () => database.stop());
 
+  // An external URL may be a pooler's; the embedded server is always reached directly.
+  if (config.dbNamedStatements && config.databaseUrl) {
+    const check = await assertNamedStatementsKept(database.url);
+    if (check === 'unknown')
+      log.warn('could not check that DATABASE_URL keeps named statements (the pooler gave no second connection in time)');
+  }
+  let refusalSeen = false;
   const db = createDb(database.url, config.dbPoolSize, {
+    namedStatements: config.dbNamedStatements,
+    onNamedStatementRefused: (error) => {
+      if (refusalSeen) return;
+      refusalSeen = true;
+      log.error(
+        { err: error },
+        'a named statement was refused: the pooler at DATABASE_URL does not keep them; set DB_NAMED_STATEMENTS=false',
+      );
+    },
     onConnectionError: (error) => {
       onConnectionLost();
       log.warn({ err: error }, 'database connection lost; it is discarded');
@@ -37,9 +62,18 @@ export async function connectDatabase(
   shutdown.add('pool', (deadline) =>
     Promise.race([db.destroy(), expiresAt(deadline, 'the pool still had connections in use at the end of the grace period')]),
   );
-  const applied = await migrateToLatest(db);
-  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
-  return db;
+
+  if (config.migrateOnStart) {
+    const applied = await migrateToLatest(config.migrationDatabaseUrl ?? database.url);
+    if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+    return { db, schema: schemaIsCurrent };
+  }
+  await assertSupportedServer(db);
+  const state = await readSchemaState(db, MIGRATION_NAMES);
+  assertNotNewer(state);
+  const schema = watchSchema(db, state, { expected: MIGRATION_NAMES, intervalMs: SCHEMA_POLL_MS, log });
+  shutdown.add('schema watch', async () => schema.stop());
+  return { db, schema };
 }
 
 /** Rejects once `deadline` has passed (at least a second from now, so a late step still gets a moment). */

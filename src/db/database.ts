@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { NAMED_STATEMENT_REFUSALS } from './named-statements.js';
 import type { Database } from './schema.js';
 
 // COUNT(*) and identity keys are int8; they stay far below 2^53, so numbers are safe.
@@ -21,6 +22,9 @@ export type Executor = Db | Trx;
  * several commands, which a prepared statement cannot; see preparable), and
  * at most MAX_NAMED texts are, so the statements each
  * server connection keeps stay bounded whatever SQL the service builds.
+ * Behind a pooler that does not keep prepared statements between
+ * transactions, `namedStatements: false` (DB_NAMED_STATEMENTS=false) sends
+ * every statement unnamed; bench/NOTES.md (finding 31) gives the cost.
  */
 const MAX_NAMED = 1000;
 const statementNames = new Map<string, string>();
@@ -42,17 +46,31 @@ function statementName(text: string): string | undefined {
 const SINGLE_QUERY = /^\s*(select|with)\b[^;]*$/i;
 const preparable = (text: string, values: unknown) => (Array.isArray(values) && values.length > 0) || SINGLE_QUERY.test(text);
 
-function prepareStatements(client: pg.PoolClient): void {
+function prepareStatements(client: pg.PoolClient, onRefused: (error: Error) => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
     const name = typeof config === 'string' && preparable(config, values) ? statementName(config) : undefined;
-    return name ? query({ name, text: config, values }, callback) : query(config, values, callback);
+    if (!name) return query(config, values, callback);
+    const result = query({ name, text: config, values }, callback);
+    // Observed, not handled: the caller still gets the failure.
+    if (result instanceof Promise)
+      result.catch((error: Error & { code?: string }) => {
+        if (error.code !== undefined && NAMED_STATEMENT_REFUSALS.has(error.code)) onRefused(error);
+      });
+    return result;
   }) as typeof client.query;
 }
 
 export interface DbOptions {
+  /**
+   * false: every statement goes unnamed (parsed and planned each time), for a pooler that does not keep
+   * prepared statements between transactions (PgBouncer before 1.21 in transaction mode). Default true.
+   */
+  namedStatements?: boolean;
   /** Sees every executed statement (tests count them to catch N+1 queries). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Told when a named statement fails as it does behind a pooler that does not keep them (see named-statements.ts). */
+  onNamedStatementRefused?: (error: Error) => void;
   /** Told when a pooled connection fails (the server ended it, the socket died); the connection is then discarded. */
   onConnectionError?: (error: Error) => void;
 }
@@ -70,7 +88,7 @@ export function createDb(connectionString: string, poolSize: number, options: Db
   pool.on('error', connectionFailed);
   pool.on('connect', (client) => {
     client.on('error', connectionFailed);
-    prepareStatements(client);
+    if (options.namedStatements !== false) prepareStatements(client, (error) => options.onNamedStatementRefused?.(error));
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),

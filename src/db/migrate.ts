@@ -1,5 +1,8 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
 import type { Db } from './database.js';
+import type { Database } from './schema.js';
+import { assertNotNewer, readSchemaState } from './schema-state.js';
 import { assertSupportedServer } from './server-version.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
@@ -41,16 +44,64 @@ const migrations: Record<string, Migration> = {
   '0016-staff-invitations': staffInvitations,
 };
 
+/** The names of the migrations this code has, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
+
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
- * Applies every pending migration; Kysely holds an advisory lock so concurrent starts are safe.
- * Every entry point (start, worker, CLI, tests) comes through here, so an unsupported server is
- * refused before anything is written.
+ * The key of the migration lock: Kysely's own, so an instance of a release that still took it as
+ * a session lock and one taking it here exclude each other (both kinds share one lock space).
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  await assertSupportedServer(db);
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+const MIGRATION_LOCK = '3853314791062309107';
+
+/**
+ * Kysely's migrator without its own lock: a session lock, taken and released as two statements,
+ * which a transaction pooler may send to two server connections, stranding it on the first.
+ * migrateToLatest holds a transaction lock instead.
+ */
+class TransactionLockedAdapter extends PostgresAdapter {
+  override async acquireMigrationLock(): Promise<void> {}
+  override async releaseMigrationLock(): Promise<void> {}
+}
+
+class MigrationDialect extends PostgresDialect {
+  override createAdapter(): PostgresAdapter {
+    return new TransactionLockedAdapter();
+  }
+}
+
+/**
+ * Applies every pending migration through `connectionString` (a direct URL or a transaction
+ * pooler's) and returns their names. Everything runs in one transaction on one connection of its
+ * own, which first takes a transaction-scoped advisory lock: concurrent runs wait for each other
+ * and then find nothing to do, and the lock ends with the transaction whatever happens (a commit,
+ * a rollback, a connection cut by a crash), so no pooler can leave it behind. An unsupported
+ * server is refused before anything is written, as is a schema newer than this code.
+ */
+export async function migrateToLatest(connectionString: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString });
+  client.on('error', () => {}); // a lost connection fails the query in flight, which is what reports it
+  await client.connect();
+  // Kysely's driver asks a pool for a client; this one always hands out the same connection, so a
+  // lost connection fails the migration rather than opening a new one outside the transaction.
+  const single = { query: client.query.bind(client), release: () => {} };
+  const db: Db = new Kysely<Database>({
+    dialect: new MigrationDialect({ pool: { connect: async () => single, end: async () => {} } as unknown as PostgresPool }),
+  });
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await assertSupportedServer(db);
+    assertNotNewer(await readSchemaState(db, MIGRATION_NAMES));
+    const { error, results } = await new Migrator({ db, provider, disableTransactions: true }).migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    await client.query('COMMIT');
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

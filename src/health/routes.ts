@@ -1,13 +1,14 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
+import type { SchemaGate } from '../db/schema-state.js';
 import { sendError } from '../lib/error-handler.js';
 import { Ok, errorResponses } from '../lib/schemas.js';
 import { ping } from './repository.js';
 
 /** Liveness and readiness probes; they sit outside /api/v1. */
 export const healthRoutes =
-  (deps: { db: Db }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Db; schema: Pick<SchemaGate, 'pending'> }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const tags = ['Health'];
     const Status = Ok(Type.Object({ status: Type.String() }));
@@ -20,8 +21,14 @@ export const healthRoutes =
 
     app.get('/health/ready', {
       config: { access: 'public' },
-      schema: { tags, summary: 'Readiness: the database answers', response: { 200: Status, ...errorResponses('NOT_READY') } },
+      schema: {
+        tags,
+        summary: 'Readiness: the database answers and its schema matches this version',
+        response: { 200: Status, ...errorResponses('NOT_READY') },
+      },
       handler: async (request, reply) => {
+        const waiting = deps.schema.pending();
+        if (waiting !== null) return sendError(reply, 503, 'NOT_READY', waiting);
         try {
           await ping(deps.db);
           return { success: true as const, data: { status: 'ready' } };

@@ -3,7 +3,16 @@ import { authedCtxOf } from '../auth/guard.js';
 import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
-import { InventoryAdjust, InventoryCreate, InventoryListQuery, InventoryRecord, Movement, ReservationChange } from './schemas.js';
+import { BulkResult } from '../lib/bulk.js';
+import {
+  BulkAdjust,
+  InventoryAdjust,
+  InventoryCreate,
+  InventoryListQuery,
+  InventoryRecord,
+  Movement,
+  ReservationChange,
+} from './schemas.js';
 import type { InventoryService } from './service.js';
 
 export const inventoryRoutes =
@@ -64,6 +73,17 @@ export const inventoryRoutes =
           reply,
           await inventory.adjust(authedCtxOf(request), request.params.variant_public_id, request.body, idempotencyOf(request)),
         ),
+    });
+
+    app.post('/admin/inventory/bulk-adjust', {
+      config,
+      schema: {
+        tags,
+        summary: 'Adjust the stock of many variants with one reason, each as a PATCH with quantity_change would (and audited so)',
+        body: BulkAdjust,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => ({ success: true as const, data: await inventory.bulkAdjust(authedCtxOf(request), request.body) }),
     });
 
     app.patch('/admin/inventory/:variant_public_id/reservation', {

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { BULK_MAX } from '../lib/bulk.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { Timestamp } from '../lib/schemas.js';
+import { RequiredText, Timestamp } from '../lib/schemas.js';
 
 export const StockStatus = Type.Union([Type.Literal('IN_STOCK'), Type.Literal('LOW_STOCK'), Type.Literal('OUT_OF_STOCK')], {
   description: 'Derived: OUT_OF_STOCK when available <= 0 (wins), else LOW_STOCK when available <= reorder_level, else IN_STOCK',
@@ -87,3 +88,24 @@ export const Movement = Type.Object({
   created_at: Timestamp,
 });
 export type Movement = Static<typeof Movement>;
+
+export const BulkAdjust = Type.Object(
+  {
+    reason: RequiredText(255, { description: 'Why, stored with each movement and audit entry (a count, damage, a return)' }),
+    adjustments: Type.Array(
+      Type.Object(
+        {
+          variant_public_id: Type.String({ minLength: 1, maxLength: 100 }),
+          quantity_change: { ...NonZero, description: 'Non-zero delta applied to on-hand' },
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: BULK_MAX },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Stock changes with one reason, each applied as PATCH /admin/inventory/{var} with quantity_change would',
+  },
+);
+export type BulkAdjust = Static<typeof BulkAdjust>;

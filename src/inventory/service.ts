@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest } from '../idempotency/idempotency.js';
+import { eachItem, type BulkResult } from '../lib/bulk.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage, type PageRequest } from '../lib/pagination.js';
 import {
@@ -22,6 +23,7 @@ import {
 } from './repository.js';
 import { toInventoryRecord } from './mappers.js';
 import type {
+  BulkAdjust,
   InventoryAdjust,
   InventoryCreate,
   InventoryListQuery,
@@ -40,6 +42,85 @@ const snapshot = (q: Quantities): Quantities => ({
   quantity_reserved: q.quantity_reserved,
   reorder_level: q.reorder_level,
 });
+
+/**
+ * A new variant's stock record, its CREATE movement and audit entry, in the caller's transaction:
+ * POST /admin/inventory, and a catalog write that makes variants with their stock (a batch of
+ * variants, an import). The caller has found the variant live; a record it already has is
+ * INVENTORY_EXISTS.
+ */
+export async function createStockRecord(
+  trx: Trx,
+  ctx: AuthedCtx,
+  input: { variantId: number; variantPublicId: string; quantity_on_hand: number; reorder_level?: number | null },
+): Promise<void> {
+  const created = await insertRecord(trx, {
+    variantId: input.variantId,
+    quantityOnHand: input.quantity_on_hand,
+    reorderLevel: input.reorder_level ?? null,
+  });
+  if (!created) throw inventoryExists();
+  await insertMovement(trx, {
+    inventoryId: created.id,
+    kind: 'CREATE',
+    deltaOnHand: created.quantity_on_hand,
+    deltaReserved: 0,
+    onHandAfter: created.quantity_on_hand,
+    reservedAfter: 0,
+    reason: null,
+    actorUserId: ctx.actor.userId,
+  });
+  await writeAudit(trx, ctx, {
+    action: 'inventory.create',
+    entityType: 'inventory',
+    entityPublicId: input.variantPublicId,
+    changes: { before: null, after: snapshot(created) },
+  });
+}
+
+/**
+ * Sets or changes a locked record's on-hand stock and/or reorder level, with an ADJUST movement
+ * when the stock changed and an audit entry, in the caller's transaction (the record was locked
+ * with `lockRecord`): PATCH /admin/inventory/{var} and a stock import.
+ */
+export async function adjustStockRecord(
+  trx: Trx,
+  ctx: AuthedCtx,
+  before: Quantities & { id: number },
+  variantPublicId: string,
+  input: Pick<InventoryAdjust, 'quantity_on_hand' | 'quantity_change' | 'reorder_level' | 'reason'>,
+  now: Date,
+): Promise<void> {
+  const onHand = input.quantity_on_hand ?? before.quantity_on_hand + (input.quantity_change ?? 0);
+  if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
+  if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
+  const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
+  const stockChanged = onHand !== before.quantity_on_hand;
+
+  await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? now : null);
+  if (stockChanged) {
+    await insertMovement(trx, {
+      inventoryId: before.id,
+      kind: 'ADJUST',
+      deltaOnHand: onHand - before.quantity_on_hand,
+      deltaReserved: 0,
+      onHandAfter: onHand,
+      reservedAfter: before.quantity_reserved,
+      reason: input.reason ?? null,
+      actorUserId: ctx.actor.userId,
+    });
+  }
+  await writeAudit(trx, ctx, {
+    action: 'inventory.adjust',
+    entityType: 'inventory',
+    entityPublicId: variantPublicId,
+    changes: {
+      before: snapshot(before),
+      after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
+    },
+    reason: input.reason ?? null,
+  });
+}
 
 /**
  * Admin inventory (spec "Admin inventory", contract section 7). Every write
@@ -77,30 +158,18 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
       return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), async (trx) => {
         const variantId = isPublicId('var', input.variant_public_id) ? await findLiveVariantId(trx, input.variant_public_id) : undefined;
         if (variantId === undefined) throw notFound('Variant');
-        const created = await insertRecord(trx, {
-          variantId,
-          quantityOnHand: input.quantity_on_hand,
-          reorderLevel: input.reorder_level ?? null,
-        });
-        if (!created) throw inventoryExists();
-        await insertMovement(trx, {
-          inventoryId: created.id,
-          kind: 'CREATE',
-          deltaOnHand: created.quantity_on_hand,
-          deltaReserved: 0,
-          onHandAfter: created.quantity_on_hand,
-          reservedAfter: 0,
-          reason: null,
-          actorUserId: ctx.actor.userId,
-        });
-        await writeAudit(trx, ctx, {
-          action: 'inventory.create',
-          entityType: 'inventory',
-          entityPublicId: input.variant_public_id,
-          changes: { before: null, after: snapshot(created) },
-        });
+        await createStockRecord(trx, ctx, { variantId, variantPublicId: input.variant_public_id, ...input });
         return readRecord(trx, input.variant_public_id);
       });
+    },
+
+    /** Each change as its own adjustment (own transaction, movement and audit entry), with the one reason. */
+    async bulkAdjust(ctx: AuthedCtx, { reason, adjustments }: BulkAdjust): Promise<BulkResult> {
+      const changes = new Map(adjustments.map((a) => [a.variant_public_id, a.quantity_change]));
+      if (changes.size < adjustments.length) {
+        throw validationError('A variant appears twice', [{ field: 'adjustments', message: 'name each variant at most once' }]);
+      }
+      return eachItem([...changes.keys()], (id) => this.adjust(ctx, id, { quantity_change: changes.get(id)!, reason }, null));
     },
 
     async adjust(ctx: AuthedCtx, variantPublicId: string, input: InventoryAdjust, idempotency: IdempotencyRequest | null) {
@@ -117,36 +186,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
         ]);
       }
       return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
-        const before = await lockLive(trx, variantPublicId);
-        const onHand = setsOnHand ? input.quantity_on_hand! : before.quantity_on_hand + (input.quantity_change ?? 0);
-        if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
-        if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
-        const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
-        const stockChanged = onHand !== before.quantity_on_hand;
-
-        await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? clock.now() : null);
-        if (stockChanged) {
-          await insertMovement(trx, {
-            inventoryId: before.id,
-            kind: 'ADJUST',
-            deltaOnHand: onHand - before.quantity_on_hand,
-            deltaReserved: 0,
-            onHandAfter: onHand,
-            reservedAfter: before.quantity_reserved,
-            reason: input.reason ?? null,
-            actorUserId: ctx.actor.userId,
-          });
-        }
-        await writeAudit(trx, ctx, {
-          action: 'inventory.adjust',
-          entityType: 'inventory',
-          entityPublicId: variantPublicId,
-          changes: {
-            before: snapshot(before),
-            after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
-          },
-          reason: input.reason ?? null,
-        });
+        await adjustStockRecord(trx, ctx, await lockLive(trx, variantPublicId), variantPublicId, input, clock.now());
         return readRecord(trx, variantPublicId);
       });
     },
@@ -183,7 +223,7 @@ export function createInventoryService({ db, clock }: { db: Db; clock: Clock }) 
           actorUserId: ctx.actor.userId,
         });
         await writeAudit(trx, ctx, {
-          action: `inventory.${kind.toLowerCase()}`,
+          action: kind === 'RESERVE' ? 'inventory.reserve' : 'inventory.release',
           entityType: 'inventory',
           entityPublicId: variantPublicId,
           changes: { before: snapshot(before), after: { ...snapshot(before), quantity_reserved: reserved } },

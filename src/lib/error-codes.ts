@@ -42,12 +42,12 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not one the route takes' },
   RATE_LIMITED: { status: 429, description: 'Too many requests; see Retry-After' },
   INTERNAL_ERROR: { status: 500, description: 'Unexpected; quote the request_id' },
-  NOT_READY: { status: 503, description: 'The database is not reachable' },
+  NOT_READY: { status: 503, description: 'The database is not reachable, or its schema is behind this version (the message says which)' },
   CONSOLE_NOT_BUILT: { status: 503, description: 'The admin console has not been built (npm run build:console)' },
   SERVICE_UNAVAILABLE: {
     status: 503,
     description:
-      'The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)',
+      'The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key)',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -86,12 +86,17 @@ export const defaultAddressRequired = (flag: 'is_default_shipping' | 'is_default
 
 export const slugTaken = (what: 'product' | 'category') => new AppError('SLUG_TAKEN', `Another ${what} already uses this slug`);
 
-export const skuTaken = () => new AppError('SKU_TAKEN', 'Another variant already uses this SKU');
+export const skuTaken = (field?: string) =>
+  new AppError(
+    'SKU_TAKEN',
+    'Another variant already uses this SKU',
+    field ? [{ field, message: 'is used by another variant' }] : undefined,
+  );
 
 /** Two variants of one product a shopper could not tell apart: the same option values. */
-export const variantOptionsTaken = (sku: string) =>
+export const variantOptionsTaken = (sku: string, field = 'options') =>
   new AppError('VARIANT_OPTIONS_TAKEN', `Variant ${sku} of this product already has these option values`, [
-    { field: 'options', message: `the same as variant ${sku}: change a value, or edit that variant` },
+    { field, message: `the same as variant ${sku}: change a value, or edit that variant` },
   ]);
 
 export const codeTaken = () => new AppError('CODE_TAKEN', 'Another coupon already uses this code');
@@ -153,3 +158,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 export const shuttingDown = () =>
   new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry', undefined, { 'retry-after': '1' });
+
+export const waitingForSchema = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'This instance is waiting for the database schema to be migrated; retry', undefined, {
+    'retry-after': '5',
+  });

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { ReviewModerationService } from './moderation.js';
-import { AdminReview, AdminReviewListQuery, ReviewModeration } from './schemas.js';
+import { AdminReview, AdminReviewListQuery, BulkModeration, ReviewModeration } from './schemas.js';
+import { BulkResult, eachItem } from '../lib/bulk.js';
 
 /** Review moderation for ADMIN and SUPER_ADMIN. */
 export const reviewAdminRoutes =
@@ -37,5 +38,20 @@ export const reviewAdminRoutes =
         success: true as const,
         data: await moderation.moderate(authedCtxOf(request), request.params.review_public_id, request.body),
       }),
+    });
+
+    app.post('/admin/reviews/bulk', {
+      config,
+      schema: {
+        tags,
+        summary: 'Approve or reject many reviews, each as PATCH /admin/reviews/{rev} would (and audited so)',
+        body: BulkModeration,
+        response: { 200: Ok(BulkResult), ...errorResponses() },
+      },
+      handler: async (request) => {
+        const { review_public_ids: ids, ...decision } = request.body;
+        const ctx = authedCtxOf(request);
+        return { success: true as const, data: await eachItem(ids, (id) => moderation.moderate(ctx, id, decision)) };
+      },
     });
   };

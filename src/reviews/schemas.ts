@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { BulkIds } from '../lib/bulk.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { multiline } from '../lib/text.js';
 import { LongText, PageMeta, RequiredText, Timestamp } from '../lib/schemas.js';
@@ -43,6 +44,11 @@ export const ReviewModeration = Type.Object(
   { additionalProperties: false },
 );
 export type ReviewModeration = Static<typeof ReviewModeration>;
+
+export const BulkModeration = Type.Object(
+  { review_public_ids: BulkIds('rev'), ...ReviewModeration.properties },
+  { additionalProperties: false },
+);
 
 const reviewProperties = {
   public_id: Type.String(),

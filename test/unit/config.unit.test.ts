@@ -56,6 +56,35 @@ describe('configuration', () => {
     }
   });
 
+  test('database behind a pooler: migrations on start by default, a migration URL only with DATABASE_URL, statements named unless told', () => {
+    const config = loadConfig({});
+    assert.equal(config.migrateOnStart, true);
+    assert.equal(config.migrationDatabaseUrl, null);
+    assert.equal(config.dbNamedStatements, true);
+    const pooled = loadConfig({
+      DATABASE_URL: 'postgres://app@pgbouncer:6432/commerce',
+      MIGRATION_DATABASE_URL: 'postgres://owner@db:5432/commerce',
+      MIGRATE_ON_START: 'false',
+      DB_NAMED_STATEMENTS: 'false',
+    });
+    assert.equal(pooled.migrationDatabaseUrl, 'postgres://owner@db:5432/commerce');
+    assert.equal(pooled.migrateOnStart, false);
+    assert.equal(pooled.dbNamedStatements, false);
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ MIGRATION_DATABASE_URL: 'postgres://owner@db/commerce' }, /MIGRATION_DATABASE_URL needs DATABASE_URL/],
+      [{ DATABASE_URL: 'postgres://db/c', MIGRATION_DATABASE_URL: 'http://db' }, /MIGRATION_DATABASE_URL must use one of postgres:/],
+      [{ MIGRATE_ON_START: 'later' }, /MIGRATE_ON_START must be true or false/],
+      [{ DB_NAMED_STATEMENTS: 'unnamed' }, /DB_NAMED_STATEMENTS must be true or false/],
+    ];
+    for (const [env, message] of refused) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+        JSON.stringify(env),
+      );
+    }
+  });
+
   test('blank values count as unset', () => {
     assert.equal(loadConfig({ PORT: '  ' }).port, 3000);
   });

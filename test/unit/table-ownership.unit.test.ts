@@ -142,6 +142,10 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     tables: ['coupon_usages', 'coupons', 'expenses', 'inventory', 'order_items', 'orders', 'products', 'reviews', 'users', 'variants'],
     why: "statistics, profit and loss and coupon analytics are reports over the other folders' rows",
   },
+  audit: {
+    tables: ['categories', 'coupons', 'expenses', 'orders', 'products', 'reviews', 'staff_invitations', 'users', 'variants'],
+    why: "an entry names its entity as a person would (an order's number, an email, a SKU, a name)",
+  },
   cart: { tables: ['inventory', 'products', 'variants'], why: 'a cart line shows its product, price and stock' },
   catalog: {
     tables: ['inventory', 'product_documents', 'storefront_totals'],

@@ -323,6 +323,12 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'POST /api/v1/auth/staff-invitations/preview': 'reads an invitation, writes nothing',
   'POST /api/v1/auth/staff-invitations/accept':
     'locks its invitation, then inserts the account and its session (LOCKING.md, outside the order)',
+  'POST /api/v1/admin/products/{product_public_id}/variants/batch':
+    "takes the locks the raced 'variant creation' and 'inventory record creation' take, in that order (steps 8, 9, 11)",
+  'POST /api/v1/admin/products/bulk-status': "each product in a transaction of its own, as the raced 'product update'",
+  'POST /api/v1/admin/products/bulk-delete': "each product in a transaction of its own, as the raced 'product deletion'",
+  'POST /api/v1/admin/inventory/bulk-adjust': "each variant in a transaction of its own, as the raced 'stock adjustment'",
+  'POST /api/v1/admin/reviews/bulk': "each review in a transaction of its own, as the raced 'review moderation'",
   'POST /api/v1/admin/expenses': 'an expense locks nothing else (LOCKING.md)',
   'PATCH /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
   'DELETE /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',

@@ -71,7 +71,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -98,7 +98,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
+         * Readiness: the database answers and its schema matches this version
          * @description Public.
          */
         get: {
@@ -162,8 +162,8 @@ export interface paths {
                     };
                 };
                 /**
-                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key)
-                 *     - `NOT_READY`: The database is not reachable
+                 * @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key)
+                 *     - `NOT_READY`: The database is not reachable, or its schema is behind this version (the message says which)
                  */
                 503: {
                     headers: {
@@ -327,7 +327,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -430,7 +430,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -522,7 +522,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -683,7 +683,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -838,7 +838,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -934,7 +934,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1056,7 +1056,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1178,7 +1178,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1300,7 +1300,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1447,7 +1447,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1597,7 +1597,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1744,7 +1744,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1880,7 +1880,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2027,7 +2027,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2122,7 +2122,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2258,7 +2258,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2406,7 +2406,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2558,7 +2558,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2723,7 +2723,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2831,7 +2831,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2977,7 +2977,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3084,7 +3084,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3218,7 +3218,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3378,7 +3378,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3491,7 +3491,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3591,7 +3591,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3690,7 +3690,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3793,7 +3793,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3893,7 +3893,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4022,7 +4022,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4160,7 +4160,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4318,7 +4318,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4434,7 +4434,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4571,7 +4571,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4733,7 +4733,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4744,6 +4744,323 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of many products, each as PATCH /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                        status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete many products (soft), each as DELETE /admin/products/{prd} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        product_public_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/products/{product_public_id}/duplicate": {
@@ -4888,7 +5205,199 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{product_public_id}/variants/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add several variants at once (e.g. every size × colour), each with an optional stock record: all or none
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`prd_...`) */
+                    product_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Variants made together, all or none (e.g. every size × colour) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        variants: {
+                            /** @description Unique, case-insensitive */
+                            sku: string;
+                            name: string;
+                            /** @description Option name (1-50 characters) to value (1-100), e.g. {"size": "M", "colour": "Blue"} */
+                            options?: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * @description Decimal string, up to two places
+                             * @example 19.99
+                             */
+                            price: string;
+                            compare_at_price?: string | null;
+                            cost_price?: string | null;
+                            /** @description Default ACTIVE */
+                            status?: "ACTIVE" | "INACTIVE";
+                            /** @description Replaces the whole set; order gives position */
+                            images?: {
+                                /** @description Must lie under the media endpoint in /ecommerce/products/ */
+                                url: string;
+                                alt_text?: string | null;
+                            }[];
+                            position?: number;
+                            /** @description A stock record made with the variant */
+                            stock?: {
+                                quantity_on_hand: number;
+                                reorder_level?: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["AdminProduct"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 *     - `INVALID_IMAGE_URL`: An image URL is not one the store's image host returned
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"] | components["schemas"]["Error_INVALID_IMAGE_URL"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `VARIANT_OPTIONS_TAKEN`: Another variant of the product has the same option values
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_VARIANT_OPTIONS_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5072,7 +5581,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5223,7 +5732,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5394,7 +5903,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5553,7 +6062,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5704,7 +6213,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5857,7 +6366,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6002,7 +6511,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6138,7 +6647,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6261,7 +6770,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6410,7 +6919,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6526,7 +7035,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6688,7 +7197,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6699,6 +7208,171 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/inventory/bulk-adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust the stock of many variants with one reason, each as a PATCH with quantity_change would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Stock changes with one reason, each applied as PATCH /admin/inventory/{var} with quantity_change would */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Why, stored with each movement and audit entry (a count, damage, a return) */
+                        reason: string;
+                        adjustments: {
+                            variant_public_id: string;
+                            /** @description Non-zero delta applied to on-hand */
+                            quantity_change: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/inventory/{variant_public_id}/reservation": {
@@ -6856,7 +7530,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6999,7 +7673,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7096,7 +7770,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7218,7 +7892,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7370,7 +8044,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7524,7 +8198,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7665,7 +8339,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7782,7 +8456,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7939,7 +8613,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8055,7 +8729,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8195,7 +8869,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8356,7 +9030,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8500,7 +9174,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8613,7 +9287,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8781,7 +9455,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8888,7 +9562,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9046,7 +9720,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9174,7 +9848,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9292,7 +9966,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9449,7 +10123,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9572,7 +10246,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9690,7 +10364,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9850,7 +10524,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10006,7 +10680,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10172,7 +10846,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10361,7 +11035,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10559,7 +11233,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10693,7 +11367,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10721,7 +11395,7 @@ export interface paths {
         };
         /**
          * The audit log, newest first (append-only: no endpoint edits or deletes entries)
-         * @description CSV with ?format=csv or Accept: text/csv (the requested page, same filters).
+         * @description With ?format=csv or Accept: text/csv, the whole filtered log as CSV, streamed (page and limit do not apply).
          *
          *     Requires a session with role SUPER_ADMIN.
          */
@@ -10734,15 +11408,16 @@ export interface paths {
                     limit?: number;
                     /** @description usr_ ID or email of the actor */
                     actor?: string;
-                    /** @description Exact action, e.g. inventory.adjust */
-                    action?: string;
-                    entity_type?: string;
+                    /** @description What was done: one of the actions the audit log records */
+                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                    /** @description What kind of thing an entry is about */
+                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
                     entity_public_id?: string;
                     /** @description Inclusive */
                     from?: string;
                     /** @description Exclusive */
                     to?: string;
-                    /** @description CSV instead of JSON (also with Accept: text/csv) */
+                    /** @description The whole filtered log as CSV, streamed (page and limit do not apply; also with Accept: text/csv) */
                     format?: "csv";
                 };
                 header?: never;
@@ -10767,9 +11442,19 @@ export interface paths {
                                     email: string;
                                     role: string;
                                 } | null;
-                                action: string;
-                                entity_type: string;
+                                /**
+                                 * @description What was done: one of the actions the audit log records
+                                 * @enum {string}
+                                 */
+                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                                /**
+                                 * @description What kind of thing an entry is about
+                                 * @enum {string}
+                                 */
+                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
                                 entity_public_id: string | null;
+                                /** @description What the entity is called now: an order's number, an account's email, a SKU, a name, a coupon's code */
+                                entity_label: string | null;
                                 /** @description { before, after } or null */
                                 changes: unknown;
                                 reason: string | null;
@@ -10848,7 +11533,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -10995,7 +11680,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11158,7 +11843,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11309,7 +11994,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11485,7 +12170,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11613,7 +12298,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11782,7 +12467,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -11934,7 +12619,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12089,7 +12774,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12193,7 +12878,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12325,7 +13010,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12451,7 +13136,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12618,7 +13303,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12629,6 +13314,167 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/reviews/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject many reviews, each as PATCH /admin/reviews/{rev} would (and audited so)
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        review_public_ids: string[];
+                        status: "APPROVED" | "REJECTED";
+                        /** @description Internal; replaces the previous note */
+                        moderation_note?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                done: number;
+                                refused: number;
+                                /** @description One per item, in the order given */
+                                results: {
+                                    public_id: string;
+                                    outcome: "done" | "refused";
+                                    error: {
+                                        /** @enum {string} */
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        message: string;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/settings": {
@@ -12729,7 +13575,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12869,7 +13715,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13007,7 +13853,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13164,7 +14010,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13315,7 +14161,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13474,7 +14320,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -13635,7 +14481,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
                     };
                 };
-                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -14969,7 +15815,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database is not reachable */
+        /** @description The database is not reachable, or its schema is behind this version (the message says which) */
         Error_NOT_READY: {
             /** @constant */
             success: false;
@@ -15003,7 +15849,7 @@ export interface components {
             };
             request_id: string;
         };
-        /** @description The database connection was lost or could not be made, or the instance is shutting down; retry after Retry-After (writes with the same Idempotency-Key) */
+        /** @description The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
         Error_SERVICE_UNAVAILABLE: {
             /** @constant */
             success: false;
