@@ -344,4 +344,101 @@ describe('console: catalog', () => {
       [giftMugs],
     );
   });
+
+  test('every combination of sizes and colours in one step: a grid of SKUs, prices and stock, added together', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Linen shirt', slug: 'linen-shirt', status: 'ACTIVE' })).body
+      .data.public_id as string;
+    const existing = await admin.client.post(`/api/v1/admin/products/${product}/variants`, {
+      sku: 'LINEN-SHIRT-S-RED',
+      name: 'S / Red',
+      options: { size: 'S', colour: 'Red' },
+      price: '45.00',
+    });
+    assert.equal(existing.status, 201, existing.text);
+    // Another product holds the SKU the grid will offer for M / Blue.
+    const other = (await admin.client.post('/api/v1/admin/products', { name: 'Other' })).body.data.public_id as string;
+    await admin.client.post(`/api/v1/admin/products/${other}/variants`, { sku: 'LINEN-SHIRT-M-BLUE', name: 'x', price: '1.00' });
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('tab', { name: 'Every combination of options' }).click();
+      const values = async (n: number, list: string[]) => {
+        const input = page.getByRole('textbox', { name: `Values of option ${n}` });
+        for (const value of list) {
+          await input.fill(value);
+          await input.press('Enter');
+        }
+      };
+      await values(1, ['S', 'M', 'L']);
+      await values(2, ['Red', 'Blue']);
+      await page.getByRole('textbox', { name: 'Price for all' }).fill('45.00');
+      await page.getByRole('textbox', { name: 'Stock for each' }).fill('10');
+      await page.getByText('1 combination is already a variant and left out.').waitFor();
+      await page.getByRole('button', { name: 'Make 5 rows' }).click();
+      const grid = page.getByRole('table', { name: 'New variants' });
+      assert.equal(await grid.getByRole('textbox', { name: 'SKU of L / Blue' }).inputValue(), 'LINEN-SHIRT-L-BLUE');
+      // One row is changed by hand, one left out.
+      await grid.getByRole('textbox', { name: 'Price of L / Red' }).fill('49.00');
+      await grid.getByRole('button', { name: 'Leave out S / Blue' }).click();
+
+      // A SKU taken elsewhere refuses the whole batch, at its row; nothing is added.
+      await page.getByRole('button', { name: 'Add 4 variants' }).click();
+      const taken = grid.getByRole('textbox', { name: 'SKU of M / Blue' });
+      await grid.getByText('Is used by another variant').waitFor();
+      assert.equal(await taken.getAttribute('aria-invalid'), 'true');
+      await taken.fill('LINEN-SHIRT-M-BLUE-2');
+      await page.getByRole('button', { name: 'Add 4 variants' }).click();
+      await page.getByText('4 variants added').waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'LINEN-SHIRT-L-RED', exact: true }).waitFor();
+    });
+
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(variants.map((v) => [v.sku, v.options, v.price, v.inventory?.quantity_on_hand, v.inventory?.reorder_level]).sort(), [
+      ['LINEN-SHIRT-L-BLUE', { size: 'L', colour: 'Blue' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-L-RED', { size: 'L', colour: 'Red' }, '49.00', 10, 5],
+      ['LINEN-SHIRT-M-BLUE-2', { size: 'M', colour: 'Blue' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-M-RED', { size: 'M', colour: 'Red' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-S-RED', { size: 'S', colour: 'Red' }, '45.00', undefined, undefined],
+    ]);
+  });
+
+  test('a product is duplicated as a draft with new SKUs; a variant gets a compare-at price and an image', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Clay vase', status: 'ACTIVE' })).body.data
+      .public_id as string;
+    const variant = await admin.client.post(`/api/v1/admin/products/${product}/variants`, { sku: 'VASE-1', name: 'Tall', price: '30.00' });
+    assert.equal(variant.status, 201, variant.text);
+
+    let copyId = '';
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('button', { name: 'Edit variant VASE-1' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Compare-at price' }).fill('39.00');
+      await dialog.locator('input[type=file]').setInputFiles({ name: 'vase.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) });
+      await dialog.getByRole('textbox', { name: 'Alt text of image 1' }).fill('A tall clay vase');
+      await dialog.getByRole('button', { name: 'Save variant' }).click();
+      await page.getByText('Variant VASE-1 saved').waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('img', { name: 'A tall clay vase' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByLabel('Compare at $39.00').waitFor();
+
+      await page.getByRole('button', { name: 'Duplicate' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Make a copy' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Clay vase (copy)' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'VASE-1-COPY', exact: true }).waitFor();
+      copyId = new URL(page.url()).pathname.split('/').pop()!;
+    });
+    const saved = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants[0];
+    assert.equal(saved.compare_at_price, '39.00');
+    assert.deepEqual(
+      saved.images.map((i: any) => i.alt_text),
+      ['A tall clay vase'],
+    );
+    const copy = (await admin.client.get(`/api/v1/admin/products/${copyId}`)).body.data;
+    assert.equal(copy.status, 'DRAFT');
+    assert.notEqual(copy.slug, (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.slug);
+  });
 });

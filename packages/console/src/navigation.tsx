@@ -11,6 +11,7 @@ import {
   IconReceipt,
   IconUsers,
   IconUserShield,
+  IconMailPlus,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
@@ -48,6 +49,7 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
       { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+      { label: 'Invitations', to: '/invitations', icon: IconMailPlus, superOnly: true },
       { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },
     ],
   },

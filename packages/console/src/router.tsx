@@ -14,9 +14,11 @@ import { reviewsRoute } from './routes/reviews';
 import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
+import { acceptInvitationRoute, invitationsRoute } from './routes/staff-invitations';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  acceptInvitationRoute,
   staffRoute.addChildren([
     dashboardRoute,
     ordersRoute,
@@ -36,6 +38,7 @@ const routeTree = rootRoute.addChildren([
     newProductRoute,
     productRoute,
     categoriesRoute,
+    invitationsRoute,
   ]),
 ]);
 

@@ -17,6 +17,7 @@ import {
   variantDeletionEffect,
   variantField,
 } from '../src/features/catalog/variant-rules';
+import { combinations, comboName, comboSku, sameOptions, skuPrefix } from '../src/features/catalog/variant-grid-rules';
 import {
   adjustmentPreview,
   adjustmentRefusal,
@@ -177,5 +178,28 @@ describe('the category tree', () => {
         ['m', 'b › A one'],
       ],
     );
+  });
+});
+
+describe('the variants grid', () => {
+  test('every combination of the values picked, in order; empty axes and repeated values left out', () => {
+    const combos = combinations([
+      { name: 'size', values: ['S', 'M', 'L', 'M '] },
+      { name: 'colour', values: ['Red', 'Blue'] },
+      { name: '', values: ['x'] },
+      { name: 'fit', values: [] },
+    ]);
+    assert.deepEqual(combos.map(comboName), ['S / Red', 'S / Blue', 'M / Red', 'M / Blue', 'L / Red', 'L / Blue']);
+    assert.deepEqual(combos[1], { size: 'S', colour: 'Blue' });
+    assert.deepEqual(combinations([{ name: 'size', values: [] }]), []);
+  });
+
+  test('SKUs from a prefix and the values, within the API’s rule; the same options in any order are the same', () => {
+    assert.equal(skuPrefix('speckled-stoneware-mug'), 'SPECKLED-STONEWARE-MUG');
+    assert.equal(comboSku('MUG', { size: 'S', colour: 'Navy blue' }), 'MUG-S-NAVY-BLUE');
+    assert.equal(comboSku('Café', { size: 'XL/2' }), 'CAFE-XL-2');
+    assert.match(comboSku('A'.repeat(70), { size: 'B'.repeat(20) }), /^[A-Z0-9][A-Z0-9-]{0,79}$/);
+    assert.ok(sameOptions({ size: 'S', colour: 'Red' }, { colour: 'Red', size: 'S' }));
+    assert.ok(!sameOptions({ size: 'S' }, { size: 'S', colour: 'Red' }));
   });
 });

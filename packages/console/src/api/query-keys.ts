@@ -85,3 +85,15 @@ export const auditKeys = {
 export const settingsKeys = {
   all: ['settings'] as const,
 };
+
+/** Invitations to join the staff. */
+export const invitationKeys = {
+  all: ['invitations'] as const,
+  list: (query: object) => [...invitationKeys.all, 'list', query] as const,
+};
+
+/** The header's search across orders, products and accounts: what one text finds. */
+export const searchKeys = {
+  all: ['search'] as const,
+  text: (q: string) => [...searchKeys.all, q] as const,
+};

@@ -7,6 +7,7 @@ import { isStaff, sessionEnd, sessionQuery, useSignOut, useStaff } from '../api/
 import { notifyError } from '../lib/notify';
 import { NAVIGATION, type NavItem } from '../navigation';
 import classes from './AppLayout.module.css';
+import { GlobalSearch } from './GlobalSearch';
 import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
 
@@ -77,9 +78,10 @@ function StaffFrame() {
                 size="sm"
                 aria-label={opened ? 'Close navigation' : 'Open navigation'}
               />
-              <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
+              <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />} visibleFrom="xs">
                 Commerce console
               </Text>
+              <GlobalSearch />
             </Group>
             <Menu position="bottom-end" width={220}>
               <Menu.Target>

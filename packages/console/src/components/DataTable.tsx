@@ -1,4 +1,4 @@
-import { Group, Pagination, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Checkbox, Group, Pagination, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { count } from '../lib/format';
@@ -14,6 +14,13 @@ export interface Column<Row> {
   align?: 'left' | 'right';
   /** Keeps the cell on one line (an order number, an amount): the other columns wrap instead. */
   nowrap?: boolean;
+}
+
+export interface Selection<Row> {
+  selected: ReadonlySet<string>;
+  onChange: (selected: ReadonlySet<string>) => void;
+  /** The row's name for its checkbox ("Select Oak tray"). */
+  name: (row: Row) => string;
 }
 
 export interface PageMeta {
@@ -36,6 +43,8 @@ interface DataTableProps<Row> {
   sort?: string | undefined;
   onSort?: (sort: string) => void;
   onPage?: (page: number) => void;
+  /** Rows can be picked for a bulk action: the keys picked, and how to name a row for its checkbox. */
+  selection?: Selection<Row> | undefined;
   /** On tablets and phones the table keeps this width and scrolls sideways (default 640 px); from 1200 px it fits its card. */
   minWidth?: number;
 }
@@ -55,8 +64,18 @@ export function DataTable<Row>({
   sort,
   onSort,
   onPage,
+  selection,
   minWidth = 640,
 }: DataTableProps<Row>) {
+  const keys = rows?.map(rowKey) ?? [];
+  const picked = selection ? keys.filter((key) => selection.selected.has(key)).length : 0;
+  const pick = (key: string, on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    selection.onChange(next);
+  };
   const active = sort?.replace(/^-/, '');
   const descending = sort?.startsWith('-') ?? false;
 
@@ -82,6 +101,18 @@ export function DataTable<Row>({
           <VisuallyHidden component="caption">{label}</VisuallyHidden>
           <Table.Thead>
             <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Select every row on this page"
+                    checked={keys.length > 0 && picked === keys.length}
+                    indeterminate={picked > 0 && picked < keys.length}
+                    onChange={(event) =>
+                      selection.onChange(event.currentTarget.checked ? new Set([...selection.selected, ...keys]) : new Set())
+                    }
+                  />
+                </Table.Th>
+              ) : null}
               {columns.map((column) => (
                 <Table.Th
                   key={column.key}
@@ -95,7 +126,16 @@ export function DataTable<Row>({
           </Table.Thead>
           <Table.Tbody>
             {rows?.map((row) => (
-              <Table.Tr key={rowKey(row)}>
+              <Table.Tr key={rowKey(row)} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+                {selection ? (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Select ${selection.name(row)}`}
+                      checked={selection.selected.has(rowKey(row))}
+                      onChange={(event) => pick(rowKey(row), event.currentTarget.checked)}
+                    />
+                  </Table.Td>
+                ) : null}
                 {columns.map((column) => (
                   <Table.Td key={column.key} ta={column.align ?? 'left'} style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
                     {column.render(row)}

@@ -5,6 +5,7 @@ import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useChangePassword } from './api';
 import { submitWith } from '../../lib/form-submit';
+import { passwordError } from '../../lib/passwords';
 
 /** A new password, with the rules the API applies (8 to 128 characters, two kinds of character). */
 export function PasswordForm() {
@@ -13,12 +14,7 @@ export function PasswordForm() {
     initialValues: { current_password: '', new_password: '', repeat: '' },
     validate: {
       current_password: (value) => (value ? null : 'Enter your current password'),
-      new_password: (value) =>
-        value.length < 8 || value.length > 128
-          ? '8 to 128 characters'
-          : [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(value)).length < 2
-            ? 'Mix at least two kinds: letters, capitals, digits, symbols'
-            : null,
+      new_password: passwordError,
       repeat: (value, values) => (value === values.new_password ? null : 'The two new passwords differ'),
     },
   });

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { PageHeader } from '../../components/PageHeader';
@@ -9,7 +9,14 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { ProductForm } from './product-form';
-import { productQuery, useCreateProduct, useDeleteProduct, useUpdateProduct, type ProductDetail } from './products-api';
+import {
+  productQuery,
+  useCreateProduct,
+  useDeleteProduct,
+  useDuplicateProduct,
+  useUpdateProduct,
+  type ProductDetail,
+} from './products-api';
 import { productDeletionEffect } from './variant-rules';
 import { VariantsPanel } from './variants-panel';
 
@@ -51,7 +58,7 @@ export function ProductScreen() {
         </Anchor>
       }
     >
-      {(p) => <ProductView product={p} />}
+      {(p) => <ProductView key={p.public_id} product={p} />}
     </QueryState>
   );
 }
@@ -61,6 +68,36 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   const navigate = useNavigate();
   const update = useUpdateProduct(p.public_id);
   const deletion = useDeleteProduct(p.public_id);
+  const duplication = useDuplicateProduct(p.public_id);
+  const duplicate = () =>
+    modals.openConfirmModal({
+      title: (
+        <>
+          Copy <bdi>{p.name}</bdi>?
+        </>
+      ),
+      children: (
+        <Text size="sm">
+          The copy is a draft, out of the store, with the same description, images and categories, a new address, and each variant with a
+          new SKU (ending in -COPY) and no stock yet.
+        </Text>
+      ),
+      labels: { confirm: 'Make a copy', cancel: 'Back' },
+      onConfirm: () =>
+        void (async () => {
+          try {
+            const copy = await duplication.mutateAsync();
+            notifyDone(
+              <>
+                <bdi>{copy.name}</bdi> made, as a draft
+              </>,
+            );
+            await navigate({ to: '/products/$productId', params: { productId: copy.public_id } });
+          } catch (error) {
+            notifyError(error, 'Not copied');
+          }
+        })(),
+    });
   const remove = () =>
     modals.openConfirmModal({
       title: (
@@ -98,9 +135,14 @@ function ProductView({ product: p }: { product: ProductDetail }) {
         }
         actions={
           p.deleted_at ? null : (
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove}>
-              Delete product
-            </Button>
+            <>
+              <Button variant="default" leftSection={<IconCopy size={16} />} loading={duplication.isPending} onClick={duplicate}>
+                Duplicate
+              </Button>
+              <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove}>
+                Delete product
+              </Button>
+            </>
           )
         }
       />
@@ -129,7 +171,7 @@ function ProductView({ product: p }: { product: ProductDetail }) {
               }}
             />
           </Paper>
-          <VariantsPanel productId={p.public_id} variants={p.variants} />
+          <VariantsPanel product={p} />
         </Stack>
       )}
     </>

@@ -117,3 +117,48 @@ export function useCreateStockRecord() {
     invalidates: CATALOG_CHANGES,
   });
 }
+
+/** Sets the status of many products at once; each is done or refused on its own (the answer says which). */
+export function useBulkProductStatus() {
+  return useWrite({
+    mutationFn: async (body: BodyOf<'/api/v1/admin/products/bulk-status', 'post'>) =>
+      (await api.POST('/api/v1/admin/products/bulk-status', { body })).data,
+    invalidates: CATALOG_CHANGES,
+  });
+}
+
+/** Deletes many products at once (each as one delete would: its variants' stock records leave Inventory). */
+export function useBulkDeleteProducts() {
+  return useWrite({
+    mutationFn: async (productIds: string[]) =>
+      (await api.POST('/api/v1/admin/products/bulk-delete', { body: { product_public_ids: productIds } })).data,
+    invalidates: CATALOG_CHANGES,
+  });
+}
+
+/** A DRAFT copy of a product: a new slug, its variants with new SKUs and no stock. */
+export function useDuplicateProduct(productId: string) {
+  return useWrite({
+    mutationFn: async () =>
+      (await api.POST('/api/v1/admin/products/{product_public_id}/duplicate', { params: { path: { product_public_id: productId } } })).data,
+    invalidates: [productKeys.all, inventoryKeys.all],
+  });
+}
+
+export type VariantBatch = BodyOf<'/api/v1/admin/products/{product_public_id}/variants/batch', 'post'>;
+
+/** Adds many variants with their stock records, all or none: the variants grid. */
+export function useAddVariants(productId: string) {
+  const queryClient = useQueryClient();
+  return useWrite({
+    mutationFn: async (body: VariantBatch) =>
+      (
+        await api.POST('/api/v1/admin/products/{product_public_id}/variants/batch', {
+          params: { path: { product_public_id: productId } },
+          body,
+        })
+      ).data,
+    invalidates: CATALOG_CHANGES,
+    onSuccess: (product) => queryClient.setQueryData(productKeys.detail(productId), product),
+  });
+}

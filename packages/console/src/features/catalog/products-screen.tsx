@@ -12,6 +12,8 @@ import { SearchInput } from '../../components/SearchInput';
 import { StatusBadge } from '../../components/StatusBadge';
 import { count, money, titleCase, when } from '../../lib/format';
 import { compact } from '../../lib/search';
+import { useSelection } from '../../lib/selection';
+import { ProductsBulkBar } from './products-bulk';
 import { productsQuery } from './products-api';
 import type { ProductsSearch } from './search';
 
@@ -22,6 +24,9 @@ export function ProductsScreen() {
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, status: search.status, sort: search.sort ?? '-created_at' });
   const products = useQuery(productsQuery(query));
+  // Rows picked for a bulk action: the ones on this page; another page or filter starts afresh.
+  const [selected, setSelected] = useSelection(query);
+  const names = new Map((products.data?.data ?? []).map((p) => [p.public_id, p.name]));
   type Row = NonNullable<typeof products.data>['data'][number];
   const columns: Column<Row>[] = [
     {
@@ -87,6 +92,7 @@ export function ProductsScreen() {
           onChange={(status) => update({ status: (status ?? undefined) as ProductsSearch['status'] })}
         />
       </FilterBar>
+      <ProductsBulkBar selected={[...selected]} name={(id) => names.get(id) ?? id} onDone={() => setSelected(new Set())} />
       <QueryState query={products}>
         {(result) => (
           <DataTable
@@ -94,6 +100,7 @@ export function ProductsScreen() {
             columns={columns}
             rows={result.data}
             rowKey={(p) => p.public_id}
+            selection={{ selected, onChange: setSelected, name: (p) => p.name }}
             meta={result.meta}
             loading={products.isFetching}
             sort={query.sort}

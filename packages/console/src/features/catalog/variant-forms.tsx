@@ -10,6 +10,7 @@ import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { confirmFreeVariants } from './confirm-price';
+import { ImagesField } from './images-field';
 import { useAddVariant, useUpdateVariant, type Variant } from './products-api';
 import {
   compareAtError,
@@ -141,6 +142,7 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
       compare_at_price: variant.compare_at_price ?? '',
       cost_price: variant.cost_price ?? '',
       status: variant.status,
+      images: variant.images.map((image) => ({ url: image.url, alt_text: image.alt_text ?? '' })),
     },
     validate: {
       name: (v) => (v.trim() ? null : 'Name the variant'),
@@ -163,11 +165,12 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
             compare_at_price: values.compare_at_price.trim() || null,
             cost_price: values.cost_price.trim() || null,
             status: values.status,
+            images: values.images.map((image) => ({ url: image.url, alt_text: image.alt_text.trim() || null })),
           });
           modals.closeAll();
           notifyDone(`Variant ${variant.sku} saved`);
         } catch (error) {
-          refuse(placeErrors(error, VARIANT_ERRORS));
+          refuse(placeErrors(error, { ...VARIANT_ERRORS, inputs: [...VARIANT_ERRORS.inputs, /^images\.\d+\.alt_text$/] }));
         }
       })}
     >
@@ -185,6 +188,13 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
           allowDeselect={false}
           data={VARIANT_STATUSES.map((status) => ({ value: status, label: titleCase(status) }))}
           {...form.getInputProps('status')}
+        />
+        <ImagesField
+          label="Images of this variant"
+          images={form.values.images}
+          onAdd={(image) => form.insertListItem('images', image)}
+          onRemove={(index) => form.removeListItem('images', index)}
+          altTextProps={(index) => form.getInputProps(`images.${index}.alt_text`)}
         />
         <ModalFormFooter form={form} submit="Save variant" />
       </Stack>

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, Loader, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Image, Loader, Paper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,13 +9,16 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { TableFrame } from '../../components/TableFrame';
 import { count, money } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
-import { useDeleteVariant, type Variant } from './products-api';
+import { useDeleteVariant, type ProductDetail, type Variant } from './products-api';
+import { VariantGrid } from './variant-grid';
 import { StockRecordForm } from './stock-record-form';
 import { VariantEditForm, VariantForm } from './variant-forms';
 import { variantDeletionEffect } from './variant-rules';
 
 /** The product's variants with their prices and what is available to sell, and a form to add one. */
-export function VariantsPanel({ productId, variants }: { productId: string; variants: Variant[] }) {
+export function VariantsPanel({ product }: { product: ProductDetail }) {
+  const productId = product.public_id;
+  const variants = product.variants;
   const deletion = useDeleteVariant();
   const settings = useQuery(settingsQuery);
   // The store's default reorder level is offered for new stock; without the settings (a failed read) none is offered.
@@ -69,8 +72,22 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                       <bdi>{v.sku}</bdi>
                     </Table.Td>
                     <Table.Td>
-                      <bdi>{v.name}</bdi>
-                      <OptionsText options={v.options} />
+                      <Group gap="sm" wrap="nowrap" align="flex-start">
+                        {v.images[0] ? (
+                          <Image
+                            src={v.images[0].url}
+                            alt={v.images[0].alt_text ?? `Image of ${v.sku}`}
+                            w={40}
+                            h={40}
+                            radius="sm"
+                            fit="cover"
+                          />
+                        ) : null}
+                        <div style={{ minWidth: 0 }}>
+                          <bdi>{v.name}</bdi>
+                          <OptionsText options={v.options} />
+                        </div>
+                      </Group>
                     </Table.Td>
                     <Table.Td ta="right">
                       {money(v.price)}
@@ -128,12 +145,23 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
       </Paper>
       <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="sm">
-          Add a variant
+          Add variants
         </Title>
         {settings.isPending ? (
           <Loader size="sm" aria-label="Loading" />
         ) : (
-          <VariantForm productId={productId} defaultReorderLevel={defaultReorderLevel} />
+          <Tabs defaultValue="one" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="one">One variant</Tabs.Tab>
+              <Tabs.Tab value="grid">Every combination of options</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="one">
+              <VariantForm productId={productId} defaultReorderLevel={defaultReorderLevel} />
+            </Tabs.Panel>
+            <Tabs.Panel value="grid">
+              <VariantGrid product={product} defaultReorderLevel={defaultReorderLevel} />
+            </Tabs.Panel>
+          </Tabs>
         )}
       </Paper>
     </>

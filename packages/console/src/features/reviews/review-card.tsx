@@ -1,4 +1,4 @@
-import { Anchor, Button, Flex, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Flex, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { Stars } from '../../components/Stars';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -17,18 +17,29 @@ export function ReviewCard({
   note,
   onNote,
   onDecide,
+  selected,
+  onSelect,
 }: {
   review: Review;
   productName: string | undefined;
   note: string;
   onNote: (note: string) => void;
   onDecide: (status: Decision['status']) => void;
+  /** Picked for a bulk decision. */
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
 }) {
   return (
     <Paper withBorder p="md" radius="md" component="article" aria-labelledby={`review-${review.public_id}`}>
       <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'flex-start' }} gap="md">
         <Stack gap={4} maw={760} style={{ flex: 1, minWidth: 0 }}>
           <Group gap="xs" wrap="nowrap" align="flex-start">
+            <Checkbox
+              aria-label={`Select the review "${review.title}"`}
+              checked={selected}
+              onChange={(event) => onSelect(event.currentTarget.checked)}
+              mt={2}
+            />
             <Stars rating={review.rating} />
             <Title order={2} size="h5" id={`review-${review.public_id}`} style={{ minWidth: 0 }}>
               <bdi>{review.title}</bdi>
