@@ -19,7 +19,7 @@ const LAYERS = [
   ['lib'],
   ['db'],
   // The owners of tables every feature writes through.
-  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits'],
+  ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits', 'events'],
   // The access guard every route uses, sign-in and recovery.
   ['auth'],
   ['media', 'inventory'],
@@ -33,6 +33,7 @@ const LAYERS = [
     'staff-invitations',
     'expenses',
     'reviews',
+    'webhooks',
     'analytics',
     'email',
     'housekeeping',

@@ -31,6 +31,7 @@ import { cpuMeter, postmasterPid, type CpuShares } from './cpu.js';
 import { instanceCounts, scaleOutTable, SCALE_OUT_SCENARIOS, setupsFor } from './scale-out.js';
 import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
+import { webhookBench, type WebhookBench, type WebhookStats } from './webhooks.js';
 
 const PASSWORD = 'Bench-Pass-1';
 const MEDIA_SIZES = [
@@ -145,6 +146,7 @@ async function main() {
 
   const children: ChildProcess[] = [];
   let balancer: Balancer | null = null;
+  let hooksToClose: WebhookBench | null = null;
   try {
     await migrateToLatest(databaseUrl);
     const db = createDb(databaseUrl, 4);
@@ -214,6 +216,9 @@ async function main() {
       RATE_LIMIT_CHECKOUT: '0',
       RATE_LIMIT_LOGIN: '0',
       RATE_LIMIT_LOGIN_IP: '0',
+      // The webhook scenario's receivers run in this process, on loopback.
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
     });
     const service = startProcess(
       'src/main.ts',
@@ -246,6 +251,8 @@ async function main() {
     const shoppers = [];
     for (let i = 1; i <= settings.connections; i++) shoppers.push(await signIn(base, `customer${i}@bench.test`));
     const customer = shoppers[0]!;
+    const hooks = (hooksToClose = await webhookBench({ db, base, admin: adminSession }));
+    const webhookRun: { stats: WebhookStats | null } = { stats: null };
 
     // One prepared cart per POST /orders: more than the warm-up and rounds can use at 1,000 orders/s.
     const cartsPerScenario = Math.ceil((settings.warmupSeconds + settings.rounds * settings.roundSeconds) * 1000 * 1.25);
@@ -266,7 +273,7 @@ async function main() {
       );
       log(`prepared ${cartsPerScenario} shoppers with a cart of two lines in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     };
-    const scenarios: { name: string; scenario: { kind: string }; prepare?: () => Promise<void> }[] = [
+    const scenarios: { name: string; scenario: { kind: string }; prepare?: () => Promise<void>; after?: () => Promise<void> }[] = [
       { name: 'baseline', scenario: { kind: 'get', url: `http://127.0.0.1:${basePort}`, path: '/products' } },
       { name: 'products: first page', scenario: get('/api/v1/products') },
       { name: 'products: deep page (400)', scenario: get('/api/v1/products?page=400') },
@@ -300,6 +307,21 @@ async function main() {
         prepare: prepare('spread'),
       },
       { name: 'checkout: spread', scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread }, prepare: prepare('spread') },
+      // The same with three active endpoints subscribed to order.placed (issue 29: an event's cost stays within 10%).
+      {
+        name: 'checkout: spread, 3 webhooks on order.placed',
+        scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread },
+        async prepare() {
+          await prepare('spread')();
+          await hooks.subscribe(3);
+        },
+        async after() {
+          const stats = (webhookRun.stats = await hooks.unsubscribe());
+          log(
+            `webhooks: ${stats.deliveredByTheEnd} of ${stats.owed} deliveries sent by the last round's end, the rest within ${stats.drainSeconds} s; ${stats.received} requests received; retried: ${JSON.stringify(stats.retried)}`,
+          );
+        },
+      },
       {
         name: 'checkout baseline: raw transaction, hot variant',
         scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot },
@@ -329,7 +351,7 @@ async function main() {
     const setups = setupsFor(counts);
     // Scenarios on the service run once per setup; those on the bare baseline server, once.
     const onService = (scenario: object) => 'url' in scenario && scenario.url === base;
-    for (const { name, scenario, prepare } of scenarios)
+    for (const { name, scenario, prepare, after } of scenarios)
       for (const setup of onService(scenario) ? setups : setups.slice(0, 1)) {
         // The whole checkout flow gives each connection its own session; the driver does not spread it.
         if (setup.via === 'driver' && scenario.kind === 'checkout') continue;
@@ -345,6 +367,7 @@ async function main() {
             ? { ...scenario, url: balancer.url }
             : { ...scenario, spread: targets.map((i) => i.url) };
         const rounds = await runLoad(routed);
+        await after?.();
         const row = {
           name,
           setup: onService(scenario) ? setup.label : '',
@@ -416,6 +439,15 @@ async function main() {
         orderEmailsInOutbox: emails,
         ordersWithoutEmail: missing,
         ratiosToRawTransaction: checkoutRatios,
+        webhooks: webhookRun.stats && {
+          ...webhookRun.stats,
+          ratioToWithout: ((name) => {
+            const find = (n: string) => results.find((r) => r.name === n && !r.setup)?.ordersPerSecond;
+            const without = find('checkout: spread');
+            const with3 = find(name);
+            return without && with3 ? with3 / without : null;
+          })('checkout: spread, 3 webhooks on order.placed'),
+        },
       },
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
@@ -437,6 +469,11 @@ async function main() {
       ),
       '',
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
+      ...(report.checkout.webhooks
+        ? [
+            `checkout with 3 webhook endpoints on order.placed: ${report.checkout.webhooks.ratioToWithout?.toFixed(2) ?? '?'} of the orders/s without; ${report.checkout.webhooks.deliveredByTheEnd} of ${report.checkout.webhooks.owed} deliveries sent by the end of the load, all within ${report.checkout.webhooks.drainSeconds} s after it (${report.checkout.webhooks.received} received)`,
+          ]
+        : []),
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
       `CPU "others" is work on the machine outside this bench (other sessions); the load driver and the balancer are reported apart in instance runs`,
       `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
@@ -446,6 +483,7 @@ async function main() {
     writeFileSync(file, JSON.stringify(report, null, 2));
     log(`wrote ${file} (${report.seconds} s in all)`);
   } finally {
+    await hooksToClose?.close();
     await balancer?.close();
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1500));

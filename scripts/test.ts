@@ -32,10 +32,13 @@ function parseArgs(argv: readonly string[]): { selection: Selection; filter: str
 
 function selectFiles(selection: Selection, filter: readonly string[]): string[] {
   const roots = [path.resolve('test'), ...['client', 'console', 'storefront'].map((name) => path.resolve('packages', name, 'test'))];
-  return roots
-    .flatMap(testFilesUnder)
-    .filter((file) => TIERS_OF[selection].includes(tierOf(file)))
-    .filter((file) => filter.length === 0 || filter.some((part) => file.includes(part)));
+  return (
+    roots
+      .flatMap(testFilesUnder)
+      .filter((file) => TIERS_OF[selection].includes(tierOf(file)))
+      // Matched against the path from the repository root, so a checkout's own folder name never matches.
+      .filter((file) => filter.length === 0 || filter.some((part) => path.relative(process.cwd(), file).includes(part)))
+  );
 }
 
 function concurrency(): number {
@@ -97,7 +100,7 @@ async function main(): Promise<number> {
     const results = await runPool(orderByLastRun(files), {
       concurrency: workers,
       env,
-      fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 15 * 60_000),
+      fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
       verbose: Boolean(process.env.TEST_VERBOSE),
     });
     saveTimings(results);

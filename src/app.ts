@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -21,6 +22,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
+import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -31,6 +33,8 @@ import { createStaffInvitations } from './staff-invitations/service.js';
 import { userRoutes } from './users/routes.js';
 import { createCatalogAdminService } from './catalog/admin-service.js';
 import { catalogAdminRoutes } from './catalog/admin-routes.js';
+import { catalogImportRoutes } from './catalog/import-routes.js';
+import { createCatalogImport } from './catalog/import-service.js';
 import { createCategoryService } from './catalog/categories-service.js';
 import { catalogPublicRoutes } from './catalog/public-routes.js';
 import { createStorefrontService } from './catalog/storefront-service.js';
@@ -66,10 +70,16 @@ import { createRecoveryService } from './auth/recovery-service.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
+import { createDispatch } from './event-dispatch.js';
+import type { EventDispatcher } from './events/dispatcher.js';
+import { createAddressPolicy } from './webhooks/address-policy.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     emailWorker: EmailWorker;
+    eventDispatcher: EventDispatcher;
     pruner: Pruner;
     /** Every route with its declared access, recorded as it registers (the role-matrix test walks it). */
     routeTable: RouteEntry[];
@@ -120,6 +130,7 @@ export async function buildApp({
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
     clientErrorHandler,
+    http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -185,6 +196,7 @@ export async function buildApp({
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
   );
+  registerProtocolChecks(app);
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false,
     credentials: true,
@@ -206,6 +218,7 @@ export async function buildApp({
   const storefront = createStorefrontService({ db });
   const catalog = createCatalogAdminService({ db, clock, media });
   const categories = createCategoryService({ db, clock });
+  const imports = createCatalogImport({ db, clock });
   const inventory = createInventoryService({ db, clock });
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
@@ -217,6 +230,13 @@ export async function buildApp({
   const expenses = createExpenseService({ db, clock });
   const reviews = createReviewService({ db, clock, media });
   const moderation = createReviewModeration({ db, clock });
+  const webhooks = createWebhookService({
+    db,
+    clock,
+    allowHttp: config.webhooks.allowHttp,
+    policy: createAddressPolicy(config.webhooks.allowedNetworks),
+    resolve: (host) => lookup(host, { all: true, verbatim: true }),
+  });
   const search = createAdminSearch({ orders, catalog, adminUsers });
   const invitations = createStaffInvitations({ db, clock, config, auth });
 
@@ -244,10 +264,16 @@ export async function buildApp({
     transport.close();
   });
 
+  // The event dispatcher (webhooks) likewise: EVENT_WORKER=off leaves it to `npm run worker`.
+  const dispatch = createDispatch({ db, clock, log: app.log, config });
+  app.decorate('eventDispatcher', dispatch.dispatcher);
+  if (config.events.worker === 'in-process') app.addHook('onReady', async () => dispatch.dispatcher.start());
+  app.addHook('onClose', () => dispatch.close());
+
   await app.register(healthRoutes({ db, schema }));
   await registerConsole(app, config.consoleDir);
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
-  if (!config.imagekit) await app.register(mediaHostRoutes({ media }));
+  if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));
   await app.register(
     async (api) => {
       await api.register(authRoutes({ auth, recovery, config }));
@@ -255,6 +281,7 @@ export async function buildApp({
       await api.register(addressRoutes({ addresses }));
       await api.register(catalogPublicRoutes({ storefront, categories }));
       await api.register(catalogAdminRoutes({ catalog, categories }));
+      await api.register(catalogImportRoutes({ imports }));
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));
@@ -266,6 +293,7 @@ export async function buildApp({
       await api.register(uploadRoutes({ media }));
       await api.register(reviewRoutes({ reviews }));
       await api.register(reviewAdminRoutes({ moderation }));
+      await api.register(webhookRoutes({ webhooks }));
       await api.register(settingsRoutes({ config }));
       await api.register(adminSearchRoutes({ search }));
       await api.register(staffInvitationRoutes({ invitations, config }));

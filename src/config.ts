@@ -61,6 +61,26 @@ export interface Config {
   readonly emailLeaseMs: number;
   /** `in-process`: the API process delivers the outbox; `off`: a separate `npm run worker` does. */
   readonly emailWorker: 'in-process' | 'off';
+  /** The event dispatcher (src/events/): where it runs, how often it looks, how long a claim lasts. */
+  readonly events: {
+    /** `in-process`: the API process delivers events; `off`: `npm run worker` processes do. */
+    readonly worker: 'in-process' | 'off';
+    readonly pollIntervalMs: number;
+    /** How long claimed deliveries stay hidden from other dispatchers; more than twice an attempt's timeout. */
+    readonly leaseMs: number;
+  };
+  readonly webhooks: {
+    /** One attempt's deadline: resolution, connection, answer and its first bytes. */
+    readonly timeoutMs: number;
+    /** Retries: exponential from `baseMs` up to `maxMs` between attempts, for `windowMs` after the first. */
+    readonly retry: { readonly baseMs: number; readonly maxMs: number; readonly windowMs: number };
+    /** An endpoint failing without a success this long is paused (and the super admins emailed); null: never. */
+    readonly pauseAfterMs: number | null;
+    /** Whether endpoint URLs may be plain http (local receivers); https otherwise. */
+    readonly allowHttp: boolean;
+    /** Addresses and CIDR ranges webhooks may call although loopback, private or link-local. */
+    readonly allowedNetworks: readonly string[];
+  };
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
@@ -68,6 +88,8 @@ export interface Config {
   readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
+  readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
   readonly retention: {
     /** An upload no review or product points at is deleted once it is this old. */
@@ -76,6 +98,8 @@ export interface Config {
     readonly expiredUploadTokens: number | null;
     /** Delivered outbox messages are deleted this long after delivery. */
     readonly deliveredEmails: number | null;
+    /** Events and their finished deliveries (sent, given up, cancelled) are deleted once this old. */
+    readonly events: number | null;
     /** How often the pruner runs, in milliseconds (`null`: never), and how many rows it deletes per statement. */
     readonly intervalMs: number | null;
     readonly batchSize: number;
@@ -250,8 +274,29 @@ export function loadConfig(env: Env = process.env): Config {
       if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EMAIL_WORKER', `must be in-process or off, got "${mode}"`);
       return mode;
     })(),
+    events: {
+      worker: (() => {
+        const mode = read('EVENT_WORKER') ?? 'in-process';
+        if (mode !== 'in-process' && mode !== 'off') throw new ConfigError('EVENT_WORKER', `must be in-process or off, got "${mode}"`);
+        return mode;
+      })(),
+      pollIntervalMs: int('EVENT_POLL_INTERVAL_MS', 500, 10, 600_000),
+      leaseMs: int('EVENT_LEASE_MS', 60_000, 1000, 3_600_000),
+    },
+    webhooks: {
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      retry: {
+        baseMs: int('WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+        maxMs: int('WEBHOOK_RETRY_MAX_MS', 12 * 3_600_000, 10, 7 * 86_400_000),
+        windowMs: (duration('WEBHOOK_RETRY_FOR', '3d') ?? 0) * 1000,
+      },
+      pauseAfterMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('WEBHOOK_PAUSE_AFTER', '1d')),
+      allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
+      allowedNetworks: parseNetworks('WEBHOOK_ALLOWED_NETWORKS', read('WEBHOOK_ALLOWED_NETWORKS') ?? ''),
+    },
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
     staffInvitationTtlSeconds: ((seconds) => {
       if (seconds === null)
         throw new ConfigError('STAFF_INVITATION_TTL', 'must be a duration like "7d"; 0 would make every invitation expire at once');
@@ -261,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
       unreferencedUploads: duration('RETAIN_UNREFERENCED_UPLOADS', '24h'),
       expiredUploadTokens: duration('RETAIN_EXPIRED_UPLOAD_TOKENS', '1d'),
       deliveredEmails: duration('RETAIN_DELIVERED_EMAILS', '30d'),
+      events: duration('RETAIN_EVENTS', '30d'),
       intervalMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('PRUNE_INTERVAL', '10m')),
       batchSize: int('PRUNE_BATCH_SIZE', 500, 1, 100_000),
     },
@@ -280,6 +326,15 @@ export function loadConfig(env: Env = process.env): Config {
       defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
+  if (config.events.leaseMs < 2 * config.webhooks.timeoutMs) {
+    throw new ConfigError(
+      'EVENT_LEASE_MS',
+      `must be at least twice WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs}), so a claim outlives its attempts`,
+    );
+  }
+  if (config.webhooks.retry.maxMs < config.webhooks.retry.baseMs) {
+    throw new ConfigError('WEBHOOK_RETRY_MAX_MS', 'must not be below WEBHOOK_RETRY_BASE_MS');
+  }
   if (config.migrationDatabaseUrl !== null && config.databaseUrl === null) {
     throw new ConfigError('MIGRATION_DATABASE_URL', 'needs DATABASE_URL: the embedded database is migrated directly');
   }
@@ -316,6 +371,22 @@ function parseTrustProxy(raw: string): number | string | false {
     }
   }
   return entries.join(',');
+}
+
+/** Comma-separated IP addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`). */
+function parseNetworks(variable: string, raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !validBits || rest.length > 0)
+      throw new ConfigError(variable, `must list IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
 }
 
 /** `10/15m` -> 10 per 900 s; `0` switches the limit off. */

@@ -1,4 +1,5 @@
 import { connectDatabase } from './db/connect.js';
+import { createDispatch } from './event-dispatch.js';
 import { createMailTransport } from './email/transport.js';
 import { createEmailWorker } from './email/worker.js';
 import { createPruner } from './housekeeping/pruner.js';
@@ -8,9 +9,12 @@ import { startProcess } from './lib/process.js';
 /**
  * `npm run worker`: the background work in a process of its own: the
  * outbox's email worker (run the API with EMAIL_WORKER=off, or beside
- * in-process workers: claims keep every message to one sender) and the
- * pruner (safe to run in any number of processes at once). SIGTERM lets the
- * worker finish the message it is sending and hand back the rest of its batch.
+ * in-process workers: claims keep every message to one sender), the event
+ * dispatcher that delivers webhooks (EVENT_WORKER=off on the API; claims
+ * likewise keep each delivery to one dispatcher) and the pruner (safe to run
+ * in any number of processes at once). SIGTERM lets the worker finish the
+ * message it is sending and hand back the rest of its batch, and the
+ * dispatcher finish the attempts under way.
  */
 startProcess(async ({ config, log, shutdown }) => {
   const { db, schema } = await connectDatabase(config, log, shutdown);
@@ -31,9 +35,13 @@ startProcess(async ({ config, log, shutdown }) => {
     await worker.stop();
     transport.close();
   });
+  const dispatch = createDispatch({ db, clock: systemClock, log, config });
+  shutdown.add('event dispatcher', () => dispatch.close());
   const pruner = createPruner({ db, clock: systemClock, log, retention: config.retention });
   shutdown.add('pruner', () => pruner.stop());
   worker.start();
+  dispatch.dispatcher.start();
   pruner.start();
   log.info('email worker and pruner started');
+  log.info('event dispatcher started');
 });

@@ -110,16 +110,32 @@ describe('the route table', () => {
       .filter((r) => r.access === 'super_admin')
       .map((r) => `${r.method} ${r.url.slice(ADMIN_PREFIX.length)}`)
       .sort();
-    // Role assignment, P&L, coupon analytics, operating expenses and the audit log (spec roles table).
+    // Role assignment (and staff invitations, which assign a role), P&L, coupon analytics, operating expenses
+    // and the audit log (spec roles table); webhooks (issue 29).
     assert.deepEqual(superOnly, [
       'DELETE /expenses/:expense_public_id',
+      'DELETE /staff-invitations/:invitation_public_id',
+      'DELETE /webhooks/endpoints/:endpoint_public_id',
       'GET /analytics/coupons',
       'GET /analytics/pnl',
       'GET /audit',
       'GET /expenses',
+      'GET /staff-invitations',
+      'GET /webhooks/endpoints',
+      'GET /webhooks/endpoints/:endpoint_public_id',
+      'GET /webhooks/endpoints/:endpoint_public_id/deliveries',
+      'GET /webhooks/endpoints/:endpoint_public_id/deliveries/:delivery_public_id',
+      'GET /webhooks/event-types',
       'PATCH /expenses/:expense_public_id',
       'PATCH /users/:user_public_id/role',
+      'PATCH /webhooks/endpoints/:endpoint_public_id',
       'POST /expenses',
+      'POST /staff-invitations',
+      'POST /webhooks/endpoints',
+      'POST /webhooks/endpoints/:endpoint_public_id/deliveries/:delivery_public_id/redeliver',
+      'POST /webhooks/endpoints/:endpoint_public_id/redeliver',
+      'POST /webhooks/endpoints/:endpoint_public_id/rotate-secret',
+      'POST /webhooks/endpoints/:endpoint_public_id/test',
     ]);
   });
 

@@ -247,3 +247,33 @@ describe('POST /auth/register', () => {
     assert.equal((await replay.get('/api/v1/users/me')).status, 401);
   });
 });
+
+/**
+ * Issue 24, item 5: registration and email change both say whether an address has an account (409
+ * EMAIL_TAKEN), so both draw on one per-IP budget (RATE_LIMIT_REGISTER); past it both answer 429
+ * whatever the address, and accounts made for probing cannot multiply it.
+ */
+describe('account enumeration: one budget for both doors', () => {
+  const e = useApp({ env: { RATE_LIMIT_REGISTER: '3/1h', RATE_LIMIT_EMAIL_CHANGE: '0' } });
+  const CHANGE = '/api/v1/users/me/email';
+
+  test('past the budget, registration and email change answer 429 for taken and free addresses alike, and change nothing', async () => {
+    const owner = await signUp(e);
+    const prober = await signUp(e);
+    const taken = await prober.client.post(CHANGE, { new_email: owner.email, password: PASSWORD });
+    assert.equal(taken.status, 409, taken.text);
+    assert.equal(errorOf(taken).code, 'EMAIL_TAKEN');
+
+    const free = uniqueEmail('free');
+    for (const email of [owner.email, free]) {
+      const change = await prober.client.post(CHANGE, { new_email: email, password: PASSWORD });
+      assert.equal(change.status, 429, `email change to ${email}: ${change.text}`);
+      assert.equal(errorOf(change).code, 'RATE_LIMITED');
+      const register = await e.client().post(REGISTER, registration({ email }));
+      assert.equal(register.status, 429, `registration of ${email}: ${register.text}`);
+    }
+    const pending = await e.db.selectFrom('account_tokens').select('id').where('new_email', '=', free).execute();
+    assert.equal(pending.length, 0);
+    assert.equal((await e.db.selectFrom('users').select('id').where('email', '=', free).execute()).length, 0);
+  });
+});

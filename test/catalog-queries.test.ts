@@ -16,9 +16,9 @@ const PRODUCTS = 55;
 let parent: string;
 let child: string;
 
-// The email outbox worker polls the same database; keep it quiet so only the request's statements are counted.
+// The email outbox worker and the event dispatcher poll the same database; keep them quiet so only the request's statements are counted.
 const t = useApp({
-  env: { EMAIL_POLL_INTERVAL_MS: '600000' },
+  env: { EMAIL_POLL_INTERVAL_MS: '600000', EVENT_POLL_INTERVAL_MS: '600000' },
   as: ['ADMIN'],
   async seed(t) {
     parent = (await createCategory(t.admin, { name: 'Bulk Parent' })).public_id;

@@ -25,8 +25,10 @@ describe('workers sharing one outbox, over SMTP', () => {
       RATE_LIMIT_VERIFY_RESEND: '0',
     },
   });
+  // A hung send would otherwise hang the file: each test fails alone instead.
+  const it = (name: string, fn: () => Promise<void>) => void test(name, { timeout: 30_000 }, fn);
 
-  test('two workers over the same outbox deliver each message exactly once', async () => {
+  it('two workers over the same outbox deliver each message exactly once', async () => {
     await t.app.emailWorker.stop();
     const secondTransport = createMailTransport(t.config);
     const second = anotherWorker(t, secondTransport);
@@ -67,7 +69,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('no transaction stays open while sending; a worker that dies mid-batch has its messages sent again after the lease', async () => {
+  it('no transaction stays open while sending; a worker that dies mid-batch has its messages sent again after the lease', async () => {
     await t.app.emailWorker.stop();
     let release: () => void = () => {};
     // A transport that never answers, like a worker that died after claiming its batch.
@@ -101,20 +103,21 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('a live worker keeps its claim past the lease (heartbeat), and marks each message delivered as it is sent', async () => {
+  it('a live worker keeps its claim past the lease (heartbeat), and marks each message delivered as it is sent', async () => {
     await t.app.emailWorker.stop();
     const secondTransport = createMailTransport(t.config);
     let sends = 0;
-    // A slow relay: each send takes 800 ms, four times the 200 ms lease.
-    const slow = anotherWorker(t, { send: async (m) => (sends++, await sleep(800), secondTransport.send(m)), close: () => {} }, 200);
+    // A slow relay: each send takes 2.5 s, past the 1 s lease. (A lease much shorter than this lets a loaded machine's
+    // event-loop stalls outlast it, and the worker then rightly gives the batch up.)
+    const slow = anotherWorker(t, { send: async (m) => (sends++, await sleep(2500), secondTransport.send(m)), close: () => {} }, 1000);
     try {
       const emails = [(await signUp(t)).email, (await signUp(t)).email];
       const batch = slow.runOnce();
       await waitFor(() => sends === 1);
-      // Real time past the 200 ms lease, on purpose: only the worker's heartbeat (a real timer) keeps the claim alive.
-      await sleep(400);
+      // Real time past the 1 s lease, on purpose: only the worker's heartbeat (a real timer) keeps the claim alive.
+      await sleep(1500);
       assert.equal(await t.app.emailWorker.runOnce(), 0, 'nothing of the batch is free while its worker lives');
-      await waitFor(() => sends === 2);
+      await waitFor(() => sends === 2, 10_000);
       const [firstRow] = await outboxRows(t, emails[0]!);
       assert.ok(firstRow!.delivered_at, 'the first message is marked delivered before the second is sent');
       assert.equal(await batch, 2);
@@ -125,7 +128,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('a worker whose lease lapsed and whose send then fails leaves alone the claim of the worker now sending it', async () => {
+  it('a worker whose lease lapsed and whose send then fails leaves alone the claim of the worker now sending it', async () => {
     await t.app.emailWorker.stop();
     const gates: { a?: (error: Error) => void; b?: () => void } = {};
     const lapsed = anotherWorker(t, { send: () => new Promise<{ file?: string }>((_, reject) => (gates.a = reject)), close: () => {} });
@@ -164,7 +167,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('a sent message whose database connection is cut before it is marked is marked on a new connection, not sent again', async () => {
+  it('a sent message whose database connection is cut before it is marked is marked on a new connection, not sent again', async () => {
     await t.app.emailWorker.stop();
     const proxy = await startTcpProxy(new URL(t.config.databaseUrl!));
     const viaProxy = new URL(t.config.databaseUrl!);
@@ -200,7 +203,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('concurrent runOnce calls never send the same message twice', async () => {
+  it('concurrent runOnce calls never send the same message twice', async () => {
     await t.app.emailWorker.stop();
     try {
       const emails: string[] = [];
@@ -217,7 +220,7 @@ describe('workers sharing one outbox, over SMTP', () => {
     }
   });
 
-  test('a message that cannot be rendered is set aside with its error and does not hold back (or repeat) the rest of its batch', async () => {
+  it('a message that cannot be rendered is set aside with its error and does not hold back (or repeat) the rest of its batch', async () => {
     await t.app.emailWorker.stop();
     try {
       const poison = `poison-${Date.now()}@example.test`;

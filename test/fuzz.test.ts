@@ -7,7 +7,7 @@ import { Client } from './helpers/client.js';
 import { uploadedReviewImage } from './helpers/media.js';
 import type { Known } from './fuzz/arbitraries.js';
 import { FUZZ_ENV, RUNS, SEED, assertPassed, tableFingerprints, statusTally } from './fuzz/judge.js';
-import { baseRequest, build, mutation, operationsOf, type Built, type Operation } from './fuzz/requests.js';
+import { baseRequest, build, disguisesSingleLine, mutation, operationsOf, type Built, type Operation } from './fuzz/requests.js';
 
 /**
  * Property-based fuzzing of every operation in the OpenAPI document (issue
@@ -16,7 +16,8 @@ import { baseRequest, build, mutation, operationsOf, type Built, type Operation 
  * unknown field, a duplicate key, deep nesting, a wrong content type,
  * malformed JSON, a broken path) and sends it as the store's SUPER_ADMIN (or
  * anonymously, for public routes). It holds when the answer is never a 5xx,
- * every 4xx is the error envelope, and a refused request wrote nothing: every
+ * every 4xx is the error envelope, a bidirectional control or zero-width
+ * character put into a single-line field is refused, and a refused request wrote nothing: every
  * table's rows are unchanged, count and content (rate-limit counters, the
  * audit entries of security events and sliding session expiry excepted:
  * refusals are meant to move those).
@@ -63,6 +64,10 @@ const review = await ok(
     images: [{ image_url: imageUrl }],
   }),
 );
+const endpoint = await ok(
+  admin.post('/api/v1/admin/webhooks/endpoints', { url: 'https://203.0.113.10/hooks', event_types: ['order.placed'] }),
+);
+const delivery = await ok(admin.post(`/api/v1/admin/webhooks/endpoints/${endpoint.public_id}/test`, {}), 202);
 const otherSession = new Client(t.baseUrl);
 await ok(otherSession.post('/api/v1/auth/login', { email: adminEmail, password: PASSWORD }), 200);
 const sessions = await ok(admin.get('/api/v1/auth/sessions'), 200);
@@ -85,6 +90,8 @@ const known: Known = {
   user_public_id: customer.user.public_id,
   expense_public_id: expense.public_id,
   review_public_id: review.public_id,
+  endpoint_public_id: endpoint.public_id,
+  delivery_public_id: delivery.public_id,
   image_url: imageUrl,
   '*': new URL(imageUrl).pathname.replace(/^\/media\//, ''),
 };
@@ -148,6 +155,9 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           const response = await send(op, request);
           tally(response.status);
           assert.ok(response.status < 500, `${response.status} for ${show(request)}: ${response.text.slice(0, 300)}`);
+          if (m.kind === 'leaf' && disguisesSingleLine(op, request, m.value)) {
+            assert.ok(response.status >= 400, `a disguising character accepted on a single line (${response.status}): ${show(request)}`);
+          }
           if (response.status >= 400) {
             let body: any;
             try {

@@ -174,11 +174,29 @@ describe('framework errors wear the envelope', () => {
     const url = local(t, creds.uploadEndpoint);
     const boundary = 'XyZ';
     const truncated = `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${creds.token}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG`;
-    const bodies = [truncated, `--${boundary}\r\nthis is not a part header\r\n\r\nx\r\n--${boundary}--\r\n`, 'no boundary at all'];
+    const fields = ['fileName', 'token', 'expire', 'signature', 'publicKey', 'folder']
+      .map(
+        (name) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${name === 'fileName' ? 'x.png' : String(creds[name as keyof typeof creds])}\r\n`,
+      )
+      .join('');
+    // Credentials that pass, then a file cut off after its image header, while the host is reading it.
+    const cutInFile = Buffer.concat([
+      Buffer.from(
+        `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      tinyPng().subarray(0, 40),
+    ]);
+    const bodies = [
+      truncated,
+      `--${boundary}\r\nthis is not a part header\r\n\r\nx\r\n--${boundary}--\r\n`,
+      'no boundary at all',
+      cutInFile,
+    ];
     for (const body of bodies) {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
       const parsed = (await response.json()) as any;
-      assert.ok(response.status >= 400 && response.status < 500, `${response.status} for ${JSON.stringify(body).slice(0, 40)}`);
+      assert.ok(response.status >= 400 && response.status < 500, `${response.status} for ${JSON.stringify(String(body)).slice(0, 40)}`);
       assert.equal(parsed.success, false);
       assert.equal(typeof parsed.request_id, 'string');
       assert.equal(typeof parsed.message, 'string');

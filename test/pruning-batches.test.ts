@@ -46,7 +46,14 @@ test('a backlog larger than a batch is deleted PRUNE_BATCH_SIZE rows per stateme
     FROM generate_series(1, ${backlog}::int) AS n`.execute(t.db);
 
   // Nothing is due yet: the tokens have not expired a day ago, the mail was delivered just now.
-  assert.deepEqual(await t.app.pruner.runOnce(), { uploadsDeleted: 0, uploadsKept: 0, uploadTokensDeleted: 0, emailsDeleted: 0 });
+  assert.deepEqual(await t.app.pruner.runOnce(), {
+    uploadsDeleted: 0,
+    uploadsKept: 0,
+    uploadTokensDeleted: 0,
+    emailsDeleted: 0,
+    deliveriesDeleted: 0,
+    eventsDeleted: 0,
+  });
   await sql`DELETE FROM prune_log`.execute(t.db);
 
   t.clock.advance(31 * DAY); // past both retentions (1 day after expiry, 30 days after delivery)

@@ -94,6 +94,7 @@ const KIND_OF_SQL: Readonly<Record<string, Kind>> = {
   bytea: 'Buffer',
   jsonb: 'json',
   json: 'json',
+  ARRAY: 'json', // a PostgreSQL array comes back as a JavaScript array
 };
 
 const files = fileDatabase();

@@ -50,13 +50,12 @@ export async function countAccounts(db: Executor, query: AdminUserListQuery): Pr
 }
 
 /** Orders an account placed (cancelled included) and what the ones not cancelled add up to. */
+/** An account's order count and spend (cancelled orders count as orders, not as spend), over `orders` rows. */
+export const orderTotalColumns = [
+  sql<number>`count(*)::int`.as('order_count'),
+  sql<string>`coalesce(sum(total) FILTER (WHERE status <> 'CANCELLED'), 0)::numeric(12,2)::text`.as('lifetime_spend'),
+];
+
 export function orderTotals(db: Executor, userId: number) {
-  return db
-    .selectFrom('orders')
-    .select([
-      (eb) => eb.fn.countAll<number>().as('order_count'),
-      sql<string>`coalesce(sum(total) FILTER (WHERE status <> 'CANCELLED'), 0)::numeric(12,2)::text`.as('lifetime_spend'),
-    ])
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
+  return db.selectFrom('orders').select(orderTotalColumns).where('user_id', '=', userId).executeTakeFirstOrThrow();
 }

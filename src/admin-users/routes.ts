@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import { User } from '../identity/schemas.js';
-import { AdminUserDetail, AdminUserListQuery, RoleChange } from './schemas.js';
+import { AccountExportQuery, AdminUserDetail, AdminUserListQuery, RoleChange } from './schemas.js';
+import { ACCOUNT_CSV_COLUMNS } from './export-repository.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { Type } from 'typebox';
 import type { AdminUserService } from './service.js';
 
 export const adminUserRoutes =
@@ -17,6 +20,20 @@ export const adminUserRoutes =
       config: admin,
       schema: { tags, summary: 'List accounts', querystring: AdminUserListQuery, response: { 200: Page(User), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, ...(await adminUsers.list(request.query)) }),
+    });
+
+    app.get('/admin/exports/accounts', {
+      config: { ...admin, csvOnly: true },
+      schema: {
+        tags,
+        summary: 'Every account (optionally of one role or status) with its order count and spend as CSV, oldest first, streamed',
+        querystring: AccountExportQuery,
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await adminUsers.export(request.query);
+        return sendCsvStream(reply, 'accounts.csv', ACCOUNT_CSV_COLUMNS, batches, total);
+      },
     });
 
     app.get('/admin/users/:user_public_id', {

@@ -18,6 +18,11 @@ export const AdminUserListQuery = Type.Object({
 });
 export type AdminUserListQuery = Static<typeof AdminUserListQuery>;
 
+export const AccountExportQuery = Type.Object({
+  role: Type.Optional(Role),
+  status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),
+});
+
 export const AdminUserDetail = Type.Object(
   {
     ...User.properties,

@@ -1,3 +1,4 @@
+import { accountExportBatches, countAccountsForExport, type AccountExportFilters } from './export-repository.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Role, UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
@@ -51,6 +52,11 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
   }
 
   return {
+    /** Every matching account for a CSV export: how many, and the rows a batch at a time. */
+    async export(filters: AccountExportFilters) {
+      return { total: await countAccountsForExport(db, filters), batches: accountExportBatches(db, filters) };
+    },
+
     async list(query: AdminUserListQuery) {
       const rows = await listAccounts(db, query, parseSort<AccountSortField>(query.sort));
       return toPage(rows, query, () => countAccounts(db, query), toUser);

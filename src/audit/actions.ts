@@ -49,6 +49,13 @@ export const AUDIT_ACTIONS = {
   'expense.create': 'An expense recorded',
   'expense.update': 'An expense edited',
   'expense.delete': 'An expense deleted',
+  'webhook.create': 'A webhook endpoint created',
+  'webhook.update': 'A webhook endpoint edited, paused or resumed',
+  'webhook.delete': 'A webhook endpoint deleted',
+  'webhook.rotate_secret': "A webhook endpoint's signing secret rotated",
+  'webhook.test': 'A test event sent to a webhook endpoint',
+  'webhook.redeliver': 'A webhook delivery sent again',
+  'webhook.redeliver_failed': "A webhook endpoint's failed deliveries sent again",
   'user.admin_create': 'An administrator created or raised by the admin:create command',
 } as const satisfies Record<string, string>;
 

@@ -46,6 +46,7 @@ const entityLabel = sql<string | null>`CASE a.entity_type
   WHEN 'review' THEN (SELECT p.name FROM reviews r JOIN products p ON p.id = r.product_id WHERE r.public_id = a.entity_public_id)
   WHEN 'expense' THEN (SELECT description FROM expenses WHERE public_id = a.entity_public_id)
   WHEN 'staff_invitation' THEN (SELECT email FROM staff_invitations WHERE public_id = a.entity_public_id)
+  WHEN 'webhook_endpoint' THEN (SELECT w.url FROM event_targets t JOIN webhook_endpoints w ON w.target_id = t.id WHERE t.public_id = a.entity_public_id)
 END`;
 
 /** A page of entries, newest first, each row with the filtered total as `total_count`. */

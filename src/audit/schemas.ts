@@ -20,6 +20,7 @@ export const AUDIT_ENTITY_TYPES = [
   'coupon',
   'review',
   'expense',
+  'webhook_endpoint',
 ] as const;
 export type AuditEntityTypeName = (typeof AUDIT_ENTITY_TYPES)[number];
 export const AuditEntityType = Type.Unsafe<AuditEntityTypeName>(

@@ -25,6 +25,8 @@ declare module 'fastify' {
     csrf?: boolean;
     /** A body the route reads itself (a multipart form), described for the OpenAPI document only. */
     documentedBody?: { contentType: string; schema: unknown };
+    /** The 200 answer is a CSV file (an export), not JSON: so documented. */
+    csvOnly?: boolean;
   }
   interface FastifyRequest {
     session: ActiveSession | null;

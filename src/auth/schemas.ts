@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../lib/schemas.js';
-import { Email, Name, Password, PhoneNumber, Role } from '../identity/schemas.js';
+import { CurrentPassword, Email, Name, Password, PhoneNumber, Role } from '../identity/schemas.js';
 
 export const RegisterBody = Type.Object(
   {
@@ -16,7 +16,7 @@ export const RegisterBody = Type.Object(
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const LoginBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { email: Type.String({ minLength: 1, maxLength: 254 }), password: CurrentPassword },
   { additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBody>;

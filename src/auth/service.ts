@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import { recordEvent } from '../events/repository.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx, Ctx } from '../lib/context.js';
@@ -69,6 +70,16 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
         await sendVerification(trx, user, clock.now());
         const actor = { userId: user.id, publicId: user.public_id, email: user.email, role: user.role };
         await writeAudit(trx, ctx, { action: 'auth.register', entityType: 'user', entityPublicId: user.public_id, actor });
+        await recordEvent(trx, 'customer.registered', user.public_id, {
+          customer: {
+            public_id: user.public_id,
+            email: user.email,
+            first_name: user.first_name,
+            last_name: user.last_name,
+            phone_number: user.phone_number,
+            created_at: user.created_at.toISOString(),
+          },
+        });
         return { user: toUser(user), session };
       });
     },

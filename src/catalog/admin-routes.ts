@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { BulkResult, eachItem } from '../lib/bulk.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { PRODUCT_CSV_COLUMNS } from './product-csv.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CatalogAdminService } from './admin-service.js';
 import type { CategoryService } from './categories-service.js';
@@ -9,6 +11,7 @@ import {
   AdminProductListQuery,
   BulkProductDelete,
   BulkProductStatus,
+  ProductStatus,
   VariantBatch,
   AdminVariant,
   Category,
@@ -90,6 +93,20 @@ export const catalogAdminRoutes =
       },
     });
 
+    app.get('/admin/exports/products', {
+      config: { ...config, csvOnly: true },
+      schema: {
+        tags,
+        summary: 'Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed',
+        querystring: Type.Object({ status: Type.Optional(ProductStatus) }),
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await catalog.exportProducts(request.query);
+        return sendCsvStream(reply, 'products.csv', PRODUCT_CSV_COLUMNS, batches, total);
+      },
+    });
+
     app.post('/admin/products/bulk-status', {
       config,
       schema: {
@@ -143,12 +160,10 @@ export const catalogAdminRoutes =
         response: { 201: Ok(AdminProduct), ...errorResponses('NOT_FOUND', 'SKU_TAKEN', 'VARIANT_OPTIONS_TAKEN', 'INVALID_IMAGE_URL') },
       },
       handler: async (request, reply) =>
-        reply
-          .code(201)
-          .send({
-            success: true as const,
-            data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
-          }),
+        reply.code(201).send({
+          success: true as const,
+          data: await catalog.createVariants(authedCtxOf(request), request.params.product_public_id, request.body),
+        }),
     });
 
     app.post('/admin/products/:product_public_id/variants', {

@@ -44,33 +44,17 @@ import type {
   VariantPatch,
 } from './schemas.js';
 import { chooseSlug } from './slug.js';
+import { recordProductDeleted, recordProductEvent } from './product-events.js';
+import { productAudit, variantAudit } from './audit-shapes.js';
+import { countProductRowsForExport, productExportBatches, type ProductExportFilters } from './export-repository.js';
 
 /** Option values with their names in order, so two sets that differ only in key order compare equal as text. */
 const sortedOptions = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 
-/** The fields an audit entry records for a product or variant (no derived or internal columns). */
-const productAudit = (p: ProductRow) => ({
-  name: p.name,
-  slug: p.slug,
-  description: p.description,
-  brand: p.brand,
-  status: p.status,
-  images: p.images,
-});
-const variantAudit = (v: VariantRow) => ({
-  sku: v.sku,
-  name: v.name,
-  options: v.options,
-  price: v.price,
-  compare_at_price: v.compare_at_price,
-  cost_price: v.cost_price,
-  status: v.status,
-  position: v.position,
-});
-
 /**
  * Admin catalog (contract section 6). Deletes are soft; a deleted product
- * takes its variants with it. Every write is audited in its transaction; what
+ * takes its variants with it. Every write is audited, and reported as a
+ * product event (product.created, .updated, .deleted), in its transaction; what
  * it derives (price range, documents, inventory keys) the database keeps in
  * the same transaction (src/db/DERIVED.md).
  */
@@ -128,6 +112,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     return toAdminProducts([product], variants, categories)[0]!;
   }
 
+  /** product.updated for a change made through a variant or a category link: the product read again (its price range moved). */
+  async function productChanged(trx: Executor, productId: number): Promise<void> {
+    const product = await findProduct(trx, { id: productId });
+    await recordProductEvent(trx, 'product.updated', await readProduct(trx, product!));
+  }
+
   async function readVariant(trx: Executor, variant: VariantRow): Promise<AdminVariant> {
     const [row] = await variantsOf(trx, [variant.product_id], 'admin', true, variant.id);
     return toAdminVariant(row!);
@@ -173,6 +163,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         ? await linkProductCategory(trx, productId, categoryId)
         : await unlinkProductCategory(trx, productId, categoryId);
       if (!changed) return;
+      await productChanged(trx, productId);
       await writeAudit(trx, ctx, {
         action: linked ? 'category.link_product' : 'category.unlink_product',
         entityType: 'category',
@@ -201,6 +192,11 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       return { data: toAdminProducts(page.data, variants, categories), meta: page.meta };
     },
 
+    /** Every live product with the status asked for, as the import's CSV rows: how many, and the rows a batch at a time. */
+    async exportProducts(filters: ProductExportFilters) {
+      return { total: await countProductRowsForExport(db, filters), batches: productExportBatches(db, filters) };
+    },
+
     async getProduct(publicId: string): Promise<AdminProduct> {
       const product = isPublicId('prd', publicId) ? await findProduct(db, { publicId }) : undefined;
       if (!product) throw notFound('Product');
@@ -226,7 +222,9 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), category_public_ids: input.category_public_ids ?? [] } },
         });
-        return readProduct(trx, product);
+        const created = await readProduct(trx, product);
+        await recordProductEvent(trx, 'product.created', created);
+        return created;
       }),
 
     updateProduct: (ctx: AuthedCtx, publicId: string, patch: ProductPatch) =>
@@ -253,13 +251,17 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
             after: { ...productAudit(after), ...(patch.category_public_ids ? { category_public_ids: patch.category_public_ids } : {}) },
           },
         });
-        return readProduct(trx, after);
+        const updated = await readProduct(trx, after);
+        await recordProductEvent(trx, 'product.updated', updated);
+        return updated;
       }),
 
     deleteProduct: (ctx: AuthedCtx, publicId: string) =>
       write(async (trx) => {
         const product = await liveProduct(trx, publicId, true);
-        await deleteProduct(trx, product.id, clock.now());
+        const now = clock.now();
+        await deleteProduct(trx, product.id, now);
+        await recordProductDeleted(trx, product, now);
         await writeAudit(trx, ctx, {
           action: 'product.delete',
           entityType: 'product',
@@ -292,6 +294,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: variant.public_id,
           changes: { before: null, after: variantAudit(variant) },
         });
+        await productChanged(trx, product.id);
         return readVariant(trx, variant);
       }),
 
@@ -370,6 +373,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: publicId,
           changes: { before: variantAudit(before), after: variantAudit(after) },
         });
+        await productChanged(trx, after.product_id);
         return readVariant(trx, after);
       }),
 
@@ -377,6 +381,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
       write(async (trx) => {
         const variant = await liveVariant(trx, publicId);
         await deleteVariant(trx, variant.id, clock.now());
+        await productChanged(trx, variant.product_id);
         await writeAudit(trx, ctx, {
           action: 'variant.delete',
           entityType: 'variant',

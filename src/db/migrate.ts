@@ -20,6 +20,7 @@ import * as mediaStore from './migrations/0013-media-store.js';
 import * as outboxClaims from './migrations/0014-outbox-claims.js';
 import * as derivedBySource from './migrations/0015-derived-by-source.js';
 import * as staffInvitations from './migrations/0016-staff-invitations.js';
+import * as events from './migrations/0017-events.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0014-outbox-claims': outboxClaims,
   '0015-derived-by-source': derivedBySource,
   '0016-staff-invitations': staffInvitations,
+  '0017-events': events,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

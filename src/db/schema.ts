@@ -399,6 +399,68 @@ export interface InventoryProductsTable {
   live_records: number;
 }
 
+export type TargetKind = 'webhook';
+export type TargetStatus = 'ACTIVE' | 'PAUSED';
+export type PausedReason = 'MANUAL' | 'FAILING';
+export type DeliveryState = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+/** A consumer of the event stream (src/events/): a webhook endpoint today. */
+export interface EventTargetsTable {
+  id: Generated<number>;
+  public_id: string;
+  kind: TargetKind;
+  event_types: ColumnType<string[], string[], string[]>;
+  status: ColumnType<TargetStatus, TargetStatus | undefined, TargetStatus>;
+  paused_reason: PausedReason | null;
+  paused_at: Timestamp | null;
+  failing_since: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  deleted_at: Timestamp | null;
+}
+
+/** A webhook target's address and signing secrets (src/webhooks/). */
+export interface WebhookEndpointsTable {
+  target_id: number;
+  url: string;
+  description: ColumnType<string, string | undefined, string>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  public_id: Generated<string>;
+  type: string;
+  version: number;
+  ordering_key: string;
+  payload: Json<Record<string, unknown>>;
+  target_id: number | null;
+  created_at: CreatedAt;
+}
+
+/** One event owed to one target: made by the events' fan-out trigger, then claimed, sent and logged by the dispatcher. */
+export interface EventDeliveriesTable {
+  id: Generated<number>;
+  public_id: Generated<string>;
+  event_id: number;
+  target_id: number;
+  ordering_key: string;
+  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  claim: string | null;
+  first_attempt_at: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  response_status: number | null;
+  response_body: string | null;
+  latency_ms: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface StaffInvitationsTable {
   id: Generated<number>;
   public_id: string;
@@ -443,6 +505,10 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   reviews: ReviewsTable;
   expenses: ExpensesTable;
+  event_targets: EventTargetsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  events: EventsTable;
+  event_deliveries: EventDeliveriesTable;
   staff_invitations: StaffInvitationsTable;
 }
 

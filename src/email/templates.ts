@@ -99,6 +99,15 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
           url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
         },
       );
+    case 'webhook_endpoint_paused':
+      return build(
+        'A webhook endpoint was paused',
+        [
+          `The webhook endpoint ${payload.endpoint_public_id} (${payload.endpoint_origin}) has failed every delivery since ${payload.failing_since}, so it was paused.`,
+          'Its events are kept, in order. Once the receiver works again, resume the endpoint: it picks up where it left off.',
+        ],
+        { label: 'Open the console', url: `${publicBaseUrl}/admin` },
+      );
     case 'staff_invitation':
       return build(
         'You are invited to run the store',

@@ -5,11 +5,14 @@ import type { Clock } from '../lib/clock.js';
 import { backgroundLoop } from '../lib/background-loop.js';
 import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.js';
 import { deleteDeliveredEmails } from '../outbox/repository.js';
+import { deleteFinishedDeliveries } from '../events/delivery-repository.js';
+import { deleteOldEvents } from '../events/repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the
  * database by using the service: uploads nothing points at, expired upload
- * tokens and delivered mail, each after its retention period (config
+ * tokens, delivered mail, and events with their finished deliveries (an
+ * event stays while a delivery of it waits), each after its retention period (config
  * `retention`). Work goes in batches of `batchSize` rows per statement, at
  * most MAX_BATCHES per kind per run, so a backlog is worked off over several
  * runs without long statements; several instances may run it at once.
@@ -19,6 +22,8 @@ export interface PruneResult {
   uploadsKept: number;
   uploadTokensDeleted: number;
   emailsDeleted: number;
+  deliveriesDeleted: number;
+  eventsDeleted: number;
 }
 
 export const MAX_BATCHES = 20;
@@ -45,8 +50,15 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
   }
 
   async function runOnce(): Promise<PruneResult> {
-    const result: PruneResult = { uploadsDeleted: 0, uploadsKept: 0, uploadTokensDeleted: 0, emailsDeleted: 0 };
-    const { unreferencedUploads, expiredUploadTokens, deliveredEmails, batchSize } = retention;
+    const result: PruneResult = {
+      uploadsDeleted: 0,
+      uploadsKept: 0,
+      uploadTokensDeleted: 0,
+      emailsDeleted: 0,
+      deliveriesDeleted: 0,
+      eventsDeleted: 0,
+    };
+    const { unreferencedUploads, expiredUploadTokens, deliveredEmails, events, batchSize } = retention;
     if (unreferencedUploads !== null) {
       await drain(async () => {
         const pass = await pruneMediaFiles(db, ago(unreferencedUploads), clock.now(), batchSize);
@@ -61,7 +73,12 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     if (deliveredEmails !== null) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }
-    if (result.uploadsDeleted + result.uploadTokensDeleted + result.emailsDeleted > 0) log.info({ pruned: result }, 'pruned old data');
+    if (events !== null) {
+      result.deliveriesDeleted = await drain(() => deleteFinishedDeliveries(db, ago(events), batchSize));
+      result.eventsDeleted = await drain(() => deleteOldEvents(db, ago(events), batchSize));
+    }
+    const { uploadsKept: _kept, ...deleted } = result;
+    if (Object.values(deleted).some((count) => count > 0)) log.info({ pruned: result }, 'pruned old data');
     return result;
   }
 

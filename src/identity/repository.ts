@@ -29,6 +29,18 @@ export function lockSuperAdmins(db: Executor): Promise<Pick<UserRow, 'id' | 'sta
   return db.selectFrom('users').select(['id', 'status']).where('role', '=', 'SUPER_ADMIN').orderBy('id').forUpdate().execute();
 }
 
+/** Where notices for the store's owners go: every active SUPER_ADMIN's email. */
+export async function activeSuperAdminEmails(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('role', '=', 'SUPER_ADMIN')
+    .where('status', '=', 'ACTIVE')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.email);
+}
+
 /**
  * Serialises writes that decide by reading several rows of one account (the
  * address book) and every write of its tokens (src/db/LOCKING.md, step 17).

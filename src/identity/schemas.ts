@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RequiredText, Timestamp } from '../lib/schemas.js';
+import { secret } from '../lib/text.js';
 import type { UserRow } from '../db/schema.js';
 
 /** The account as every module shows it: one declaration for auth, profile and admin routes. */
@@ -13,7 +14,11 @@ export const Password = Type.String({
   minLength: 8,
   maxLength: 128,
   description: '8-128 characters, not all of one kind (letters, digits, symbols)',
+  ...secret,
 });
+
+/** A password to check against the account's: any length a stored one could have had. */
+export const CurrentPassword = Type.String({ minLength: 1, maxLength: 1024, ...secret });
 
 export const User = Type.Object(
   {

@@ -9,6 +9,8 @@ export interface BackgroundLoop {
   /** Starts the loop (if stopped) with a first run after `firstDelayMs`. */
   start(firstDelayMs: number): void;
   stop(): Promise<void>;
+  /** Runs again now instead of at the end of the current pause; during a run, right after it. */
+  nudge(): void;
 }
 
 export function backgroundLoop<T>(options: {
@@ -20,14 +22,20 @@ export function backgroundLoop<T>(options: {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = true;
+  let waiting = false;
+  let nudged = false;
 
   function schedule(delay: number) {
     if (stopped) return;
+    waiting = true;
     timer = setTimeout(() => {
+      waiting = false;
       running = options.run().then(
         (result) => {
           running = null;
-          schedule(options.pauseAfter(result));
+          const again = nudged;
+          nudged = false;
+          schedule(again ? 0 : options.pauseAfter(result));
         },
         (error: unknown) => {
           running = null;
@@ -47,9 +55,18 @@ export function backgroundLoop<T>(options: {
     },
     async stop() {
       stopped = true;
+      waiting = false;
       if (timer) clearTimeout(timer);
       timer = null;
       if (running) await running;
+    },
+    nudge() {
+      if (stopped) return;
+      if (running) nudged = true;
+      else if (waiting) {
+        if (timer) clearTimeout(timer);
+        schedule(0);
+      }
     },
   };
 }

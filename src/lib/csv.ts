@@ -31,7 +31,10 @@ export function sendCsvStream(
   filename: string,
   columns: readonly string[],
   batches: AsyncIterable<readonly Record<string, unknown>[]>,
+  /** How many rows will follow, when known first: sent as `X-Total-Rows`, so a client can show progress. */
+  totalRows?: number,
 ) {
+  if (totalRows !== undefined) reply.header('x-total-rows', String(totalRows));
   async function* text() {
     yield `${columns.join(',')}\r\n`;
     for await (const rows of batches) if (rows.length > 0) yield `${rows.map((row) => line(columns, row)).join('\r\n')}\r\n`;

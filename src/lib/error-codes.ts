@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   LAST_SUPER_ADMIN: { status: 409, description: 'The last SUPER_ADMIN cannot be demoted' },
   ALREADY_REVIEWED: { status: 409, description: 'The account already reviewed this product' },
   TOKEN_EXPIRED: { status: 410, description: 'The link expired or was already used' },
+  EXPECTATION_FAILED: { status: 417, description: 'The Expect header asks for something other than 100-continue' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body, file or headers are too large (413, or 431 for headers)' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'The Content-Type is not one the route takes' },
   RATE_LIMITED: { status: 429, description: 'Too many requests; see Retry-After' },

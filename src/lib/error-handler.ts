@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationError } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
@@ -157,7 +157,7 @@ export function replyWithError(error: Error, request: FastifyRequest, reply: Fas
  * request line over the size limit, malformed HTTP, a client that never
  * finished sending) still get the envelope, written straight to the socket.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message]: [number, ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -165,15 +165,21 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive']
         : [400, 'VALIDATION_ERROR', 'The request is not valid HTTP'];
+  writeErrorToSocket(socket, status, code, message);
+  socket.destroy(error);
+}
+
+/** The envelope written straight to a connection no request object will answer; the caller closes it. */
+export function writeErrorToSocket(socket: Duplex, status: number, code: ErrorCode, message: string): void {
   const requestId = randomUUID();
   const body = JSON.stringify({ success: false, error: { code, message }, request_id: requestId });
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nx-content-type-options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(error);
 }
 
 export function registerErrorHandling(app: FastifyInstance, routes: readonly { method: string; url: string }[]): void {

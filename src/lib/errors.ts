@@ -141,6 +141,11 @@ export const alreadyReviewed = () =>
 
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'This link has expired or was already used; ask for a new one');
 
+// 417
+
+export const expectationFailed = () =>
+  new AppError('EXPECTATION_FAILED', 'The Expect header can only be 100-continue', [{ field: 'expect', message: 'is not 100-continue' }]);
+
 // 413, 415
 
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
@@ -162,4 +167,10 @@ export const shuttingDown = () =>
 export const waitingForSchema = () =>
   new AppError('SERVICE_UNAVAILABLE', 'This instance is waiting for the database schema to be migrated; retry', undefined, {
     'retry-after': '5',
+  });
+
+/** The built-in image host holds as many uploads as it allows at once (MAX_UPLOADS_IN_FLIGHT). */
+export const uploadsBusy = (retryAfterSeconds: number) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The image host is receiving as many uploads as it can; retry shortly', undefined, {
+    'retry-after': String(retryAfterSeconds),
   });

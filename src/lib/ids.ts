@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /** Every public prefix of the service (contract section 1). */
-export type IdPrefix = 'usr' | 'ses' | 'adr' | 'cat' | 'prd' | 'var' | 'ord' | 'rev' | 'cpn' | 'exp' | 'aud' | 'inv';
+export type IdPrefix =
+  'usr' | 'ses' | 'adr' | 'cat' | 'prd' | 'var' | 'ord' | 'rev' | 'cpn' | 'exp' | 'aud' | 'inv' | 'whe' | 'evt' | 'dlv';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 20;

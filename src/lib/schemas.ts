@@ -13,6 +13,10 @@ export const RequiredText = (max: number, options: TStringOptions = {}) =>
 export const LongText = (max: number, options: TStringOptions = {}) => Type.String({ maxLength: max, ...multiline, ...options });
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC' });
+
+/** One of a list of strings (a JSON Schema `enum`), typed as their union: the list stays the one declaration of the values. */
+export const StringEnum = <const T extends string>(values: readonly T[], options: TStringOptions = {}) =>
+  Type.Unsafe<T>(Type.String({ ...options, enum: [...values] }));
 export const Money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal string with two places', examples: ['19.99'] });
 
 export const PageMeta = Type.Object({

@@ -13,8 +13,10 @@ import { isPlainText, MULTILINE, type TextKind } from './text.js';
  * also passes the `plainText` check, added here rather than per field so a
  * field added later is covered without anyone remembering it: no NUL or other
  * control characters (PostgreSQL refuses NUL, and control characters have no
- * business in names, codes or search terms) and no broken UTF-16. Fields
- * declared with `MULTILINE` may hold tabs and line breaks.
+ * business in names, codes or search terms) and no broken UTF-16; on a
+ * single line, no bidirectional controls or zero-width characters either.
+ * Fields declared with `MULTILINE` may hold tabs and line breaks (and those
+ * characters); passwords (`format: 'password'`) may hold the latter too.
  */
 const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
 
@@ -56,7 +58,10 @@ function withStorableDates(ajv: Ajv): Ajv {
   return ajv;
 }
 
-const withRules = (ajv: Ajv) => withPlainText(withStorableDates(addFormats.default(ajv)));
+/** OpenAPI's `password` format only marks a secret (src/lib/text.ts); any string is one. */
+const withSecrets = (ajv: Ajv): Ajv => ajv.addFormat('password', true);
+
+const withRules = (ajv: Ajv) => withPlainText(withSecrets(withStorableDates(addFormats.default(ajv))));
 const strict = withRules(new Ajv({ ...shared, coerceTypes: false }));
 const coercing = withRules(new Ajv({ ...shared, coerceTypes: 'array' }));
 
@@ -78,7 +83,7 @@ export function withTextRules(schema: unknown): unknown {
     if (isNode(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Node).map(([k, v]) => [k, withTextRules(v)]));
   }
   const types = [out.type].flat();
-  if (types.includes('string')) out.plainText = out[MULTILINE] === true ? 'multiline' : 'line';
+  if (types.includes('string')) out.plainText = out[MULTILINE] === true ? 'multiline' : out.format === 'password' ? 'secret' : 'line';
   const openMap = isNode(out.patternProperties) || isNode(out.additionalProperties);
   if (types.includes('object') && openMap && !isNode(out.propertyNames)) out.propertyNames = { type: 'string', plainText: 'line' };
   return out;

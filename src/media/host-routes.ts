@@ -1,13 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { replyWithError, sendError } from '../lib/error-handler.js';
-import { unsupportedMediaType, validationError } from '../lib/errors.js';
 import { NoContent, errorResponses, errorResponsesShaped } from '../lib/schemas.js';
-import { UploadError, UploadedFile, UploadFormFields, type UploadForm } from './schemas.js';
-import { MAX_UPLOAD_BYTES, type MediaService } from './service.js';
+import { UploadError, UploadedFile, UploadFormFields } from './schemas.js';
+import type { MediaService } from './service.js';
 import { IMAGE_TYPES } from './sniff.js';
+import { UPLOAD_FORM_LIMITS, discardUnreadBody, receiveUpload, uploadSlots } from './upload-form.js';
 
 /**
  * The built-in image host, used when no ImageKit account is configured: an
@@ -16,26 +15,30 @@ import { IMAGE_TYPES } from './sniff.js';
  * Registered outside /api/v1, like the health probes.
  */
 export const mediaHostRoutes =
-  (deps: { media: MediaService }): FastifyPluginAsyncTypebox =>
+  (deps: { media: MediaService; maxUploadsInFlight: number }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { media } = deps;
-    await app.register(multipart, {
-      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
-    });
+    const slots = uploadSlots(deps.maxUploadsInFlight);
+    await app.register(multipart, { limits: UPLOAD_FORM_LIMITS });
 
     app.post('/media/api/v1/files/upload', {
       // Authenticated by the signed, single-use token instead of a session.
       config: { access: 'public', csrf: false, documentedBody: { contentType: 'multipart/form-data', schema: UploadFormFields } },
       // ImageKit clients read `message` at the top level; the envelope's fields sit beside it.
-      errorHandler: (error, request, reply) => void replyWithError(error, request, reply, true),
+      errorHandler: (error, request, reply) => {
+        discardUnreadBody(request.raw);
+        void replyWithError(error, request, reply, true);
+      },
       schema: {
         tags: ['Media'],
         summary: 'Upload an image (built-in image host, ImageKit upload API)',
         description:
-          'multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, ' +
-          'and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. ' +
-          "Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, " +
-          '403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.',
+          'multipart/form-data with `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth, ' +
+          'then `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content) as the last part: the fields are checked ' +
+          'before any of the file is read. ' +
+          "Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields (or fields sent after the file), " +
+          'a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, ' +
+          '429 over the upload limit, 503 with Retry-After when the instance is receiving as many uploads as it allows at once.',
         response: {
           200: UploadedFile,
           ...errorResponsesShaped(
@@ -45,10 +48,11 @@ export const mediaHostRoutes =
             'PAYLOAD_TOO_LARGE',
             'UNSUPPORTED_MEDIA_TYPE',
             'RATE_LIMITED',
+            'SERVICE_UNAVAILABLE',
           ),
         },
       },
-      handler: async (request) => media.acceptUpload(await readUploadForm(request)),
+      handler: async (request) => receiveUpload(request, media, slots),
     });
 
     app.get('/media/*', {
@@ -90,24 +94,3 @@ export const mediaHostRoutes =
 
 /** No stored path is longer (folder, random name, extension). */
 const MAX_MEDIA_PATH = 300;
-
-/** Reads every part; the file is buffered (the 5 MB limit bounds it). A repeated field is an error. */
-async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
-  if (!request.isMultipart()) throw unsupportedMediaType('Send the upload as multipart/form-data');
-  const fields: Record<string, string> = {};
-  let file: Buffer | null = null;
-  for await (const part of request.parts()) {
-    if (part.fieldname in fields || (part.fieldname === 'file' && file)) {
-      throw validationError(`The ${part.fieldname} parameter is repeated`);
-    }
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file') throw validationError(`Unexpected file part ${part.fieldname}`);
-      file = await part.toBuffer();
-    } else {
-      if (part.valueTruncated) throw validationError(`The ${part.fieldname} parameter is too long`);
-      if (part.fieldname === 'file') throw validationError('Send file as a binary file part; base64 and URLs are not accepted');
-      fields[part.fieldname] = String(part.value);
-    }
-  }
-  return { fields, file };
-}

@@ -36,19 +36,13 @@ export type UploadedFile = Static<typeof UploadedFile>;
 /** An upload error: the error envelope, with ImageKit's top-level `message` beside it for ImageKit clients. */
 export const UploadError = Type.Object({ message: Type.String(), ...ErrorEnvelope.properties });
 
-/** The multipart form of an upload, for the OpenAPI document (the route reads the parts itself). */
+/** The multipart form of an upload, for the OpenAPI document (the route reads the parts itself), in the order they are sent. */
 export const UploadFormFields = Type.Object({
-  file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, GIF or WebP, at most 5 MB' }),
   fileName: Type.String(),
   token: Type.String(),
   expire: Type.String({ description: 'As GET /api/v1/uploads/media-auth gave it' }),
   signature: Type.String(),
   publicKey: Type.String(),
   folder: Type.String(),
+  file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields' }),
 });
-
-/** The multipart fields of an upload, as read off the wire. */
-export interface UploadForm {
-  fields: Readonly<Record<string, string>>;
-  file: Buffer | null;
-}

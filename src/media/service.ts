@@ -15,9 +15,9 @@ import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from 
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { safeEqual } from '../lib/tokens.js';
 import { consumeUploadToken, findMediaFile, findUploadToken, insertMediaFile, insertUploadToken, lockMediaFiles } from './repository.js';
-import type { MediaAuth, UploadedFile, UploadForm } from './schemas.js';
+import type { MediaAuth, UploadedFile } from './schemas.js';
 import { IMAGEKIT_UPLOAD_ENDPOINT, signUpload, signingKeys } from './signing.js';
-import { sniffImage } from './sniff.js';
+import { sniffImage, type ImageType } from './sniff.js';
 
 export const TOKEN_TTL_SECONDS = 600;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -26,6 +26,13 @@ const REQUIRED_FIELDS = ['fileName', 'token', 'expire', 'signature', 'publicKey'
 const KNOWN_FOLDERS = new Set(Object.values(MEDIA_FOLDERS));
 
 const denied = forbidden;
+
+/** What an upload's credential fields proved: its token may store one file in `folder` (checked at `now`). */
+export interface UploadPermit {
+  token: string;
+  folder: string;
+  now: Date;
+}
 
 export interface MediaDeps {
   db: Db;
@@ -45,17 +52,13 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
   const urlEndpoint = mediaUrlEndpoint(config);
   const uploadEndpoint = config.imagekit ? IMAGEKIT_UPLOAD_ENDPOINT : `${urlEndpoint}/api/v1/files/upload`;
 
-  /**
-   * Why a token that passed the signature check cannot be used; the consume itself is the real check.
-   * Read on the caller's connection: a request holding one must never wait for a second.
-   */
-  async function refusal(executor: Executor, token: string, folder: string, now: Date): Promise<AppError> {
-    const row = await findUploadToken(executor, token);
+  /** Why a token that passed the signature check cannot be used now (null: it can), from its row. */
+  function refusal(row: Awaited<ReturnType<typeof findUploadToken>>, folder: string, now: Date): AppError | null {
     if (!row) return denied('The token was not issued by this service');
     if (row.used_at) return denied('The token has already been used; fetch new credentials for each upload');
     if (row.folder !== folder) return denied('The token was issued for another folder');
     if (row.expires_at <= now) return denied('The token has expired; fetch new credentials');
-    return denied('The token cannot be used');
+    return null;
   }
 
   return {
@@ -72,12 +75,15 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
       return { token, expire, signature: signUpload(privateKey, token, expire), publicKey, urlEndpoint, folder, uploadEndpoint };
     },
 
-    /** The built-in host's `POST /media/api/v1/files/upload`: ImageKit's checks, then the file is stored. */
-    async acceptUpload(form: UploadForm): Promise<UploadedFile> {
-      if (!form.file) throw badRequest('Missing file parameter: send the image as a binary file part named "file"');
-      const missing = REQUIRED_FIELDS.find((name) => !form.fields[name]);
-      if (missing) throw badRequest(`Missing ${missing} parameter`);
-      const { token, expire, signature, publicKey, folder } = form.fields as Record<(typeof REQUIRED_FIELDS)[number], string>;
+    /**
+     * The built-in host's `POST /media/api/v1/files/upload`, first step: ImageKit's checks of the
+     * credential fields, made before any byte of the file is read (src/media/upload-form.ts), so a
+     * forged, expired or used token costs the service nothing but its form fields.
+     */
+    async authorizeUpload(fields: Readonly<Record<string, string>>): Promise<UploadPermit> {
+      const missing = REQUIRED_FIELDS.find((name) => !fields[name]);
+      if (missing) throw badRequest(`Missing ${missing} parameter`, [{ field: missing, message: 'is required, before the file part' }]);
+      const { token, expire, signature, publicKey, folder } = fields as Record<(typeof REQUIRED_FIELDS)[number], string>;
       if (!/^\d{1,12}$/.test(expire)) throw badRequest('The expire parameter must be a Unix time in seconds');
 
       const keyPair = await keys();
@@ -86,16 +92,21 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
       const now = clock.now();
       if (Number(expire) <= Math.floor(now.getTime() / 1000)) throw denied('The token has expired; fetch new credentials');
       if (!KNOWN_FOLDERS.has(folder)) throw denied('The token was issued for another folder');
+      // A used token is refused here too; two uploads racing with one unused token are settled by the consume in storeUpload.
+      const refused = refusal(await findUploadToken(db, token), folder, now);
+      if (refused) throw refused;
+      return { token, folder, now };
+    },
 
-      if (form.file.length > MAX_UPLOAD_BYTES) throw payloadTooLarge('The file is larger than 5 MB');
-      const type = sniffImage(form.file);
-      if (!type) throw badRequest('The file is not a JPEG, PNG, GIF or WebP image');
-
-      const content = form.file;
+    /** Second step: the file, read whole (at most 5 MB), is checked and stored, and the token used up. */
+    async storeUpload(permit: UploadPermit, content: Buffer): Promise<UploadedFile> {
+      if (content.length > MAX_UPLOAD_BYTES) throw payloadTooLarge('The file is larger than 5 MB');
+      const type = imageTypeOf(content);
+      const { token, folder, now } = permit;
       // One transaction: an upload refused by the limit, or lost with its connection, leaves its token unused.
       return transaction(db, async (trx) => {
         const userId = await consumeUploadToken(trx, token, folder, now);
-        if (userId === null) throw await refusal(trx, token, folder, now);
+        if (userId === null) throw refusal(await findUploadToken(trx, token), folder, now) ?? denied('The token cannot be used');
         // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
         await limiter.hit(trx, 'UPLOAD', `files:${userId}`, { enforce: true });
         const fileId = randomBytes(16).toString('hex');
@@ -139,6 +150,19 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
     },
   };
 }
+
+/**
+ * The image type of a file, by its first bytes; refuses anything else. Also applied to the
+ * first bytes of an upload as they arrive, so a file that is not an image is refused unread.
+ */
+export function imageTypeOf(head: Buffer): ImageType {
+  const type = sniffImage(head);
+  if (!type) throw badRequest('The file is not a JPEG, PNG, GIF or WebP image');
+  return type;
+}
+
+/** Bytes `imageTypeOf` needs to recognise every type it knows (WebP names itself at bytes 8-11). */
+export const IMAGE_HEAD_BYTES = 12;
 
 const normalisedUrl = (url: string): string => {
   const parsed = new URL(url);

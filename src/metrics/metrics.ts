@@ -5,12 +5,14 @@ import { transactionRetries } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import { errorCodeOf } from '../lib/error-handler.js';
 import { emailBacklog } from '../outbox/repository.js';
+import { deliveryBacklog } from '../events/delivery-repository.js';
 
 /**
  * What an operator graphs and alerts on, in Prometheus's format: requests
  * (rate, latency, status) by route, the pool (connections in use, requests
  * waiting for one, connections lost), checkout outcomes, rate-limit
  * refusals, the outbox (backlog and the age of its oldest pending message),
+ * event deliveries (the same, for active targets),
  * and Node's own (CPU, memory, event-loop lag). Served on a listener of its
  * own (src/metrics/server.ts), never on the public port.
  */
@@ -123,6 +125,34 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     registers: [registry],
     async collect() {
       await outboxState().then(
+        (state) => this.set(state.age),
+        () => {},
+      );
+    },
+  });
+  let deliveries: { at: number; state: Promise<{ pending: number; age: number }> } | null = null;
+  const deliveryState = () => {
+    const now = deps.clock.now().getTime();
+    if (!deliveries || now - deliveries.at > 1000) deliveries = { at: now, state: deliveryBacklog(deps.db) };
+    return deliveries.state;
+  };
+  new Gauge({
+    name: 'event_deliveries_pending',
+    help: 'Event deliveries (webhooks) waiting for an active target, retries included',
+    registers: [registry],
+    async collect() {
+      await deliveryState().then(
+        (state) => this.set(state.pending),
+        () => {},
+      );
+    },
+  });
+  new Gauge({
+    name: 'event_oldest_pending_delivery_age_seconds',
+    help: 'Age of the oldest event delivery waiting for an active target (0 when none)',
+    registers: [registry],
+    async collect() {
+      await deliveryState().then(
         (state) => this.set(state.age),
         () => {},
       );

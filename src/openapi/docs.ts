@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from '../auth/guard.js';
 import { documentOperation, finishDocument } from './operations.js';
+import { documentWebhooks } from './webhooks.js';
 
 const ACCESS_NOTE: Record<Access, string> = {
   public: 'Public.',
@@ -22,7 +23,19 @@ Order of checks on a protected write: session (401), CSRF (403), role (403), val
 
 **IDs** are prefixed public IDs (\`usr_\`, \`adr_\`, ...); a path ID of the wrong shape is 404.
 **Lists** take \`page\` (>= 1) and \`limit\` (1-100); a page past the end is an empty \`data\` with accurate \`meta\`.
-**Unknown body fields** are rejected with 400.`;
+**Unknown body fields** are rejected with 400.
+
+**Events and webhooks.** Every event the store publishes (an order placed, a status change, stock running low ...) is listed under
+\`webhooks\` with its payload. A SUPER_ADMIN subscribes endpoints to them (\`/admin/webhooks/endpoints\`); each delivery is signed per
+Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`).`;
+
+/** The reference UI's page, with and without its trailing slash. */
+const UI_PAGES = new Set(['/docs', '/docs/']);
+
+const splitUrl = (url: string): [string, string | null] => {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, null] : [url.slice(0, at), url.slice(at + 1)];
+};
 
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference UI at /docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
@@ -53,6 +66,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         write,
         csrf,
         documentedBody: route.config?.documentedBody,
+        csvOnly: route.config?.csvOnly === true,
       });
       const transformed = {
         ...base,
@@ -61,16 +75,27 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       };
       return { schema: transformed as typeof schema, url };
     },
-    transformObject: (generated) =>
-      'openapiObject' in generated
-        ? (finishDocument(generated.openapiObject as Record<string, unknown>) as typeof generated.openapiObject)
-        : generated.swaggerObject,
+    transformObject: (generated) => {
+      if (!('openapiObject' in generated)) return generated.swaggerObject;
+      const document = finishDocument(generated.openapiObject as Record<string, unknown>);
+      documentWebhooks(document);
+      return document as typeof generated.openapiObject;
+    },
   });
   await app.register(async (scope) => {
     // The reference UI and its assets are public, like the document itself.
     scope.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), access: 'public' };
       route.schema = { ...(route.schema ?? {}), hide: true };
+    });
+    // The UI page is only ever served without a query string. The plugin's redirect of
+    // /docs/static/index.html keeps the query and so points at itself forever, and the page builds
+    // the document's URL from its own address, which a query string would take part in. The
+    // document's URL is fixed (/docs/json): Swagger UI's own `url` and `configUrl` query options are
+    // off unless turned on (queryConfigEnabled), and the page's CSP lets it fetch only from this origin.
+    scope.addHook('onRequest', async (request, reply) => {
+      const [path, query] = splitUrl(request.url);
+      if (path === '/docs/static/index.html' || (UI_PAGES.has(path) && query !== null)) return reply.redirect('/docs/', 302);
     });
     await scope.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     scope.get('/openapi.json', async () => app.swagger());

@@ -23,10 +23,13 @@ interface RouteFacts {
   csrf: boolean;
   /** A body the route reads itself (a multipart form), described for the document only. */
   documentedBody?: { contentType: string; schema: unknown } | undefined;
+  /** The 200 answer is only ever a CSV file. */
+  csvOnly?: boolean;
 }
 
 const BODY_OPTIONAL_KEY = 'x-body-optional';
 const CSV_KEY = 'x-csv';
+const CSV_ONLY_KEY = 'x-csv-only';
 
 const EMPTY_BODY = {
   type: 'object',
@@ -61,6 +64,7 @@ function sharedCodes(schema: Schema, facts: RouteFacts): [number, ErrorCode][] {
   const codes: [number, ErrorCode][] = [
     [400, 'VALIDATION_ERROR'],
     [408, 'REQUEST_TIMEOUT'],
+    [417, 'EXPECTATION_FAILED'],
     [431, 'PAYLOAD_TOO_LARGE'],
     [500, 'INTERNAL_ERROR'],
     [503, 'SERVICE_UNAVAILABLE'],
@@ -106,6 +110,7 @@ export function documentOperation(schema: Schema, facts: RouteFacts): Schema {
   // `format=csv` (or Accept: text/csv) answers the same 200 as CSV text.
   const query = schema.querystring as Schema | undefined;
   if (isObject(query?.properties) && isObject((query.properties as Schema).format)) out[CSV_KEY] = true;
+  if (facts.csvOnly) out[CSV_ONLY_KEY] = true;
 
   const byStatus: Record<string, ErrorCode[]> = {};
   for (const [status, code] of codes) {
@@ -169,6 +174,13 @@ export function finishDocument(document: Schema): Schema {
         delete operation[CSV_KEY];
         const ok = responses['200'] as { content?: Schema } | undefined;
         if (ok?.content) ok.content['text/csv'] = { schema: { type: 'string', description: 'CSV, with format=csv or Accept: text/csv' } };
+      }
+      if (operation[CSV_ONLY_KEY]) {
+        delete operation[CSV_ONLY_KEY];
+        responses['200'] = {
+          description: 'A CSV file, streamed; `X-Total-Rows` says how many rows follow the header',
+          content: { 'text/csv': { schema: { type: 'string' } } },
+        };
       }
       if (!byStatus) continue;
       for (const [status, list] of Object.entries(byStatus).sort(([a], [b]) => Number(a) - Number(b))) {

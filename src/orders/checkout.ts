@@ -14,6 +14,8 @@ import { isPublicId, newPublicId } from '../lib/ids.js';
 import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { queuedEmailFrom } from '../outbox/repository.js';
+import { computedObject, eventFrom, recordEvent } from '../events/repository.js';
+import type { EventOrder } from '../events/catalog.js';
 import { insertPlacedOrder, newOrder } from './placement-repository.js';
 import { priceOrder } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
@@ -31,7 +33,7 @@ export interface CheckoutDeps {
 /**
  * POST /orders (contract section 8). One transaction: the cart, the coupon
  * (row-locked), the order with its snapshots, the coupon use, the email in
- * the outbox, and last the stock reservation, so the inventory rows, the
+ * the outbox, the order.placed event, and last the stock reservation, so the inventory rows, the
  * hottest locks, are held only for the final statement and the commit.
  * Any failure rolls everything back: no reservation, no coupon use, cart intact.
  */
@@ -111,7 +113,8 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         notes: input.notes ?? null,
         lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
       },
-      // Written by their owners' SQL in the same statement: the emptied lines, and the confirmation with the order's new number.
+      // Written by their owners' SQL in the same statement: the emptied lines, the confirmation with the order's
+      // new number, and the order.placed event with its number and time.
       [
         orderedLinesRemoval(
           userId,
@@ -123,9 +126,42 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
           { order_public_id: publicId, order_number: newOrder.orderNumber, total: amounts.total, currency: config.commerce.currency },
           newOrder.rows,
         ),
+        eventFrom(
+          'order.placed',
+          publicId,
+          {
+            order: computedObject<EventOrder>(
+              {
+                public_id: publicId,
+                status: 'PLACED',
+                customer: { public_id: ctx.actor.publicId, email: ctx.actor.email },
+                items,
+                ...amounts,
+                currency: config.commerce.currency,
+                coupon_code: applied?.coupon.code ?? null,
+                shipping_address: snapshot,
+                payment: { method: input.payment_method, status: 'PAID' },
+                notes: input.notes ?? null,
+                shipment: null,
+              },
+              { order_number: newOrder.orderNumber, placed_at: newOrder.placedAt },
+            ),
+          },
+          newOrder.rows,
+        ),
       ],
     );
-    if (applied) await recordCouponUse(trx, applied, { userId, orderId: order.id, discount: amounts.discount_total });
+    if (applied) {
+      await recordCouponUse(trx, applied, { userId, orderId: order.id, discount: amounts.discount_total });
+      // The coupon's row is locked (applyCoupon), so this is the use that reached its limit, exactly once.
+      const { coupon } = applied;
+      if (coupon.usage_limit !== null && coupon.times_used + 1 >= coupon.usage_limit) {
+        await recordEvent(trx, 'coupon.exhausted', coupon.public_id, {
+          coupon: { public_id: coupon.public_id, code: coupon.code, usage_limit: coupon.usage_limit, times_used: coupon.times_used + 1 },
+          order_public_id: publicId,
+        });
+      }
+    }
 
     const shortages = await reserveStock(
       trx,

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { CartLineRow } from '../cart/repository.js';
+import { isoTimestamp } from '../events/repository.js';
 
 /** Everything a placed order stores, computed by checkout before it writes. */
 export interface PlacedOrder {
@@ -16,14 +17,19 @@ export interface PlacedOrder {
   lines: (CartLineRow & { line_total: string })[];
 }
 
-/** The new order's row, for the parts that run alongside it: its source, and the number the statement generates. */
-export const newOrder = { rows: sql`new_order`, orderNumber: sql<string>`new_order.order_number` };
+/** The new order's row, for the parts that run alongside it: its source, and what the statement generates (number, time). */
+export const newOrder = {
+  rows: sql`new_order`,
+  orderNumber: sql<string>`new_order.order_number`,
+  placedAt: isoTimestamp(sql`new_order.placed_at`),
+};
 
 /**
  * Writes a placed order in one statement: the order, its items (from the
  * lines checkout read under lock, so prices match the totals it computed),
  * its first status, and the parts other owners hand in to run with it
- * (`alongside`: the emptied cart lines, the confirmation email). One round
+ * (`alongside`: the emptied cart lines, the confirmation email, the
+ * order.placed event). One round
  * trip instead of five keeps the transaction, and the cart locks it holds,
  * short; each part's SQL stays in its owner's repository. A part may read
  * the new order as `new_order` (its generated number, say).

@@ -3,8 +3,20 @@ import { authedCtxOf } from '../auth/guard.js';
 import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
 import type { Checkout } from './checkout.js';
-import { AdminOrder, AdminOrderDetail, AdminOrderListQuery, Order, OrderListQuery, OrderStatusChange, PlaceOrder } from './schemas.js';
+import {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderListQuery,
+  Order,
+  OrderExportQuery,
+  OrderListQuery,
+  OrderStatusChange,
+  PlaceOrder,
+} from './schemas.js';
 import type { OrderService } from './service.js';
+import { ORDER_CSV_COLUMNS } from './export-repository.js';
+import { sendCsvStream } from '../lib/csv.js';
+import { Type } from 'typebox';
 
 export const orderRoutes =
   (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>
@@ -80,6 +92,20 @@ export const orderRoutes =
         response: { 200: Page(AdminOrder), ...errorResponses() },
       },
       handler: async (request) => ({ success: true as const, ...(await orders.adminList(request.query)) }),
+    });
+
+    app.get('/admin/exports/orders', {
+      config: { ...admin, csvOnly: true },
+      schema: {
+        tags: ['Admin: orders'],
+        summary: 'Every order (optionally of one status or placed in a range) as CSV, oldest first, streamed',
+        querystring: OrderExportQuery,
+        response: { 200: Type.String(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        const { total, batches } = await orders.adminExport(request.query);
+        return sendCsvStream(reply, 'orders.csv', ORDER_CSV_COLUMNS, batches, total);
+      },
     });
 
     app.get('/admin/orders/:order_public_id', {

@@ -99,6 +99,12 @@ export const AdminOrderListQuery = Type.Object({
 });
 export type AdminOrderListQuery = Static<typeof AdminOrderListQuery>;
 
+export const OrderExportQuery = Type.Object({
+  status: Type.Optional(OrderStatus),
+  placed_from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive' })),
+  placed_to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive' })),
+});
+
 export const OrderStatusChange = Type.Object(
   {
     status: OrderStatus,

@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import type { OrderRow } from '../db/schema.js';
+import { countOrdersForExport, orderExportBatches, type OrderExportFilters } from './export-repository.js';
 import { writeAudit } from '../audit/audit-log.js';
 import { releaseCouponUse } from '../coupons/redemption.js';
 import { findUserById } from '../identity/repository.js';
@@ -33,6 +34,7 @@ import type {
   OrderStatusChange,
 } from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
+import { recordStatusEvents } from './order-events.js';
 import { transaction } from '../db/transaction.js';
 
 /** Orders after checkout: reading them and moving them through their lifecycle. */
@@ -65,9 +67,9 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
   };
 
   /**
-   * Moves an order to `to` with its stock and coupon effects, inside the
-   * caller's transaction. The order row is locked first; then the coupon,
-   * then inventory rows, the same order checkout takes them in.
+   * Moves an order to `to` with its stock and coupon effects, its email and
+   * events, inside the caller's transaction. The order row is locked first;
+   * then the coupon, then inventory rows, the same order checkout takes them in.
    */
   async function move(trx: Trx, ctx: AuthedCtx, order: OrderRow, to: OrderStatus, change: Partial<OrderStatusChange>) {
     if (!canMove(order.status, to)) {
@@ -118,6 +120,7 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         tracking_number: shipment.trackingNumber,
       });
     }
+    await recordStatusEvents(trx, ctx, order.public_id, order.status, to, change.note ?? null);
   }
 
   async function lockOrder(trx: Trx, publicId: string, userId?: number): Promise<OrderRow> {
@@ -153,6 +156,11 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
       ),
 
     adminGet: (publicId: string) => detail(publicId),
+
+    /** Every matching order for a CSV export: how many, and the rows a batch at a time. */
+    async adminExport(filters: OrderExportFilters) {
+      return { total: await countOrdersForExport(db, filters), batches: orderExportBatches(db, filters) };
+    },
 
     async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrderDetail> {
       if (change.status === 'SHIPPED' && !change.carrier) {

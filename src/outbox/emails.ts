@@ -10,6 +10,7 @@ export interface EmailPayloads {
   password_reset: { token: string };
   order_placed: { order_public_id: string; order_number: string; total: string; currency: string };
   order_shipped: { order_public_id: string; order_number: string; carrier: string; tracking_number: string | null };
+  webhook_endpoint_paused: { endpoint_public_id: string; endpoint_origin: string; failing_since: string };
   staff_invitation: { token: string; role: 'ADMIN' | 'SUPER_ADMIN'; invited_by: string; expires_at: string };
 }
 

@@ -9,8 +9,12 @@ import { toAdminReview } from './mappers.js';
 import { countReviews, findReview, listReviews, lockReview, updateReview, type ReviewFilters } from './repository.js';
 import type { AdminReview, AdminReviewListQuery, ReviewModeration, ReviewSortField } from './schemas.js';
 import { transaction } from '../db/transaction.js';
+import { recordReviewApproved } from './review-events.js';
 
-/** Admin moderation (contract section 10): every decision is audited and moves the product's rating in one transaction. */
+/**
+ * Admin moderation (contract section 10): every decision is audited and moves
+ * the product's rating, and an approval is reported (review.approved), in one transaction.
+ */
 export function createReviewModeration({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Live reviews in every status; oldest first by default, so the moderation queue is worked in order. */
@@ -43,6 +47,8 @@ export function createReviewModeration({ db, clock }: { db: Db; clock: Clock }) 
           },
         });
         const after = await findReview(trx, publicId);
+        // An approval is news once: re-approving with another note is not.
+        if (decision.status === 'APPROVED' && before.status !== 'APPROVED') await recordReviewApproved(trx, after!);
         return toAdminReview(after!);
       });
     },

@@ -27,6 +27,7 @@ import type {
   ReviewSortField,
 } from './schemas.js';
 import { transaction } from '../db/transaction.js';
+import { recordReviewSubmitted } from './review-events.js';
 
 /**
  * Reviews by their authors, and the public list. A review is public only once
@@ -77,6 +78,7 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
           comment: input.comment,
           images,
         });
+        await recordReviewSubmitted(trx, publicId, false);
         return read(trx, publicId);
       });
     },
@@ -94,6 +96,7 @@ export function createReviewService({ db, clock, media }: { db: Db; clock: Clock
         };
         if (Object.keys(changes).length > 0) {
           await updateReview(trx, before.id, { ...changes, status: 'PENDING', updated_at: clock.now() });
+          await recordReviewSubmitted(trx, publicId, true);
         }
         return read(trx, publicId);
       });

@@ -21,6 +21,9 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
   return {
     async start(ctx: AuthedCtx, input: { new_email: string; password: string }): Promise<void> {
       await limiter.hit(db, 'EMAIL_CHANGE', ctx.actor.publicId, { enforce: true });
+      // Its 409 EMAIL_TAKEN tells whether an address has an account, as registration's does: both doors
+      // draw on registration's per-IP budget, so accounts made for probing cannot multiply it (README).
+      await limiter.hit(db, 'REGISTER', ctx.meta.ip, { enforce: true });
       const user = await findUserById(db, ctx.actor.userId);
       if (!user) throw notFound('User');
       await recheckPassword({ db, limiter }, ctx, user, input.password, 'password');

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Email, Name, Password, PhoneNumber } from '../identity/schemas.js';
+import { CurrentPassword, Email, Name, Password, PhoneNumber } from '../identity/schemas.js';
 
 export const ProfilePatch = Type.Object(
   { first_name: Type.Optional(Name), last_name: Type.Optional(Name), phone_number: Type.Optional(Type.Union([PhoneNumber, Type.Null()])) },
@@ -7,16 +7,10 @@ export const ProfilePatch = Type.Object(
 );
 export type ProfilePatch = Static<typeof ProfilePatch>;
 
-export const PasswordChange = Type.Object(
-  { current_password: Type.String({ minLength: 1, maxLength: 1024 }), new_password: Password },
-  { additionalProperties: false },
-);
+export const PasswordChange = Type.Object({ current_password: CurrentPassword, new_password: Password }, { additionalProperties: false });
 export type PasswordChange = Static<typeof PasswordChange>;
 
-export const EmailChangeStart = Type.Object(
-  { new_email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) },
-  { additionalProperties: false },
-);
+export const EmailChangeStart = Type.Object({ new_email: Email, password: CurrentPassword }, { additionalProperties: false });
 export type EmailChangeStart = Static<typeof EmailChangeStart>;
 
 export const EmailChangeVerify = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });

@@ -50,9 +50,21 @@ const rowsOf = (ids: number[]) =>
   file.db.selectFrom('outbox').select(['id', 'claim', 'next_attempt_at', 'delivered_at']).where('id', 'in', ids).orderBy('id').execute();
 
 /** Holds the relay's answers, then waits until it has the first message of the batch (whose sender now waits). */
-async function firstMessageInFlight(ids: number[]): Promise<void> {
+async function firstMessageInFlight(ids: number[], sender: ServiceProcess): Promise<void> {
   mail.holdReplies();
-  await waitFor(() => received(ids).length === 1, 30_000);
+  await withLogsOf(
+    sender,
+    waitFor(() => received(ids).length === 1, 30_000),
+  );
+}
+
+/** A wait that fails with the end of the service's log, which says why it did not send. */
+async function withLogsOf<T>(service: ServiceProcess, wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the service's log ends:\n${service.output().slice(-4000)}`);
+  }
 }
 
 /** SIGTERM, and the relay's answer once the worker has begun to stop: the message in flight is sent, no other. */
@@ -88,8 +100,11 @@ async function handedBack(ids: number[]): Promise<void> {
 }
 
 /** Every message of the batch delivered by now, each received exactly once. */
-async function deliveredOnce(ids: number[]) {
-  await waitFor(async () => (await rowsOf(ids)).every((row) => row.delivered_at), 30_000);
+async function deliveredOnce(ids: number[], sender: ServiceProcess) {
+  await withLogsOf(
+    sender,
+    waitFor(async () => (await rowsOf(ids)).every((row) => row.delivered_at), 30_000),
+  );
   assert.deepEqual(
     [...receptions(ids)].filter(([, n]) => n !== 1),
     [],
@@ -111,13 +126,13 @@ test('SIGTERM to the API mid-batch: its worker finishes the message in flight an
   let worker: ServiceProcess | null = null;
   try {
     const ids = await enqueue('api');
-    await firstMessageInFlight(ids);
+    await firstMessageInFlight(ids, api);
     await stopMidMessage(api);
     await exitsCleanly(api);
     await handedBack(ids);
 
     worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', viaNpm: true, waitForReady: false, env: env() });
-    await deliveredOnce(ids); // the API is gone: the worker sent what was handed back
+    await deliveredOnce(ids, worker); // the API is gone: the worker sent what was handed back
   } finally {
     await api.stop();
     if (worker) assert.equal((await worker.stop()).code, 0, worker.output().slice(-3000));
@@ -130,7 +145,7 @@ test('SIGTERM to the process `npm run worker` launched, mid-batch: it hands back
   try {
     await worker.waitForLog((l) => l.msg === 'email worker and pruner started');
     const ids = await enqueue('worker');
-    await firstMessageInFlight(ids);
+    await firstMessageInFlight(ids, worker);
     const node = worker.servicePid();
     await stopMidMessage(worker);
     await exitsCleanly(worker);
@@ -138,7 +153,7 @@ test('SIGTERM to the process `npm run worker` launched, mid-batch: it hands back
     await handedBack(ids);
 
     api = await startService({ databaseUrl: file.database.url, env: env() });
-    await deliveredOnce(ids);
+    await deliveredOnce(ids, api);
   } finally {
     await worker.stop();
     await api?.stop();

@@ -11,6 +11,8 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 /** The app under fuzz: every rate limit off (a fuzzer is one client sending thousands of requests), the email worker idle. */
 export const FUZZ_ENV: Record<string, string> = {
   EMAIL_POLL_INTERVAL_MS: '600000',
+  // Nor may the event dispatcher write behind a refusal's back (its deliveries would go nowhere: the one endpoint names a documentation address).
+  EVENT_POLL_INTERVAL_MS: '600000',
   ...Object.fromEntries(
     ['LOGIN', 'LOGIN_IP', 'REGISTER', 'PASSWORD_RESET', 'EMAIL_CHANGE', 'CHECKOUT', 'VERIFY_RESEND', 'UPLOAD'].map((name) => [
       `RATE_LIMIT_${name}`,

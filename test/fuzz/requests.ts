@@ -42,6 +42,8 @@ export interface Built {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** Where a `leaf` mutation put its value: a body path, or a query or path parameter. */
+  spoiled?: { where: 'body' | 'query' | 'path'; at: (string | number)[] };
 }
 
 export type Mutation =
@@ -155,13 +157,24 @@ export function build(
   const repeated: [string, unknown][] = [];
   const pick = <T>(list: T[], n: number) => list[n % list.length];
 
+  let spoiled: Built['spoiled'];
   switch (m.kind) {
     case 'leaf': {
-      if (m.where === 'body' && body !== undefined) body = setAt(body, pick(slots(body), m.pick) ?? [], m.value);
-      else if (m.where === 'path' && Object.keys(path).length > 0) path = { ...path, [pick(Object.keys(path), m.pick)!]: m.value };
-      else if (m.where === 'header' && Object.keys(header).length > 0)
+      if (m.where === 'body' && body !== undefined) {
+        const at = pick(slots(body), m.pick) ?? [];
+        body = setAt(body, at, m.value);
+        spoiled = { where: 'body', at };
+      } else if (m.where === 'path' && Object.keys(path).length > 0) {
+        const name = pick(Object.keys(path), m.pick)!;
+        path = { ...path, [name]: m.value };
+        spoiled = { where: 'path', at: [name] };
+      } else if (m.where === 'header' && Object.keys(header).length > 0)
         header = { ...header, [pick(Object.keys(header), m.pick)!]: m.value };
-      else query = { ...query, [pick(Object.keys(query), m.pick) ?? 'q']: m.value };
+      else {
+        const name = pick(Object.keys(query), m.pick) ?? 'q';
+        query = { ...query, [name]: m.value };
+        spoiled = { where: 'query', at: [name] };
+      }
       break;
     }
     case 'drop': {
@@ -223,5 +236,39 @@ export function build(
     url: url + (search.size > 0 ? `?${search}` : ''),
     headers,
     ...(sendsBody ? { body: text } : {}),
+    ...(spoiled ? { spoiled } : {}),
   };
+}
+
+/**
+ * Characters that let one line of text disguise itself (bidirectional
+ * embeddings, overrides and isolates; zero-width and invisible characters),
+ * which a single-line field must refuse (issue 24).
+ */
+export const DISGUISING = /[\u200b-\u200d\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+const isSchemaNode = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The schemas that may describe the value at `at` inside a value of `schema` (through properties, items, open maps and unions). */
+function schemasAt(schema: unknown, at: (string | number)[]): Schema[] {
+  if (!isSchemaNode(schema)) return [];
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches)) return branches.flatMap((branch) => schemasAt(branch, at));
+  if (at.length === 0) return [schema];
+  const [head, ...rest] = at;
+  const properties = isSchemaNode(schema.properties) ? schema.properties : {};
+  const next = typeof head === 'number' ? schema.items : head! in properties ? properties[head!] : schema.additionalProperties;
+  return schemasAt(next, rest);
+}
+
+const isSingleLineText = (schema: Schema) =>
+  [schema.type].flat().includes('string') && schema['x-multiline'] !== true && schema.format !== 'password';
+
+/** True when `request` put a disguising character into a single-line text field or parameter of `op`. */
+export function disguisesSingleLine(op: Operation, request: Built, value: unknown): boolean {
+  if (!request.spoiled || typeof value !== 'string' || !DISGUISING.test(value)) return false;
+  const { where, at } = request.spoiled;
+  const schemas =
+    where === 'body' ? schemasAt(op.body, at) : op.parameters.filter((p) => p.in === where && p.name === at[0]).map((p) => p.schema);
+  return schemas.some(isSingleLineText);
 }

@@ -7,7 +7,7 @@ import { queryText } from './requests.js';
  * The forms the upload fuzz sends: the one an ImageKit client would send,
  * spoiled in one part: a hostile field value, a missing, repeated or unknown
  * field, a file that is not an image (or empty, or too large), a second file,
- * or a body that is not well-formed multipart.
+ * a file sent before some of the fields, or a body that is not well-formed multipart.
  */
 export type FormMutation =
   | { kind: 'field'; pick: number; value: unknown }
@@ -15,6 +15,7 @@ export type FormMutation =
   | { kind: 'repeat'; pick: number; value: unknown }
   | { kind: 'extra'; value: unknown }
   | { kind: 'file'; bytes: Uint8Array | 'empty' | 'huge' | 'truncated' | 'none' | 'twice' | 'as-text' }
+  | { kind: 'fileEarly'; pick: number }
   | { kind: 'raw'; body: string; contentType: string };
 
 const FORM_FIELDS = ['fileName', 'token', 'expire', 'signature', 'publicKey', 'folder'];
@@ -23,6 +24,7 @@ export const formMutation: fc.Arbitrary<FormMutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('repeat' as const), pick: fc.nat(), value: hostileValue }),
   fc.record({ kind: fc.constant('extra' as const), value: hostileValue }),
+  fc.record({ kind: fc.constant('fileEarly' as const), pick: fc.nat() }),
   fc.record({
     kind: fc.constant('file' as const),
     bytes: fc.oneof(
@@ -78,9 +80,12 @@ export function uploadForm(
               ? png
               : Buffer.from(m.bytes);
   const sends = m.kind !== 'file' || m.bytes !== 'none';
+  // The file goes last, as clients send it, unless the mutation moves it before some of the fields.
+  const fileAt = m.kind === 'fileEarly' ? m.pick % fields.length : fields.length;
+  for (const [name, value] of fields.slice(0, fileAt)) form.append(name, value);
   if (m.kind === 'file' && m.bytes === 'as-text') form.append('file', png.toString('base64'));
   else if (sends) form.append('file', new Blob([file]), 'x.png');
   if (m.kind === 'file' && m.bytes === 'twice') form.append('file', new Blob([png]), 'y.png');
-  for (const [name, value] of fields) form.append(name, value);
+  for (const [name, value] of fields.slice(fileAt)) form.append(name, value);
   return { body: form, headers: {} };
 }

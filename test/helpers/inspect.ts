@@ -53,7 +53,8 @@ export const auditCounter = (t: Pick<RunningApp, 'db'>) => async () =>
 
 /**
  * The SQL statements the app ran while `request` was answered, leaving out the background email
- * worker's (its polls land in the same log at any moment), so tests can count a request's queries.
+ * worker's and event dispatcher's (their polls land in the same log at any moment), so tests can
+ * count a request's queries.
  */
 export async function statementsOf<T>(
   t: { readonly queries: string[] },
@@ -61,6 +62,6 @@ export async function statementsOf<T>(
 ): Promise<{ response: T; statements: string[] }> {
   const before = t.queries.length;
   const response = await request();
-  const statements = t.queries.slice(before).filter((statement) => !/\boutbox\b/.test(statement));
+  const statements = t.queries.slice(before).filter((statement) => !/\b(outbox|event_deliveries)\b/.test(statement));
   return { response, statements };
 }

@@ -39,6 +39,8 @@ describe('error factories', () => {
       errors.unsupportedMediaType('x'),
       errors.rateLimited(3),
       errors.shuttingDown(),
+      errors.uploadsBusy(1),
+      errors.expectationFailed(),
     ];
     for (const error of samples) assert.equal(error.status, ERROR_CODES[error.code].status, error.code);
   });

@@ -36,6 +36,10 @@ const OWNERS: Record<string, string> = {
   service_secrets: 'media',
   reviews: 'reviews',
   expenses: 'expenses',
+  events: 'events',
+  event_targets: 'events',
+  event_deliveries: 'events',
+  webhook_endpoints: 'webhooks',
   staff_invitations: 'staff-invitations',
   storefront_totals: 'db',
   inventory_totals: 'db',
@@ -143,7 +147,19 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     why: "statistics, profit and loss and coupon analytics are reports over the other folders' rows",
   },
   audit: {
-    tables: ['categories', 'coupons', 'expenses', 'orders', 'products', 'reviews', 'staff_invitations', 'users', 'variants'],
+    tables: [
+      'categories',
+      'coupons',
+      'event_targets',
+      'expenses',
+      'orders',
+      'products',
+      'reviews',
+      'staff_invitations',
+      'users',
+      'variants',
+      'webhook_endpoints',
+    ],
     why: "an entry names its entity as a person would (an order's number, an email, a SKU, a name)",
   },
   cart: { tables: ['inventory', 'products', 'variants'], why: 'a cart line shows its product, price and stock' },
@@ -161,6 +177,10 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
   reviews: {
     tables: ['order_items', 'orders', 'products', 'users'],
     why: 'a verified purchase is an order line of the product; reviews show their author',
+  },
+  webhooks: {
+    tables: ['event_targets'],
+    why: "an endpoint is an event target: its list and detail show the target's subscriptions and state beside its URL",
   },
   'staff-invitations': { tables: ['users'], why: 'the invitations list shows who sent each' },
 };

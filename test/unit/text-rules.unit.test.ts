@@ -54,6 +54,20 @@ describe('plain text', () => {
     assert.match(isPlainText('lone \ud800 surrogate', 'multiline') ?? '', /valid Unicode/);
   });
 
+  test('a single line refuses bidirectional controls and zero-width characters; multi-line text and secrets keep them', () => {
+    for (const c of ['\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2064', '\ufeff']) {
+      assert.match(isPlainText(`abc${c}txt.exe`, 'line') ?? '', /bidirectional controls or zero-width/);
+      assert.equal(isPlainText(`abc${c}txt`, 'multiline'), null);
+      assert.equal(isPlainText(`abc${c}txt`, 'secret'), null);
+    }
+    // The implicit direction marks stay: right-to-left writers type them.
+    assert.equal(isPlainText('שלום\u200f', 'line'), null);
+    assert.equal(isPlainText('a\u200eb', 'line'), null);
+    // A secret is still one line of printable text.
+    assert.match(isPlainText('pass\nword', 'secret') ?? '', /line breaks/);
+    assert.match(isPlainText('pass\u0000word', 'secret') ?? '', /control/);
+  });
+
   test('VISIBLE needs something a reader can see', () => {
     const visible = new RegExp(VISIBLE, 'u');
     assert.ok(visible.test('a'));

@@ -171,10 +171,11 @@ export function createApi(options: CommerceClientOptions) {
       await GET('/api/v1/uploads/media-auth', { params: { query: { context: options.context ?? 'reviews' } } })
     ).data;
     const form = new FormData();
-    form.append('file', file, options.fileName ?? (file as File).name ?? 'upload');
     form.append('fileName', options.fileName ?? ((file as File).name || 'upload'));
     for (const field of ['token', 'signature', 'publicKey', 'folder'] as const) form.append(field, credentials[field]);
     form.append('expire', String(credentials.expire));
+    // The file goes last: the built-in host checks the credentials before it reads a byte of the file.
+    form.append('file', file, options.fileName ?? (file as File).name ?? 'upload');
     let response: Response;
     let text: string;
     try {

@@ -15,3 +15,4 @@ export {
 } from './client.js';
 export { createCookieJar, type CookieStore } from './cookies.js';
 export { ApiError, NetworkError, ResponseError, type ErrorCode, type ErrorDetail } from './errors.js';
+export type { WebhookEvent, WebhookEventOf, WebhookEventType, webhooks } from './webhooks.js';

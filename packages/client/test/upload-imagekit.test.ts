@@ -29,6 +29,8 @@ type Received = {
   cookie: string | undefined;
   fields: Record<string, string>;
   file: { name: string; type: string; bytes: Buffer } | null;
+  /** The parts' names in the order they were sent. */
+  order: string[];
 };
 const received: Received[] = [];
 
@@ -42,11 +44,13 @@ async function answer(request: IncomingMessage, response: ServerResponse) {
   const form = await formOf(request);
   const fields: Record<string, string> = {};
   let file: Received['file'] = null;
+  const order: string[] = [];
   for (const [name, value] of form) {
+    order.push(name);
     if (typeof value === 'string') fields[name] = value;
     else file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
   }
-  received.push({ url: request.url ?? '', cookie: request.headers.cookie, fields, file });
+  received.push({ url: request.url ?? '', cookie: request.headers.cookie, fields, file, order });
   const reply = (status: number, body: object) =>
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   // ImageKit's checks, and its answers' shapes.
@@ -121,6 +125,8 @@ test('with ImageKit configured, upload() posts the file to the uploadEndpoint th
   assert.equal(sent!.file?.name, 'cup.png');
   assert.equal(sent!.file?.type, 'image/png');
   assert.deepEqual(sent!.file?.bytes, png);
+  // The file goes last, so the built-in host can refuse forged credentials before reading it.
+  assert.equal(sent!.order.at(-1), 'file');
 
   assert.equal(uploaded.url, 'https://ik.imagekit.io/store/ecommerce/reviews/cup_a1B2c3.png');
   assert.equal(uploaded.filePath, '/ecommerce/reviews/cup_a1B2c3.png');

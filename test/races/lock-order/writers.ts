@@ -285,6 +285,8 @@ export const WRITERS: readonly Writer[] = [
 
 const ACCOUNT = 'locks only account rows (LOCKING.md steps 16-20), raced in test/races/account-lock-order.test.ts';
 const ADDRESS = 'locks the account and its address book (steps 17, 20), raced in test/races/addresses-concurrency.test.ts';
+const WEBHOOK =
+  "locks an endpoint's event target, then its deliveries, which no writer of the order takes (LOCKING.md, outside the order); raced against the dispatcher in test/webhooks-delivery.test.ts";
 const CART =
   "locks the shopper's own cart lines (step 4), which no other shopper's writer touches; raced against checkout in test/races/checkout-races.test.ts";
 
@@ -325,6 +327,8 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
     'locks its invitation, then inserts the account and its session (LOCKING.md, outside the order)',
   'POST /api/v1/admin/products/{product_public_id}/variants/batch':
     "takes the locks the raced 'variant creation' and 'inventory record creation' take, in that order (steps 8, 9, 11)",
+  'POST /api/v1/admin/imports/products':
+    'one transaction in the order every catalog writer follows: its categories FOR SHARE, products by ID, variants by ID, then stock records by variant ID (steps 7, 8, 9, 11)',
   'POST /api/v1/admin/products/bulk-status': "each product in a transaction of its own, as the raced 'product update'",
   'POST /api/v1/admin/products/bulk-delete': "each product in a transaction of its own, as the raced 'product deletion'",
   'POST /api/v1/admin/inventory/bulk-adjust': "each variant in a transaction of its own, as the raced 'stock adjustment'",
@@ -332,4 +336,11 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'POST /api/v1/admin/expenses': 'an expense locks nothing else (LOCKING.md)',
   'PATCH /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
   'DELETE /api/v1/admin/expenses/{expense_public_id}': 'an expense locks nothing else (LOCKING.md)',
+  'POST /api/v1/admin/webhooks/endpoints': WEBHOOK,
+  'PATCH /api/v1/admin/webhooks/endpoints/{endpoint_public_id}': WEBHOOK,
+  'DELETE /api/v1/admin/webhooks/endpoints/{endpoint_public_id}': WEBHOOK,
+  'POST /api/v1/admin/webhooks/endpoints/{endpoint_public_id}/rotate-secret': WEBHOOK,
+  'POST /api/v1/admin/webhooks/endpoints/{endpoint_public_id}/test': WEBHOOK,
+  'POST /api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}/redeliver': WEBHOOK,
+  'POST /api/v1/admin/webhooks/endpoints/{endpoint_public_id}/redeliver': WEBHOOK,
 };

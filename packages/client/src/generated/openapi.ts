@@ -53,6 +53,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -143,6 +152,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -194,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (built-in image host, ImageKit upload API)
-         * @description multipart/form-data with `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content), `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields, a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit.
+         * @description multipart/form-data with `fileName`, and `token`, `expire`, `signature`, `publicKey`, `folder` from GET /api/v1/uploads/media-auth, then `file` (binary, at most 5 MB; JPEG, PNG, GIF or WebP, recognised by content) as the last part: the fields are checked before any of the file is read. Errors carry ImageKit's top-level `message` beside the error envelope: 400 missing or bad fields (or fields sent after the file), a malformed form or not an image, 403 bad public key or signature, expired, used or foreign token, 413 file too large, 429 over the upload limit, 503 with Retry-After when the instance is receiving as many uploads as it allows at once.
          *
          *     Public.
          */
@@ -208,11 +226,6 @@ export interface paths {
             requestBody: {
                 content: {
                     "multipart/form-data": {
-                        /**
-                         * Format: binary
-                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB
-                         */
-                        file: string;
                         fileName: string;
                         token: string;
                         /** @description As GET /api/v1/uploads/media-auth gave it */
@@ -220,6 +233,11 @@ export interface paths {
                         signature: string;
                         publicKey: string;
                         folder: string;
+                        /**
+                         * Format: binary
+                         * @description The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields
+                         */
+                        file: string;
                     };
                 };
             };
@@ -298,6 +316,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -412,6 +439,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -504,6 +540,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -569,7 +614,10 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         email: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         password: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
                         first_name: string;
@@ -656,6 +704,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -724,6 +781,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -809,6 +867,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -914,6 +981,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1038,6 +1114,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1160,6 +1245,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1280,6 +1374,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1427,6 +1530,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -1579,6 +1691,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -1717,6 +1838,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1853,6 +1983,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -1921,7 +2060,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2007,6 +2149,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2102,6 +2253,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2240,6 +2400,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2298,8 +2467,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** Format: password */
                         current_password: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         new_password: string;
                     };
                 };
@@ -2379,6 +2552,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -2449,6 +2631,7 @@ export interface paths {
                          * @description Compared case-insensitively
                          */
                         new_email: string;
+                        /** Format: password */
                         password: string;
                     };
                 };
@@ -2529,6 +2712,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -2705,6 +2897,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -2811,6 +3012,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -2959,6 +3169,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3064,6 +3283,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3198,6 +3426,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3360,6 +3597,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3473,6 +3719,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3573,6 +3828,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3670,6 +3934,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -3775,6 +4048,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -3873,6 +4155,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4002,6 +4293,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4140,6 +4440,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4300,6 +4609,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4414,6 +4732,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4551,6 +4878,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4715,6 +5051,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -4744,6 +5089,119 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/admin/exports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live product (optionally of one status) as CSV in the import format, a row per variant, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/products/bulk-status": {
@@ -4793,7 +5251,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -4868,6 +5326,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -4951,7 +5418,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -5026,6 +5493,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5185,6 +5661,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5379,6 +5864,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5563,6 +6057,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -5712,6 +6215,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -5885,6 +6397,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6044,6 +6565,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6193,6 +6723,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6348,6 +6887,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6493,6 +7041,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6629,6 +7186,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -6658,6 +7224,197 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/imports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products, variants and stock from CSV (the export format), idempotent on SKU
+         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.
+         *
+         *     Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                    mode: "validate" | "all_or_nothing" | "valid_rows";
+                    /** @description Recorded with every change the import makes (a stock count's name, say); default 'CSV import' */
+                    reason?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The CSV file, header first (Content-Type: text/csv) */
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description validate: check only; all_or_nothing: write only if no row is refused; valid_rows: write the rows that pass */
+                                mode: "validate" | "all_or_nothing" | "valid_rows";
+                                /** @description Whether anything was written (in one transaction) */
+                                applied: boolean;
+                                /** @description Rows under the header */
+                                rows: number;
+                                /** @description Rows that passed every check */
+                                valid: number;
+                                refused: {
+                                    /** @description Line of the file (the header is line 1) */
+                                    line: number;
+                                    sku: string | null;
+                                    /** @description The column at fault */
+                                    field: string;
+                                    message: string;
+                                }[];
+                                created: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                                updated: {
+                                    products: number;
+                                    variants: number;
+                                    stock_records: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `SKU_TAKEN`: Another variant uses this SKU
+                 *     - `SLUG_TAKEN`: Another product or category uses this slug
+                 */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_SKU_TAKEN"] | components["schemas"]["Error_SLUG_TAKEN"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6750,6 +7507,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -6901,6 +7667,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7015,6 +7790,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7179,6 +7963,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7263,7 +8056,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -7338,6 +8131,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7512,6 +8314,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7655,6 +8466,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -7750,6 +8570,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -7872,6 +8701,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8024,6 +8862,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8180,6 +9027,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8321,6 +9177,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8436,6 +9301,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8595,6 +9469,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -8709,6 +9592,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -8849,6 +9741,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9012,6 +9913,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9156,6 +10066,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9267,6 +10186,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9428,6 +10356,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
                 429: {
                     headers: {
@@ -9542,6 +10479,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -9702,6 +10648,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9830,6 +10785,132 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order (optionally of one status or placed in a range) as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    /** @description Inclusive */
+                    placed_from?: string;
+                    /** @description Exclusive */
+                    placed_to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -9946,6 +11027,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10105,6 +11195,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10228,6 +11327,129 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exports/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account (optionally of one role or status) with its order count and spend as CSV, oldest first, streamed
+         * @description Requires a session with role ADMIN or SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
+                    status?: "ACTIVE" | "SUSPENDED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSV file, streamed; `X-Total-Rows` says how many rows follow the header */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10344,6 +11566,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10506,6 +11737,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -10660,6 +11900,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -10826,6 +12075,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11015,6 +12273,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11215,6 +12482,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11349,6 +12625,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11409,9 +12694,9 @@ export interface paths {
                     /** @description usr_ ID or email of the actor */
                     actor?: string;
                     /** @description What was done: one of the actions the audit log records */
-                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                    action?: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
                     /** @description What kind of thing an entry is about */
-                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
+                    entity_type?: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                     entity_public_id?: string;
                     /** @description Inclusive */
                     from?: string;
@@ -11446,12 +12731,12 @@ export interface paths {
                                  * @description What was done: one of the actions the audit log records
                                  * @enum {string}
                                  */
-                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "user.admin_create";
+                                action: "auth.register" | "auth.login" | "auth.login_failed" | "auth.login_refused" | "auth.logout" | "auth.session_revoke" | "auth.session_revoke_others" | "auth.email_verify" | "auth.password_change" | "auth.password_check_failed" | "auth.password_reset_request" | "auth.password_reset" | "user.profile_update" | "user.email_change_request" | "user.email_change" | "user.suspend" | "user.activate" | "user.role_change" | "staff.invite" | "staff.invitation_revoke" | "staff.invitation_accept" | "category.create" | "category.update" | "category.delete" | "category.link_product" | "category.unlink_product" | "product.create" | "product.update" | "product.duplicate" | "product.delete" | "variant.create" | "variant.update" | "variant.delete" | "inventory.create" | "inventory.adjust" | "inventory.reserve" | "inventory.release" | "order.status_change" | "coupon.create" | "coupon.update" | "coupon.delete" | "review.moderate" | "expense.create" | "expense.update" | "expense.delete" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "webhook.test" | "webhook.redeliver" | "webhook.redeliver_failed" | "user.admin_create";
                                 /**
                                  * @description What kind of thing an entry is about
                                  * @enum {string}
                                  */
-                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense";
+                                entity_type: "user" | "session" | "staff_invitation" | "order" | "product" | "variant" | "category" | "inventory" | "coupon" | "review" | "expense" | "webhook_endpoint";
                                 entity_public_id: string | null;
                                 /** @description What the entity is called now: an order's number, an account's email, a SKU, a name, a coupon's code */
                                 entity_label: string | null;
@@ -11513,6 +12798,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11660,6 +12954,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -11825,6 +13128,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -11974,6 +13286,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12152,6 +13473,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12269,6 +13599,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
@@ -12449,6 +13788,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12599,6 +13947,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12756,6 +14113,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -12858,6 +14224,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -12992,6 +14367,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13116,6 +14500,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -13285,6 +14678,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13365,7 +14767,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -13440,6 +14842,1848 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event catalog: every type, its payload version and what orders its deliveries
+         * @description Each type's payload is described under this document's `webhooks`.
+         *
+         *     Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                type: string;
+                                version: number;
+                                summary: string;
+                                /** @description Deliveries about the same one of these reach an endpoint in the order they happened */
+                                ordered_by: string;
+                                subscribable: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints, newest first
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    status?: "ACTIVE" | "PAUSED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"][];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an endpoint; its signing secret is in this answer only
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only where WEBHOOK_ALLOW_HTTP allows it); not a loopback, private or link-local address */
+                        url: string;
+                        description?: string;
+                        event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                        /**
+                         * @description Default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "PAUSED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description Prefixed `whe_` */
+                                public_id: string;
+                                url: string;
+                                description: string;
+                                event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                                /** @enum {string} */
+                                status: "ACTIVE" | "PAUSED";
+                                paused_reason: ("MANUAL" | "FAILING") | null;
+                                paused_at: string | null;
+                                failing_since: string | null;
+                                previous_secret_expires_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                updated_at: string;
+                                /** @description The signing secret (`whsec_...`). Shown only now: store it with the receiver. */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One endpoint
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"];
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint; what it had not received yet is cancelled
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit an endpoint, pause it or resume it
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description PAUSED stops deliveries (events are kept); ACTIVE resumes them, in order, from where they stopped */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https (http only where WEBHOOK_ALLOW_HTTP allows it); not a loopback, private or link-local address */
+                        url?: string;
+                        description?: string;
+                        event_types?: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+                        /**
+                         * @description Default ACTIVE
+                         * @enum {string}
+                         */
+                        status?: "ACTIVE" | "PAUSED";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookEndpoint"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (in this answer only); the old one keeps signing beside it for the overlap
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How long the old secret keeps signing beside the new one (0: stops at once)
+                         * @default 86400
+                         */
+                        overlap_seconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description The signing secret (`whsec_...`). Shown only now: store it with the receiver. */
+                                secret: string;
+                                previous_secret_expires_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `webhook.test` event to this endpoint only
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest first
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1-based page number */
+                    page?: number;
+                    /** @description Items per page (1-100) */
+                    limit?: number;
+                    status?: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                    event_type?: "order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted" | "webhook.test";
+                    /** @description Events at or after (inclusive) */
+                    from?: string;
+                    /** @description Events before (exclusive) */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"][];
+                            meta: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery, with the body it sends
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                    /** @description Public ID (`dlv_...`) */
+                    delivery_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description Prefixed `dlv_` */
+                                public_id: string;
+                                event: {
+                                    /** @description The `webhook-id` the receiver sees (`evt_...`), the same on every attempt */
+                                    public_id: string;
+                                    type: string;
+                                    version: number;
+                                };
+                                /** @enum {string} */
+                                status: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                                /** @description Being sent right now */
+                                in_flight: boolean;
+                                attempts: number;
+                                next_attempt_at: string | null;
+                                last_attempt_at: string | null;
+                                latency_ms: number | null;
+                                response_status: number | null;
+                                response_body: string | null;
+                                error: string | null;
+                                delivered_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC
+                                 */
+                                created_at: string;
+                                /** @description The body sent: the event envelope (see the webhooks of this document) */
+                                payload: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `FORBIDDEN`: The session may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again, with the same webhook-id
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                    /** @description Public ID (`dlv_...`) */
+                    delivery_public_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description No body: send nothing or `{}` */
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every delivery that failed for good, for events since a time
+         * @description Requires a session with role SUPER_ADMIN.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Public ID (`whe_...`) */
+                    endpoint_public_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Every FAILED delivery of an event at or after this time is sent again
+                         */
+                        since: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                redelivered: number;
+                            };
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /**
+                 * @description - `CSRF_TOKEN_INVALID`: Missing or stale x-csrf-token; fetch one from GET /auth/csrf-token
+                 *     - `FORBIDDEN`: The session may not do this
+                 */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CSRF_TOKEN_INVALID"] | components["schemas"]["Error_FORBIDDEN"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -13555,6 +16799,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -13697,6 +16950,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -13833,6 +17095,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -13992,6 +17263,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -14141,6 +17421,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -14302,6 +17591,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -14366,7 +17664,10 @@ export interface paths {
                         first_name: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
                         last_name: string;
-                        /** @description 8-128 characters, not all of one kind (letters, digits, symbols) */
+                        /**
+                         * Format: password
+                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         */
                         password: string;
                     };
                 };
@@ -14463,6 +17764,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
                     };
                 };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
                 431: {
                     headers: {
@@ -14499,7 +17809,372 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer placed an order (stock is reserved, payment taken).
+         * @description A customer placed an order (stock is reserved, payment taken).
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_placed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order moved from one status to another: confirmed, shipped (with its shipment), fulfilled or cancelled.
+         * @description An order moved from one status to another: confirmed, shipped (with its shipment), fulfilled or cancelled.
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was cancelled by its customer or an admin: its reservation and coupon use are given back, payment refunded. Sent after its order.status_changed.
+         * @description An order was cancelled by its customer or an admin: its reservation and coupon use are given back, payment refunded. Sent after its order.status_changed.
+         *
+         *     Payload version 1; ordered by the order.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_order_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.low_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant's available stock fell to its reorder level or below (IN_STOCK to LOW_STOCK).
+         * @description A variant's available stock fell to its reorder level or below (IN_STOCK to LOW_STOCK).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_low_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.out_of_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant has no units available any more (to OUT_OF_STOCK).
+         * @description A variant has no units available any more (to OUT_OF_STOCK).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_out_of_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inventory.back_in_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A variant that was out of stock has units available again (from OUT_OF_STOCK; `stock_status` says whether it is low).
+         * @description A variant that was out of stock has units available again (from OUT_OF_STOCK; `stock_status` says whether it is low).
+         *
+         *     Payload version 1; ordered by the variant.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_inventory_back_in_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin created a product.
+         * @description An admin created a product.
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
+         * @description A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin deleted a product (and its variants); it is gone from the storefront.
+         * @description An admin deleted a product (and its variants); it is gone from the storefront.
+         *
+         *     Payload version 1; ordered by the product.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_product_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer wrote a review, or edited one (`resubmitted`), and it waits for moderation.
+         * @description A customer wrote a review, or edited one (`resubmitted`), and it waits for moderation.
+         *
+         *     Payload version 1; ordered by the review.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_review_submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A moderator approved a review; it is public and counts in the rating.
+         * @description A moderator approved a review; it is public and counts in the rating.
+         *
+         *     Payload version 1; ordered by the review.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_review_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone created a customer account.
+         * @description Someone created a customer account.
+         *
+         *     Payload version 1; ordered by the customer.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_customer_registered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "coupon.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A checkout used the last use of a coupon with a usage limit.
+         * @description A checkout used the last use of a coupon with a usage limit.
+         *
+         *     Payload version 1; ordered by the coupon.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_coupon_exhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by "send test event" to one endpoint only; never subscribed to.
+         * @description Sent by "send test event" to one endpoint only; never subscribed to.
+         *
+         *     Payload version 1; ordered by the test itself.
+         *
+         *     Sent as `POST` with a JSON body to every active endpoint subscribed to the type, at least once: a 2xx answer within the
+         *     timeout (WEBHOOK_TIMEOUT_MS, 10 s) is a success; anything else, a redirect included (never followed), is retried with exponential backoff and
+         *     jitter for about three days under the same `webhook-id`. Deliveries about the same resource reach an endpoint in the order they happened.
+         */
+        post: operations["event_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Every error response */
@@ -15181,11 +18856,61 @@ export interface components {
             /** @description Of the latest decision; an edit since then made the review PENDING again */
             moderated_at: string | null;
         };
+        WebhookEndpoint: {
+            /** @description Prefixed `whe_` */
+            public_id: string;
+            url: string;
+            description: string;
+            event_types: ("order.placed" | "order.status_changed" | "order.cancelled" | "inventory.low_stock" | "inventory.out_of_stock" | "inventory.back_in_stock" | "product.created" | "product.updated" | "product.deleted" | "review.submitted" | "review.approved" | "customer.registered" | "coupon.exhausted")[];
+            /** @enum {string} */
+            status: "ACTIVE" | "PAUSED";
+            paused_reason: ("MANUAL" | "FAILING") | null;
+            paused_at: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+        };
+        WebhookDelivery: {
+            /** @description Prefixed `dlv_` */
+            public_id: string;
+            event: {
+                /** @description The `webhook-id` the receiver sees (`evt_...`), the same on every attempt */
+                public_id: string;
+                type: string;
+                version: number;
+            };
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            /** @description Being sent right now */
+            in_flight: boolean;
+            attempts: number;
+            next_attempt_at: string | null;
+            last_attempt_at: string | null;
+            latency_ms: number | null;
+            response_status: number | null;
+            response_body: string | null;
+            error: string | null;
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+        };
         /**
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "VARIANT_UNAVAILABLE" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -15747,6 +19472,23 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description The Expect header asks for something other than 100-continue */
+        Error_EXPECTATION_FAILED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "EXPECTATION_FAILED";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
         /** @description The body, file or headers are too large (413, or 431 for headers) */
         Error_PAYLOAD_TOO_LARGE: {
             /** @constant */
@@ -15866,6 +19608,834 @@ export interface components {
             };
             request_id: string;
         };
+        /** @description order.placed, version 1 */
+        OrderPlacedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.placed";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+            };
+        };
+        /** @description order.status_changed, version 1 */
+        OrderStatusChangedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.status_changed";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+                /** @enum {string} */
+                from: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                /** @enum {string} */
+                to: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                note: string | null;
+                changed_by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+            };
+        };
+        /** @description order.cancelled, version 1 */
+        OrderCancelledEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The order after the change */
+                order: {
+                    /** @description `ord_...` */
+                    public_id: string;
+                    /** @example ORD-000123 */
+                    order_number: string;
+                    /** @enum {string} */
+                    status: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                    customer: {
+                        public_id: string;
+                        email: string;
+                    };
+                    items: {
+                        variant_public_id: string;
+                        product_public_id: string;
+                        product_name: string;
+                        sku: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        unit_price: string;
+                        quantity: number;
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        line_total: string;
+                    }[];
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    subtotal: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    discount_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    shipping_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    tax_total: string;
+                    /**
+                     * @description Decimal string with two places
+                     * @example 19.99
+                     */
+                    total: string;
+                    currency: string;
+                    coupon_code: string | null;
+                    shipping_address: {
+                        recipient_name: string;
+                        phone_number: string;
+                        label: string | null;
+                        country: string;
+                        state: string;
+                        city: string;
+                        address_1: string;
+                        address_2: string | null;
+                        zip_code: string | null;
+                    };
+                    payment: {
+                        method: string;
+                        status: string;
+                    };
+                    notes: string | null;
+                    shipment: {
+                        carrier: string;
+                        tracking_number: string | null;
+                    } | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    placed_at: string;
+                };
+                /** @enum {string} */
+                from: "PLACED" | "CONFIRMED" | "SHIPPED" | "FULFILLED" | "CANCELLED";
+                cancelled_by: {
+                    public_id: string;
+                    role: string;
+                } | null;
+            };
+        };
+        /** @description inventory.low_stock, version 1 */
+        InventoryLowStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.low_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description inventory.out_of_stock, version 1 */
+        InventoryOutOfStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.out_of_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description inventory.back_in_stock, version 1 */
+        InventoryBackInStockEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.back_in_stock";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                variant_public_id: string;
+                product_public_id: string;
+                product_name: string;
+                sku: string;
+                quantity_on_hand: number;
+                quantity_reserved: number;
+                /** @description on hand minus reserved; may be negative */
+                quantity_available: number;
+                reorder_level: number | null;
+                /** @enum {string} */
+                stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+                /** @enum {string} */
+                previous_stock_status: "IN_STOCK" | "LOW_STOCK" | "OUT_OF_STOCK";
+            };
+        };
+        /** @description product.created, version 1 */
+        ProductCreatedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.created";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The product after the change; cost prices and stock counts are left out */
+                product: {
+                    /** @description `prd_...` */
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                    description: string;
+                    brand: string | null;
+                    /** @enum {string} */
+                    status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    categories: {
+                        public_id: string;
+                        name: string;
+                        slug: string;
+                    }[];
+                    images: {
+                        url: string;
+                        alt_text: string | null;
+                        position: number;
+                    }[];
+                    price_min: string | null;
+                    price_max: string | null;
+                    /** @description Live variants (deleted ones are left out) */
+                    variants: {
+                        /** @description `var_...` */
+                        public_id: string;
+                        sku: string;
+                        name: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        price: string;
+                        compare_at_price: string | null;
+                        /** @enum {string} */
+                        status: "ACTIVE" | "INACTIVE";
+                        position: number;
+                        images: {
+                            url: string;
+                            alt_text: string | null;
+                            position: number;
+                        }[];
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description product.updated, version 1 */
+        ProductUpdatedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.updated";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                /** @description The product after the change; cost prices and stock counts are left out */
+                product: {
+                    /** @description `prd_...` */
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                    description: string;
+                    brand: string | null;
+                    /** @enum {string} */
+                    status: "DRAFT" | "ACTIVE" | "ARCHIVED";
+                    categories: {
+                        public_id: string;
+                        name: string;
+                        slug: string;
+                    }[];
+                    images: {
+                        url: string;
+                        alt_text: string | null;
+                        position: number;
+                    }[];
+                    price_min: string | null;
+                    price_max: string | null;
+                    /** @description Live variants (deleted ones are left out) */
+                    variants: {
+                        /** @description `var_...` */
+                        public_id: string;
+                        sku: string;
+                        name: string;
+                        options: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description Decimal string with two places
+                         * @example 19.99
+                         */
+                        price: string;
+                        compare_at_price: string | null;
+                        /** @enum {string} */
+                        status: "ACTIVE" | "INACTIVE";
+                        position: number;
+                        images: {
+                            url: string;
+                            alt_text: string | null;
+                            position: number;
+                        }[];
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description product.deleted, version 1 */
+        ProductDeletedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product.deleted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                product: {
+                    public_id: string;
+                    name: string;
+                    slug: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                deleted_at: string;
+            };
+        };
+        /** @description review.submitted, version 1 */
+        ReviewSubmittedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review.submitted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                review: {
+                    /** @description `rev_...` */
+                    public_id: string;
+                    product_public_id: string;
+                    author: {
+                        public_id: string;
+                        first_name: string;
+                        last_initial: string;
+                    };
+                    rating: number;
+                    title: string;
+                    comment: string;
+                    images: {
+                        image_url: string;
+                        alt_text: string | null;
+                    }[];
+                    /** @enum {string} */
+                    status: "PENDING" | "APPROVED" | "REJECTED";
+                    verified_purchase: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+                resubmitted: boolean;
+            };
+        };
+        /** @description review.approved, version 1 */
+        ReviewApprovedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "review.approved";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                review: {
+                    /** @description `rev_...` */
+                    public_id: string;
+                    product_public_id: string;
+                    author: {
+                        public_id: string;
+                        first_name: string;
+                        last_initial: string;
+                    };
+                    rating: number;
+                    title: string;
+                    comment: string;
+                    images: {
+                        image_url: string;
+                        alt_text: string | null;
+                    }[];
+                    /** @enum {string} */
+                    status: "PENDING" | "APPROVED" | "REJECTED";
+                    verified_purchase: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updated_at: string;
+                };
+            };
+        };
+        /** @description customer.registered, version 1 */
+        CustomerRegisteredEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "customer.registered";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                customer: {
+                    /** @description `usr_...` */
+                    public_id: string;
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    phone_number: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    created_at: string;
+                };
+            };
+        };
+        /** @description coupon.exhausted, version 1 */
+        CouponExhaustedEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "coupon.exhausted";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                coupon: {
+                    /** @description `cpn_...` */
+                    public_id: string;
+                    code: string;
+                    usage_limit: number;
+                    times_used: number;
+                };
+                /** @description The order that used it up */
+                order_public_id: string;
+            };
+        };
+        /** @description webhook.test, version 1 */
+        WebhookTestEvent: {
+            /** @description The event ID (`evt_...`), also sent as `webhook-id`: the same on every retry, so deduplicate on it */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * @description The payload's version
+             * @constant
+             */
+            version: 1;
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601 UTC)
+             */
+            timestamp: string;
+            data: {
+                endpoint_public_id: string;
+                message: string;
+            };
+        };
+        /** @description Any event the service sends, told apart by `type` */
+        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryLowStockEvent"] | components["schemas"]["InventoryOutOfStockEvent"] | components["schemas"]["InventoryBackInStockEvent"] | components["schemas"]["ProductCreatedEvent"] | components["schemas"]["ProductUpdatedEvent"] | components["schemas"]["ProductDeletedEvent"] | components["schemas"]["ReviewSubmittedEvent"] | components["schemas"]["ReviewApprovedEvent"] | components["schemas"]["CustomerRegisteredEvent"] | components["schemas"]["CouponExhaustedEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: never;
     parameters: never;
@@ -15874,4 +20444,537 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    event_order_placed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPlacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_order_status_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_order_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_low_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryLowStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_out_of_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryOutOfStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_inventory_back_in_stock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryBackInStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_product_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_review_submitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_review_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_customer_registered: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerRegisteredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_coupon_exhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event ID: the same on every attempt and redelivery, so a receiver can drop repeats
+                 * @example evt_3f0c5a1e9b7d4e2a8c6b0d1f2e3a4b5c
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch; refuse it when far from now
+                 * @example 1767225600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` with each live secret (two during a rotation overlap); verify with any Standard Webhooks library
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -111,6 +111,13 @@ export const AUDIT_ACTIONS = valuesOf<AuditAction>()([
   'expense.create',
   'expense.update',
   'expense.delete',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotate_secret',
+  'webhook.test',
+  'webhook.redeliver',
+  'webhook.redeliver_failed',
 ]);
 export const AUDIT_ENTITY_TYPES = valuesOf<AuditEntityType>()([
   'order',
@@ -124,6 +131,7 @@ export const AUDIT_ENTITY_TYPES = valuesOf<AuditEntityType>()([
   'user',
   'session',
   'staff_invitation',
+  'webhook_endpoint',
 ]);
 
 export const INVITATION_STATES = valuesOf<InvitationState>()(['PENDING', 'ACCEPTED', 'EXPIRED', 'REVOKED']);

@@ -72,6 +72,7 @@ const KIND: Record<AuditEntityType, string> = {
   user: 'Account',
   session: 'Session',
   staff_invitation: 'Invitation',
+  webhook_endpoint: 'Webhook endpoint',
 };
 
 export const entityTypeLabel = (type: AuditEntityType) => KIND[type].replace(/ of$/, '');

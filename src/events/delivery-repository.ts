@@ -1,0 +1,240 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Database, DeliveryState } from '../db/schema.js';
+import { keyIn } from '../lib/sql.js';
+
+/**
+ * SQL of `event_deliveries`, their one owner: one row per event and target,
+ * made by the events' fan-out trigger, then claimed, sent and marked by the
+ * dispatcher (./dispatcher.ts). Claims follow the email outbox's: a claim is
+ * taken in one short statement, FOR UPDATE SKIP LOCKED, and hides what it
+ * takes from other workers until its lease ends; marks are single statements.
+ * A statement that writes several deliveries locks them in id order first
+ * (`lockedInOrder`), so two such statements never wait on each other in a cycle.
+ */
+
+/** `id = ANY(ARRAY(...))` over the rows `where` picks, locked in ascending id order before the write touches them. */
+const lockedInOrder =
+  (where: (eb: ExpressionBuilder<Database, 'event_deliveries'>) => ReturnType<ExpressionBuilder<Database, 'event_deliveries'>['and']>) =>
+  (eb: ExpressionBuilder<Database, 'event_deliveries'>) =>
+    keyIn('id', eb.selectFrom('event_deliveries').select('id').where(where).orderBy('id').forUpdate());
+
+export interface ClaimRequest {
+  claim: string;
+  now: Date;
+  leaseEnd: Date;
+  /** At most this many in all, and this many per target. */
+  limit: number;
+  perTarget: number;
+  /** Targets this worker is already sending to (their next batch waits for the current one). */
+  busyTargets: number[];
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  public_id: string;
+  attempts: number;
+  first_attempt_at: Date | null;
+  target_id: number;
+  kind: string;
+  target_public_id: string;
+  failing_since: Date | null;
+  event_public_id: string;
+  type: string;
+  version: number;
+  payload: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+/**
+ * Takes due deliveries of active targets, up to `perTarget` each. A delivery
+ * is due only when no earlier event with the same ordering key is still
+ * pending for its target (being sent, or waiting for a retry), so one
+ * target sees a resource's events in the order they happened. The lock step
+ * re-checks `next_attempt_at`, so a row another worker claimed since this
+ * statement's snapshot is skipped, not taken twice.
+ */
+export async function claimDueDeliveries(db: Executor, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    WITH candidates AS (
+      SELECT d.id, d.event_id FROM event_targets t
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.event_id FROM event_deliveries d
+        WHERE d.target_id = t.id AND d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
+          AND NOT EXISTS (
+            SELECT 1 FROM event_deliveries p
+            WHERE p.target_id = d.target_id AND p.ordering_key = d.ordering_key AND p.state = 'PENDING' AND p.event_id < d.event_id
+          )
+        ORDER BY d.next_attempt_at, d.event_id
+        LIMIT ${request.perTarget}
+      ) d
+      WHERE t.status = 'ACTIVE' AND t.deleted_at IS NULL AND NOT (t.id = ANY(${request.busyTargets}::bigint[]))
+      ORDER BY d.event_id
+      LIMIT ${request.limit}
+    ),
+    locked AS (
+      SELECT d.id FROM event_deliveries d
+      WHERE d.id = ANY(ARRAY(SELECT id FROM candidates)) AND d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
+      ORDER BY d.id
+      FOR UPDATE SKIP LOCKED
+    ),
+    claimed AS (
+      UPDATE event_deliveries d SET claim = ${request.claim}, next_attempt_at = ${request.leaseEnd}
+      FROM locked WHERE d.id = locked.id
+      RETURNING d.id, d.public_id, d.attempts, d.first_attempt_at, d.target_id, d.event_id
+    )
+    SELECT c.id, c.public_id, c.attempts, c.first_attempt_at, c.target_id, t.kind, t.public_id AS target_public_id, t.failing_since,
+           e.public_id AS event_public_id, e.type, e.version, e.payload, e.created_at AS event_created_at
+    FROM claimed c JOIN event_targets t ON t.id = c.target_id JOIN events e ON e.id = c.event_id
+    ORDER BY e.id`.execute(db);
+  return rows;
+}
+
+/** What one attempt found out, as the log shows it. */
+export interface AttemptRecord {
+  attempts: number;
+  startedAt: Date;
+  status: number | null;
+  body: string | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const attemptColumns = (a: AttemptRecord) => ({
+  attempts: a.attempts,
+  first_attempt_at: sql<Date>`coalesce(first_attempt_at, ${a.startedAt}::timestamptz)`,
+  last_attempt_at: a.startedAt,
+  response_status: a.status,
+  response_body: a.body,
+  latency_ms: a.latencyMs,
+  last_error: a.error,
+  claim: null,
+});
+
+/**
+ * Marks deliveries done whoever holds them now (sent is sent), unless they
+ * were cancelled meanwhile: one statement for a target's share of a batch.
+ * The last failure's reason stays: the log says why it took more than one attempt.
+ */
+export async function markDeliveriesSucceeded(db: Executor, done: { id: number; attempt: AttemptRecord }[]): Promise<void> {
+  const rows = JSON.stringify(
+    done.map(({ id, attempt: a }) => ({
+      id,
+      attempts: a.attempts,
+      at: a.startedAt.toISOString(),
+      status: a.status,
+      body: a.body,
+      latency: a.latencyMs,
+    })),
+  );
+  await sql`
+    WITH locked AS (
+      SELECT id FROM event_deliveries WHERE id = ANY(${done.map((d) => d.id)}::bigint[]) AND state = 'PENDING' ORDER BY id FOR UPDATE
+    )
+    UPDATE event_deliveries d SET state = 'SUCCEEDED', attempts = v.attempts, delivered_at = v.at,
+      first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at, response_status = v.status,
+      response_body = v.body, latency_ms = v.latency, claim = NULL
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, at timestamptz, status int, body text, latency int)
+    WHERE d.id = v.id AND d.id IN (SELECT id FROM locked)`.execute(db);
+}
+
+/**
+ * Records a failed attempt and when to try again (`null`: never, the retry
+ * window is over), only while `claim` still holds the delivery: a worker
+ * whose lease lapsed must not push back one another worker is sending.
+ */
+export async function recordDeliveryFailure(db: Executor, id: number, claim: string, attempt: AttemptRecord, retryAt: Date | null) {
+  await db
+    .updateTable('event_deliveries')
+    .set({ ...attemptColumns(attempt), ...(retryAt ? { next_attempt_at: retryAt } : { state: 'FAILED' }) })
+    .where('id', '=', id)
+    .where('claim', '=', claim)
+    .where('state', '=', 'PENDING')
+    .execute();
+}
+
+/** Hands back what these claims hold and did not send, due at `now`. */
+export async function releaseDeliveryClaims(db: Executor, claims: string[], now: Date): Promise<void> {
+  if (claims.length === 0) return;
+  await db
+    .updateTable('event_deliveries')
+    .set({ claim: null, next_attempt_at: now })
+    .where('claim', 'in', claims)
+    .where('state', '=', 'PENDING')
+    .execute();
+}
+
+/** A resumed target's waiting deliveries are due at once (their backoff was for the receiver that was down). */
+export async function deliverPendingNow(db: Executor, targetId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('event_deliveries')
+    .set({ next_attempt_at: now })
+    .where(
+      lockedInOrder((eb) =>
+        eb.and([eb('target_id', '=', targetId), eb('state', '=', 'PENDING'), eb('claim', 'is', null), eb('next_attempt_at', '>', now)]),
+      ),
+    )
+    .execute();
+}
+
+/** A deleted target's waiting deliveries will never go out. */
+export async function cancelPendingDeliveries(db: Executor, targetId: number): Promise<void> {
+  await db
+    .updateTable('event_deliveries')
+    .set({ state: 'CANCELLED', claim: null })
+    .where(lockedInOrder((eb) => eb.and([eb('target_id', '=', targetId), eb('state', '=', 'PENDING')])))
+    .execute();
+}
+
+/**
+ * Sends one delivery again, from a new round of retries, with the same
+ * webhook-id. One being sent right now is left to finish (and returned as is).
+ */
+export function redeliverOne(db: Executor, targetId: number, publicId: string, now: Date) {
+  return db
+    .updateTable('event_deliveries')
+    .set({ state: 'PENDING', next_attempt_at: now, first_attempt_at: null, delivered_at: null, claim: null })
+    .where('target_id', '=', targetId)
+    .where('public_id', '=', publicId)
+    .where((eb) => eb.or([eb('state', '<>', 'PENDING'), eb('claim', 'is', null)]))
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** Every delivery of the target that gave up (FAILED) for an event at or after `since`, due again now; returns how many. */
+export async function redeliverFailedSince(db: Executor, targetId: number, since: Date, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('event_deliveries')
+    .set({ state: 'PENDING', next_attempt_at: now, first_attempt_at: null, claim: null })
+    .where(lockedInOrder((eb) => eb.and([eb('target_id', '=', targetId), eb('state', '=', 'FAILED'), eb('created_at', '>=', since)])))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Finished deliveries (sent, given up, cancelled) are deleted in batches once older than the retention. */
+export async function deleteFinishedDeliveries(db: Executor, createdBefore: Date, batchSize: number): Promise<number> {
+  const result = await db
+    .deleteFrom('event_deliveries')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('event_deliveries')
+        .select('id')
+        .where('state', '<>', 'PENDING')
+        .where('created_at', '<', createdBefore)
+        .orderBy('created_at')
+        .limit(batchSize),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The backlog for metrics: deliveries waiting for active targets, and the age in seconds of the oldest (0 when none). */
+export async function deliveryBacklog(db: Executor): Promise<{ pending: number; age: number }> {
+  const { rows } = await sql<{ pending: number; age: number | null }>`
+    SELECT count(*)::int AS pending, extract(epoch FROM now() - min(d.created_at))::float8 AS age
+    FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
+    WHERE d.state = 'PENDING' AND t.status = 'ACTIVE' AND t.deleted_at IS NULL`.execute(db);
+  return { pending: rows[0]?.pending ?? 0, age: rows[0]?.age ?? 0 };
+}
+
+export type { DeliveryState };

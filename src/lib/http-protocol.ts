@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { writeErrorToSocket } from './error-handler.js';
+import { expectationFailed, validationError } from './errors.js';
+
+/**
+ * Requests Node's HTTP server would answer itself, bare (no body, request ID
+ * or security headers), are let through to the app and refused here, in the
+ * envelope. The server must be created with `SERVER_OPTIONS`.
+ *
+ * - An HTTP/1.1 request without Host, and one with two Host headers (Node
+ *   keeps the first and drops the rest, so the two could name different
+ *   sites to a proxy and to us): 400.
+ * - An Expect header other than 100-continue: 417 (Node calls the
+ *   `checkExpectation` listener instead of answering).
+ * - CONNECT (this is not a proxy): 400, written to the socket, which Node
+ *   hands over without a response object.
+ *
+ * What Node's parser refuses before any of this runs (malformed HTTP,
+ * headers past 16 KB, a request that is too slow) is answered by
+ * `clientErrorHandler` in src/lib/error-handler.ts.
+ */
+export const SERVER_OPTIONS = { requireHostHeader: false } as const;
+
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
+
+export function registerProtocolChecks(app: FastifyInstance): void {
+  app.server.on('checkExpectation', (request, response) => app.routing(request, response));
+  app.server.on('connect', (_request, socket) => {
+    writeErrorToSocket(socket, 400, 'VALIDATION_ERROR', 'CONNECT is not supported: this server is not a proxy');
+    socket.end();
+  });
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    let hosts = 0;
+    for (let i = 0; i < raw.rawHeaders.length; i += 2) if (raw.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+    if (hosts > 1) throw validationError('Send one Host header', [{ field: 'host', message: 'is repeated' }]);
+    const http11 = raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1;
+    if (hosts === 0 && http11) throw validationError('The Host header is required', [{ field: 'host', message: 'is required' }]);
+    const expect = raw.headers.expect;
+    if (expect !== undefined && http11 && !CONTINUE.test(expect)) throw expectationFailed();
+  });
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
+import { errorOf } from './helpers/factories.js';
+import { auditRows } from './helpers/inspect.js';
+import { useApp } from './helpers/use-app.js';
+
+/** POST /admin/imports/products: products, variants and stock from CSV, checked first, idempotent on SKU. */
+
+const t = useApp({ as: ['CUSTOMER', 'ADMIN'] });
+
+const HEADER =
+  'product_slug,product_name,product_status,categories,sku,variant_name,options,price,cost_price,quantity_on_hand,reorder_level';
+const csv = (...lines: string[]) => `${[HEADER, ...lines].join('\r\n')}\r\n`;
+const upload = (body: string, mode: string, client = t.admin) =>
+  client.post(`${API}/admin/imports/products?mode=${mode}`, undefined, { raw: body, headers: { 'content-type': 'text/csv' } });
+async function productBySlug(slug: string) {
+  const row = await t.db
+    .selectFrom('products')
+    .select('public_id')
+    .where('slug', '=', slug)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row && expectStatus(await t.admin.get(`${API}/admin/products/${row.public_id}`), 200);
+}
+
+test('a new product with variants and stock, then the same file again changes nothing', async () => {
+  const category = await createCategory(t.admin, { name: `Import ${uniqueSku()}` });
+  const slug = `linen-shirt-${uniqueSku().toLowerCase()}`;
+  const sku = uniqueSku('SHIRT');
+  const file = csv(
+    `${slug},Linen Shirt,ACTIVE,${category.slug},${sku}-S,Small,size=S,45.00,20.00,10,3`,
+    `${slug},,,,${sku}-M,Medium,size=M,45,,4,`,
+  );
+  const checked = expectStatus(await upload(file, 'validate'), 200);
+  assert.deepEqual([checked.applied, checked.rows, checked.valid, checked.refused], [false, 2, 2, []]);
+  assert.equal(await productBySlug(slug), undefined, 'validate writes nothing');
+
+  const applied = expectStatus(await upload(file, 'all_or_nothing'), 200);
+  assert.equal(applied.applied, true);
+  assert.deepEqual(applied.created, { products: 1, variants: 2, stock_records: 2 });
+  const product = await productBySlug(slug);
+  assert.deepEqual([product.name, product.status, product.categories[0].public_id], ['Linen Shirt', 'ACTIVE', category.public_id]);
+  assert.deepEqual(
+    product.variants.map((v: any) => [v.sku, v.options, v.price, v.cost_price, v.inventory.quantity_on_hand, v.inventory.reorder_level]),
+    [
+      [`${sku}-S`, { size: 'S' }, '45.00', '20.00', 10, 3],
+      [`${sku}-M`, { size: 'M' }, '45.00', null, 4, null],
+    ],
+  );
+  assert.equal((await auditRows(t, 'product.create', product.public_id))[0]!.reason, 'CSV import');
+
+  const again = expectStatus(await upload(file, 'all_or_nothing'), 200);
+  assert.deepEqual(
+    [again.applied, again.created, again.updated],
+    [true, { products: 0, variants: 0, stock_records: 0 }, { products: 0, variants: 0, stock_records: 0 }],
+  );
+});
+
+test('updates by SKU: a new price, a counted quantity as an adjustment, a cleared cost; untouched cells stay', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ price: '10.00', cost_price: '4.00', stock: 7, options: { size: 'L' } }] });
+  const sku = made.variants[0].sku;
+  const report = expectStatus(await upload(csv(`,,,,${sku},,,12.50,none,9,`), 'all_or_nothing'), 200);
+  assert.deepEqual(report.updated, { products: 0, variants: 1, stock_records: 1 });
+  const product = expectStatus(await t.admin.get(`${API}/admin/products/${made.id}`), 200);
+  const variant = product.variants[0];
+  assert.deepEqual(
+    [variant.price, variant.cost_price, variant.options, variant.name, variant.inventory.quantity_on_hand],
+    ['12.50', null, { size: 'L' }, made.variants[0].name, 9],
+  );
+  const [adjusted] = await auditRows(t, 'inventory.adjust', variant.public_id);
+  assert.equal(adjusted!.reason, 'CSV import');
+});
+
+test('each refused row named with its line, SKU, column and reason; all or nothing writes none, valid rows the rest', async () => {
+  const existing = await makeProduct(t.admin, { variants: [{ options: { size: 'S' } }] });
+  const deleted = await makeProduct(t.admin, {});
+  expectStatus(await t.admin.delete(`${API}/admin/products/${deleted.id}`), 204);
+  const slug = `mug-${uniqueSku().toLowerCase()}`;
+  const good = uniqueSku('MUG');
+  const file = csv(
+    `${slug},Mug,DRAFT,,${good},White,,9.00,,5,`,
+    `${slug},Mug,DRAFT,,${good},White again,,9.00,,,`,
+    `${slug},Cup,DRAFT,,${uniqueSku('MUG')},Black,,9.00,,,`,
+    `${slug},,,no-such-category,${uniqueSku('MUG')},Blue,,9.00,,,`,
+    `${existing.product.slug},,,,${uniqueSku('X')},Also S,size=S,9.00,,,`,
+    `,,,,${deleted.variants[0].sku},Back,,9.00,,,`,
+    `${slug},,,,${uniqueSku('MUG')},Red,,-1,,,`,
+    `${slug},,,,${uniqueSku('MUG')},Green,,9.00,,,4`,
+    `,,,,${uniqueSku('NEW')},Orphan,,9.00,,,`,
+  );
+  const report = expectStatus(await upload(file, 'all_or_nothing'), 200);
+  assert.equal(report.applied, false);
+  assert.deepEqual(
+    report.refused.map((r: any) => `${r.line} ${r.field}`),
+    ['3 sku', '4 product_name', '5 categories', '6 options', '7 sku', '8 price', '9 quantity_on_hand', '10 product_name'],
+  );
+  assert.ok(report.refused.every((r: any) => r.message.length > 0 && r.sku));
+  assert.equal(await productBySlug(slug), undefined, 'all or nothing: nothing');
+
+  const partial = expectStatus(await upload(file, 'valid_rows'), 200);
+  assert.deepEqual([partial.applied, partial.valid, partial.created.variants], [true, 1, 1]);
+  const mug = await productBySlug(slug);
+  assert.deepEqual(
+    mug.variants.map((v: any) => v.sku),
+    [good],
+  );
+});
+
+test('a file that is not this format is refused whole with 400; staff only; size-bounded', async () => {
+  for (const body of [
+    '',
+    'sku\r\n',
+    'sku,colour\r\nA,red\r\n',
+    'name,price\r\nA,1\r\n',
+    'sku,sku\r\nA,A\r\n',
+    'sku,price\r\n"unclosed,1\r\n',
+  ]) {
+    const error = errorOf(await upload(body, 'validate'));
+    assert.equal(error.code, 'VALIDATION_ERROR', body);
+  }
+  assert.equal(errorOf(await upload(csv('a,b'), 'perhaps')).code, 'VALIDATION_ERROR');
+  assert.equal(errorOf(await upload(csv(`,,,,${uniqueSku()},A,,1.00,,,`), 'validate', t.customer)).code, 'FORBIDDEN');
+  const json = await t.admin.post(`${API}/admin/imports/products?mode=validate`, { sku: 'x' });
+  assert.equal(errorOf(json).code, 'VALIDATION_ERROR', 'a JSON body is not a file');
+  assert.equal(
+    errorOf(await t.admin.post(`${API}/cart/items`, undefined, { raw: 'a,b', headers: { 'content-type': 'text/csv' } })).code,
+    'UNSUPPORTED_MEDIA_TYPE',
+  );
+  const huge = `sku,variant_name\r\n${'X'.repeat(6 * 1024 * 1024)},y\r\n`;
+  assert.equal(errorOf(await upload(huge, 'validate')).code, 'PAYLOAD_TOO_LARGE');
+});
+
+test('a stock count: SKUs and counted quantities, each change an adjustment with the count as its reason', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ stock: 5 }, { stock: 2 }, {}] });
+  const [a, b, c] = made.variants as { sku: string; public_id: string }[];
+  const file = `sku,quantity_on_hand\r\n${a!.sku},7\r\n${b!.sku},2\r\n${c!.sku},4\r\n`;
+  const response = await t.admin.post(
+    `${API}/admin/imports/products?mode=all_or_nothing&reason=${encodeURIComponent('Count 2026-11')}`,
+    undefined,
+    {
+      raw: file,
+      headers: { 'content-type': 'text/csv' },
+    },
+  );
+  assert.equal(response.status, 200, response.text);
+  assert.deepEqual(
+    [response.body.data.updated.stock_records, response.body.data.created.stock_records, response.body.data.updated.variants],
+    [1, 1, 0],
+  );
+  const [adjusted] = await auditRows(t, 'inventory.adjust', a!.public_id);
+  assert.equal(adjusted!.reason, 'Count 2026-11');
+  assert.equal((await auditRows(t, 'inventory.adjust', b!.public_id)).length, 0, 'an unchanged count is no adjustment');
+  assert.equal(expectStatus(await t.admin.get(`${API}/admin/inventory/${c!.public_id}`), 200).quantity_on_hand, 4);
+});
