@@ -365,7 +365,7 @@ describe('console: catalog', () => {
       await page.goto(`/admin/products/${product}`);
       await page.getByRole('tab', { name: 'Every combination of options' }).click();
       const values = async (n: number, list: string[]) => {
-        const input = page.getByRole('textbox', { name: `Values of option ${n}` });
+        const input = page.getByRole('combobox', { name: `Values of option ${n}` });
         for (const value of list) {
           await input.fill(value);
           await input.press('Enter');
@@ -380,7 +380,7 @@ describe('console: catalog', () => {
       const grid = page.getByRole('table', { name: 'New variants' });
       assert.equal(await grid.getByRole('textbox', { name: 'SKU of L / Blue' }).inputValue(), 'LINEN-SHIRT-L-BLUE');
       // One row is changed by hand, one left out.
-      await grid.getByRole('textbox', { name: 'Price of L / Red' }).fill('49.00');
+      await grid.getByRole('textbox', { name: 'Price of L / Red', exact: true }).fill('49.00');
       await grid.getByRole('button', { name: 'Leave out S / Blue' }).click();
 
       // A SKU taken elsewhere refuses the whole batch, at its row; nothing is added.

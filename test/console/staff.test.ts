@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { signInAs, signUp, uniqueEmail } from '../helpers/factories.js';
 import { startMailServer, tokenFrom } from '../helpers/mail.js';
 
 const mail = await startMailServer();
+after(() => mail.close());
 const { t, browser } = await startConsole({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0' });
 
 const SUBJECT = 'You are invited to run the store';
@@ -47,28 +48,37 @@ describe('console: staff invitations', () => {
     });
 
     // The invited person, in a browser of their own, with no account.
-    await inConsole(browser, t2, t, async (page) => {
-      await page.goto(`/admin/accept-invitation?token=${encodeURIComponent(token)}`);
-      await page.getByRole('heading', { level: 1, name: 'Join the store’s staff' }).waitFor();
-      await page.getByText(`with the email ${email}`).waitFor();
-      await page.getByRole('textbox', { name: 'First name' }).fill('Grace');
-      await page.getByRole('textbox', { name: 'Last name' }).fill('Clerk');
-      await page.getByRole('textbox', { name: 'Password', exact: true }).fill('short');
-      await page.getByRole('button', { name: 'Join the staff' }).click();
-      await page.getByText('8 to 128 characters').first().waitFor();
-      await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Correct-Horse-7');
-      await page.getByRole('textbox', { name: 'Repeat the password' }).fill('Correct-Horse-7');
-      await page.getByRole('button', { name: 'Join the staff' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-      await page
-        .getByRole('button', { name: /Account menu/ })
-        .getByText('Grace')
-        .waitFor();
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await page.goto(`/admin/accept-invitation?token=${encodeURIComponent(token)}`);
+        await page.getByRole('heading', { level: 1, name: 'Join the store’s staff' }).waitFor();
+        await page.getByText(`with the email ${email}`).waitFor();
+        await page.getByRole('textbox', { name: 'First name' }).fill('Grace');
+        await page.getByRole('textbox', { name: 'Last name' }).fill('Clerk');
+        await page.getByRole('textbox', { name: 'Password', exact: true }).fill('short');
+        await page.getByRole('button', { name: 'Join the staff' }).click();
+        await page.getByText('8 to 128 characters').first().waitFor();
+        await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Correct-Horse-7');
+        await page.getByRole('textbox', { name: 'Repeat the password' }).fill('Correct-Horse-7');
+        await page.getByRole('button', { name: 'Join the staff' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+        await page
+          .getByRole('button', { name: /Account menu/ })
+          .getByText('Grace')
+          .waitFor();
 
-      // The link works once.
-      await page.goto(`/admin/accept-invitation?token=${encodeURIComponent(token)}`);
-      await page.getByText('This invitation was already used, has expired or was revoked.').waitFor();
-    });
+        // The link works once.
+        await page.goto(`/admin/accept-invitation?token=${encodeURIComponent(token)}`);
+        await page.getByText('This invitation was already used, has expired or was revoked.').waitFor();
+      },
+      undefined,
+      undefined,
+      // The used link's preview is refused with 410 Gone, which the screen explains.
+      /status of 410/,
+    );
     const staff = (await owner.client.get(`/api/v1/admin/users?search=${encodeURIComponent(email)}`)).body.data[0];
     assert.deepEqual([staff.role, staff.first_name, staff.email_verified], ['ADMIN', 'Grace', true]);
   });

@@ -90,10 +90,21 @@ export const settingsKeys = {
 export const invitationKeys = {
   all: ['invitations'] as const,
   list: (query: object) => [...invitationKeys.all, 'list', query] as const,
+  /** Who a link is for: outside `all`, as the staff's writes never change what a link says before it is used. */
+  preview: (token: string) => ['invitation-preview', token] as const,
 };
 
 /** The header's search across orders, products and accounts: what one text finds. */
 export const searchKeys = {
   all: ['search'] as const,
   text: (q: string) => [...searchKeys.all, q] as const,
+};
+
+/** Webhook endpoints, the event catalog they subscribe to, and each endpoint's delivery log. */
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  eventTypes: () => [...webhookKeys.all, 'event-types'] as const,
+  list: (query: object) => [...webhookKeys.all, 'list', query] as const,
+  detail: (endpointId: string) => [...webhookKeys.all, 'detail', endpointId] as const,
+  deliveries: (endpointId: string, query: object) => [...webhookKeys.all, 'deliveries', endpointId, query] as const,
 };

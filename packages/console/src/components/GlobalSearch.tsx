@@ -78,6 +78,8 @@ export function GlobalSearch() {
       width={420}
       shadow="md"
       trapFocus={false}
+      // Its own role and name below: Mantine's would make it a dialog named by the typed text.
+      withRoles={false}
     >
       <Popover.Target>
         <TextInput
