@@ -12,6 +12,7 @@ import {
   IconUsers,
   IconUserShield,
   IconMailPlus,
+  IconTransfer,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
@@ -42,6 +43,7 @@ export const NAVIGATION: NavSection[] = [
       { label: 'Reviews', to: '/reviews', icon: IconMessageStar },
       { label: 'Coupons', to: '/coupons', icon: IconTicket },
       { label: 'Customers', to: '/customers', icon: IconUsers },
+      { label: 'Import and export', to: '/import-export', icon: IconTransfer },
     ],
   },
   {

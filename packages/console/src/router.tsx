@@ -15,6 +15,7 @@ import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 import { acceptInvitationRoute, invitationsRoute } from './routes/staff-invitations';
+import { transferRoute } from './routes/transfer';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -38,6 +39,7 @@ const routeTree = rootRoute.addChildren([
     newProductRoute,
     productRoute,
     categoriesRoute,
+    transferRoute,
     invitationsRoute,
   ]),
 ]);
