@@ -13,6 +13,7 @@ import {
   IconUserShield,
   IconMailPlus,
   IconTransfer,
+  IconWebhook,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
@@ -52,6 +53,7 @@ export const NAVIGATION: NavSection[] = [
       { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
       { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
       { label: 'Invitations', to: '/invitations', icon: IconMailPlus, superOnly: true },
+      { label: 'Webhooks', to: '/webhooks', icon: IconWebhook, superOnly: true },
       { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },
     ],
   },

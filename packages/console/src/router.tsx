@@ -16,6 +16,7 @@ import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
 import { acceptInvitationRoute, invitationsRoute } from './routes/staff-invitations';
 import { transferRoute } from './routes/transfer';
+import { endpointRoute, newEndpointRoute, webhooksRoute } from './routes/webhooks';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -41,6 +42,9 @@ const routeTree = rootRoute.addChildren([
     categoriesRoute,
     transferRoute,
     invitationsRoute,
+    webhooksRoute,
+    newEndpointRoute,
+    endpointRoute,
   ]),
 ]);
 

@@ -21,6 +21,13 @@ export type AuditAction = NonNullable<AuditQueryParams['action']>;
 export type AuditEntityType = NonNullable<AuditQueryParams['entity_type']>;
 export type InvitationState = NonNullable<NonNullable<paths['/api/v1/admin/staff-invitations']['get']['parameters']['query']>['state']>;
 export type StaffRole = Exclude<Role, 'CUSTOMER'>;
+type DeliveriesQueryParams = NonNullable<
+  paths['/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries']['get']['parameters']['query']
+>;
+export type EndpointStatus = Schemas['WebhookEndpoint']['status'];
+export type DeliveryStatus = NonNullable<DeliveriesQueryParams['status']>;
+/** Every event type, `webhook.test` included (which no endpoint subscribes to, but its log shows). */
+export type WebhookEventType = NonNullable<DeliveriesQueryParams['event_type']>;
 export type ExpenseCategory = NonNullable<paths['/api/v1/admin/expenses']['get']['parameters']['query']>['category'] & string;
 
 /** The `sort` values a list operation takes (`field` ascending, `-field` descending). */
@@ -137,3 +144,22 @@ export const AUDIT_ENTITY_TYPES = valuesOf<AuditEntityType>()([
 export const INVITATION_STATES = valuesOf<InvitationState>()(['PENDING', 'ACCEPTED', 'EXPIRED', 'REVOKED']);
 /** The roles an invitation offers: a staff role, never CUSTOMER. */
 export const STAFF_ROLES = valuesOf<NonNullable<BodyOfInvitation['role']>>()(['ADMIN', 'SUPER_ADMIN']);
+
+export const ENDPOINT_STATUSES = valuesOf<EndpointStatus>()(['ACTIVE', 'PAUSED']);
+export const DELIVERY_STATUSES = valuesOf<DeliveryStatus>()(['PENDING', 'SUCCEEDED', 'FAILED', 'CANCELLED']);
+export const WEBHOOK_EVENT_TYPES = valuesOf<WebhookEventType>()([
+  'order.placed',
+  'order.status_changed',
+  'order.cancelled',
+  'inventory.low_stock',
+  'inventory.out_of_stock',
+  'inventory.back_in_stock',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'review.submitted',
+  'review.approved',
+  'customer.registered',
+  'coupon.exhausted',
+  'webhook.test',
+]);

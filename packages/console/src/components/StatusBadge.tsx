@@ -24,6 +24,9 @@ const COLORS: Record<string, string> = {
   CUSTOMER: 'gray',
   ADMIN: 'indigo',
   SUPER_ADMIN: 'grape',
+  PAUSED: 'orange',
+  SUCCEEDED: 'teal',
+  FAILED: 'red',
 };
 
 /** A status as words (colour only repeats what the text says, for people who cannot tell colours apart). */

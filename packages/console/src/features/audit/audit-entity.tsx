@@ -55,6 +55,12 @@ export function AuditEntity({ type, id, label }: { type: AuditEntityType; id: st
           {name}
         </Anchor>,
       );
+    case 'webhook_endpoint':
+      return linked(
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/webhooks/$endpointId" params={{ endpointId: id }} />}>
+          {name}
+        </Anchor>,
+      );
     default:
       return linked(name);
   }
