@@ -131,7 +131,22 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
     201,
   );
 
-  return { admin, customer, product, category, variants, coupon, address, shipped, waiting, review };
+  const invitation = expectStatus(
+    await c.post(`${API}/admin/staff-invitations`, { email: `clerk-${id.toLowerCase()}@example.test`, role: 'ADMIN' }),
+    201,
+  );
+  // A host that never resolves (.invalid): the test event's delivery fails, as a receiver that is down does.
+  const endpoint = expectStatus(
+    await c.post(`${API}/admin/webhooks/endpoints`, {
+      url: `https://hooks.invalid/shop-${id.toLowerCase()}`,
+      description: 'Warehouse',
+      event_types: ['order.placed', 'order.status_changed', 'order.cancelled'],
+    }),
+    201,
+  );
+  expectStatus(await c.post(`${API}/admin/webhooks/endpoints/${endpoint.public_id}/test`), 202);
+
+  return { admin, customer, product, category, variants, coupon, address, shipped, waiting, review, invitation, endpoint };
 }
 
 export type ConsoleStore = Awaited<ReturnType<typeof consoleStore>>;
@@ -155,5 +170,9 @@ export function consoleScreens(store: ConsoleStore): { name: string; path: strin
     { name: 'money', path: '/admin/money', ready: 'Operating expenses' },
     { name: 'audit', path: '/admin/audit', ready: 'inventory.adjust' },
     { name: 'account', path: '/admin/account', ready: 'This session' },
+    { name: 'import-export', path: '/admin/import-export', ready: 'Export orders' },
+    { name: 'invitations', path: '/admin/invitations', ready: store.invitation.email },
+    { name: 'webhooks', path: '/admin/webhooks', ready: store.endpoint.url },
+    { name: 'webhook-endpoint', path: `/admin/webhooks/${store.endpoint.public_id}`, ready: 'webhook.test' },
   ];
 }

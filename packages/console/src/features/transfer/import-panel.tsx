@@ -105,7 +105,6 @@ export function ImportPanel() {
         <Group align="flex-end" wrap="wrap">
           <FileInput
             label="CSV file"
-            placeholder="Pick a .csv file"
             accept=".csv,text/csv"
             clearable
             w={320}

@@ -9,11 +9,11 @@ export function EndpointState({ endpoint }: { endpoint: Endpoint }) {
     <Group gap={6} wrap="wrap">
       <StatusBadge status={endpoint.status} />
       {endpoint.status === 'PAUSED' && endpoint.paused_reason === 'FAILING' ? (
-        <Text size="xs" c="red.8">
+        <Text size="xs" c="red.9">
           after a day of failures
         </Text>
       ) : endpoint.failing_since ? (
-        <Text size="xs" c="orange.9">
+        <Text size="xs" c="red.9">
           failing since {when(endpoint.failing_since)}
         </Text>
       ) : null}
