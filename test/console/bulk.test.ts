@@ -44,6 +44,41 @@ describe('console: bulk actions', () => {
     assert.deepEqual(statuses.slice(0, 2), ['ARCHIVED', 'ARCHIVED']);
   });
 
+  test('products picked on the list are deleted together, after a confirmation that says what happens', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const mark = tag();
+    const kept = await sellableVariant(admin.client, { name: `Kept teapot ${mark}` });
+    const gone = [
+      await sellableVariant(admin.client, { name: `Old teapot ${mark}` }),
+      await sellableVariant(admin.client, { name: `Odd teapot ${mark}` }),
+    ];
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products?q=${mark}`);
+      const table = page.getByRole('table', { name: 'Products' });
+      await page.getByText('1–3 of 3').waitFor();
+      for (const name of ['Old', 'Odd']) await table.getByRole('checkbox', { name: `Select ${name} teapot ${mark}` }).check();
+      await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete 2 products?' });
+      await confirm.getByText(/stock records leave Inventory/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete 2 products' }).click();
+      await page.getByText('2 deleted').waitFor();
+      await page.getByText('1–1 of 1').waitFor();
+      await table.getByRole('row', { name: new RegExp(`Kept teapot ${mark}`) }).waitFor();
+    });
+    const left = (await admin.client.get(`/api/v1/admin/products?search=${mark}`)).body.data as any[];
+    assert.deepEqual(
+      left.map((p) => p.public_id),
+      [kept.productId],
+    );
+    const all = (await admin.client.get(`/api/v1/admin/products?search=${mark}&include_deleted=true`)).body.data as any[];
+    assert.deepEqual(
+      gone.map((g) => Boolean(all.find((p) => p.public_id === g.productId)?.deleted_at)),
+      [true, true],
+    );
+  });
+
   test('stock of several records is adjusted with one reason, a change per record, each movement with that reason', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const mark = tag();

@@ -18,7 +18,7 @@ describe('console: orders', () => {
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
-      await page.getByRole('searchbox', { name: 'Search' }).fill(buyer.email);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(buyer.email);
       await page.waitForURL(/[?&]q=/);
       await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
@@ -116,7 +116,7 @@ describe('console: orders', () => {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await route.continue();
       });
-      await page.getByRole('searchbox', { name: 'Search' }).fill('ORD');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('ORD');
       await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -94,8 +94,8 @@ describe('console: inventory', () => {
       const products = async () =>
         (await table.getByRole('row').getByRole('link').allInnerTexts()).map((name) => name.replace(`${tag} `, ''));
 
-      await page.getByRole('searchbox', { name: 'Search' }).fill(tag);
-      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(tag);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
       await page.waitForURL(new RegExp(`q=${tag}`));
       await page.getByText('1–3 of 3').waitFor();
       assert.deepEqual(await products(), ['Anchor', 'Beacon', 'Compass'], 'by product name by default');
@@ -119,13 +119,13 @@ describe('console: inventory', () => {
       assert.equal(await table.getByRole('columnheader', { name: 'On hand', exact: true }).getAttribute('aria-sort'), 'descending');
 
       // A SKU finds its record; the view opens as it was from a bookmark.
-      await page.getByRole('searchbox', { name: 'Search' }).fill(sku.toLowerCase());
-      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(sku.toLowerCase());
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
       await page.getByText('1–1 of 1').waitFor();
       assert.deepEqual(await products(), ['Beacon']);
       await page.reload();
       await page.getByText('1–1 of 1').waitFor();
-      assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), sku.toLowerCase());
+      assert.equal(await page.getByRole('searchbox', { name: 'Search', exact: true }).inputValue(), sku.toLowerCase());
       assert.match(page.url(), /sort=-quantity_on_hand/);
     });
   });

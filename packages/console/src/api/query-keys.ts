@@ -90,8 +90,12 @@ export const settingsKeys = {
 export const invitationKeys = {
   all: ['invitations'] as const,
   list: (query: object) => [...invitationKeys.all, 'list', query] as const,
-  /** Who a link is for: outside `all`, as the staff's writes never change what a link says before it is used. */
-  preview: (token: string) => ['invitation-preview', token] as const,
+};
+
+/** Who an invitation link is for, on the link's page: apart from invitationKeys, as nothing staff do there changes it. */
+export const invitationPreviewKeys = {
+  all: ['invitation-preview'] as const,
+  token: (token: string) => [...invitationPreviewKeys.all, token] as const,
 };
 
 /** The header's search across orders, products and accounts: what one text finds. */
