@@ -16,8 +16,15 @@ import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
-const { orderId, productId, variantId, customerId, couponId } = await (async () => {
+const { orderId, productId, variantId, customerId, couponId, endpointId } = await (async () => {
   const admin = await signInAs(t, 'ADMIN');
+  const owner = await signInAs(t, 'SUPER_ADMIN');
+  // A host that never resolves: its test event's delivery fails, as a receiver that is down does.
+  const endpoint = await owner.client.post('/api/v1/admin/webhooks/endpoints', {
+    url: 'https://hooks.invalid/axe',
+    event_types: ['order.placed'],
+  });
+  await owner.client.post(`/api/v1/admin/webhooks/endpoints/${endpoint.body.data.public_id}/test`);
   const { variantId, productId } = await sellableVariant(admin.client, { stock: 10, name: 'Linen napkin' });
   const coupon = await admin.client.post('/api/v1/admin/coupons', { code: 'AXE10', discount_type: 'PERCENTAGE', discount_value: '10' });
   const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
@@ -28,6 +35,7 @@ const { orderId, productId, variantId, customerId, couponId } = await (async () 
     variantId,
     customerId: buyer.user.public_id as string,
     couponId: coupon.body.data.public_id as string,
+    endpointId: endpoint.body.data.public_id as string,
   };
 })();
 
@@ -51,6 +59,14 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => `/admin/inventory/${variantId}`, ready: (page) => page.getByRole('table', { name: 'Stock movements' }).waitFor() },
   { path: () => `/admin/customers/${customerId}`, ready: (page) => page.getByRole('table', { name: /^Orders of / }).waitFor() },
   { path: () => `/admin/coupons/${couponId}`, ready: (page) => page.getByRole('table', { name: 'Orders that used AXE10' }).waitFor() },
+  { path: () => '/admin/import-export', ready: (page) => page.getByRole('button', { name: 'Export orders' }).waitFor() },
+  { path: () => '/admin/invitations', ready: (page) => page.getByRole('button', { name: 'Send invitation' }).waitFor() },
+  { path: () => '/admin/webhooks', ready: (page) => page.getByRole('table', { name: 'Webhook endpoints' }).waitFor() },
+  { path: () => '/admin/webhooks/new', ready: (page) => page.getByRole('checkbox', { name: 'order.placed' }).waitFor() },
+  {
+    path: () => `/admin/webhooks/${endpointId}`,
+    ready: (page) => page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor(),
+  },
 ];
 
 describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
@@ -83,7 +99,7 @@ describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
               screen
                 .path()
                 .replace(/^\/admin\/?/, '')
-                .replace(/(prd|var|usr|cpn|ord)_\w+/, '$1')
+                .replace(/(prd|var|usr|cpn|ord|whe)_\w+/, '$1')
                 .replace(/\W+/g, '-') || 'dashboard';
             await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
             const problems = await accessibilityProblems(page);

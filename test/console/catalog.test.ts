@@ -237,4 +237,208 @@ describe('console: catalog', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);
   });
+
+  test('two variants with the same options are refused at the Options field; a price of 0 asks first', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Wool scarf', status: 'ACTIVE' })).body.data
+      .public_id as string;
+    const small = await admin.client.post(`/api/v1/admin/products/${product}/variants`, {
+      sku: 'SCARF-S',
+      name: 'Small',
+      options: { size: 'S' },
+      price: '30.00',
+    });
+    assert.equal(small.status, 201, small.text);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('textbox', { name: 'SKU' }).fill('SCARF-S2');
+      await page.getByRole('textbox', { name: 'Variant name' }).fill('Small again');
+      await page.getByRole('textbox', { name: 'Options' }).fill('size=S');
+      await page.getByRole('textbox', { name: 'Price', exact: true }).fill('30.00');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      const options = page.getByRole('textbox', { name: 'Options' });
+      await page.getByText('The same as variant SCARF-S: change a value, or edit that variant').waitFor();
+      assert.equal(await options.getAttribute('aria-invalid'), 'true', 'the refusal is at the Options field');
+      assert.ok(await options.evaluate((input) => input === (globalThis as any).document.activeElement), 'and focus is there');
+
+      // A free variant is a decision, asked about first: going back keeps the form as it was.
+      await options.fill('size=M');
+      await page.getByRole('textbox', { name: 'Price', exact: true }).fill('0');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('dialog').getByText('Sell SCARF-S2 for nothing?').waitFor();
+      await page.getByRole('dialog').getByRole('button', { name: 'Back to the price' }).click();
+      assert.equal(await page.getByRole('textbox', { name: 'SKU' }).inputValue(), 'SCARF-S2');
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Yes, the price is 0.00' }).click();
+      await page.getByText('Variant SCARF-S2 added').waitFor();
+    });
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(
+      variants.map((v) => [v.sku, v.options, v.price]),
+      [
+        ['SCARF-S', { size: 'S' }, '30.00'],
+        ['SCARF-S2', { size: 'M' }, '0.00'],
+      ],
+    );
+  });
+
+  test('a new variant is offered the store’s reorder level, told what an empty one means, and keeps the level chosen', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Beeswax candle', status: 'ACTIVE' })).body.data
+      .public_id as string;
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      const level = page.getByRole('textbox', { name: 'Reorder level' });
+      assert.equal(await level.inputValue(), '5', 'DEFAULT_REORDER_LEVEL, 5 unless configured');
+      await page.getByText('Empty: no level, and this stock never shows as low stock.').waitFor();
+      const add = async (sku: string, stock: string, reorder: string) => {
+        await page.getByRole('textbox', { name: 'SKU' }).fill(sku);
+        await page.getByRole('textbox', { name: 'Variant name' }).fill(sku);
+        await page.getByRole('textbox', { name: 'Price', exact: true }).fill('12.00');
+        await page.getByRole('textbox', { name: 'Initial stock' }).fill(stock);
+        await level.fill(reorder);
+        await page.getByRole('button', { name: 'Add variant' }).click();
+        await page.getByText(`Variant ${sku} added`).waitFor();
+      };
+      await add('CANDLE-TALL', '4', '5');
+      await add('CANDLE-SHORT', '4', '');
+    });
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(
+      variants.map((v) => [v.sku, v.inventory.quantity_on_hand, v.inventory.reorder_level, v.inventory.stock_status]),
+      [
+        ['CANDLE-TALL', 4, 5, 'LOW_STOCK'],
+        ['CANDLE-SHORT', 4, null, 'IN_STOCK'],
+      ],
+    );
+  });
+
+  test('the category picker names each category by its path, so two of the same name are told apart', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const make = async (name: string, parent?: string) =>
+      (await admin.client.post('/api/v1/admin/categories', { name, ...(parent ? { parent_public_id: parent } : {}) })).body.data
+        .public_id as string;
+    const kitchen = await make('Kitchen');
+    const gifts = await make('Gifts');
+    await make('Mugs', kitchen);
+    const giftMugs = await make('Mugs', gifts);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/products/new');
+      await page.getByRole('textbox', { name: 'Name' }).fill('Gift mug');
+      await page.getByRole('combobox', { name: 'Categories' }).click();
+      await page.getByRole('option', { name: 'Kitchen › Mugs' }).waitFor();
+      await page.getByRole('option', { name: 'Gifts › Mugs' }).click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Gift mug' }).waitFor();
+    });
+    const created = (await admin.client.get('/api/v1/admin/products?search=Gift%20mug')).body.data[0];
+    assert.deepEqual(
+      created.categories.map((c: any) => c.public_id),
+      [giftMugs],
+    );
+  });
+
+  test('every combination of sizes and colours in one step: a grid of SKUs, prices and stock, added together', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Linen shirt', slug: 'linen-shirt', status: 'ACTIVE' })).body
+      .data.public_id as string;
+    const existing = await admin.client.post(`/api/v1/admin/products/${product}/variants`, {
+      sku: 'LINEN-SHIRT-S-RED',
+      name: 'S / Red',
+      options: { size: 'S', colour: 'Red' },
+      price: '45.00',
+    });
+    assert.equal(existing.status, 201, existing.text);
+    // Another product holds the SKU the grid will offer for M / Blue.
+    const other = (await admin.client.post('/api/v1/admin/products', { name: 'Other' })).body.data.public_id as string;
+    await admin.client.post(`/api/v1/admin/products/${other}/variants`, { sku: 'LINEN-SHIRT-M-BLUE', name: 'x', price: '1.00' });
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('tab', { name: 'Every combination of options' }).click();
+      const values = async (n: number, list: string[]) => {
+        const input = page.getByRole('combobox', { name: `Values of option ${n}` });
+        for (const value of list) {
+          await input.fill(value);
+          await input.press('Enter');
+        }
+      };
+      await values(1, ['S', 'M', 'L']);
+      await values(2, ['Red', 'Blue']);
+      await page.getByRole('textbox', { name: 'Price for all' }).fill('45.00');
+      await page.getByRole('textbox', { name: 'Stock for each' }).fill('10');
+      await page.getByText('1 combination is already a variant and left out.').waitFor();
+      await page.getByRole('button', { name: 'Make 5 rows' }).click();
+      const grid = page.getByRole('table', { name: 'New variants' });
+      assert.equal(await grid.getByRole('textbox', { name: 'SKU of L / Blue' }).inputValue(), 'LINEN-SHIRT-L-BLUE');
+      // One row is changed by hand, one left out.
+      await grid.getByRole('textbox', { name: 'Price of L / Red', exact: true }).fill('49.00');
+      await grid.getByRole('button', { name: 'Leave out S / Blue' }).click();
+
+      // A SKU taken elsewhere refuses the whole batch, at its row; nothing is added.
+      await page.getByRole('button', { name: 'Add 4 variants' }).click();
+      const taken = grid.getByRole('textbox', { name: 'SKU of M / Blue' });
+      await grid.getByText('Is used by another variant').waitFor();
+      assert.equal(await taken.getAttribute('aria-invalid'), 'true');
+      await taken.fill('LINEN-SHIRT-M-BLUE-2');
+      await page.getByRole('button', { name: 'Add 4 variants' }).click();
+      await page.getByText('4 variants added').waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'LINEN-SHIRT-L-RED', exact: true }).waitFor();
+    });
+
+    const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
+    assert.deepEqual(variants.map((v) => [v.sku, v.options, v.price, v.inventory?.quantity_on_hand, v.inventory?.reorder_level]).sort(), [
+      ['LINEN-SHIRT-L-BLUE', { size: 'L', colour: 'Blue' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-L-RED', { size: 'L', colour: 'Red' }, '49.00', 10, 5],
+      ['LINEN-SHIRT-M-BLUE-2', { size: 'M', colour: 'Blue' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-M-RED', { size: 'M', colour: 'Red' }, '45.00', 10, 5],
+      ['LINEN-SHIRT-S-RED', { size: 'S', colour: 'Red' }, '45.00', undefined, undefined],
+    ]);
+  });
+
+  test('a product is duplicated as a draft with new SKUs; a variant gets a compare-at price and an image', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Clay vase', status: 'ACTIVE' })).body.data
+      .public_id as string;
+    const variant = await admin.client.post(`/api/v1/admin/products/${product}/variants`, { sku: 'VASE-1', name: 'Tall', price: '30.00' });
+    assert.equal(variant.status, 201, variant.text);
+
+    let copyId = '';
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products/${product}`);
+      await page.getByRole('button', { name: 'Edit variant VASE-1' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Compare-at price' }).fill('39.00');
+      await dialog.locator('input[type=file]').setInputFiles({ name: 'vase.png', mimeType: 'image/png', buffer: Buffer.from(tinyPng()) });
+      await dialog.getByRole('textbox', { name: 'Alt text of image 1' }).fill('A tall clay vase');
+      await dialog.getByRole('button', { name: 'Save variant' }).click();
+      await page.getByText('Variant VASE-1 saved').waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('img', { name: 'A tall clay vase' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByLabel('Compare at $39.00').waitFor();
+
+      await page.getByRole('button', { name: 'Duplicate' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Make a copy' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Clay vase (copy)' }).waitFor();
+      await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: 'VASE-1-COPY', exact: true }).waitFor();
+      copyId = new URL(page.url()).pathname.split('/').pop()!;
+    });
+    const saved = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants[0];
+    assert.equal(saved.compare_at_price, '39.00');
+    assert.deepEqual(
+      saved.images.map((i: any) => i.alt_text),
+      ['A tall clay vase'],
+    );
+    const copy = (await admin.client.get(`/api/v1/admin/products/${copyId}`)).body.data;
+    assert.equal(copy.status, 'DRAFT');
+    assert.notEqual(copy.slug, (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.slug);
+  });
 });

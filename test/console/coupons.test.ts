@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { inConsole, LAPTOP, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
@@ -62,5 +62,36 @@ describe('console: coupons', () => {
       list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]),
       [['SPRING25', '25.00', 1, 1, 'INACTIVE']],
     );
+  });
+
+  test('start and end times are typed and shown in UTC, as the inputs say, whatever the browser’s time zone', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, admin.email);
+        await page.goto('/admin/coupons/new');
+        await page.getByRole('textbox', { name: 'Code' }).fill('NEWYEAR31');
+        await page.getByRole('textbox', { name: 'Percent off' }).fill('15');
+        await page.getByLabel('Starts (UTC)').fill('2031-01-01T10:00');
+        await page.getByLabel('Ends (UTC)').fill('2031-01-02T09:30');
+        await page.getByRole('button', { name: 'Create coupon' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Coupon NEWYEAR31' }).waitFor();
+        // Read back as typed, in UTC.
+        assert.equal(await page.getByLabel('Starts (UTC)').inputValue(), '2031-01-01T10:00');
+        await page.goto('/admin/coupons?q=NEWYEAR31');
+        await page
+          .getByRole('table', { name: 'Coupons' })
+          .getByText(/Jan 2, 2031.*9:30.*UTC/)
+          .waitFor();
+      },
+      LAPTOP,
+      // Auckland is 13 hours ahead of UTC in January: read in the browser's zone, 10:00 would be 21:00 the day before.
+      'Pacific/Auckland',
+    );
+    const coupon = (await admin.client.get('/api/v1/admin/coupons?search=NEWYEAR31')).body.data[0];
+    assert.deepEqual([coupon.starts_at, coupon.expires_at], ['2031-01-01T10:00:00.000Z', '2031-01-02T09:30:00.000Z']);
   });
 });

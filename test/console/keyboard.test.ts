@@ -63,7 +63,7 @@ describe('console: keyboard and tablet', () => {
       assert.equal(await focused(page), 'h1: Orders');
 
       // Typing a filter updates the URL and the list, and the field keeps focus.
-      await page.getByRole('searchbox', { name: 'Search' }).focus();
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).focus();
       await page.keyboard.type(placed.body.data.order_number);
       await page.waitForURL(/[?&]q=/);
       await page.getByText('1–1 of 1').waitFor();

@@ -96,14 +96,52 @@ describe('console: money', () => {
     });
   });
 
-  test('an ADMIN has no Money link and is sent to the dashboard from its URL', async (t2) => {
+  test('an ADMIN has no Money or Audit log link, and opening their URLs says why they do not open', async (t2) => {
     const { email } = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, email);
-      assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Money' }).count(), 0);
-      await page.goto('/admin/money');
+      const navigation = page.getByRole('navigation', { name: 'Main' });
+      assert.equal(await navigation.getByRole('link', { name: 'Money' }).count(), 0);
+      for (const [path, screen] of [
+        ['/admin/money', 'Money'],
+        ['/admin/audit', 'Audit log'],
+      ] as const) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: screen }).waitFor();
+        await page.getByRole('alert').getByText(`${screen} is open to super admins; your account is an admin.`).waitFor();
+        assert.equal(new URL(page.url()).pathname, path, 'left where the person asked to go');
+      }
+      await page.getByRole('link', { name: 'Back to the dashboard' }).click();
       await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-      assert.equal(new URL(page.url()).pathname, '/admin/');
+    });
+  });
+
+  test('the P&L keeps shipping income apart from the costs, and the expense category of couriers says it is a cost', async (t2) => {
+    const { email } = await signInAs(t, 'SUPER_ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, email);
+      await page.goto('/admin/money');
+      const pnl = page.getByRole('table', { name: 'Profit and loss by month' });
+      await pnl.waitFor();
+      const headers = (await pnl.locator('thead').getByRole('columnheader').allInnerTexts()).map((text) =>
+        text.replace(/\s+/g, ' ').trim(),
+      );
+      assert.deepEqual(headers, [
+        'Month',
+        'Sales',
+        'Other income',
+        'Costs',
+        '= Net profit',
+        'Revenue',
+        '− Discounts',
+        '− Cost of goods',
+        '= Gross profit',
+        '+ Shipping income',
+        '− Operating expenses',
+      ]);
+      await page.getByRole('combobox', { name: 'Category' }).click();
+      await page.getByRole('option', { name: 'Shipping costs' }).waitFor();
+      assert.equal(await page.getByRole('option', { name: 'Shipping', exact: true }).count(), 0);
     });
   });
 });

@@ -18,7 +18,7 @@ describe('console: orders', () => {
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
-      await page.getByRole('searchbox', { name: 'Search' }).fill(buyer.email);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(buyer.email);
       await page.waitForURL(/[?&]q=/);
       await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
@@ -53,6 +53,13 @@ describe('console: orders', () => {
       const history = page.getByRole('heading', { name: 'History' }).locator('..');
       for (const step of ['Placed', 'Confirmed', 'Shipped', 'Fulfilled']) await history.getByText(step, { exact: true }).waitFor();
       await history.getByText('Called the customer to check the address').waitFor();
+      // Each step credits the person who took it, not a role: the customer placed it, the staff member moved it on.
+      const steps = history.locator('.mantine-Timeline-item');
+      await steps.filter({ hasText: 'Placed' }).getByText('by the customer').waitFor();
+      const confirmed = steps.filter({ hasText: 'Confirmed' });
+      await confirmed.getByRole('link', { name: 'Staff ADMIN' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Staff ADMIN' }).waitFor();
+      assert.match(page.url(), new RegExp(`/admin/customers/${admin.user.public_id}$`));
     });
 
     const order = await t.db.selectFrom('orders').select('status').where('order_number', '=', number).executeTakeFirstOrThrow();
@@ -109,7 +116,7 @@ describe('console: orders', () => {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await route.continue();
       });
-      await page.getByRole('searchbox', { name: 'Search' }).fill('ORD');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('ORD');
       await page.getByRole('link', { name: number, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Order ${number}` }).waitFor();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -152,6 +159,18 @@ describe('console: orders', () => {
 
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await page.getByRole('link', { name: buyers[2]!.number, exact: true }).waitFor();
+    });
+  });
+
+  test('an order that does not exist keeps a heading that says so, and a way back to the list', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/orders/ord_doesnotexist00000000');
+      await page.getByRole('heading', { level: 1, name: 'Order not found' }).waitFor();
+      await page.getByRole('alert').getByText('It does not exist, or it was removed.').waitFor();
+      await page.getByRole('link', { name: '← All orders' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     });
   });
 });

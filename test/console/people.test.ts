@@ -17,7 +17,7 @@ describe('console: customers and staff', () => {
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
-      await page.getByRole('searchbox', { name: 'Search' }).fill(buyer.email);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(buyer.email);
       await page.waitForURL(/[?&]q=/);
       await page.getByRole('link', { name: 'Ada Lovelace' }).first().click();
       await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();

@@ -14,10 +14,10 @@ const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
  * (no page load), so they show the new figures only if the write marked them stale.
  */
 
-/** On hand, reserved and available of the inventory list's row of `name`. */
+/** On hand, reserved and available of the inventory list's row of `name` (after its checkbox, product and SKU). */
 async function listFigures(page: Page, name: string): Promise<string[]> {
   const row = page.getByRole('table', { name: 'Inventory records' }).getByRole('row', { name: new RegExp(name) });
-  return (await row.getByRole('cell').allInnerTexts()).slice(2, 5);
+  return (await row.getByRole('cell').allInnerTexts()).slice(3, 6);
 }
 
 /** A stock record's figures, from its cards (each a label, then its value). */

@@ -74,4 +74,31 @@ describe('console: reviews', () => {
       [[spam, 'Link farm']],
     );
   });
+
+  test('a rating is one image with one name for a screen reader, "4 of 5 stars", not five unnamed pictures', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { productId } = await sellableVariant(admin.client, { name: 'Linen napkin' });
+    const { client } = await signUp(t);
+    const review = await client.post('/api/v1/reviews', {
+      product_public_id: productId,
+      rating: 4,
+      title: 'Soft',
+      comment: 'Washes well.',
+    });
+    assert.equal(review.status, 201, review.text);
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/reviews');
+      const card = page.getByRole('article', { name: 'Soft' });
+      await card.waitFor();
+      const tree = await card.ariaSnapshot();
+      const images = tree.split('\n').filter((line) => /^\s*- img\b/.test(line));
+      assert.deepEqual(
+        images.map((line) => line.trim()),
+        ['- img "4 of 5 stars"'],
+        `the card's images as a screen reader meets them:\n${tree}`,
+      );
+    });
+  });
 });

@@ -34,11 +34,13 @@ describe('console: inventory', () => {
       await confirm.getByText('13', { exact: true }).waitFor();
       await confirm.getByRole('button', { name: 'Apply' }).click();
       await page.getByText('On hand is now 13').waitFor();
-      // A change the API refuses (below zero) is shown at the amount, and nothing changes.
-      await page.getByRole('textbox', { name: /^Change/ }).fill('-20');
-      await page.getByRole('button', { name: 'Adjust stock' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+      // A change the API would refuse (below zero) is refused at the amount as it is typed, and never offered to apply.
+      const amount = page.getByRole('textbox', { name: /^Change/ });
+      await amount.fill('-20');
       await page.getByText('On-hand quantity cannot go below zero (it would be -7)').waitFor();
+      await page.getByRole('button', { name: 'Adjust stock' }).click();
+      assert.equal(await page.getByRole('dialog').count(), 0, 'no confirmation to apply it');
+      assert.ok(await amount.evaluate((input) => input === (globalThis as any).document.activeElement), 'focus is back on the amount');
       await page.getByRole('table', { name: 'Stock movements' }).getByText('Delivery from the weaver').waitFor();
 
       // The order holds its unit: releasing it by hand is refused, next to the field, with the figure.
@@ -92,8 +94,8 @@ describe('console: inventory', () => {
       const products = async () =>
         (await table.getByRole('row').getByRole('link').allInnerTexts()).map((name) => name.replace(`${tag} `, ''));
 
-      await page.getByRole('searchbox', { name: 'Search' }).fill(tag);
-      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(tag);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
       await page.waitForURL(new RegExp(`q=${tag}`));
       await page.getByText('1–3 of 3').waitFor();
       assert.deepEqual(await products(), ['Anchor', 'Beacon', 'Compass'], 'by product name by default');
@@ -117,14 +119,54 @@ describe('console: inventory', () => {
       assert.equal(await table.getByRole('columnheader', { name: 'On hand', exact: true }).getAttribute('aria-sort'), 'descending');
 
       // A SKU finds its record; the view opens as it was from a bookmark.
-      await page.getByRole('searchbox', { name: 'Search' }).fill(sku.toLowerCase());
-      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(sku.toLowerCase());
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
       await page.getByText('1–1 of 1').waitFor();
       assert.deepEqual(await products(), ['Beacon']);
       await page.reload();
       await page.getByText('1–1 of 1').waitFor();
-      assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), sku.toLowerCase());
+      assert.equal(await page.getByRole('searchbox', { name: 'Search', exact: true }).inputValue(), sku.toLowerCase());
       assert.match(page.url(), /sort=-quantity_on_hand/);
     });
+  });
+
+  test('a reservation the server would refuse is refused before it is sent; its movement shows only what moved', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { variantId } = await sellableVariant(admin.client, { name: 'Rattan basket', stock: 21 });
+
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/inventory/${variantId}`);
+      await page.getByRole('heading', { level: 1, name: 'Rattan basket' }).waitFor();
+      const reserve = page.getByRole('textbox', { name: /^Reserve/ });
+      await reserve.fill('999');
+      await page.getByText('Only 21 available: reserving 999 would leave -978').waitFor();
+      await page.getByRole('button', { name: 'Apply to reservation' }).click();
+      assert.equal(await page.getByRole('dialog').count(), 0, 'no Apply is offered for what the server would refuse');
+      assert.ok(await reserve.evaluate((input) => input === (globalThis as any).document.activeElement), 'focus is on the refused field');
+
+      await reserve.fill('3');
+      await page.getByText('Reserved 0 → 3 · Available 21 → 18').waitFor();
+      await page.getByRole('textbox', { name: 'Reason' }).nth(1).fill('Photo shoot');
+      await page.getByRole('button', { name: 'Apply to reservation' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('3 reserved').waitFor();
+
+      // On hand did not move: the reservation's row says what did ("0 → 21" would read as a change).
+      const row = page.getByRole('table', { name: 'Stock movements' }).getByRole('row').filter({ hasText: 'Photo shoot' });
+      await row.getByRole('cell', { name: 'Reserved +3, now 3', exact: true }).waitFor();
+      assert.doesNotMatch(await row.innerText(), /On hand|→/);
+    });
+    const stock = await inventoryOf(t, variantId);
+    assert.deepEqual(stock, { quantity_on_hand: 21, quantity_reserved: 3 });
+    const movements = (await admin.client.get(`/api/v1/admin/inventory/${variantId}/movements?limit=100`)).body.data as any[];
+    assert.deepEqual(
+      movements.map((m) => [m.kind, m.delta_reserved]),
+      [
+        ['RESERVE', 3],
+        ['CREATE', 0],
+      ],
+      'the refused reservation never reached the server',
+    );
   });
 });

@@ -104,8 +104,21 @@ export function inConsole(
   viewport: Viewport = LAPTOP,
   /** The browser's time zone (IANA name), e.g. to show that day filters do not depend on it. */
   timezoneId?: string,
+  /** Console errors the test causes on purpose (requests it cuts off), which then do not fail it. */
+  expectedConsoleErrors?: RegExp,
 ): Promise<void> {
-  return inPage(browser, t, { baseURL: app.baseUrl, viewport, resultsDir: RESULTS_DIR, ...(timezoneId ? { timezoneId } : {}) }, body);
+  return inPage(
+    browser,
+    t,
+    {
+      baseURL: app.baseUrl,
+      viewport,
+      resultsDir: RESULTS_DIR,
+      ...(timezoneId ? { timezoneId } : {}),
+      ...(expectedConsoleErrors ? { expectedConsoleErrors } : {}),
+    },
+    body,
+  );
 }
 
 /** Signs in through the sign-in form, as a person would, and waits for the dashboard. */

@@ -14,5 +14,5 @@ export {
   type paths,
 } from './client.js';
 export { createCookieJar, type CookieStore } from './cookies.js';
-export { ApiError, NetworkError, ResponseError, type ErrorCode, type ErrorDetail } from './errors.js';
+export { ApiError, NetworkError, ResponseError, apiErrorOf, type ErrorCode, type ErrorDetail } from './errors.js';
 export type { WebhookEvent, WebhookEventOf, WebhookEventType, webhooks } from './webhooks.js';

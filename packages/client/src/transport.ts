@@ -32,10 +32,11 @@ const IDEMPOTENT = IDEMPOTENT_OPERATIONS.map((operation) => {
 
 /**
  * A successful write here may start or end the caller's session, so the CSRF token bound to it is spent: sign up,
- * sign in, sign out, revoking one session (perhaps this one) and a password reset (which signs out every session of
- * the account). Revoking the other sessions, asking for a reset email or changing the password keep this session.
+ * sign in, accepting a staff invitation (it signs the new account in), sign out, revoking one session (perhaps
+ * this one) and a password reset (which signs out every session of the account). Revoking the other sessions,
+ * asking for a reset email or changing the password keep this session.
  */
-const SESSION_WRITES = /\/auth\/(login|register|session|sessions\/[^/]+|password-reset\/verify)$/;
+const SESSION_WRITES = /\/auth\/(login|register|session|sessions\/[^/]+|password-reset\/verify|staff-invitations\/accept)$/;
 
 /** A version 4 UUID from `crypto.getRandomValues` (present in browsers, Node 20+, Bun, Deno and edge runtimes, secure context or not). */
 export function uuid(): string {

@@ -11,6 +11,9 @@ import {
   IconReceipt,
   IconUsers,
   IconUserShield,
+  IconMailPlus,
+  IconTransfer,
+  IconWebhook,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 
@@ -41,6 +44,7 @@ export const NAVIGATION: NavSection[] = [
       { label: 'Reviews', to: '/reviews', icon: IconMessageStar },
       { label: 'Coupons', to: '/coupons', icon: IconTicket },
       { label: 'Customers', to: '/customers', icon: IconUsers },
+      { label: 'Import and export', to: '/import-export', icon: IconTransfer },
     ],
   },
   {
@@ -48,6 +52,8 @@ export const NAVIGATION: NavSection[] = [
     items: [
       { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
       { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+      { label: 'Invitations', to: '/invitations', icon: IconMailPlus, superOnly: true },
+      { label: 'Webhooks', to: '/webhooks', icon: IconWebhook, superOnly: true },
       { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },
     ],
   },

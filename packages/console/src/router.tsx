@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api/client';
+import { ScreenError } from './components/ScreenError';
 import { noteNavigation } from './lib/arrival';
 import { accountRoute, auditRoute } from './routes/account';
 import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';
@@ -13,9 +14,13 @@ import { reviewsRoute } from './routes/reviews';
 import { rootRoute } from './routes/root';
 import { signInRoute } from './routes/sign-in';
 import { staffRoute } from './routes/staff';
+import { acceptInvitationRoute, invitationsRoute } from './routes/staff-invitations';
+import { transferRoute } from './routes/transfer';
+import { endpointRoute, newEndpointRoute, webhooksRoute } from './routes/webhooks';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  acceptInvitationRoute,
   staffRoute.addChildren([
     dashboardRoute,
     ordersRoute,
@@ -35,6 +40,11 @@ const routeTree = rootRoute.addChildren([
     newProductRoute,
     productRoute,
     categoriesRoute,
+    transferRoute,
+    invitationsRoute,
+    webhooksRoute,
+    newEndpointRoute,
+    endpointRoute,
   ]),
 ]);
 
@@ -46,6 +56,8 @@ export const router = createRouter({
   // Screens read through TanStack Query; the router only decides which screen, so loaders need no cache of their own.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  // A screen that fails (its code did not arrive, or it threw) shows in the frame, with a heading and a way back.
+  defaultErrorComponent: ScreenError,
 });
 
 router.history.subscribe(noteNavigation);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeChanges } from '../src/features/audit/describe-changes';
-import { couponBody, couponValues, fromLocal, toLocal } from '../src/features/coupons/coupon-values';
+import { couponBody, couponValues, fromUtcInput, toUtcInput } from '../src/features/coupons/coupon-values';
 import { suspensionBlockedBecause } from '../src/features/customers/reach';
-import { localDay, money, titleCase, utcDay, when } from '../src/lib/format';
+import { money, titleCase, utcDay, when } from '../src/lib/format';
 
 describe('coupon form values', () => {
   test('a new coupon is an active percentage with no limits', () => {
@@ -53,11 +53,12 @@ describe('coupon form values', () => {
     assert.deepEqual(couponBody(couponValues(stored)), stored);
   });
 
-  test('a datetime-local value is a minute in the browser’s zone, whatever that zone is', () => {
-    assert.equal(toLocal(null), '');
-    assert.match(toLocal('2026-11-24T10:00:00.000Z'), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
-    assert.equal(fromLocal(toLocal('2026-11-24T10:07:00.000Z')), '2026-11-24T10:07:00.000Z');
-    assert.equal(fromLocal(''), null);
+  test('a datetime-local value is a minute in UTC, whatever the zone of the browser', () => {
+    assert.equal(toUtcInput(null), '');
+    assert.equal(toUtcInput('2026-11-24T10:00:00.000Z'), '2026-11-24T10:00', 'read in UTC, whatever the zone of the machine');
+    assert.equal(fromUtcInput('2026-11-24T23:30'), '2026-11-24T23:30:00.000Z');
+    assert.equal(fromUtcInput(toUtcInput('2026-11-24T10:07:00.000Z')), '2026-11-24T10:07:00.000Z');
+    assert.equal(fromUtcInput(''), null);
   });
 });
 
@@ -86,8 +87,8 @@ describe('audit entries as people read them', () => {
       }),
       {
         fields: [
-          { field: 'status', text: 'PLACED → CONFIRMED' },
-          { field: 'product_public_id', text: 'prd_1' },
+          { field: 'status', was: 'PLACED', value: 'CONFIRMED' },
+          { field: 'product_public_id', value: 'prd_1' },
         ],
       },
     );
@@ -96,13 +97,13 @@ describe('audit entries as people read them', () => {
   test('a creation lists its values, a deletion its values as they were; another shape is its JSON, cut short', () => {
     assert.deepEqual(describeChanges({ before: null, after: { code: 'X', uses: 2 } }), {
       fields: [
-        { field: 'code', text: 'X' },
-        { field: 'uses', text: '2' },
+        { field: 'code', value: 'X' },
+        { field: 'uses', value: '2' },
       ],
     });
     assert.deepEqual(describeChanges({ before: { name: 'Mug' }, after: null }), {
       heading: 'Deleted',
-      fields: [{ field: 'name', text: 'Mug' }],
+      fields: [{ field: 'name', value: 'Mug' }],
     });
     assert.equal(describeChanges({ moved: [1, 2] }), '{"moved":[1,2]}');
     assert.equal((describeChanges('x'.repeat(1000)) as string).length, 300);
@@ -122,8 +123,9 @@ describe('formatting', () => {
     assert.equal(money('0.10', 'EUR'), format.format(0.1));
   });
 
-  test('a UTC day and a day in the browser’s calendar', () => {
+  test('days and times are UTC, and say so', () => {
     assert.equal(utcDay(new Date('2026-01-02T23:30:00Z')), '2026-01-02');
-    assert.equal(localDay(new Date(2026, 0, 5, 23, 59)), '2026-01-05');
+    assert.match(when('2026-01-02T23:30:00Z'), /11:30.*UTC|23:30.*UTC/);
+    assert.match(when('2026-01-02T23:30:00Z'), /2/);
   });
 });

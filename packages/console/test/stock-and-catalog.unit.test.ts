@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { flatten, restoreOrder, swapWithNeighbour, treeOf, type Category } from '../src/features/catalog/category-tree';
+import {
+  flatten,
+  pathLabel,
+  restoreOrder,
+  swapWithNeighbour,
+  treeOf,
+  withPaths,
+  type Category,
+} from '../src/features/catalog/category-tree';
 import {
   optionsText,
   parseOptions,
@@ -9,7 +17,14 @@ import {
   variantDeletionEffect,
   variantField,
 } from '../src/features/catalog/variant-rules';
-import { adjustmentPreview, reservationPreview } from '../src/features/inventory/figures';
+import { combinations, comboName, comboSku, sameOptions, skuPrefix } from '../src/features/catalog/variant-grid-rules';
+import {
+  adjustmentPreview,
+  adjustmentRefusal,
+  movementChange,
+  reservationPreview,
+  reservationRefusal,
+} from '../src/features/inventory/figures';
 
 const record = { quantity_on_hand: 10, quantity_reserved: 3, quantity_available: 7, reorder_level: 2 };
 
@@ -36,6 +51,33 @@ describe('stock previews: the figures before and after, as the confirmation show
       ['Reserved', '3', '0'],
       ['Available', '7', '10'],
     ]);
+  });
+});
+
+describe('stock changes the API would refuse, told before they are sent', () => {
+  test('on hand never below zero; below what is reserved it may go', () => {
+    assert.equal(adjustmentRefusal(record, 'change', -11), 'On-hand quantity cannot go below zero (it would be -1)');
+    assert.equal(adjustmentRefusal(record, 'set', -1), 'On-hand quantity cannot go below zero (it would be -1)');
+    assert.equal(adjustmentRefusal(record, 'change', -10), null, 'to zero, below the 3 reserved');
+    assert.equal(adjustmentRefusal(record, 'set', 0), null);
+  });
+
+  test('a reservation needs units available; a release cannot go below zero reserved', () => {
+    assert.equal(reservationRefusal(record, 7), null, 'every available unit');
+    assert.equal(reservationRefusal(record, 999), 'Only 7 available: reserving 999 would leave -992');
+    assert.equal(reservationRefusal(record, -3), null);
+    assert.equal(reservationRefusal(record, -4), 'Only 3 reserved: releasing 4 would leave -1');
+    const oversold = { ...record, quantity_on_hand: 2, quantity_available: -1 };
+    assert.equal(reservationRefusal(oversold, -1), null, 'a release that improves availability is allowed');
+    assert.match(reservationRefusal(oversold, 1)!, /^Only 0 available/);
+  });
+
+  test('a movement shows only the figures that moved, and where each ended', () => {
+    const reservation = { delta_on_hand: 0, delta_reserved: 3, quantity_on_hand_after: 23, quantity_reserved_after: 3 };
+    assert.equal(movementChange(reservation), 'Reserved +3, now 3');
+    const shipment = { delta_on_hand: -2, delta_reserved: -2, quantity_on_hand_after: 21, quantity_reserved_after: 0 };
+    assert.equal(movementChange(shipment), 'On hand −2, now 21 · Reserved −2, now 0');
+    assert.equal(movementChange({ ...reservation, delta_reserved: 0 }), 'No change');
   });
 });
 
@@ -121,5 +163,43 @@ describe('the category tree', () => {
     );
     assert.equal(swapWithNeighbour(siblings[0]!, siblings, -1), null, 'the first cannot move up');
     assert.equal(swapWithNeighbour(siblings[2]!, siblings, 1), null, 'the last cannot move down');
+  });
+
+  test('each category with its path from the top, so two of the same name are told apart', () => {
+    const paths = withPaths([...list, category('m', 'b', 0, 'A one')]);
+    assert.deepEqual(
+      paths.map(({ category, path }) => [category.public_id, pathLabel(path)]),
+      [
+        ['a', 'a'],
+        ['a1', 'a › A one'],
+        ['a2', 'a › a2'],
+        ['c', 'a › a2 › c'],
+        ['b', 'b'],
+        ['m', 'b › A one'],
+      ],
+    );
+  });
+});
+
+describe('the variants grid', () => {
+  test('every combination of the values picked, in order; empty axes and repeated values left out', () => {
+    const combos = combinations([
+      { name: 'size', values: ['S', 'M', 'L', 'M '] },
+      { name: 'colour', values: ['Red', 'Blue'] },
+      { name: '', values: ['x'] },
+      { name: 'fit', values: [] },
+    ]);
+    assert.deepEqual(combos.map(comboName), ['S / Red', 'S / Blue', 'M / Red', 'M / Blue', 'L / Red', 'L / Blue']);
+    assert.deepEqual(combos[1], { size: 'S', colour: 'Blue' });
+    assert.deepEqual(combinations([{ name: 'size', values: [] }]), []);
+  });
+
+  test('SKUs from a prefix and the values, within the API’s rule; the same options in any order are the same', () => {
+    assert.equal(skuPrefix('speckled-stoneware-mug'), 'SPECKLED-STONEWARE-MUG');
+    assert.equal(comboSku('MUG', { size: 'S', colour: 'Navy blue' }), 'MUG-S-NAVY-BLUE');
+    assert.equal(comboSku('Café', { size: 'XL/2' }), 'CAFE-XL-2');
+    assert.match(comboSku('A'.repeat(70), { size: 'B'.repeat(20) }), /^[A-Z0-9][A-Z0-9-]{0,79}$/);
+    assert.ok(sameOptions({ size: 'S', colour: 'Red' }, { colour: 'Red', size: 'S' }));
+    assert.ok(!sameOptions({ size: 'S' }, { size: 'S', colour: 'Red' }));
   });
 });

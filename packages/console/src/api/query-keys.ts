@@ -80,3 +80,35 @@ export const auditKeys = {
   all: ['audit'] as const,
   list: (query: object) => [...auditKeys.all, 'list', query] as const,
 };
+
+/** The store's settings (currency, shipping, tax, the default reorder level): they change with a deploy only. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+};
+
+/** Invitations to join the staff. */
+export const invitationKeys = {
+  all: ['invitations'] as const,
+  list: (query: object) => [...invitationKeys.all, 'list', query] as const,
+};
+
+/** Who an invitation link is for, on the link's page: apart from invitationKeys, as nothing staff do there changes it. */
+export const invitationPreviewKeys = {
+  all: ['invitation-preview'] as const,
+  token: (token: string) => [...invitationPreviewKeys.all, token] as const,
+};
+
+/** The header's search across orders, products and accounts: what one text finds. */
+export const searchKeys = {
+  all: ['search'] as const,
+  text: (q: string) => [...searchKeys.all, q] as const,
+};
+
+/** Webhook endpoints, the event catalog they subscribe to, and each endpoint's delivery log. */
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  eventTypes: () => [...webhookKeys.all, 'event-types'] as const,
+  list: (query: object) => [...webhookKeys.all, 'list', query] as const,
+  detail: (endpointId: string) => [...webhookKeys.all, 'detail', endpointId] as const,
+  deliveries: (endpointId: string, query: object) => [...webhookKeys.all, 'deliveries', endpointId, query] as const,
+};

@@ -7,6 +7,7 @@ import { isStaff, sessionEnd, sessionQuery, useSignOut, useStaff } from '../api/
 import { notifyError } from '../lib/notify';
 import { NAVIGATION, type NavItem } from '../navigation';
 import classes from './AppLayout.module.css';
+import { GlobalSearch } from './GlobalSearch';
 import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
 
@@ -77,9 +78,10 @@ function StaffFrame() {
                 size="sm"
                 aria-label={opened ? 'Close navigation' : 'Open navigation'}
               />
-              <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />}>
+              <Text fw={700} c="dark" td="none" renderRoot={(props) => <Link {...props} to="/" />} visibleFrom="xs">
                 Commerce console
               </Text>
+              <GlobalSearch />
             </Group>
             <Menu position="bottom-end" width={220}>
               <Menu.Target>
@@ -88,7 +90,7 @@ function StaffFrame() {
                     <VisuallyHidden>Account menu:</VisuallyHidden>
                     <IconUserCircle size={22} aria-hidden />
                     <Text size="sm">
-                      {user.first_name} {user.last_name}
+                      <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
                     </Text>
                     <StatusBadge status={user.role} />
                     <IconChevronDown size={14} aria-hidden />
@@ -96,7 +98,9 @@ function StaffFrame() {
                 </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Label>{user.email}</Menu.Label>
+                <Menu.Label>
+                  <bdi>{user.email}</bdi>
+                </Menu.Label>
                 <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
                   Your account
                 </Menu.Item>

@@ -1,8 +1,9 @@
-import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Checkbox, Group, Pagination, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { count } from '../lib/format';
 import classes from './DataTable.module.css';
+import { TableFrame } from './TableFrame';
 
 export interface Column<Row> {
   key: string;
@@ -13,6 +14,13 @@ export interface Column<Row> {
   align?: 'left' | 'right';
   /** Keeps the cell on one line (an order number, an amount): the other columns wrap instead. */
   nowrap?: boolean;
+}
+
+export interface Selection<Row> {
+  selected: ReadonlySet<string>;
+  onChange: (selected: ReadonlySet<string>) => void;
+  /** The row's name for its checkbox ("Select Oak tray"). */
+  name: (row: Row) => string;
 }
 
 export interface PageMeta {
@@ -35,7 +43,9 @@ interface DataTableProps<Row> {
   sort?: string | undefined;
   onSort?: (sort: string) => void;
   onPage?: (page: number) => void;
-  /** Below this width the table scrolls sideways instead of squeezing its columns (default 640 px). */
+  /** Rows can be picked for a bulk action: the keys picked, and how to name a row for its checkbox. */
+  selection?: Selection<Row> | undefined;
+  /** On tablets and phones the table keeps this width and scrolls sideways (default 640 px); from 1200 px it fits its card. */
   minWidth?: number;
 }
 
@@ -54,8 +64,18 @@ export function DataTable<Row>({
   sort,
   onSort,
   onPage,
+  selection,
   minWidth = 640,
 }: DataTableProps<Row>) {
+  const keys = rows?.map(rowKey) ?? [];
+  const picked = selection ? keys.filter((key) => selection.selected.has(key)).length : 0;
+  const pick = (key: string, on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    selection.onChange(next);
+  };
   const active = sort?.replace(/^-/, '');
   const descending = sort?.startsWith('-') ?? false;
 
@@ -76,12 +96,23 @@ export function DataTable<Row>({
 
   return (
     <div>
-      {/* Focusable, so a keyboard can scroll a table wider than the screen (WCAG 2.1.1). */}
-      <ScrollArea type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
-        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined} miw={minWidth}>
+      <TableFrame label={label} minWidth={minWidth}>
+        <Table className={classes.table} data-loading={loading || undefined} aria-busy={loading || undefined}>
           <VisuallyHidden component="caption">{label}</VisuallyHidden>
           <Table.Thead>
             <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Select every row on this page"
+                    checked={keys.length > 0 && picked === keys.length}
+                    indeterminate={picked > 0 && picked < keys.length}
+                    onChange={(event) =>
+                      selection.onChange(event.currentTarget.checked ? new Set([...selection.selected, ...keys]) : new Set())
+                    }
+                  />
+                </Table.Th>
+              ) : null}
               {columns.map((column) => (
                 <Table.Th
                   key={column.key}
@@ -95,7 +126,16 @@ export function DataTable<Row>({
           </Table.Thead>
           <Table.Tbody>
             {rows?.map((row) => (
-              <Table.Tr key={rowKey(row)}>
+              <Table.Tr key={rowKey(row)} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+                {selection ? (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={`Select ${selection.name(row)}`}
+                      checked={selection.selected.has(rowKey(row))}
+                      onChange={(event) => pick(rowKey(row), event.currentTarget.checked)}
+                    />
+                  </Table.Td>
+                ) : null}
                 {columns.map((column) => (
                   <Table.Td key={column.key} ta={column.align ?? 'left'} style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
                     {column.render(row)}
@@ -105,7 +145,7 @@ export function DataTable<Row>({
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </TableFrame>
       {rows && rows.length === 0 && !loading ? <div className={classes.empty}>{empty}</div> : null}
       {!rows && loading ? (
         <Text c="dimmed" ta="center" py="lg" aria-live="polite">

@@ -12,7 +12,16 @@ export function FormErrors({ form, title = 'Not saved' }: { form: { errors: Reco
   const message = form.errors[FORM_ERROR];
   if (!message) return null;
   return (
-    <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} title={title} role="alert">
+    // Focusable, so a refused form can move focus here when the refusal belongs to no field (lib/form-submit.ts).
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertTriangle size={18} aria-hidden />}
+      title={title}
+      role="alert"
+      tabIndex={-1}
+      data-form-error
+    >
       {message}
     </Alert>
   );

@@ -7,12 +7,27 @@ export function focusHeading(): void {
   (document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main'))?.focus();
 }
 
-/** The page's one h1, its subtitle and actions; also names the browser tab, and takes focus on arrival (lib/arrival.ts). */
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+/**
+ * The page's one h1, its subtitle and actions; also names the browser tab, and takes focus on arrival
+ * (lib/arrival.ts). A title that shows user text (a product's name) is a node with the text in <bdi>,
+ * and `tabTitle` names the tab: isolated there too (U+2068…U+2069, what <bdi> does in plain text).
+ */
+export function PageHeader({
+  title,
+  tabTitle,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  tabTitle?: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const tab = tabTitle === undefined ? (typeof title === 'string' ? title : '') : `\u2068${tabTitle}\u2069`;
   useEffect(() => {
-    document.title = `${title} · Commerce console`;
-  }, [title]);
+    document.title = tab ? `${tab} · Commerce console` : 'Commerce console';
+  }, [tab]);
   useEffect(() => {
     if (shouldTakeFocus()) heading.current?.focus({ preventScroll: true });
   }, []);

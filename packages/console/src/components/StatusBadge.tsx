@@ -18,14 +18,22 @@ const COLORS: Record<string, string> = {
   DELETED: 'red',
   ARCHIVED: 'dark',
   SUSPENDED: 'red',
+  ACCEPTED: 'teal',
+  EXPIRED: 'gray',
+  REVOKED: 'red',
   CUSTOMER: 'gray',
   ADMIN: 'indigo',
   SUPER_ADMIN: 'grape',
+  PAUSED: 'orange',
+  SUCCEEDED: 'teal',
+  FAILED: 'red',
 };
 
 /** A status as words (colour only repeats what the text says, for people who cannot tell colours apart). */
 export function StatusBadge({ status }: { status: string }) {
   const color = COLORS[status] ?? 'gray';
+  // Yellow and orange have no shade dark enough for 4.5:1 on their palest: their words are near black.
+  const text = color === 'yellow' || color === 'orange' ? 'dark.6' : `${color}.9`;
   // The palest shade behind the darkest text: Mantine's light variant is under 4.5:1 for some colours.
   return (
     // The label never shrinks to an ellipsis ("PLAC…") in a narrow table column: the column wraps others instead.
@@ -34,7 +42,7 @@ export function StatusBadge({ status }: { status: string }) {
       variant="light"
       radius="sm"
       bg={`${color}.0`}
-      c={`${color}.9`}
+      c={text}
       styles={{ root: { flexShrink: 0 }, label: { overflow: 'visible' } }}
     >
       {titleCase(status)}

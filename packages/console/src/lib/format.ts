@@ -1,4 +1,4 @@
-/** Formatting for people: money in the store's currency, dates in the browser's locale. */
+/** Formatting for people: money in the store's currency, dates in the browser's locale's words, in UTC. */
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
@@ -13,23 +13,25 @@ export function money(amount: string | null | undefined, currency = 'USD'): stri
   return format.format(Number(amount));
 }
 
-// Times name their zone ("10:12 PM UTC", "11:12 AM GMT+13"): day filters and the dashboard count UTC days.
+// One rule for every date and time, shown or typed: UTC, and said ("10:12 PM UTC"). Day filters, the
+// dashboard and the P&L count UTC days; date inputs say "(UTC)" and are read in UTC.
 const dateTime = new Intl.DateTimeFormat(undefined, {
   year: 'numeric',
   month: 'short',
   day: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
+  timeZone: 'UTC',
   timeZoneName: 'short',
 });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 export function when(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }
 
 export function day(iso: string | null | undefined): string {
-  // A bare YYYY-MM-DD is a calendar day: format it at noon UTC so no time zone moves it.
+  // A bare YYYY-MM-DD is a calendar day: formatted at noon UTC, and in UTC.
   if (!iso) return '—';
   return dateOnly.format(new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso));
 }
@@ -45,9 +47,4 @@ export function titleCase(value: string): string {
 /** Today in the UTC calendar (YYYY-MM-DD), as the day filters and the dashboard count days. */
 export function utcDay(date = new Date()): string {
   return date.toISOString().slice(0, 10);
-}
-
-/** Today in the browser's calendar (YYYY-MM-DD), for a date a person picks, such as the day an expense was spent. */
-export function localDay(date = new Date()): string {
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }

@@ -1,5 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import type { ReactNode } from 'react';
 import { notifyDone, notifyError } from './notify';
 
 /**
@@ -8,7 +9,7 @@ import { notifyDone, notifyError } from './notify';
  * transitions and stock changes are irreversible or leave records behind, so they ask first instead.
  * The notice stays 10 seconds, and while the pointer is on it, so there is time to reach the button.
  */
-export function notifyUndoable(message: string, undo: () => Promise<unknown>, undone: string): void {
+export function notifyUndoable(message: ReactNode, undo: () => Promise<unknown>, undone: ReactNode): void {
   const id = notifications.show({
     color: 'teal',
     autoClose: 10_000,

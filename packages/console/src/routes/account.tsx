@@ -1,17 +1,20 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { auditSearch } from '../features/audit/search';
-import { staffRoute, superOnly } from './staff';
+import { staffRoute, superOnlyScreen } from './staff';
 
 export const accountRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/account',
-  component: lazyRouteComponent(() => import('../features/account/account-screen'), 'AccountScreen'),
+  component: lazyScreen(() => import('../features/account/account-screen'), 'AccountScreen'),
 });
 
 export const auditRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/audit',
-  beforeLoad: superOnly,
   validateSearch: auditSearch,
-  component: lazyRouteComponent(() => import('../features/audit/audit-screen'), 'AuditScreen'),
+  component: superOnlyScreen(
+    'The audit log',
+    lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen'),
+  ),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { couponSearch, couponsSearch } from '../features/coupons/search';
 import { staffRoute } from './staff';
 
@@ -6,18 +7,18 @@ export const couponsRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/coupons',
   validateSearch: couponsSearch,
-  component: lazyRouteComponent(() => import('../features/coupons/coupons-screen'), 'CouponsScreen'),
+  component: lazyScreen(() => import('../features/coupons/coupons-screen'), 'CouponsScreen'),
 });
 
 export const newCouponRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/coupons/new',
-  component: lazyRouteComponent(() => import('../features/coupons/coupon-screen'), 'NewCouponScreen'),
+  component: lazyScreen(() => import('../features/coupons/coupon-screen'), 'NewCouponScreen'),
 });
 
 export const couponRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/coupons/$couponId',
   validateSearch: couponSearch,
-  component: lazyRouteComponent(() => import('../features/coupons/coupon-screen'), 'CouponScreen'),
+  component: lazyScreen(() => import('../features/coupons/coupon-screen'), 'CouponScreen'),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { customerSearch, customersSearch } from '../features/customers/search';
 import { staffRoute } from './staff';
 
@@ -6,12 +7,12 @@ export const customersRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/customers',
   validateSearch: customersSearch,
-  component: lazyRouteComponent(() => import('../features/customers/customers-screen'), 'CustomersScreen'),
+  component: lazyScreen(() => import('../features/customers/customers-screen'), 'CustomersScreen'),
 });
 
 export const customerRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/customers/$userId',
   validateSearch: customerSearch,
-  component: lazyRouteComponent(() => import('../features/customers/customer-screen'), 'CustomerScreen'),
+  component: lazyScreen(() => import('../features/customers/customer-screen'), 'CustomerScreen'),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { dashboardSearch } from '../features/dashboard/search';
 import { staffRoute } from './staff';
 
@@ -6,5 +7,5 @@ export const dashboardRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/',
   validateSearch: dashboardSearch,
-  component: lazyRouteComponent(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
+  component: lazyScreen(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { inventorySearch, stockRecordSearch } from '../features/inventory/search';
 import { staffRoute } from './staff';
 
@@ -6,12 +7,12 @@ export const inventoryRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/inventory',
   validateSearch: inventorySearch,
-  component: lazyRouteComponent(() => import('../features/inventory/inventory-screen'), 'InventoryScreen'),
+  component: lazyScreen(() => import('../features/inventory/inventory-screen'), 'InventoryScreen'),
 });
 
 export const stockRecordRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/inventory/$variantId',
   validateSearch: stockRecordSearch,
-  component: lazyRouteComponent(() => import('../features/inventory/stock-record-screen'), 'StockRecordScreen'),
+  component: lazyScreen(() => import('../features/inventory/stock-record-screen'), 'StockRecordScreen'),
 });

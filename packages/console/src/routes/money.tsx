@@ -1,11 +1,14 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { moneySearch } from '../features/money/search';
-import { staffRoute, superOnly } from './staff';
+import { staffRoute, superOnlyScreen } from './staff';
 
 export const moneyRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/money',
-  beforeLoad: superOnly,
   validateSearch: moneySearch,
-  component: lazyRouteComponent(() => import('../features/money/money-screen'), 'MoneyScreen'),
+  component: superOnlyScreen(
+    'Money',
+    lazyScreen(() => import('../features/money/money-screen'), 'MoneyScreen'),
+  ),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { ordersSearch } from '../features/orders/search';
 import { staffRoute } from './staff';
 
@@ -6,11 +7,11 @@ export const ordersRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/orders',
   validateSearch: ordersSearch,
-  component: lazyRouteComponent(() => import('../features/orders/orders-screen'), 'OrdersScreen'),
+  component: lazyScreen(() => import('../features/orders/orders-screen'), 'OrdersScreen'),
 });
 
 export const orderRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/orders/$orderId',
-  component: lazyRouteComponent(() => import('../features/orders/order-screen'), 'OrderScreen'),
+  component: lazyScreen(() => import('../features/orders/order-screen'), 'OrderScreen'),
 });

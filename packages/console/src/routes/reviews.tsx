@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { createRoute } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { reviewsSearch } from '../features/reviews/search';
 import { staffRoute } from './staff';
 
@@ -6,5 +7,5 @@ export const reviewsRoute = createRoute({
   getParentRoute: () => staffRoute,
   path: '/reviews',
   validateSearch: reviewsSearch,
-  component: lazyRouteComponent(() => import('../features/reviews/reviews-screen'), 'ReviewsScreen'),
+  component: lazyScreen(() => import('../features/reviews/reviews-screen'), 'ReviewsScreen'),
 });

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createRoute, redirect } from '@tanstack/react-router';
+import { lazyScreen } from '../lib/lazy-screen';
 import { isStaff, sessionQuery } from '../api/session';
 import { signInSearch } from '../features/sign-in/search';
 import { rootRoute } from './root';
@@ -11,5 +12,5 @@ export const signInRoute = createRoute({
     // Already signed in as staff: nothing to do here.
     if (isStaff(await context.queryClient.ensureQueryData(sessionQuery))) throw redirect({ to: '/' });
   },
-  component: lazyRouteComponent(() => import('../features/sign-in/sign-in-screen'), 'SignInScreen'),
+  component: lazyScreen(() => import('../features/sign-in/sign-in-screen'), 'SignInScreen'),
 });

@@ -1,5 +1,7 @@
 import { createRoute, redirect } from '@tanstack/react-router';
+import type { ComponentType } from 'react';
 import { AppLayout } from '../components/AppLayout';
+import { SuperOnly } from '../components/SuperOnly';
 import { isStaff, sessionQuery } from '../api/session';
 import { rootRoute } from './root';
 
@@ -17,7 +19,16 @@ export const staffRoute = createRoute({
   component: AppLayout,
 });
 
-/** For SUPER_ADMIN-only screens: an ADMIN who follows a link lands on the dashboard, not on a 403. */
-export function superOnly({ context }: { context: { user: { role: string } } }) {
-  if (context.user.role !== 'SUPER_ADMIN') throw redirect({ to: '/' });
+/**
+ * A SUPER_ADMIN-only screen: an ADMIN who follows a link to it is told why it does not open (its code
+ * is not even loaded), rather than sent to the dashboard without a word.
+ */
+export function superOnlyScreen(screen: string, Screen: ComponentType) {
+  return function SuperOnlyScreen() {
+    return (
+      <SuperOnly screen={screen}>
+        <Screen />
+      </SuperOnly>
+    );
+  };
 }

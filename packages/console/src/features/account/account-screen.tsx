@@ -22,7 +22,14 @@ export function AccountScreen() {
 
   return (
     <>
-      <PageHeader title="Your account" subtitle={`${me.first_name} ${me.last_name} · ${me.email}`} />
+      <PageHeader
+        title="Your account"
+        subtitle={
+          <>
+            <bdi>{me.first_name}</bdi> <bdi>{me.last_name}</bdi> · <bdi>{me.email}</bdi>
+          </>
+        }
+      />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Paper withBorder p="md" radius="md">
@@ -65,7 +72,7 @@ export function AccountScreen() {
                     {result.data.map((session) => (
                       <Table.Tr key={session.public_id}>
                         <Table.Td maw={260} style={{ overflowWrap: 'anywhere' }}>
-                          {session.user_agent ?? 'Unknown'}
+                          {session.user_agent ? <bdi>{session.user_agent}</bdi> : 'Unknown'}
                         </Table.Td>
                         <Table.Td>{session.ip ?? '—'}</Table.Td>
                         <Table.Td>{when(session.created_at)}</Table.Td>

@@ -4,6 +4,8 @@ import { FormErrors } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useChangePassword } from './api';
+import { submitWith } from '../../lib/form-submit';
+import { passwordError } from '../../lib/passwords';
 
 /** A new password, with the rules the API applies (8 to 128 characters, two kinds of character). */
 export function PasswordForm() {
@@ -12,25 +14,20 @@ export function PasswordForm() {
     initialValues: { current_password: '', new_password: '', repeat: '' },
     validate: {
       current_password: (value) => (value ? null : 'Enter your current password'),
-      new_password: (value) =>
-        value.length < 8 || value.length > 128
-          ? '8 to 128 characters'
-          : [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(value)).length < 2
-            ? 'Mix at least two kinds: letters, capitals, digits, symbols'
-            : null,
+      new_password: passwordError,
       repeat: (value, values) => (value === values.new_password ? null : 'The two new passwords differ'),
     },
   });
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await change.mutateAsync({ current_password: values.current_password, new_password: values.new_password });
           form.reset();
           notifyDone('Password changed; your other sessions were signed out');
         } catch (error) {
-          form.setErrors(
+          refuse(
             placeErrors(error, {
               inputs: ['current_password', 'new_password'],
               codes: { INVALID_PASSWORD: ['current_password', 'This is not your current password'] },

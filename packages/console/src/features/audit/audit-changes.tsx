@@ -5,11 +5,15 @@ export function AuditChanges({ changes, reason }: { changes: unknown; reason: st
   const described = changes === null || changes === undefined ? null : describeChanges(changes);
   const nothing = described === null || (typeof described !== 'string' && described.fields.length === 0 && !described.heading);
   return (
-    <Box miw={240} maw={420}>
-      {reason ? <Text size="xs">Reason: {reason}</Text> : null}
+    <Box miw={160} maw={420}>
+      {reason ? (
+        <Text size="xs">
+          Reason: <bdi>{reason}</bdi>
+        </Text>
+      ) : null}
       {typeof described === 'string' ? (
-        <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-          {described}
+        <Text size="xs">
+          <bdi>{described}</bdi>
         </Text>
       ) : described ? (
         <>
@@ -19,9 +23,15 @@ export function AuditChanges({ changes, reason }: { changes: unknown; reason: st
             </Text>
           ) : null}
           <List size="xs" listStyleType="none" spacing={2}>
-            {described.fields.map(({ field, text }) => (
-              <List.Item key={field} style={{ overflowWrap: 'anywhere' }}>
-                <Code>{field}</Code> {text}
+            {described.fields.map(({ field, value, was }) => (
+              <List.Item key={field}>
+                <Code>{field}</Code>{' '}
+                {was === undefined ? null : (
+                  <>
+                    <bdi>{was}</bdi> →{' '}
+                  </>
+                )}
+                <bdi>{value}</bdi>
               </List.Item>
             ))}
           </List>

@@ -1,8 +1,8 @@
-import { Button, Code, Text } from '@mantine/core';
+import { Anchor, Button, Code, Select, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
-import type { AuditQuery } from './api';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES } from '../../api/domain';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRange } from '../../components/DateRange';
 import { FilterBar } from '../../components/FilterBar';
@@ -13,9 +13,19 @@ import { titleCase, when } from '../../lib/format';
 import { compact, instantRange } from '../../lib/search';
 import { auditQuery } from './api';
 import { AuditChanges } from './audit-changes';
+import { actionGroup, actionVerb, AuditEntity, entityTypeLabel } from './audit-entity';
 import type { AuditSearch } from './search';
 
 const PAGE_SIZE = 50;
+
+/** The actions as the filter offers them, grouped by area ("Inventory": adjust, reserve, ...). */
+const ACTION_OPTIONS = [...new Set(AUDIT_ACTIONS.map(actionGroup))].map((group) => ({
+  group,
+  items: AUDIT_ACTIONS.filter((action) => actionGroup(action) === group).map((action) => ({
+    value: action,
+    label: `${group}: ${actionVerb(action)}`,
+  })),
+}));
 
 export function AuditScreen() {
   const search = useSearch({ from: '/staff/audit' });
@@ -24,9 +34,8 @@ export function AuditScreen() {
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const filters = compact({
     actor: search.actor,
-    // The API checks both against its lists (an unknown one is 400, shown by QueryState).
-    action: search.action as AuditQuery['action'],
-    entity_type: search.entity as AuditQuery['entity_type'],
+    action: search.action,
+    entity_type: search.entity,
     entity_public_id: search.entity_id,
     ...instantRange(search),
   });
@@ -35,14 +44,35 @@ export function AuditScreen() {
 
   type Row = NonNullable<typeof entries.data>['data'][number];
   const columns: Column<Row>[] = [
-    { key: 'when', header: 'When', nowrap: true, render: (e) => when(e.created_at) },
-    { key: 'actor', header: 'Actor', render: (e) => (e.actor ? `${e.actor.email} (${titleCase(e.actor.role)})` : 'System') },
+    { key: 'when', header: 'When', render: (e) => when(e.created_at) },
+    {
+      key: 'actor',
+      header: 'By',
+      render: (e) =>
+        e.actor ? (
+          <>
+            <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: e.actor!.public_id }} />}>
+              <bdi>{e.actor.email}</bdi>
+            </Anchor>{' '}
+            <Text span size="xs" c="dimmed">
+              ({titleCase(e.actor.role)})
+            </Text>
+          </>
+        ) : (
+          'System'
+        ),
+    },
     { key: 'action', header: 'Action', render: (e) => <Code>{e.action}</Code> },
-    { key: 'entity', header: 'Entity', render: (e) => `${e.entity_type}${e.entity_public_id ? ` ${e.entity_public_id}` : ''}` },
+    {
+      key: 'entity',
+      header: 'About',
+      render: (e) => <AuditEntity type={e.entity_type} id={e.entity_public_id} label={e.entity_label} />,
+    },
     { key: 'changes', header: 'Changes', render: (e) => <AuditChanges changes={e.changes} reason={e.reason} /> },
-    { key: 'ip', header: 'Address', render: (e) => e.ip ?? '—' },
+    { key: 'ip', header: 'Address', render: (e) => (e.ip ? <bdi>{e.ip}</bdi> : '—') },
   ];
-  const csv = `/api/v1/admin/audit?${new URLSearchParams({ ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), format: 'csv' }).toString()}`;
+  // The whole filtered log, every page of it, streamed by the API.
+  const csv = `/api/v1/admin/audit?${new URLSearchParams({ ...filters, format: 'csv' }).toString()}`;
   const filtered = Object.keys(filters).length > 0;
   return (
     <>
@@ -51,15 +81,32 @@ export function AuditScreen() {
         subtitle="Who changed what, newest first; entries are never edited or deleted"
         actions={
           <Button component="a" href={csv} download variant="default" leftSection={<IconDownload size={16} />}>
-            Download this page as CSV
+            {filtered ? 'Download these entries as CSV' : 'Download the log as CSV'}
           </Button>
         }
       />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
-        <SearchInput label="Actor" placeholder="Email or usr_ ID" value={search.actor} onSearch={(actor) => update({ actor })} />
-        <SearchInput label="Action" placeholder="e.g. inventory.adjust" value={search.action} onSearch={(action) => update({ action })} />
-        <SearchInput label="Entity type" placeholder="e.g. order" value={search.entity} onSearch={(entity) => update({ entity })} />
-        <SearchInput label="Entity ID" placeholder="e.g. ord_…" value={search.entity_id} onSearch={(entity_id) => update({ entity_id })} />
+        <SearchInput label="By" placeholder="Email or usr_ ID" value={search.actor} onSearch={(actor) => update({ actor })} />
+        <Select
+          label="Action"
+          placeholder="Any action"
+          searchable
+          clearable
+          w={240}
+          data={ACTION_OPTIONS}
+          value={search.action ?? null}
+          onChange={(action) => update({ action: (action ?? undefined) as AuditSearch['action'] })}
+        />
+        <Select
+          label="About"
+          placeholder="Anything"
+          clearable
+          w={170}
+          data={AUDIT_ENTITY_TYPES.map((type) => ({ value: type, label: entityTypeLabel(type) }))}
+          value={search.entity ?? null}
+          onChange={(entity) => update({ entity: (entity ?? undefined) as AuditSearch['entity'] })}
+        />
+        <SearchInput label="ID" placeholder="e.g. ord_…" value={search.entity_id} onSearch={(entity_id) => update({ entity_id })} />
         <DateRange labels={['From (UTC)', 'To (UTC)']} from={search.from} to={search.to} onChange={update} />
       </FilterBar>
       <QueryState query={entries}>
@@ -67,7 +114,7 @@ export function AuditScreen() {
           <DataTable
             label="Audit entries"
             columns={columns}
-            minWidth={1100}
+            minWidth={1000}
             rows={result.data}
             rowKey={(e) => e.public_id}
             meta={result.meta}

@@ -13,17 +13,24 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** A field that names what the entry is about (the product a link is for): shown even when it did not change. */
 const identifies = (field: string) => field.endsWith('public_id');
 
+/** One field of an entry: its value (after the change), and what it `was` when the change altered it. */
+export interface FieldChange {
+  field: string;
+  value: string;
+  was?: string;
+}
+
 /**
- * What an entry changed, one field per line: an update's `field: before → after` for the fields that
+ * What an entry changed, one field per line: an update's `field: was → value` for the fields that
  * changed (and the IDs that say what about), a creation's values, a deletion's values as they were.
- * An entry of any other shape is shown as its JSON.
+ * An entry of any other shape is shown as its JSON. Values stay apart, so each is shown isolated.
  */
-export function describeChanges(changes: unknown): { heading?: string; fields: { field: string; text: string }[] } | string {
+export function describeChanges(changes: unknown): { heading?: string; fields: FieldChange[] } | string {
   if (!isRecord(changes) || !('before' in changes || 'after' in changes)) return shown(changes);
   const { before, after } = changes;
   if ((before !== null && !isRecord(before)) || (after !== null && !isRecord(after))) return shown(changes);
-  if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, text: shown(value) })) };
-  if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, text: shown(value) })) };
+  if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, value: shown(value) })) };
+  if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, value: shown(value) })) };
   const fields = Object.keys({ ...before, ...after }).map((field) => ({
     field,
     same: JSON.stringify(before[field]) === JSON.stringify(after[field]),
@@ -31,6 +38,6 @@ export function describeChanges(changes: unknown): { heading?: string; fields: {
   return {
     fields: fields
       .filter(({ field, same }) => !same || identifies(field))
-      .map(({ field, same }) => ({ field, text: same ? shown(after[field]) : `${shown(before[field])} → ${shown(after[field])}` })),
+      .map(({ field, same }) => ({ field, value: shown(after[field]), ...(same ? {} : { was: shown(before[field]) }) })),
   };
 }

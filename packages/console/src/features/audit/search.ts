@@ -1,10 +1,12 @@
-import { date, pageOrNone, text } from '../../lib/search';
+import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type AuditAction, type AuditEntityType } from '../../api/domain';
+import { date, oneOf, pageOrNone, text } from '../../lib/search';
 
 export interface AuditSearch {
   page?: number | undefined;
   actor?: string | undefined;
-  action?: string | undefined;
-  entity?: string | undefined;
+  /** One of the actions the log records (the API's list); anything else is dropped. */
+  action?: AuditAction | undefined;
+  entity?: AuditEntityType | undefined;
   entity_id?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
@@ -13,8 +15,8 @@ export interface AuditSearch {
 export const auditSearch = (search: Record<string, unknown>): AuditSearch => ({
   page: pageOrNone(search.page),
   actor: text(search.actor),
-  action: text(search.action, 100),
-  entity: text(search.entity, 50),
+  action: oneOf(search.action, AUDIT_ACTIONS),
+  entity: oneOf(search.entity, AUDIT_ENTITY_TYPES),
   entity_id: text(search.entity_id, 100),
   from: date(search.from),
   to: date(search.to),

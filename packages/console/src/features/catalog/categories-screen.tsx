@@ -9,7 +9,7 @@ import { notifyUndoable } from '../../lib/undo';
 import { everyCategoryQuery, useArrangeCategories, useDeleteCategory } from './categories-api';
 import { CategoryForm, NewCategoryForm } from './category-forms';
 import { CategoryRow, type CategoryActions } from './category-row';
-import { flatten, restoreOrder, swapWithNeighbour, treeOf, type Category, type Node } from './category-tree';
+import { flatten, restoreOrder, swapWithNeighbour, treeOf, withPaths, type Category, type Node } from './category-tree';
 
 export function CategoriesScreen() {
   const categories = useQuery(everyCategoryQuery);
@@ -28,9 +28,13 @@ export function CategoriesScreen() {
     try {
       await place(swap.moves);
       notifyUndoable(
-        `${node.name} moved ${step < 0 ? 'up' : 'down'}`,
+        <>
+          <bdi>{node.name}</bdi> moved {step < 0 ? 'up' : 'down'}
+        </>,
         () => place(restoreOrder(siblings, swap.order)),
-        `${node.name} is back in its place`,
+        <>
+          <bdi>{node.name}</bdi> is back in its place
+        </>,
       );
     } catch (error) {
       notifyError(error, 'Not moved');
@@ -47,9 +51,20 @@ export function CategoriesScreen() {
     try {
       await under(parent?.public_id ?? null);
       notifyUndoable(
-        `${node.name} moved ${parent ? `under ${parent.name}` : 'to the top level'}`,
+        <>
+          <bdi>{node.name}</bdi> moved{' '}
+          {parent ? (
+            <>
+              under <bdi>{parent.name}</bdi>
+            </>
+          ) : (
+            'to the top level'
+          )}
+        </>,
         () => under(previous),
-        `${node.name} is back where it was`,
+        <>
+          <bdi>{node.name}</bdi> is back where it was
+        </>,
       );
     } catch (error) {
       notifyError(error, 'Not moved');
@@ -60,7 +75,11 @@ export function CategoriesScreen() {
 
   const remove = (node: Node) =>
     modals.openConfirmModal({
-      title: `Delete ${node.name}?`,
+      title: (
+        <>
+          Delete <bdi>{node.name}</bdi>?
+        </>
+      ),
       children: (
         <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>
       ),
@@ -70,7 +89,11 @@ export function CategoriesScreen() {
         void (async () => {
           try {
             await deletion.mutateAsync(node.public_id);
-            notifyDone(`${node.name} deleted`);
+            notifyDone(
+              <>
+                <bdi>{node.name}</bdi> deleted
+              </>,
+            );
           } catch (error) {
             notifyError(error, 'Not deleted');
           }
@@ -81,7 +104,15 @@ export function CategoriesScreen() {
     busy: busy !== null,
     reorder: (node, siblings, step) => void reorder(node, siblings, step),
     move: (node, parent) => void move(node, parent),
-    edit: (node) => modals.open({ title: `Edit ${node.name}`, children: <CategoryForm category={node} /> }),
+    edit: (node) =>
+      modals.open({
+        title: (
+          <>
+            Edit <bdi>{node.name}</bdi>
+          </>
+        ),
+        children: <CategoryForm category={node} />,
+      }),
     remove,
   };
 
@@ -91,13 +122,14 @@ export function CategoriesScreen() {
       <QueryState query={categories}>
         {(list) => {
           const rows = flatten(treeOf(list));
+          const paths = new Map(withPaths(list).map(({ category, path }) => [category.public_id, path]));
           return (
             <Stack>
               <Paper withBorder p="md" radius="md">
                 {rows.length === 0 ? <Text c="dimmed">No categories yet.</Text> : null}
                 <ul role="tree" aria-label="Category tree" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
                   {rows.map((node) => (
-                    <CategoryRow key={node.public_id} node={node} rows={rows} actions={actions} />
+                    <CategoryRow key={node.public_id} node={node} rows={rows} paths={paths} actions={actions} />
                   ))}
                 </ul>
               </Paper>
@@ -105,7 +137,7 @@ export function CategoriesScreen() {
                 <Title order={2} size="h4" mb="sm">
                   New category
                 </Title>
-                <NewCategoryForm parents={rows} />
+                <NewCategoryForm parents={rows} paths={paths} />
               </Paper>
             </Stack>
           );

@@ -5,9 +5,11 @@ import { FormErrors, ModalFormFooter } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useCreateCategory, useUpdateCategory } from './categories-api';
-import type { Category, Node } from './category-tree';
+import { pathLabel, type Category, type Node } from './category-tree';
+import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
-export function NewCategoryForm({ parents }: { parents: Node[] }) {
+export function NewCategoryForm({ parents, paths }: { parents: Node[]; paths: Map<string, string[]> }) {
   const create = useCreateCategory();
   const form = useForm({
     initialValues: { name: '', parent: 'root' },
@@ -16,25 +18,31 @@ export function NewCategoryForm({ parents }: { parents: Node[] }) {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await create.mutateAsync({ name: values.name.trim(), parent_public_id: values.parent === 'root' ? null : values.parent });
           form.reset();
-          notifyDone(`${values.name.trim()} created`);
+          notifyDone(
+            <>
+              <bdi>{values.name.trim()}</bdi> created
+            </>,
+          );
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['name', 'parent'], rename: (f) => (f === 'parent_public_id' ? 'parent' : f) }));
+          refuse(placeErrors(error, { inputs: ['name', 'parent'], rename: (f) => (f === 'parent_public_id' ? 'parent' : f) }));
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <Group align="flex-end">
           <TextInput label="Name" required maxLength={100} {...form.getInputProps('name')} />
           <Select
             label="Under"
+            renderOption={({ option }) => <bdi>{option.label}</bdi>}
             allowDeselect={false}
             data={[
               { value: 'root', label: 'Top level' },
-              ...parents.map((p) => ({ value: p.public_id, label: `${'— '.repeat(p.depth)}${p.name}` })),
+              ...parents.map((p) => ({ value: p.public_id, label: pathLabel(paths.get(p.public_id) ?? [p.name]) })),
             ]}
             {...form.getInputProps('parent')}
           />
@@ -62,13 +70,17 @@ export function CategoryForm({ category }: { category: Category }) {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await update.mutateAsync({ name: values.name.trim(), slug: values.slug, description: values.description.trim() || null });
           modals.closeAll();
-          notifyDone(`${values.name.trim()} saved`);
+          notifyDone(
+            <>
+              <bdi>{values.name.trim()}</bdi> saved
+            </>,
+          );
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['name', 'slug', 'description'], codes: { SLUG_TAKEN: 'slug' } }));
+          refuse(placeErrors(error, { inputs: ['name', 'slug', 'description'], codes: { SLUG_TAKEN: 'slug' } }));
         }
       })}
     >

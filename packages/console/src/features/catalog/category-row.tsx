@@ -1,6 +1,6 @@
 import { ActionIcon, Group, Select, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons-react';
-import { flatten, type Node } from './category-tree';
+import { flatten, pathLabel, type Node } from './category-tree';
 
 export interface CategoryActions {
   /** A category is being moved: the tree's controls wait. */
@@ -12,7 +12,18 @@ export interface CategoryActions {
 }
 
 /** One category of the tree: its name and slug, and the controls to order, move, edit and delete it. */
-export function CategoryRow({ node, rows, actions }: { node: Node; rows: Node[]; actions: CategoryActions }) {
+export function CategoryRow({
+  node,
+  rows,
+  paths,
+  actions,
+}: {
+  node: Node;
+  rows: Node[];
+  /** Each category's path from the top, for the parent picker ("Kitchen › Mugs"). */
+  paths: Map<string, string[]>;
+  actions: CategoryActions;
+}) {
   const siblings = rows.filter((r) => r.parent_public_id === node.parent_public_id);
   const index = siblings.findIndex((s) => s.public_id === node.public_id);
   // A category cannot move under itself or one of its descendants.
@@ -27,11 +38,18 @@ export function CategoryRow({ node, rows, actions }: { node: Node; rows: Node[];
         wrap="nowrap"
         style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
       >
-        <div>
-          <Text fw={node.depth === 0 ? 600 : 400}>{node.name}</Text>
+        <div style={{ minWidth: 0 }}>
+          <Text fw={node.depth === 0 ? 600 : 400}>
+            <bdi>{node.name}</bdi>
+          </Text>
           <Text size="xs" c="dimmed" lineClamp={1}>
-            /{node.slug}
-            {node.description ? ` · ${node.description}` : ''}
+            <bdi>/{node.slug}</bdi>
+            {node.description ? (
+              <>
+                {' · '}
+                <bdi>{node.description}</bdi>
+              </>
+            ) : null}
           </Text>
         </div>
         <Group gap={4} wrap="nowrap">
@@ -58,11 +76,12 @@ export function CategoryRow({ node, rows, actions }: { node: Node; rows: Node[];
             allowDeselect={false}
             disabled={busy}
             value={node.parent_public_id ?? 'root'}
+            renderOption={({ option }) => <bdi>{option.label}</bdi>}
             data={[
               { value: 'root', label: 'Top level' },
               ...rows
                 .filter((r) => r.public_id !== node.public_id && !descendants.has(r.public_id))
-                .map((r) => ({ value: r.public_id, label: `${'— '.repeat(r.depth)}${r.name}` })),
+                .map((r) => ({ value: r.public_id, label: pathLabel(paths.get(r.public_id) ?? [r.name]) })),
             ]}
             onChange={(value) =>
               value &&

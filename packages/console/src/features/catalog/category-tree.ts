@@ -53,3 +53,19 @@ export function restoreOrder(siblings: Category[], order: Category[]): [Category
 }
 
 const changed = (positions: [Category, number][]) => positions.filter(([sibling, position]) => sibling.position !== position);
+
+/**
+ * Each category with the names on its way down from the top ("Kitchen", "Mugs"), in display order:
+ * how a picker tells two categories of the same name apart.
+ */
+export function withPaths(categories: Category[]): { category: Node; path: string[] }[] {
+  const walk = (nodes: Node[], above: string[]): { category: Node; path: string[] }[] =>
+    nodes.flatMap((node) => {
+      const path = [...above, node.name];
+      return [{ category: node, path }, ...walk(node.children, path)];
+    });
+  return walk(treeOf(categories), []);
+}
+
+/** A category's path as one line: "Kitchen › Mugs". */
+export const pathLabel = (path: string[]) => path.join(' › ');

@@ -1,28 +1,16 @@
-import {
-  ActionIcon,
-  Button,
-  FileButton,
-  Group,
-  Image,
-  MultiSelect,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPhotoPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { PRODUCT_STATUSES, type ProductStatus } from '../../api/domain';
 import { FormErrors } from '../../components/FormErrors';
 import { placeErrors, type Placement } from '../../lib/errors';
 import { titleCase } from '../../lib/format';
-import { notifyError } from '../../lib/notify';
+import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 import { everyCategoryQuery } from './categories-api';
-import { uploadProductImage, type ProductBody, type ProductDetail } from './products-api';
+import { pathLabel, withPaths } from './category-tree';
+import { ImagesField } from './images-field';
+import type { ProductBody, ProductDetail } from './products-api';
 
 /** Fields of the product form with an input; an error for any other (an image's URL) shows above the button. */
 const PRODUCT_ERRORS: Placement = {
@@ -46,7 +34,6 @@ export function ProductForm({
   onSubmit: (body: ProductBody) => Promise<void>;
 }) {
   const categories = useQuery(everyCategoryQuery);
-  const [uploading, setUploading] = useState(false);
   const form = useForm({
     initialValues: {
       name: initial?.name ?? '',
@@ -65,22 +52,10 @@ export function ProductForm({
           : 'Lower-case letters, digits and single dashes, or empty to generate one',
     },
   });
-  const addImage = async (file: File | null) => {
-    if (!file) return;
-    setUploading(true);
-    try {
-      const uploaded = await uploadProductImage(file);
-      form.insertListItem('images', { url: uploaded.url, alt_text: '' });
-    } catch (error) {
-      notifyError(error, 'Image not uploaded');
-    } finally {
-      setUploading(false);
-    }
-  };
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await onSubmit({
             name: values.name.trim(),
@@ -92,10 +67,11 @@ export function ProductForm({
             images: values.images.map((i) => ({ url: i.url, alt_text: i.alt_text.trim() || null })),
           });
         } catch (error) {
-          form.setErrors(placeErrors(error, PRODUCT_ERRORS));
+          refuse(placeErrors(error, PRODUCT_ERRORS));
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required maxLength={200} {...form.getInputProps('name')} />
@@ -119,42 +95,17 @@ export function ProductForm({
           label="Categories"
           placeholder={categories.isPending ? 'Loading…' : 'Pick categories'}
           searchable
-          data={(categories.data ?? []).map((c) => ({ value: c.public_id, label: c.name }))}
+          // Each category by its path ("Kitchen › Mugs"): two categories may share a name under different parents.
+          data={withPaths(categories.data ?? []).map(({ category, path }) => ({ value: category.public_id, label: pathLabel(path) }))}
+          renderOption={({ option }) => <bdi>{option.label}</bdi>}
           {...form.getInputProps('category_public_ids')}
         />
-        <div>
-          <Text size="sm" fw={500} mb={4}>
-            Images
-          </Text>
-          <Group gap="sm" align="flex-start">
-            {form.values.images.map((image, index) => (
-              <Stack key={image.url} gap={4} w={120}>
-                <Image src={image.url} alt={image.alt_text || `Image ${index + 1}`} h={96} w={120} fit="cover" radius="sm" />
-                <TextInput
-                  size="xs"
-                  aria-label={`Alt text of image ${index + 1}`}
-                  placeholder="Alt text"
-                  {...form.getInputProps(`images.${index}.alt_text`)}
-                />
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove image ${index + 1}`}
-                  onClick={() => form.removeListItem('images', index)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Stack>
-            ))}
-            <FileButton onChange={(file) => void addImage(file)} accept="image/png,image/jpeg,image/gif,image/webp">
-              {(props) => (
-                <Button {...props} variant="default" loading={uploading} leftSection={<IconPhotoPlus size={16} />}>
-                  Upload image
-                </Button>
-              )}
-            </FileButton>
-          </Group>
-        </div>
+        <ImagesField
+          images={form.values.images}
+          onAdd={(image) => form.insertListItem('images', image)}
+          onRemove={(index) => form.removeListItem('images', index)}
+          altTextProps={(index) => form.getInputProps(`images.${index}.alt_text`)}
+        />
         <FormErrors form={form} />
         <Group>
           <Button type="submit" loading={form.submitting}>

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Grid, Group, Paper, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { PageHeader } from '../../components/PageHeader';
@@ -9,7 +9,14 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { ProductForm } from './product-form';
-import { productQuery, useCreateProduct, useDeleteProduct, useUpdateProduct, type ProductDetail } from './products-api';
+import {
+  productQuery,
+  useCreateProduct,
+  useDeleteProduct,
+  useDuplicateProduct,
+  useUpdateProduct,
+  type ProductDetail,
+} from './products-api';
 import { productDeletionEffect } from './variant-rules';
 import { VariantsPanel } from './variants-panel';
 
@@ -25,7 +32,11 @@ export function NewProductScreen() {
           submitLabel="Create product"
           onSubmit={async (body) => {
             const created = await create.mutateAsync(body);
-            notifyDone(`${created.name} created`);
+            notifyDone(
+              <>
+                <bdi>{created.name}</bdi> created
+              </>,
+            );
             await navigate({ to: '/products/$productId', params: { productId: created.public_id } });
           }}
         />
@@ -37,7 +48,19 @@ export function NewProductScreen() {
 export function ProductScreen() {
   const { productId } = useParams({ from: '/staff/products/$productId' });
   const product = useQuery(productQuery(productId));
-  return <QueryState query={product}>{(p) => <ProductView product={p} />}</QueryState>;
+  return (
+    <QueryState
+      query={product}
+      screen="Product"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/products" />}>
+          ← All products
+        </Anchor>
+      }
+    >
+      {(p) => <ProductView key={p.public_id} product={p} />}
+    </QueryState>
+  );
 }
 
 /** A product: its details to edit and its variants, or, once deleted, what it was (orders and the audit log link here). */
@@ -45,9 +68,43 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   const navigate = useNavigate();
   const update = useUpdateProduct(p.public_id);
   const deletion = useDeleteProduct(p.public_id);
+  const duplication = useDuplicateProduct(p.public_id);
+  const duplicate = () =>
+    modals.openConfirmModal({
+      title: (
+        <>
+          Copy <bdi>{p.name}</bdi>?
+        </>
+      ),
+      children: (
+        <Text size="sm">
+          The copy is a draft, out of the store, with the same description, images and categories, a new address, and each variant with a
+          new SKU (ending in -COPY) and no stock yet.
+        </Text>
+      ),
+      labels: { confirm: 'Make a copy', cancel: 'Back' },
+      onConfirm: () =>
+        void (async () => {
+          try {
+            const copy = await duplication.mutateAsync();
+            notifyDone(
+              <>
+                <bdi>{copy.name}</bdi> made, as a draft
+              </>,
+            );
+            await navigate({ to: '/products/$productId', params: { productId: copy.public_id } });
+          } catch (error) {
+            notifyError(error, 'Not copied');
+          }
+        })(),
+    });
   const remove = () =>
     modals.openConfirmModal({
-      title: `Delete ${p.name}?`,
+      title: (
+        <>
+          Delete <bdi>{p.name}</bdi>?
+        </>
+      ),
       children: <Text size="sm">{productDeletionEffect(p.variants)}</Text>,
       labels: { confirm: 'Delete product', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
@@ -55,7 +112,11 @@ function ProductView({ product: p }: { product: ProductDetail }) {
         void (async () => {
           try {
             await deletion.mutateAsync();
-            notifyDone(`${p.name} deleted`);
+            notifyDone(
+              <>
+                <bdi>{p.name}</bdi> deleted
+              </>,
+            );
             await navigate({ to: '/products' });
           } catch (error) {
             notifyError(error, 'Not deleted');
@@ -65,17 +126,23 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   return (
     <>
       <PageHeader
-        title={p.name}
+        title={<bdi>{p.name}</bdi>}
+        tabTitle={p.name}
         subtitle={
           <Group gap="xs" component="span">
-            <StatusBadge status={p.deleted_at ? 'DELETED' : p.status} /> /{p.slug}
+            <StatusBadge status={p.deleted_at ? 'DELETED' : p.status} /> <bdi>/{p.slug}</bdi>
           </Group>
         }
         actions={
           p.deleted_at ? null : (
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove}>
-              Delete product
-            </Button>
+            <>
+              <Button variant="default" leftSection={<IconCopy size={16} />} loading={duplication.isPending} onClick={duplicate}>
+                Duplicate
+              </Button>
+              <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove}>
+                Delete product
+              </Button>
+            </>
           )
         }
       />
@@ -88,27 +155,24 @@ function ProductView({ product: p }: { product: ProductDetail }) {
           This product is no longer in the catalog. Orders that contain it keep their lines.
         </Alert>
       ) : (
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, xl: 6 }}>
-            <Paper withBorder p="md" radius="md">
-              <Title order={2} size="h4" mb="sm">
-                Details
-              </Title>
-              <ProductForm
-                key={p.updated_at}
-                initial={p}
-                submitLabel="Save product"
-                onSubmit={async (body) => {
-                  await update.mutateAsync(body);
-                  notifyDone('Product saved');
-                }}
-              />
-            </Paper>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, xl: 6 }}>
-            <VariantsPanel productId={p.public_id} variants={p.variants} />
-          </Grid.Col>
-        </Grid>
+        // Stacked: the variants table needs the whole width for every column to be in view.
+        <Stack gap="md">
+          <Paper withBorder p="md" radius="md">
+            <Title order={2} size="h4" mb="sm">
+              Details
+            </Title>
+            <ProductForm
+              key={p.updated_at}
+              initial={p}
+              submitLabel="Save product"
+              onSubmit={async (body) => {
+                await update.mutateAsync(body);
+                notifyDone('Product saved');
+              }}
+            />
+          </Paper>
+          <VariantsPanel product={p} />
+        </Stack>
       )}
     </>
   );

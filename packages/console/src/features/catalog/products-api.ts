@@ -65,12 +65,12 @@ export function useDeleteProduct(productId: string) {
 export type VariantBody = BodyOf<'/api/v1/admin/products/{product_public_id}/variants', 'post'>;
 
 /**
- * Adds a variant and records its first stock. The variant is made first; when its stock record then
+ * Adds a variant and records its first stock and reorder level. The variant is made first; when its stock record then
  * fails, the variant stays and `stockError` says why (the product screen offers to create it).
  */
 export function useAddVariant(productId: string) {
   return useWrite({
-    mutationFn: async ({ variant, stock }: { variant: VariantBody; stock: number }) => {
+    mutationFn: async ({ variant, stock, reorderLevel }: { variant: VariantBody; stock: number; reorderLevel: number | null }) => {
       const created = (
         await api.POST('/api/v1/admin/products/{product_public_id}/variants', {
           params: { path: { product_public_id: productId } },
@@ -78,7 +78,13 @@ export function useAddVariant(productId: string) {
         })
       ).data;
       try {
-        await api.POST('/api/v1/admin/inventory', { body: { variant_public_id: created.public_id, quantity_on_hand: stock } });
+        await api.POST('/api/v1/admin/inventory', {
+          body: {
+            variant_public_id: created.public_id,
+            quantity_on_hand: stock,
+            ...(reorderLevel === null ? {} : { reorder_level: reorderLevel }),
+          },
+        });
         return { created, stockError: null };
       } catch (error) {
         return { created, stockError: error };
@@ -109,5 +115,50 @@ export function useCreateStockRecord() {
   return useWrite({
     mutationFn: (body: BodyOf<'/api/v1/admin/inventory', 'post'>) => api.POST('/api/v1/admin/inventory', { body }),
     invalidates: CATALOG_CHANGES,
+  });
+}
+
+/** Sets the status of many products at once; each is done or refused on its own (the answer says which). */
+export function useBulkProductStatus() {
+  return useWrite({
+    mutationFn: async (body: BodyOf<'/api/v1/admin/products/bulk-status', 'post'>) =>
+      (await api.POST('/api/v1/admin/products/bulk-status', { body })).data,
+    invalidates: CATALOG_CHANGES,
+  });
+}
+
+/** Deletes many products at once (each as one delete would: its variants' stock records leave Inventory). */
+export function useBulkDeleteProducts() {
+  return useWrite({
+    mutationFn: async (productIds: string[]) =>
+      (await api.POST('/api/v1/admin/products/bulk-delete', { body: { product_public_ids: productIds } })).data,
+    invalidates: CATALOG_CHANGES,
+  });
+}
+
+/** A DRAFT copy of a product: a new slug, its variants with new SKUs and no stock. */
+export function useDuplicateProduct(productId: string) {
+  return useWrite({
+    mutationFn: async () =>
+      (await api.POST('/api/v1/admin/products/{product_public_id}/duplicate', { params: { path: { product_public_id: productId } } })).data,
+    invalidates: [productKeys.all, inventoryKeys.all],
+  });
+}
+
+export type VariantBatch = BodyOf<'/api/v1/admin/products/{product_public_id}/variants/batch', 'post'>;
+
+/** Adds many variants with their stock records, all or none: the variants grid. */
+export function useAddVariants(productId: string) {
+  const queryClient = useQueryClient();
+  return useWrite({
+    mutationFn: async (body: VariantBatch) =>
+      (
+        await api.POST('/api/v1/admin/products/{product_public_id}/variants/batch', {
+          params: { path: { product_public_id: productId } },
+          body,
+        })
+      ).data,
+    invalidates: CATALOG_CHANGES,
+    onSuccess: (product) => queryClient.setQueryData(productKeys.detail(productId), product),
   });
 }

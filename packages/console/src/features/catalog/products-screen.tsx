@@ -2,6 +2,7 @@ import { Anchor, Button, Select, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Fragment } from 'react';
 import { PRODUCT_STATUSES } from '../../api/domain';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterBar } from '../../components/FilterBar';
@@ -11,6 +12,8 @@ import { SearchInput } from '../../components/SearchInput';
 import { StatusBadge } from '../../components/StatusBadge';
 import { count, money, titleCase, when } from '../../lib/format';
 import { compact } from '../../lib/search';
+import { useSelection } from '../../lib/selection';
+import { ProductsBulkBar } from './products-bulk';
 import { productsQuery } from './products-api';
 import type { ProductsSearch } from './search';
 
@@ -21,6 +24,9 @@ export function ProductsScreen() {
     void navigate({ search: (previous) => compact({ ...previous, page: undefined, ...changes }) });
   const query = compact({ page: search.page ?? 1, limit: 25, search: search.q, status: search.status, sort: search.sort ?? '-created_at' });
   const products = useQuery(productsQuery(query));
+  // Rows picked for a bulk action: the ones on this page; another page or filter starts afresh.
+  const [selected, setSelected] = useSelection(query);
+  const names = new Map((products.data?.data ?? []).map((p) => [p.public_id, p.name]));
   type Row = NonNullable<typeof products.data>['data'][number];
   const columns: Column<Row>[] = [
     {
@@ -29,7 +35,7 @@ export function ProductsScreen() {
       sort: 'name',
       render: (p) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: p.public_id }} />}>
-          {p.name}
+          <bdi>{p.name}</bdi>
         </Anchor>
       ),
     },
@@ -47,7 +53,19 @@ export function ProductsScreen() {
         return low === high ? money(String(low)) : `${money(String(low))} – ${money(String(high))}`;
       },
     },
-    { key: 'categories', header: 'Categories', render: (p) => p.categories.map((c) => c.name).join(', ') || '—' },
+    {
+      key: 'categories',
+      header: 'Categories',
+      render: (p) =>
+        p.categories.length === 0
+          ? '—'
+          : p.categories.map((c, index) => (
+              <Fragment key={c.public_id}>
+                {index > 0 ? ', ' : ''}
+                <bdi>{c.name}</bdi>
+              </Fragment>
+            )),
+    },
     { key: 'created', header: 'Created', sort: 'created_at', render: (p) => when(p.created_at) },
   ];
   const filtered = Boolean(search.q || search.status);
@@ -74,6 +92,7 @@ export function ProductsScreen() {
           onChange={(status) => update({ status: (status ?? undefined) as ProductsSearch['status'] })}
         />
       </FilterBar>
+      <ProductsBulkBar selected={[...selected]} name={(id) => names.get(id) ?? id} onDone={() => setSelected(new Set())} />
       <QueryState query={products}>
         {(result) => (
           <DataTable
@@ -81,6 +100,7 @@ export function ProductsScreen() {
             columns={columns}
             rows={result.data}
             rowKey={(p) => p.public_id}
+            selection={{ selected, onChange: setSelected, name: (p) => p.name }}
             meta={result.meta}
             loading={products.isFetching}
             sort={query.sort}

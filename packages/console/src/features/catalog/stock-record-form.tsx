@@ -6,23 +6,24 @@ import { placeErrors } from '../../lib/errors';
 import { count } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { useCreateStockRecord, type Variant } from './products-api';
-import { WHOLE } from './variant-rules';
+import { reorderLevelError, WHOLE } from './variant-rules';
+import { REORDER_LEVEL_HINT } from '../../api/settings';
+import { submitWith } from '../../lib/form-submit';
 
 /** For a variant made without one (through the API, or when recording its stock failed): its first stock record. */
-export function StockRecordForm({ variant }: { variant: Variant }) {
+export function StockRecordForm({ variant, defaultReorderLevel }: { variant: Variant; defaultReorderLevel: number | null }) {
   const create = useCreateStockRecord();
   const form = useForm({
-    initialValues: { stock: '' as number | string, reorder_level: '' as number | string },
+    initialValues: { stock: '' as number | string, reorder_level: (defaultReorderLevel ?? '') as number | string },
     validate: {
       stock: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && WHOLE.test(String(v)) ? null : 'A whole number, 0 or more'),
-      reorder_level: (v) =>
-        v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 0) ? null : 'A whole number, 0 or more, or empty for none',
+      reorder_level: reorderLevelError,
     },
   });
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await create.mutateAsync({
             variant_public_id: variant.public_id,
@@ -33,9 +34,7 @@ export function StockRecordForm({ variant }: { variant: Variant }) {
           notifyDone(`Stock of ${variant.sku} recorded: ${count(Number(values.stock))} on hand`);
         } catch (error) {
           // INVENTORY_EXISTS (someone made it meanwhile) has no field: it shows above the buttons.
-          form.setErrors(
-            placeErrors(error, { inputs: ['stock', 'reorder_level'], rename: (f) => (f === 'quantity_on_hand' ? 'stock' : f) }),
-          );
+          refuse(placeErrors(error, { inputs: ['stock', 'reorder_level'], rename: (f) => (f === 'quantity_on_hand' ? 'stock' : f) }));
         }
       })}
     >
@@ -55,7 +54,7 @@ export function StockRecordForm({ variant }: { variant: Variant }) {
         />
         <NumberInput
           label="Reorder level"
-          description="Low stock at or below this; empty for none"
+          description={REORDER_LEVEL_HINT}
           allowDecimal={false}
           allowNegative={false}
           min={0}

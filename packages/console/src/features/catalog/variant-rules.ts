@@ -69,3 +69,21 @@ export function productDeletionEffect(variants: VariantStock[]): string {
   parts.push('Past orders keep their lines and totals. There is no undo.');
   return parts.join(' ');
 }
+
+/** The API's SKU rule: letters, digits and . _ / -, starting with a letter or digit, at most 80. */
+export const SKU = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,79}$/;
+
+/** An amount that may be left empty. */
+export const optionalMoney = (message: string) => (value: string) => (value.trim() === '' || MONEY.test(value.trim()) ? null : message);
+
+/** A price of exactly zero (0, 0.0, 0.00). */
+export const isZero = (price: string) => MONEY.test(price.trim()) && Number(price) === 0;
+
+/** A compare-at price (the former price, shown struck out in the store): empty, or a price. */
+export const compareAtError = optionalMoney('A price like 24.90, or empty');
+
+/** A reorder level: empty (none), or a whole number from 0. */
+export const reorderLevelError = (value: number | string) =>
+  value === '' || (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+    ? null
+    : 'A whole number, 0 or more, or empty for none';

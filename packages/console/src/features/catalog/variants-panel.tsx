@@ -1,18 +1,28 @@
-import { ActionIcon, Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Image, Loader, Paper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { settingsQuery } from '../../api/settings';
+import { OptionsText } from '../../components/OptionsText';
 import { StatusBadge } from '../../components/StatusBadge';
+import { TableFrame } from '../../components/TableFrame';
 import { count, money } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
-import { useDeleteVariant, type Variant } from './products-api';
+import { useDeleteVariant, type ProductDetail, type Variant } from './products-api';
+import { VariantGrid } from './variant-grid';
 import { StockRecordForm } from './stock-record-form';
 import { VariantEditForm, VariantForm } from './variant-forms';
 import { variantDeletionEffect } from './variant-rules';
 
 /** The product's variants with their prices and what is available to sell, and a form to add one. */
-export function VariantsPanel({ productId, variants }: { productId: string; variants: Variant[] }) {
+export function VariantsPanel({ product }: { product: ProductDetail }) {
+  const productId = product.public_id;
+  const variants = product.variants;
   const deletion = useDeleteVariant();
+  const settings = useQuery(settingsQuery);
+  // The store's default reorder level is offered for new stock; without the settings (a failed read) none is offered.
+  const defaultReorderLevel = settings.data?.default_reorder_level ?? null;
   const remove = (v: Variant) =>
     modals.openConfirmModal({
       title: `Delete variant ${v.sku}?`,
@@ -31,7 +41,7 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
     });
   return (
     <>
-      <Paper withBorder p="md" radius="md" mb="md">
+      <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="sm">
           Variants
         </Title>
@@ -40,7 +50,7 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
             No variants yet: a product is sold through its variants.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={600}>
+          <TableFrame label="Variants" minWidth={720}>
             <Table aria-label="Variants">
               <Table.Thead>
                 <Table.Tr>
@@ -58,16 +68,35 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
               <Table.Tbody>
                 {variants.map((v) => (
                   <Table.Tr key={v.public_id}>
-                    <Table.Td ff="monospace">{v.sku}</Table.Td>
-                    <Table.Td>
-                      {v.name}
-                      <Text size="xs" c="dimmed">
-                        {Object.entries(v.options)
-                          .map(([k, value]) => `${k}: ${value}`)
-                          .join(' · ')}
-                      </Text>
+                    <Table.Td ff="monospace">
+                      <bdi>{v.sku}</bdi>
                     </Table.Td>
-                    <Table.Td ta="right">{money(v.price)}</Table.Td>
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap" align="flex-start">
+                        {v.images[0] ? (
+                          <Image
+                            src={v.images[0].url}
+                            alt={v.images[0].alt_text ?? `Image of ${v.sku}`}
+                            w={40}
+                            h={40}
+                            radius="sm"
+                            fit="cover"
+                          />
+                        ) : null}
+                        <div style={{ minWidth: 0 }}>
+                          <bdi>{v.name}</bdi>
+                          <OptionsText options={v.options} />
+                        </div>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {money(v.price)}
+                      {v.compare_at_price ? (
+                        <Text size="xs" c="dimmed" td="line-through" aria-label={`Compare at ${money(v.compare_at_price)}`}>
+                          {money(v.compare_at_price)}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td ta="right">{money(v.cost_price)}</Table.Td>
                     <Table.Td ta="right">
                       {v.inventory ? (
@@ -79,7 +108,12 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                           size="compact-xs"
                           variant="light"
                           aria-label={`Create stock record of ${v.sku}`}
-                          onClick={() => modals.open({ title: `Stock of ${v.sku}`, children: <StockRecordForm variant={v} /> })}
+                          onClick={() =>
+                            modals.open({
+                              title: `Stock of ${v.sku}`,
+                              children: <StockRecordForm variant={v} defaultReorderLevel={defaultReorderLevel} />,
+                            })
+                          }
                         >
                           Create stock record
                         </Button>
@@ -106,14 +140,29 @@ export function VariantsPanel({ productId, variants }: { productId: string; vari
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableFrame>
         )}
       </Paper>
       <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="sm">
-          Add a variant
+          Add variants
         </Title>
-        <VariantForm productId={productId} />
+        {settings.isPending ? (
+          <Loader size="sm" aria-label="Loading" />
+        ) : (
+          <Tabs defaultValue="one" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="one">One variant</Tabs.Tab>
+              <Tabs.Tab value="grid">Every combination of options</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="one">
+              <VariantForm productId={productId} defaultReorderLevel={defaultReorderLevel} />
+            </Tabs.Panel>
+            <Tabs.Panel value="grid">
+              <VariantGrid product={product} defaultReorderLevel={defaultReorderLevel} />
+            </Tabs.Panel>
+          </Tabs>
+        )}
       </Paper>
     </>
   );

@@ -4,6 +4,8 @@ import { DISCOUNT_TYPES, type DiscountType } from '../../api/domain';
 import { FormErrors } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
 import { couponBody, couponValues, MONEY, WHOLE, type CouponBody, type CouponFacts, type CouponValues } from './coupon-values';
+import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
 const DISCOUNT_TYPE_LABELS: Record<DiscountType, string> = { PERCENTAGE: 'Percentage', FIXED_AMOUNT: 'Fixed amount' };
 
@@ -41,14 +43,15 @@ export function CouponForm({
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await onSubmit(couponBody(values));
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: Object.keys(values), codes: { CODE_TAKEN: 'code' } }));
+          refuse(placeErrors(error, { inputs: Object.keys(values), codes: { CODE_TAKEN: 'code' } }));
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -93,8 +96,8 @@ export function CouponForm({
             inputMode="numeric"
             {...form.getInputProps('usage_limit_per_user')}
           />
-          <TextInput label="Starts" type="datetime-local" description="Empty: at once" {...form.getInputProps('starts_at')} />
-          <TextInput label="Ends" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
+          <TextInput label="Starts (UTC)" type="datetime-local" description="Empty: at once" {...form.getInputProps('starts_at')} />
+          <TextInput label="Ends (UTC)" type="datetime-local" description="Empty: never" {...form.getInputProps('expires_at')} />
         </SimpleGrid>
         <Switch
           label="Active"

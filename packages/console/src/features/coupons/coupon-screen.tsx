@@ -1,4 +1,4 @@
-import { Anchor, Button, Grid, Group, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
@@ -77,7 +77,15 @@ export function CouponScreen() {
     });
 
   return (
-    <QueryState query={coupon}>
+    <QueryState
+      query={coupon}
+      screen="Coupon"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/coupons" />}>
+          ← All coupons
+        </Anchor>
+      }
+    >
       {(c) => (
         <>
           <PageHeader
@@ -101,32 +109,29 @@ export function CouponScreen() {
           <Anchor size="sm" mb="md" display="inline-block" renderRoot={(props) => <Link {...props} to="/coupons" />}>
             ← All coupons
           </Anchor>
-          <Grid gap="md">
-            <Grid.Col span={{ base: 12, lg: 7 }}>
-              <Paper withBorder p="md" radius="md">
-                <Title order={2} size="h4" mb="sm">
-                  Settings
-                </Title>
-                <CouponForm
-                  key={c.updated_at}
-                  initial={c}
-                  submitLabel="Save coupon"
-                  onSubmit={async (body) => {
-                    const updated = await settings.mutateAsync(body);
-                    notifyDone(`Coupon ${updated.code} saved`);
-                  }}
-                />
-              </Paper>
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, lg: 5 }}>
-              <Paper withBorder p="md" radius="md">
-                <Title order={2} size="h4" mb="sm">
-                  Usage
-                </Title>
-                <CouponUsages couponId={couponId} code={c.code} page={search.page ?? 1} />
-              </Paper>
-            </Grid.Col>
-          </Grid>
+          {/* Stacked: the usage table needs the whole width for every column to be in view. */}
+          <Stack gap="md">
+            <Paper withBorder p="md" radius="md" maw={900}>
+              <Title order={2} size="h4" mb="sm">
+                Settings
+              </Title>
+              <CouponForm
+                key={c.updated_at}
+                initial={c}
+                submitLabel="Save coupon"
+                onSubmit={async (body) => {
+                  const updated = await settings.mutateAsync(body);
+                  notifyDone(`Coupon ${updated.code} saved`);
+                }}
+              />
+            </Paper>
+            <Paper withBorder p="md" radius="md">
+              <Title order={2} size="h4" mb="sm">
+                Usage
+              </Title>
+              <CouponUsages couponId={couponId} code={c.code} page={search.page ?? 1} />
+            </Paper>
+          </Stack>
         </>
       )}
     </QueryState>

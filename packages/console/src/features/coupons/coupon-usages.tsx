@@ -22,7 +22,7 @@ export function CouponUsages({ couponId, code, page }: { couponId: string; code:
         </Anchor>
       ),
     },
-    { key: 'customer', header: 'Customer', render: (u) => u.user.email },
+    { key: 'customer', header: 'Customer', render: (u) => <bdi>{u.user.email}</bdi> },
     { key: 'discount', header: 'Discount', align: 'right', render: (u) => money(u.discount_amount) },
     { key: 'when', header: 'When', render: (u) => when(u.created_at) },
     { key: 'released', header: 'Given back', render: (u) => (u.released ? 'Yes (order cancelled)' : 'No') },

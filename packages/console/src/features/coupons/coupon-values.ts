@@ -31,14 +31,12 @@ export interface CouponFacts {
   is_active: boolean;
 }
 
-/** `2026-11-24T10:00:00.000Z` as a datetime-local value in the browser's time zone, and back. */
-export const toLocal = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-export const fromLocal = (value: string) => (value ? new Date(value).toISOString() : null);
+/**
+ * `2026-11-24T10:00:00.000Z` as a datetime-local value read in UTC, and back. Every date and time the
+ * console takes or shows is UTC, whatever the browser's time zone (the inputs say so).
+ */
+export const toUtcInput = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : '');
+export const fromUtcInput = (value: string) => (value ? new Date(`${value.slice(0, 16)}:00Z`).toISOString() : null);
 
 /** The form's values for a coupon, or for a new one (a percentage, active at once, no limits). */
 export const couponValues = (c: CouponFacts | null): CouponValues => ({
@@ -49,8 +47,8 @@ export const couponValues = (c: CouponFacts | null): CouponValues => ({
   maximum_discount_amount: c?.maximum_discount_amount ?? '',
   usage_limit: c?.usage_limit === null || c?.usage_limit === undefined ? '' : String(c.usage_limit),
   usage_limit_per_user: c?.usage_limit_per_user === null || c?.usage_limit_per_user === undefined ? '' : String(c.usage_limit_per_user),
-  starts_at: toLocal(c?.starts_at ?? null),
-  expires_at: toLocal(c?.expires_at ?? null),
+  starts_at: toUtcInput(c?.starts_at ?? null),
+  expires_at: toUtcInput(c?.expires_at ?? null),
   is_active: c?.is_active ?? true,
 });
 
@@ -63,8 +61,8 @@ export const couponBody = (v: CouponValues) => ({
   maximum_discount_amount: v.maximum_discount_amount.trim() || null,
   usage_limit: v.usage_limit.trim() ? Number(v.usage_limit) : null,
   usage_limit_per_user: v.usage_limit_per_user.trim() ? Number(v.usage_limit_per_user) : null,
-  starts_at: fromLocal(v.starts_at),
-  expires_at: fromLocal(v.expires_at),
+  starts_at: fromUtcInput(v.starts_at),
+  expires_at: fromUtcInput(v.expires_at),
   is_active: v.is_active,
 });
 

@@ -31,7 +31,11 @@ function SuspensionButton({ user }: { user: { public_id: string; email: string; 
   const suspended = user.status === 'SUSPENDED';
   const confirm = () =>
     modals.openConfirmModal({
-      title: suspended ? `Reactivate ${user.email}?` : `Suspend ${user.email}?`,
+      title: (
+        <>
+          {suspended ? 'Reactivate' : 'Suspend'} <bdi>{user.email}</bdi>?
+        </>
+      ),
       children: (
         <Text size="sm">
           {suspended
@@ -64,16 +68,29 @@ export function CustomerScreen() {
   const me = useStaff();
   const account = useQuery(accountQuery(userId));
   return (
-    <QueryState query={account}>
+    <QueryState
+      query={account}
+      screen="Account"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers" />}>
+          ← All accounts
+        </Anchor>
+      }
+    >
       {(user) => {
         const blocked = suspensionBlockedBecause(me, user);
         return (
           <>
             <PageHeader
-              title={`${user.first_name} ${user.last_name}`}
+              title={
+                <>
+                  <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
+                </>
+              }
+              tabTitle={`${user.first_name} ${user.last_name}`}
               subtitle={
                 <Group gap="xs" component="span">
-                  <StatusBadge status={user.role} /> <StatusBadge status={user.status} /> {user.email}
+                  <StatusBadge status={user.role} /> <StatusBadge status={user.status} /> <bdi>{user.email}</bdi>
                 </Group>
               }
               actions={
@@ -97,9 +114,11 @@ export function CustomerScreen() {
                       Profile
                     </Title>
                     <SimpleGrid cols={2} spacing="sm">
-                      <Fact label="Email">{user.email}</Fact>
+                      <Fact label="Email">
+                        <bdi>{user.email}</bdi>
+                      </Fact>
                       <Fact label="Verified">{user.email_verified ? 'Yes' : 'Not yet'}</Fact>
-                      <Fact label="Phone">{user.phone_number ?? '—'}</Fact>
+                      <Fact label="Phone">{user.phone_number ? <bdi>{user.phone_number}</bdi> : '—'}</Fact>
                       <Fact label="Joined">{day(user.created_at)}</Fact>
                       <Fact label="Orders">{count(user.order_count)}</Fact>
                       <Fact label="Lifetime spend">{money(user.lifetime_spend)}</Fact>

@@ -1,7 +1,9 @@
-import { Anchor, Select, Text } from '@mantine/core';
+import { Anchor, Button, Select, Text } from '@mantine/core';
+import { IconMailPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { ACCOUNT_STATUSES, ROLES } from '../../api/domain';
+import { useStaff } from '../../api/session';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRange } from '../../components/DateRange';
 import { FilterBar } from '../../components/FilterBar';
@@ -34,6 +36,7 @@ export function CustomersScreen() {
     sort: search.sort ?? '-created_at',
   });
   const accounts = useQuery(accountsQuery(query));
+  const me = useStaff();
 
   type Row = NonNullable<typeof accounts.data>['data'][number];
   const columns: Column<Row>[] = [
@@ -43,11 +46,11 @@ export function CustomersScreen() {
       sort: 'name',
       render: (user) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: user.public_id }} />}>
-          {user.first_name} {user.last_name}
+          <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
         </Anchor>
       ),
     },
-    { key: 'email', header: 'Email', sort: 'email', render: (user) => user.email },
+    { key: 'email', header: 'Email', sort: 'email', render: (user) => <bdi>{user.email}</bdi> },
     { key: 'role', header: 'Role', render: (user) => <StatusBadge status={user.role} /> },
     { key: 'status', header: 'Status', render: (user) => <StatusBadge status={user.status} /> },
     { key: 'verified', header: 'Email verified', render: (user) => (user.email_verified ? 'Yes' : 'No') },
@@ -57,7 +60,17 @@ export function CustomersScreen() {
   const filtered = Boolean(search.q || search.role || search.status || search.from || search.to || search.since);
   return (
     <>
-      <PageHeader title={staffView ? 'Staff' : 'Customers'} subtitle="Accounts of the store, customers and staff" />
+      <PageHeader
+        title={staffView ? 'Staff' : 'Customers'}
+        subtitle="Accounts of the store, customers and staff"
+        actions={
+          staffView && me.isSuper ? (
+            <Button leftSection={<IconMailPlus size={16} />} renderRoot={(props) => <Link {...props} to="/invitations" />}>
+              Invite a person
+            </Button>
+          ) : null
+        }
+      />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
         <SearchInput label="Search" placeholder="Name or email" value={search.q} onSearch={(q) => update({ q })} />
         <Select

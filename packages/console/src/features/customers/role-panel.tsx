@@ -40,7 +40,11 @@ export function RolePanel({ user }: { user: { public_id: string; email: string; 
           onClick={() =>
             role &&
             modals.openConfirmModal({
-              title: `Make ${user.email} ${titleCase(role).toLowerCase()}?`,
+              title: (
+                <>
+                  Make <bdi>{user.email}</bdi> {titleCase(role).toLowerCase()}?
+                </>
+              ),
               children: <Text size="sm">Their sessions end; the new role applies when they sign in again.</Text>,
               labels: { confirm: 'Change role', cancel: 'Back' },
               onConfirm: () => void change(role),

@@ -31,7 +31,7 @@ export function TopProducts({ stats }: { stats: Stats }) {
                     size="sm"
                     renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: product.product_public_id }} />}
                   >
-                    {product.name}
+                    <bdi>{product.name}</bdi>
                   </Anchor>
                 </Table.Td>
                 <Table.Td ta="right">{count(product.units)}</Table.Td>

@@ -48,3 +48,12 @@ export function useChangeReservation(variantId: string) {
     invalidates: STOCK_CHANGES,
   });
 }
+
+/** Adjusts the stock of many records with one reason; each is done or refused on its own (the answer says which). */
+export function useBulkAdjust() {
+  return useWrite({
+    mutationFn: async (body: BodyOf<'/api/v1/admin/inventory/bulk-adjust', 'post'>) =>
+      (await api.POST('/api/v1/admin/inventory/bulk-adjust', { body })).data,
+    invalidates: STOCK_CHANGES,
+  });
+}

@@ -1,6 +1,7 @@
-import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Button, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { BulkBar } from '../../components/BulkBar';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FilterBar } from '../../components/FilterBar';
 import { PageHeader } from '../../components/PageHeader';
@@ -9,6 +10,8 @@ import { SearchInput } from '../../components/SearchInput';
 import { StatusBadge } from '../../components/StatusBadge';
 import { count, when } from '../../lib/format';
 import { compact } from '../../lib/search';
+import { useSelection } from '../../lib/selection';
+import { openBulkAdjust } from './bulk-adjust-form';
 import { inventoryQuery } from './api';
 import type { InventorySearch } from './search';
 
@@ -33,6 +36,8 @@ export function InventoryScreen() {
     sort: search.sort ?? 'product_name',
   });
   const records = useQuery(inventoryQuery(query));
+  const [selected, setSelected] = useSelection(query);
+  const picked = (records.data?.data ?? []).filter((r) => selected.has(r.variant_public_id));
 
   type Row = NonNullable<typeof records.data>['data'][number];
   const columns: Column<Row>[] = [
@@ -42,11 +47,11 @@ export function InventoryScreen() {
       sort: 'product_name',
       render: (r) => (
         <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/inventory/$variantId" params={{ variantId: r.variant_public_id }} />}>
-          {r.product_name}
+          <bdi>{r.product_name}</bdi>
         </Anchor>
       ),
     },
-    { key: 'sku', header: 'SKU', sort: 'sku', render: (r) => r.sku },
+    { key: 'sku', header: 'SKU', sort: 'sku', render: (r) => <bdi>{r.sku}</bdi> },
     { key: 'on_hand', header: 'On hand', sort: 'quantity_on_hand', align: 'right', render: (r) => count(r.quantity_on_hand) },
     { key: 'reserved', header: 'Reserved', align: 'right', render: (r) => count(r.quantity_reserved) },
     { key: 'available', header: 'Available', sort: 'quantity_available', align: 'right', render: (r) => count(r.quantity_available) },
@@ -75,6 +80,11 @@ export function InventoryScreen() {
           />
         </Stack>
       </FilterBar>
+      <BulkBar selected={picked.length} noun={['record', 'records']} onClear={() => setSelected(new Set())}>
+        <Button size="xs" variant="default" onClick={() => openBulkAdjust(picked, () => setSelected(new Set()))}>
+          Adjust stock
+        </Button>
+      </BulkBar>
       <QueryState query={records}>
         {(result) => (
           <DataTable
@@ -82,6 +92,7 @@ export function InventoryScreen() {
             columns={columns}
             rows={result.data}
             rowKey={(r) => r.variant_public_id}
+            selection={{ selected, onChange: setSelected, name: (r) => `${r.product_name} (${r.sku})` }}
             meta={result.meta}
             loading={records.isFetching}
             sort={query.sort}

@@ -5,6 +5,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
 import { titleCase, when } from '../../lib/format';
 import { movementsQuery } from './api';
+import { movementChange } from './figures';
 
 /** Every change of a record's stock, newest first, a page at a time (the page is in the URL). */
 export function MovementsTable({ variantId, page }: { variantId: string; page: number }) {
@@ -14,29 +15,20 @@ export function MovementsTable({ variantId, page }: { variantId: string; page: n
   const columns: Column<MovementRow>[] = [
     { key: 'when', header: 'When', render: (m) => when(m.created_at) },
     { key: 'kind', header: 'What', render: (m) => titleCase(m.kind) },
-    {
-      key: 'on_hand',
-      header: 'On hand',
-      align: 'right',
-      render: (m) => `${m.delta_on_hand > 0 ? '+' : ''}${m.delta_on_hand} → ${m.quantity_on_hand_after}`,
-    },
-    {
-      key: 'reserved',
-      header: 'Reserved',
-      align: 'right',
-      render: (m) => `${m.delta_reserved > 0 ? '+' : ''}${m.delta_reserved} → ${m.quantity_reserved_after}`,
-    },
+    { key: 'change', header: 'Change', render: (m) => movementChange(m) },
     {
       key: 'why',
       header: 'Reason',
       render: (m) =>
         m.order_public_id ? (
           <Anchor renderRoot={(props) => <Link {...props} to="/orders/$orderId" params={{ orderId: m.order_public_id! }} />}>Order</Anchor>
+        ) : m.reason ? (
+          <bdi>{m.reason}</bdi>
         ) : (
-          (m.reason ?? '—')
+          '—'
         ),
     },
-    { key: 'by', header: 'By', render: (m) => m.actor?.email ?? 'System' },
+    { key: 'by', header: 'By', render: (m) => (m.actor ? <bdi>{m.actor.email}</bdi> : 'System') },
   ];
   return (
     <QueryState query={movements}>

@@ -1,34 +1,41 @@
 import { Button, Group, NumberInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { REORDER_LEVEL_HINT } from '../../api/settings';
 import { FormErrors } from '../../components/FormErrors';
 import { describeBriefly, placeErrors } from '../../lib/errors';
 import { count } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { useChangeReservation, useUpdateStockRecord } from './api';
 import { confirmChange } from './confirm-change';
-import { adjustmentPreview, reservationPreview, type Figures } from './figures';
+import { adjustmentPreview, adjustmentRefusal, previewLine, reservationPreview, reservationRefusal, type Figures } from './figures';
+import { submitWith } from '../../lib/form-submit';
 
 /** On hand moved by a change or set to a count, with a reason; asks first with the figures before and after. */
 export function AdjustForm({ record, variantId }: { record: Figures; variantId: string }) {
   const update = useUpdateStockRecord(variantId);
   const form = useForm({
     initialValues: { mode: 'change' as 'change' | 'set', amount: '' as number | string, reason: '' },
+    // What the API would refuse is said as it is typed, and never offered to apply.
+    validateInputOnChange: ['amount'],
     validate: {
       amount: (value, values) =>
         typeof value !== 'number' || !Number.isInteger(value)
           ? 'Enter a whole number'
           : values.mode === 'change' && value === 0
             ? 'A change of zero changes nothing'
-            : values.mode === 'set' && value < 0
-              ? 'On hand cannot be below zero'
-              : null,
+            : adjustmentRefusal(record, values.mode, value),
       reason: (value) => (value.length > 255 ? 'At most 255 characters' : null),
     },
   });
+  const typed = form.values.amount;
+  const amountPreview =
+    typeof typed === 'number' && Number.isInteger(typed) && !(form.values.mode === 'change' && typed === 0)
+      ? previewLine(adjustmentPreview(record, form.values.mode, typed).lines)
+      : undefined;
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         const amount = Number(values.amount);
         const preview = adjustmentPreview(record, values.mode, amount);
         if (!(await confirmChange('Adjust stock?', preview.lines))) return;
@@ -40,7 +47,7 @@ export function AdjustForm({ record, variantId }: { record: Figures; variantId: 
           form.reset();
           notifyDone(`On hand is now ${count(preview.onHand)}`);
         } catch (error) {
-          form.setErrors(
+          refuse(
             placeErrors(error, {
               inputs: ['amount', 'reason'],
               rename: (field) => (field === 'quantity_change' || field === 'quantity_on_hand' ? 'amount' : field),
@@ -62,6 +69,7 @@ export function AdjustForm({ record, variantId }: { record: Figures; variantId: 
         />
         <NumberInput
           label={form.values.mode === 'set' ? 'New on-hand quantity' : 'Change (negative removes)'}
+          description={amountPreview}
           allowDecimal={false}
           required
           {...form.getInputProps('amount')}
@@ -83,14 +91,22 @@ export function ReservationForm({ record, variantId }: { record: Figures; varian
   const reserve = useChangeReservation(variantId);
   const form = useForm({
     initialValues: { change: '' as number | string, reason: '' },
+    validateInputOnChange: ['change'],
     validate: {
-      change: (value) => (typeof value !== 'number' || !Number.isInteger(value) || value === 0 ? 'A whole number other than zero' : null),
+      change: (value) =>
+        typeof value !== 'number' || !Number.isInteger(value) || value === 0
+          ? 'A whole number other than zero'
+          : reservationRefusal(record, value),
+      reason: (value) => (value.length > 255 ? 'At most 255 characters' : null),
     },
   });
+  const typed = form.values.change;
+  const changePreview =
+    typeof typed === 'number' && Number.isInteger(typed) && typed !== 0 ? previewLine(reservationPreview(record, typed)) : undefined;
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         const change = Number(values.change);
         if (!(await confirmChange(change > 0 ? 'Reserve units?' : 'Release units?', reservationPreview(record, change)))) return;
         try {
@@ -99,12 +115,18 @@ export function ReservationForm({ record, variantId }: { record: Figures; varian
           notifyDone(change > 0 ? `${count(change)} reserved` : `${count(-change)} released`);
         } catch (error) {
           // RESERVATION_HELD says how many units open orders hold, and so how many may be released.
-          form.setErrors({ change: describeBriefly(error) });
+          refuse({ change: describeBriefly(error) });
         }
       })}
     >
       <Stack>
-        <NumberInput label="Reserve (positive) or release (negative)" allowDecimal={false} required {...form.getInputProps('change')} />
+        <NumberInput
+          label="Reserve (positive) or release (negative)"
+          description={changePreview}
+          allowDecimal={false}
+          required
+          {...form.getInputProps('change')}
+        />
         <TextInput label="Reason" maxLength={255} {...form.getInputProps('reason')} />
         <Group>
           <Button type="submit" variant="light" loading={form.submitting}>
@@ -131,20 +153,20 @@ export function ReorderLevelForm({ record, variantId }: { record: Figures; varia
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         const level = values.level === '' ? null : Number(values.level);
         try {
           await update.mutateAsync({ reorder_level: level });
-          notifyDone(level === null ? 'No reorder level: this record is never low stock' : `Low stock at ${count(level)} or fewer`);
+          notifyDone(level === null ? 'No reorder level: this stock never shows as low stock' : `Low stock at ${count(level)} or fewer`);
         } catch (error) {
-          form.setErrors({ level: describeBriefly(error) });
+          refuse({ level: describeBriefly(error) });
         }
       })}
     >
       <Group align="flex-end">
         <NumberInput
           label="Reorder level"
-          description="Low stock at or below this; empty for none"
+          description={REORDER_LEVEL_HINT}
           allowDecimal={false}
           min={0}
           w={240}

@@ -15,19 +15,28 @@ export function StockRecordScreen() {
   const search = useSearch({ from: '/staff/inventory/$variantId' });
   const record = useQuery(stockRecordQuery(variantId));
   return (
-    <QueryState query={record}>
+    <QueryState
+      query={record}
+      screen="Stock record"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/inventory" />}>
+          ← All inventory
+        </Anchor>
+      }
+    >
       {(r) => (
         <>
           <PageHeader
-            title={r.product_name}
+            title={<bdi>{r.product_name}</bdi>}
+            tabTitle={r.product_name}
             subtitle={
               <Group gap="xs" component="span">
-                <StatusBadge status={r.stock_status} /> SKU {r.sku} of{' '}
+                <StatusBadge status={r.stock_status} /> SKU <bdi>{r.sku}</bdi> of{' '}
                 <Anchor
                   size="sm"
                   renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: r.product_public_id }} />}
                 >
-                  the product {r.product_name}
+                  the product <bdi>{r.product_name}</bdi>
                 </Anchor>
               </Group>
             }

@@ -4,10 +4,11 @@ import { modals } from '@mantine/modals';
 import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../api/domain';
 import { ModalFormFooter } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
-import { localDay, money, titleCase } from '../../lib/format';
+import { money, titleCase, utcDay } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { oneOf } from '../../lib/search';
 import { useSaveExpense, type ExpenseBody } from './api';
+import { submitWith } from '../../lib/form-submit';
 
 interface ExpenseValues {
   description: string;
@@ -15,6 +16,12 @@ interface ExpenseValues {
   amount: string;
   spent_at: string;
 }
+
+/**
+ * An expense category as people read it. SHIPPING is what couriers cost the store: "Shipping costs",
+ * so it is not taken for the shipping customers pay, which the P&L counts as income.
+ */
+export const categoryLabel = (category: string) => (category === 'SHIPPING' ? 'Shipping costs' : titleCase(category));
 
 /** An expense as the list gives it (its category a plain string there). */
 export interface Expense {
@@ -41,7 +48,7 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
           amount: expense.amount,
           spent_at: expense.spent_at,
         }
-      : { description: '', category: 'OTHER', amount: '', spent_at: localDay() },
+      : { description: '', category: 'OTHER', amount: '', spent_at: utcDay() },
     validate: {
       description: (value) => (value.trim() === '' ? 'Describe the expense' : value.length > 500 ? 'At most 500 characters' : null),
       amount: (value) => (!/^\d{1,10}(\.\d{1,2})?$/.test(value.trim()) || Number(value) <= 0 ? 'An amount above zero, like 49.90' : null),
@@ -51,14 +58,14 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         const body: ExpenseBody = { ...values, description: values.description.trim(), amount: values.amount.trim() };
         try {
           await save.mutateAsync({ id: expense?.public_id ?? null, body });
           modals.closeAll();
           notifyDone(expense ? 'Expense updated' : `Expense of ${money(body.amount)} recorded`);
         } catch (error) {
-          form.setErrors(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
+          refuse(placeErrors(error, { inputs: ['description', 'category', 'amount', 'spent_at'] }));
         }
       })}
     >
@@ -68,12 +75,12 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
           label="Category"
           required
           allowDeselect={false}
-          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: titleCase(c) }))}
+          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           {...form.getInputProps('category')}
         />
         <Group grow>
           <TextInput label="Amount" required inputMode="decimal" {...form.getInputProps('amount')} />
-          <TextInput label="Spent on" type="date" required {...form.getInputProps('spent_at')} />
+          <TextInput label="Spent on (UTC)" type="date" required {...form.getInputProps('spent_at')} />
         </Group>
         <ModalFormFooter form={form} submit={expense ? 'Save' : 'Record expense'} />
       </Stack>

@@ -7,11 +7,11 @@ import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../api/domain';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRange } from '../../components/DateRange';
 import { QueryState } from '../../components/QueryState';
-import { day, money, titleCase } from '../../lib/format';
+import { day, money } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { compact } from '../../lib/search';
 import { expensesQuery, useDeleteExpense } from './api';
-import { openExpenseForm, type Expense } from './expense-form';
+import { categoryLabel, openExpenseForm, type Expense } from './expense-form';
 import type { MoneySearch } from './search';
 
 /** The operating expenses, filtered by category and days spent, sorted and paged in the URL. */
@@ -34,7 +34,9 @@ export function ExpensesPanel({ search, currency }: { search: MoneySearch; curre
     modals.openConfirmModal({
       title: 'Delete this expense?',
       children: (
-        <Text size="sm">{`${e.description}, ${money(e.amount, currency)} on ${day(e.spent_at)}. The P&L of that month changes.`}</Text>
+        <Text size="sm">
+          <bdi>{e.description}</bdi>, {money(e.amount, currency)} on {day(e.spent_at)}. The P&L of that month changes.
+        </Text>
       ),
       labels: { confirm: 'Delete', cancel: 'Keep it' },
       confirmProps: { color: 'red' },
@@ -51,8 +53,8 @@ export function ExpensesPanel({ search, currency }: { search: MoneySearch; curre
 
   const columns: Column<Expense>[] = [
     { key: 'day', header: 'Spent on', sort: 'spent_at', render: (e) => day(e.spent_at) },
-    { key: 'description', header: 'Description', render: (e) => e.description },
-    { key: 'category', header: 'Category', render: (e) => titleCase(e.category) },
+    { key: 'description', header: 'Description', render: (e) => <bdi>{e.description}</bdi> },
+    { key: 'category', header: 'Category', render: (e) => categoryLabel(e.category) },
     { key: 'amount', header: 'Amount', sort: 'amount', align: 'right', render: (e) => money(e.amount, currency) },
     {
       key: 'actions',
@@ -82,12 +84,12 @@ export function ExpensesPanel({ search, currency }: { search: MoneySearch; curre
           placeholder="Any category"
           clearable
           w={170}
-          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: titleCase(c) }))}
+          data={EXPENSE_CATEGORIES.map((c) => ({ value: c, label: categoryLabel(c) }))}
           value={search.category ?? null}
           onChange={(value) => filter({ category: (value ?? undefined) as ExpenseCategory | undefined })}
         />
         <DateRange
-          labels={['Spent from', 'Spent to']}
+          labels={['Spent from (UTC)', 'Spent to (UTC)']}
           from={search.spent_from}
           to={search.spent_to}
           onChange={(changes) => filter('from' in changes ? { spent_from: changes.from } : { spent_to: changes.to })}

@@ -32,7 +32,7 @@ export function MoneyScreen() {
       <Paper withBorder p="sm" mb="md" radius="md" role="search" aria-label="Profit and loss range">
         <Group gap="sm" align="flex-end">
           <DateRange
-            labels={['From', 'To']}
+            labels={['From (UTC)', 'To (UTC)']}
             from={search.from ?? pnl.data?.from}
             to={search.to ?? pnl.data?.to}
             onChange={(changes) => void navigate({ search: (s) => ({ ...s, ...changes }) })}
@@ -44,10 +44,10 @@ export function MoneyScreen() {
       </Paper>
       <QueryState query={pnl}>{(report) => <PnlReport report={report} />}</QueryState>
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
+        <Grid.Col span={{ base: 12, xl: 7 }}>
           <ExpensesPanel search={search} currency={pnl.data?.currency} />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        <Grid.Col span={{ base: 12, xl: 5 }}>
           <CouponPerformance page={search.coupon_page ?? 1} currency={pnl.data?.currency} />
         </Grid.Col>
       </Grid>

@@ -1,7 +1,7 @@
 import type { BodyOf, QueryOf } from '@commerce/client';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { orderKeys } from '../../api/query-keys';
+import { accountKeys, orderKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
 import { changedByMove } from './steps';
 
@@ -21,6 +21,14 @@ export const orderQuery = (orderId: string) =>
   queryOptions({
     queryKey: orderKeys.detail(orderId),
     queryFn: async () => (await api.GET('/api/v1/admin/orders/{order_public_id}', { params: { path: { order_public_id: orderId } } })).data,
+  });
+
+/** The account that moved an order (for its name in the history): the accounts' own read, shared with their screens. */
+export const personQuery = (userId: string) =>
+  queryOptions({
+    queryKey: accountKeys.detail(userId),
+    queryFn: async () => (await api.GET('/api/v1/admin/users/{user_public_id}', { params: { path: { user_public_id: userId } } })).data,
+    staleTime: 5 * 60_000,
   });
 
 export type OrderDetail = NonNullable<Awaited<ReturnType<NonNullable<ReturnType<typeof orderQuery>['queryFn']>>>>;

@@ -1,5 +1,6 @@
-import { Anchor, Paper, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, Table, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { OptionsText } from '../../components/OptionsText';
 import { money } from '../../lib/format';
 import type { OrderDetail } from './api';
 
@@ -35,15 +36,13 @@ export function OrderLines({ order }: { order: OrderDetail }) {
                 <Anchor
                   renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: item.product_public_id }} />}
                 >
-                  {item.product_name}
+                  <bdi>{item.product_name}</bdi>
                 </Anchor>
-                <Text size="xs" c="dimmed">
-                  {Object.entries(item.options)
-                    .map(([name, value]) => `${name}: ${value}`)
-                    .join(' · ')}
-                </Text>
+                <OptionsText options={item.options} />
               </Table.Td>
-              <Table.Td>{item.sku}</Table.Td>
+              <Table.Td>
+                <bdi>{item.sku}</bdi>
+              </Table.Td>
               <Table.Td ta="right">{money(item.unit_price, order.currency)}</Table.Td>
               <Table.Td ta="right">{item.quantity}</Table.Td>
               <Table.Td ta="right">{money(item.line_total, order.currency)}</Table.Td>

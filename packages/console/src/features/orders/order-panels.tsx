@@ -1,29 +1,54 @@
-import { Paper, Text, Timeline, Title } from '@mantine/core';
+import { Anchor, Paper, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPackage, IconTruck, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Fragment, type ReactNode } from 'react';
 import type { OrderStatus } from '../../api/domain';
 import { titleCase, when } from '../../lib/format';
-import type { OrderDetail } from './api';
+import { personQuery, type OrderDetail } from './api';
 
-/** Where the order goes, and with which carrier once shipped. */
+/** Where the order goes, and with which carrier once shipped; each line is the customer's text, isolated. */
 export function ShipTo({ order }: { order: OrderDetail }) {
   const address = order.shipping_address;
+  const place = [address.zip_code, address.city, address.state].filter((part): part is string => Boolean(part));
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="xs">
         Ship to
       </Title>
-      <Text>{address.recipient_name}</Text>
-      <Text size="sm">{address.address_1}</Text>
-      {address.address_2 ? <Text size="sm">{address.address_2}</Text> : null}
-      <Text size="sm">{[address.zip_code, address.city, address.state].filter(Boolean).join(' ')}</Text>
-      <Text size="sm">{address.country}</Text>
+      <Text>
+        <bdi>{address.recipient_name}</bdi>
+      </Text>
+      <Text size="sm">
+        <bdi>{address.address_1}</bdi>
+      </Text>
+      {address.address_2 ? (
+        <Text size="sm">
+          <bdi>{address.address_2}</bdi>
+        </Text>
+      ) : null}
+      <Text size="sm">
+        {place.map((part, index) => (
+          <Fragment key={index}>
+            {index > 0 ? ' ' : ''}
+            <bdi>{part}</bdi>
+          </Fragment>
+        ))}
+      </Text>
+      <Text size="sm">
+        <bdi>{address.country}</bdi>
+      </Text>
       <Text size="sm" c="dimmed">
-        {address.phone_number}
+        <bdi>{address.phone_number}</bdi>
       </Text>
       {order.shipment ? (
         <Text size="sm" mt="xs">
-          Shipped with {order.shipment.carrier}
-          {order.shipment.tracking_number ? `, tracking ${order.shipment.tracking_number}` : ''}
+          Shipped with <bdi>{order.shipment.carrier}</bdi>
+          {order.shipment.tracking_number ? (
+            <>
+              , tracking <bdi>{order.shipment.tracking_number}</bdi>
+            </>
+          ) : null}
         </Text>
       ) : null}
     </Paper>
@@ -51,7 +76,30 @@ const ICONS: Record<OrderStatus, typeof IconCheck> = {
   CANCELLED: IconX,
 };
 
-/** Every status the order had, when, by whom and with the note written then. */
+/** Who moved the order: the customer, or the staff member by name (linked to their account), with their role. */
+function MovedBy({ by, order }: { by: { public_id: string; role: string }; order: OrderDetail }) {
+  const person = useQuery({ ...personQuery(by.public_id), enabled: by.public_id !== order.customer.public_id });
+  const link = (name: ReactNode) => (
+    <Anchor size="xs" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: by.public_id }} />}>
+      {name}
+    </Anchor>
+  );
+  if (by.public_id === order.customer.public_id) return <>by the customer</>;
+  if (!person.data) return <>by {link(`a staff member (${titleCase(by.role)})`)}</>;
+  return (
+    <>
+      by{' '}
+      {link(
+        <>
+          <bdi>{person.data.first_name}</bdi> <bdi>{person.data.last_name}</bdi>
+        </>,
+      )}{' '}
+      ({titleCase(by.role)})
+    </>
+  );
+}
+
+/** Every status the order had, when, by whom (the person, not only a role) and with the note written then. */
 export function OrderHistory({ order }: { order: OrderDetail }) {
   return (
     <Paper withBorder p="md" radius="md">
@@ -65,9 +113,18 @@ export function OrderHistory({ order }: { order: OrderDetail }) {
             <Timeline.Item key={`${entry.status}-${entry.at}`} title={titleCase(entry.status)} bullet={<Icon size={12} />}>
               <Text size="xs" c="dimmed">
                 {when(entry.at)}
-                {entry.by ? ` · ${titleCase(entry.by.role)}` : ''}
+                {entry.by ? (
+                  <>
+                    {' · '}
+                    <MovedBy by={entry.by} order={order} />
+                  </>
+                ) : null}
               </Text>
-              {entry.note ? <Text size="sm">{entry.note}</Text> : null}
+              {entry.note ? (
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                  <bdi>{entry.note}</bdi>
+                </Text>
+              ) : null}
             </Timeline.Item>
           );
         })}

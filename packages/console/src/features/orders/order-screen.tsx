@@ -14,7 +14,15 @@ export function OrderScreen() {
   const { orderId } = useParams({ from: '/staff/orders/$orderId' });
   const order = useQuery(orderQuery(orderId));
   return (
-    <QueryState query={order}>
+    <QueryState
+      query={order}
+      screen="Order"
+      back={
+        <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" />}>
+          ← All orders
+        </Anchor>
+      }
+    >
       {(data) => (
         <>
           <PageHeader
@@ -26,7 +34,7 @@ export function OrderScreen() {
                   size="sm"
                   renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: data.customer.public_id }} />}
                 >
-                  {data.customer.email}
+                  <bdi>{data.customer.email}</bdi>
                 </Anchor>
               </Group>
             }
@@ -43,7 +51,9 @@ export function OrderScreen() {
                   <Title order={2} size="h4" mb="xs">
                     Customer’s note
                   </Title>
-                  <Text style={{ whiteSpace: 'pre-wrap' }}>{data.notes}</Text>
+                  <Text style={{ whiteSpace: 'pre-wrap' }}>
+                    <bdi>{data.notes}</bdi>
+                  </Text>
                 </Paper>
               ) : null}
             </Grid.Col>

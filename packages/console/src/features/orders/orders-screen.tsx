@@ -53,7 +53,7 @@ export function OrdersScreen() {
       header: 'Customer',
       render: (order) => (
         <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: order.customer.public_id }} />}>
-          {order.customer.email}
+          <bdi>{order.customer.email}</bdi>
         </Anchor>
       ),
     },

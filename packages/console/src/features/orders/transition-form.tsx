@@ -6,6 +6,7 @@ import { FormErrors } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
 import type { StatusChange } from './api';
 import { statusChange, stepEffects, type OrderFacts, type Step } from './steps';
+import { submitWith } from '../../lib/form-submit';
 
 interface TransitionValues {
   carrier: string;
@@ -36,13 +37,13 @@ export function TransitionForm({
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit(async (values) => {
+      onSubmit={submitWith(form, async (values, refuse) => {
         try {
           await onSubmit(statusChange(step, values));
           modals.closeAll();
         } catch (error) {
           // INSUFFICIENT_STOCK names the SKUs short on hand; INVALID_TRANSITION says what the order can become now.
-          form.setErrors(placeErrors(error, { inputs: ['carrier', 'tracking_number', 'note'] }));
+          refuse(placeErrors(error, { inputs: ['carrier', 'tracking_number', 'note'] }));
         }
       })}
     >

@@ -1,4 +1,4 @@
-import type { QueryOf } from '@commerce/client';
+import type { BodyOf, QueryOf } from '@commerce/client';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { productKeys, reviewKeys, statsKeys } from '../../api/query-keys';
@@ -72,5 +72,13 @@ export function useModerateReview(query: ReviewsQuery, view: string, onDecided: 
       notifyDone(decision.status === 'APPROVED' ? 'Review approved: it is public now' : 'Review rejected');
     },
     invalidates: [reviewKeys.all, statsKeys.all],
+  });
+}
+
+/** Approves or rejects many reviews at once; each is done or refused on its own (the answer says which). */
+export function useBulkModerate() {
+  return useWrite({
+    mutationFn: async (body: BodyOf<'/api/v1/admin/reviews/bulk', 'post'>) => (await api.POST('/api/v1/admin/reviews/bulk', { body })).data,
+    invalidates: [reviewKeys.all, statsKeys.all, productKeys.all],
   });
 }

@@ -1,5 +1,6 @@
-import { Anchor, Button, Flex, Group, Image, Paper, Rating, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Flex, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
+import { Stars } from '../../components/Stars';
 import { StatusBadge } from '../../components/StatusBadge';
 import { when } from '../../lib/format';
 import type { Decision, reviewsQuery } from './api';
@@ -16,34 +17,47 @@ export function ReviewCard({
   note,
   onNote,
   onDecide,
+  selected,
+  onSelect,
 }: {
   review: Review;
   productName: string | undefined;
   note: string;
   onNote: (note: string) => void;
   onDecide: (status: Decision['status']) => void;
+  /** Picked for a bulk decision. */
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
 }) {
   return (
     <Paper withBorder p="md" radius="md" component="article" aria-labelledby={`review-${review.public_id}`}>
       <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'flex-start' }} gap="md">
         <Stack gap={4} maw={760} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs">
-            <Rating value={review.rating} readOnly size="sm" aria-label={`${review.rating} out of 5 stars`} />
-            <Title order={2} size="h5" id={`review-${review.public_id}`}>
-              {review.title}
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <Checkbox
+              aria-label={`Select the review "${review.title}"`}
+              checked={selected}
+              onChange={(event) => onSelect(event.currentTarget.checked)}
+              mt={2}
+            />
+            <Stars rating={review.rating} />
+            <Title order={2} size="h5" id={`review-${review.public_id}`} style={{ minWidth: 0 }}>
+              <bdi>{review.title}</bdi>
             </Title>
           </Group>
           <Text size="sm" c="dimmed">
-            {review.author.first_name} {review.author.last_initial}. · {when(review.created_at)} ·{' '}
+            <bdi>{review.author.first_name}</bdi> <bdi>{review.author.last_initial}</bdi>. · {when(review.created_at)} ·{' '}
             <Anchor
               size="sm"
               renderRoot={(props) => <Link {...props} to="/products/$productId" params={{ productId: review.product_public_id }} />}
             >
-              {productName ?? review.product_public_id}
+              <bdi>{productName ?? review.product_public_id}</bdi>
             </Anchor>
             {review.verified_purchase ? ' · verified purchase' : ''}
           </Text>
-          <Text style={{ whiteSpace: 'pre-wrap' }}>{review.comment}</Text>
+          <Text style={{ whiteSpace: 'pre-wrap' }}>
+            <bdi>{review.comment}</bdi>
+          </Text>
           {review.images.length > 0 ? (
             <Group gap="xs" mt="xs">
               {review.images.map((image, i) => (
@@ -65,7 +79,7 @@ export function ReviewCard({
           <StatusBadge status={review.status} />
           {review.moderation_note ? (
             <Text size="xs" maw={240} c="dimmed">
-              Note: {review.moderation_note}
+              Note: <bdi>{review.moderation_note}</bdi>
             </Text>
           ) : null}
           <TextInput

@@ -1,13 +1,17 @@
-import { Group, Pagination, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Pagination, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
+import { BulkBar } from '../../components/BulkBar';
+import { showBulkOutcome } from '../../components/bulk-outcome';
 import { FilterBar } from '../../components/FilterBar';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { count } from '../../lib/format';
+import { notifyError } from '../../lib/notify';
 import { compact } from '../../lib/search';
-import { reviewedProductQuery, reviewsQuery, useModerateReview } from './api';
+import { useSelection } from '../../lib/selection';
+import { reviewedProductQuery, reviewsQuery, useBulkModerate, useModerateReview } from './api';
 import { ReviewCard } from './review-card';
 import { RATINGS, REVIEW_SORTS, type ReviewsSearch } from './search';
 
@@ -47,6 +51,17 @@ export function ReviewsScreen() {
   // Notes typed per review before deciding; sent with the decision (internal, never shown to customers).
   const [notes, setNotes] = useState<Record<string, string>>({});
   const moderate = useModerateReview(query, view, ({ id }) => setNotes(({ [id]: _sent, ...rest }) => rest));
+  const [selected, setSelected] = useSelection(query);
+  const bulk = useBulkModerate();
+  const titles = new Map((reviews.data?.data ?? []).map((r) => [r.public_id, r.title]));
+  const decideAll = (status: 'APPROVED' | 'REJECTED') =>
+    void bulk.mutateAsync({ review_public_ids: [...selected], status }).then(
+      (result) => {
+        setSelected(new Set());
+        showBulkOutcome(result, { done: status === 'APPROVED' ? 'approved' : 'rejected', name: (id) => titles.get(id) ?? id });
+      },
+      (error: unknown) => notifyError(error, 'Not moderated'),
+    );
 
   return (
     <>
@@ -81,6 +96,20 @@ export function ReviewsScreen() {
           onChange={(sort) => update({ sort: (sort ?? undefined) as ReviewsSearch['sort'] })}
         />
       </FilterBar>
+      <BulkBar selected={selected.size} noun={['review', 'reviews']} onClear={() => setSelected(new Set())}>
+        <Button size="xs" loading={bulk.isPending && bulk.variables?.status === 'APPROVED'} onClick={() => decideAll('APPROVED')}>
+          Approve selected
+        </Button>
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          loading={bulk.isPending && bulk.variables?.status === 'REJECTED'}
+          onClick={() => decideAll('REJECTED')}
+        >
+          Reject selected
+        </Button>
+      </BulkBar>
       <QueryState query={reviews}>
         {(result) => (
           <Stack aria-busy={reviews.isFetching || undefined}>
@@ -97,6 +126,13 @@ export function ReviewsScreen() {
                 note={notes[review.public_id] ?? ''}
                 onNote={(note) => setNotes((all) => ({ ...all, [review.public_id]: note }))}
                 onDecide={(status) => moderate.mutate({ id: review.public_id, status, note: notes[review.public_id] })}
+                selected={selected.has(review.public_id)}
+                onSelect={(on) => {
+                  const next = new Set(selected);
+                  if (on) next.add(review.public_id);
+                  else next.delete(review.public_id);
+                  setSelected(next);
+                }}
               />
             ))}
             {result.meta.totalPages > 1 ? (

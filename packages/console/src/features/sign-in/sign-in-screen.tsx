@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { describe, fieldErrors } from '../../lib/errors';
 import { useSignIn } from './api';
 import { safeRedirect } from './search';
+import { submitWith } from '../../lib/form-submit';
 
 export function SignInScreen() {
   const search = useSearch({ from: '/sign-in' });
@@ -23,7 +24,7 @@ export function SignInScreen() {
     document.title = 'Sign in · Commerce console';
   }, []);
 
-  const submit = form.onSubmit(async (values) => {
+  const submit = submitWith(form, async (values, refuse) => {
     setFailure(null);
     try {
       const { staff } = await signIn.mutateAsync({ email: values.email.trim(), password: values.password });
@@ -33,7 +34,7 @@ export function SignInScreen() {
       }
       await navigate({ href: safeRedirect(search.redirect, window.location.origin), replace: true });
     } catch (error) {
-      form.setErrors(fieldErrors(error));
+      refuse(fieldErrors(error));
       setFailure(describe(error));
     }
   });

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Page } from 'playwright-core';
+import { inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
+import { consoleScreens, consoleStore } from '../helpers/console-store.js';
+import { layoutProblems, screenshotAt } from '../helpers/layout.js';
+
+const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
+
+/** Waits until the screen has its data: its heading, the text it is known by, and nothing still loading. */
+async function openScreen(page: Page, screen: { path: string; ready: string }): Promise<void> {
+  await page.goto(screen.path);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.getByText(screen.ready, { exact: false }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+/**
+ * Every text node on screen that holds a bidirectional control or invisible mark, and is not isolated
+ * on its own: its nearest element that isolates (<bdi>, `unicode-bidi: isolate`) must hold that text
+ * and nothing else, so the control cannot reorder the text of the fields around it.
+ */
+async function unisolatedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const view = globalThis as any;
+    const controls = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/;
+    const walker = doc.createTreeWalker(doc.querySelector('main') ?? doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+    const found: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!controls.test(node.textContent)) continue;
+      let element = node.parentElement;
+      while (element && !['isolate', 'isolate-override', 'plaintext'].includes(view.getComputedStyle(element).unicodeBidi)) {
+        element = element.parentElement;
+      }
+      if (!element || element.textContent.trim() !== node.textContent.trim()) {
+        found.push(
+          `${JSON.stringify(node.textContent.slice(0, 60))} in ${element ? JSON.stringify(element.textContent.slice(0, 80)) : 'no isolate'}`,
+        );
+      }
+    }
+    return found;
+  });
+}
+
+describe('console: user text', () => {
+  test('the longest text each field takes wraps inside its card: no page scrolls sideways, no text runs over a button', async (t2) => {
+    // Unbroken, so only wrapping anywhere keeps them in their cards.
+    const store = await consoleStore(t, {
+      product: 'W'.repeat(200),
+      variant: 'V'.repeat(100),
+      category: 'C'.repeat(100),
+      firstName: 'F'.repeat(100),
+      lastName: 'L'.repeat(100),
+      recipient: 'R'.repeat(100),
+      addressLine: 'A'.repeat(255),
+      city: 'Y'.repeat(100),
+      reviewTitle: 'T'.repeat(200),
+      reviewComment: 'M'.repeat(600),
+      note: 'N'.repeat(1000),
+      expense: 'E'.repeat(500),
+    });
+    const screens = consoleScreens(store);
+    const problems: string[] = [];
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, store.admin.email);
+        for (const screen of screens) {
+          await openScreen(page, screen);
+          for (const problem of await layoutProblems(page)) problems.push(`${screen.name}: ${problem}`);
+          await screenshotAt(page, `long-text-${screen.name}`, 1280);
+        }
+      },
+      { width: 1280, height: 900 },
+    );
+    // On a tablet tables may scroll inside their cards, but the page itself never scrolls sideways.
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, store.admin.email);
+        for (const screen of screens) {
+          await openScreen(page, screen);
+          const sideways = await page.evaluate(() => {
+            const root = (globalThis as any).document.scrollingElement;
+            return root.scrollWidth > root.clientWidth + 1 ? `${root.scrollWidth} px wide in ${root.clientWidth}` : null;
+          });
+          if (sideways) problems.push(`${screen.name} on a tablet: the page scrolls sideways (${sideways})`);
+        }
+      },
+      TABLET,
+    );
+    assert.deepEqual(problems, []);
+  });
+
+  test('bidirectional controls already stored cannot reorder the text around them: each piece of user text is isolated', async (t2) => {
+    const store = await consoleStore(t);
+    const RLO = '\u202E';
+    const city = `abc${RLO}txt.exe`;
+    // Stored before the API refused them: written straight to the tables, as an old row would be.
+    await sql`UPDATE orders SET shipping_address = jsonb_set(shipping_address, '{city}', to_jsonb(${city}::text))
+              WHERE public_id = ${store.shipped.public_id}`.execute(t.db);
+    await t.db.updateTable('addresses').set({ city }).where('public_id', '=', store.address.public_id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ first_name: `Ada${RLO}` })
+      .where('public_id', '=', store.customer.user.public_id)
+      .execute();
+    await t.db
+      .updateTable('products')
+      .set({ name: `Mug ${RLO}gum` })
+      .where('public_id', '=', store.product.public_id)
+      .execute();
+    await t.db
+      .updateTable('order_items')
+      .set({ product_name: `Mug ${RLO}gum` })
+      .where('product_name', '=', store.product.name)
+      .execute();
+    await t.db
+      .updateTable('variants')
+      .set({ name: `Blue${RLO}, S` })
+      .where('public_id', '=', store.variants[0]!.public_id)
+      .execute();
+    await t.db
+      .updateTable('reviews')
+      .set({ title: `Great${RLO} mug` })
+      .where('public_id', '=', store.review.public_id)
+      .execute();
+    await t.db
+      .updateTable('categories')
+      .set({ name: `Mugs${RLO}` })
+      .where('public_id', '=', store.category.public_id)
+      .execute();
+    await t.db
+      .updateTable('expenses')
+      .set({ description: `Courier${RLO} pickups` })
+      .execute();
+
+    const screens = consoleScreens({ ...store, product: { ...store.product, name: `Mug ${RLO}gum` } });
+    const problems: string[] = [];
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, store.admin.email);
+      for (const screen of screens) {
+        await openScreen(page, screen);
+        for (const problem of await unisolatedControls(page)) problems.push(`${screen.name}: ${problem}`);
+      }
+
+      // The address card: the state after the city still reads left to right ("Greater London", not "nodnoL retaerG").
+      await page.goto(`/admin/orders/${store.shipped.public_id}`);
+      const shipTo = page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: 'Ship to' }) });
+      await shipTo.getByText('Greater London').waitFor();
+      const order = await shipTo.evaluate((card) => {
+        const doc = (globalThis as any).document;
+        const walker = doc.createTreeWalker(card, 4);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent.indexOf('Greater London');
+          if (at < 0) continue;
+          const range = doc.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + 1);
+          const first = range.getBoundingClientRect().left;
+          range.setStart(node, at + 'Greater London'.length - 1);
+          range.setEnd(node, at + 'Greater London'.length);
+          return { first, last: range.getBoundingClientRect().left };
+        }
+        return null;
+      });
+      assert.ok(order && order.first < order.last, `"Greater London" is drawn left to right (${JSON.stringify(order)})`);
+    });
+    assert.deepEqual(problems, []);
+  });
+});
