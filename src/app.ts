@@ -210,8 +210,8 @@ export async function buildApp({
   });
   await app.register(cookie);
   registerGuard(app, { db, config, clock });
-  await registerDocs(app);
   registerCacheHeaders(app, config.httpCache, config.corsOrigins.length > 0);
+  await registerDocs(app);
   const httpCache = createHttpCache({ db });
   app.addHook('onReady', async () => httpCache.setRelease(app.swagger()));
 

@@ -383,7 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
       `must be at least twice WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs}), so a claim outlives its attempts`,
     );
   }
-  if (config.events.leaseMs < 2 * config.httpCache.purgeTimeoutMs) {
+  if (config.httpCache.purgeUrls.length > 0 && config.events.leaseMs < 2 * config.httpCache.purgeTimeoutMs) {
     throw new ConfigError('EVENT_LEASE_MS', `must be at least twice CACHE_PURGE_TIMEOUT_MS (${config.httpCache.purgeTimeoutMs})`);
   }
   if (config.webhooks.retry.maxMs < config.webhooks.retry.baseMs) {

@@ -52,9 +52,14 @@ export function createDispatch({
   });
   return {
     dispatcher,
-    /** Makes the cache targets the configured ones (CACHE_PURGE_URLS), then starts delivering. */
+    /**
+     * Makes the cache targets the configured ones (CACHE_PURGE_URLS), then starts delivering. A sync that
+     * fails (the database away at that moment) is logged and the targets stay as the last start left them.
+     */
     async start() {
-      await syncCacheTargets(db, clock, config.httpCache.purgeUrls);
+      await syncCacheTargets(db, clock, config.httpCache.purgeUrls).catch((error: unknown) =>
+        log.error({ err: error }, 'cache purge targets not synced with CACHE_PURGE_URLS; they stay as they were'),
+      );
       dispatcher.start();
     },
     /** Stops claiming, lets the attempts under way finish, then closes the kept-alive connections. */

@@ -76,7 +76,7 @@ export function registerCacheHeaders(app: FastifyInstance, config: Config['httpC
     (config.staleIfError > 0 ? `, stale-if-error=${config.staleIfError}` : '');
   app.decorateReply('cacheKeys', null);
   app.addHook('onSend', async (_request, reply, payload) => {
-    const keys = reply.cacheKeys;
+    const keys = reply.cacheKeys ?? null; // undefined in scopes registered before the decorator
     const cookie = reply.hasHeader('set-cookie');
     if (keys !== null && (reply.statusCode === 200 || reply.statusCode === 304) && !cookie) {
       reply.header('cache-control', shared);

@@ -2,21 +2,14 @@ import type { TSchema } from 'typebox';
 import { NoContent } from '../lib/schemas.js';
 
 /** The caching headers of a public read, as the OpenAPI document lists them (docs/caching.md). */
+const text = (description: string) => ({ type: 'string', description }) as const;
 const CACHE_HEADERS = {
-  ETag: {
-    description: "The catalog's version: send it back in If-None-Match to get a 304 when nothing changed",
-    schema: { type: 'string' },
-  },
-  'Cache-Control': {
-    description: 'public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*)',
-    schema: { type: 'string' },
-  },
-  'Surrogate-Key': {
-    description:
-      'What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these',
-    schema: { type: 'string' },
-  },
-  'Cache-Tag': { description: 'The same keys, comma-separated (Cloudflare)', schema: { type: 'string' } },
+  ETag: text("The catalog's version: send it back in If-None-Match to get a 304 when nothing changed"),
+  'Cache-Control': text('public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*)'),
+  'Surrogate-Key': text(
+    'What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these',
+  ),
+  'Cache-Tag': text('The same keys, comma-separated (Cloudflare)'),
 } as const;
 
 /** A cacheable 200 answer: its body schema, documented with the caching headers. */

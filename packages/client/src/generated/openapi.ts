@@ -3683,6 +3683,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3700,6 +3708,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -3791,6 +3810,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3800,6 +3827,17 @@ export interface paths {
                             data: components["schemas"]["Product"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -3899,6 +3937,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3908,6 +3954,17 @@ export interface paths {
                             data: components["schemas"]["Product"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4012,6 +4069,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4029,6 +4094,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4120,6 +4196,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4129,6 +4213,17 @@ export interface paths {
                             data: components["schemas"]["Category"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4250,6 +4345,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4267,6 +4370,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -14309,6 +14423,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -14339,6 +14461,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
