@@ -20,6 +20,8 @@ import { serverBinary, spawnServer } from './server-binary.js';
 export interface Varnish {
   readonly url: string;
   readonly purgeUrl: string;
+  /** The varnishd manager's process ID (its cache worker is a child of it). */
+  pid(): number;
   /** varnishadm with the instance's working directory. */
   admin(...args: string[]): Promise<string>;
   /** The ban list's expressions. */
@@ -69,6 +71,7 @@ export async function startVarnish(backends: readonly string[], token: string, p
   return {
     url: `http://127.0.0.1:${port}`,
     purgeUrl: `http://127.0.0.1:${port}/.cache/purge`,
+    pid: () => server!.child.pid!,
     admin,
     async bans() {
       // "ban.list" lines: time, object count, flags, then the expression; the first is the header.
