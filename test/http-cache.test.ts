@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { syncCacheTargets } from '../src/http-cache/targets.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, expectStatus } from './helpers/catalog.js';
@@ -209,6 +210,22 @@ describe('purges', () => {
     assert.match(metrics, new RegExp(`cache_purges_failed_total\\{cache="${origin}"\\} [1-9]`));
     assert.match(metrics, /cache_purge_lag_seconds_count [1-9]/);
     assert.match(metrics, /cache_purges_pending 0/);
+  });
+
+  test("a bulk write's purge goes out in parts a cache's header limit takes", async () => {
+    await purgedKeys();
+    const before = receiver.received().length;
+    // One statement writing 150 public products, as an import or a bulk change does.
+    const { rows } = await sql<{ public_id: string }>`
+      INSERT INTO products (public_id, name, slug, status)
+      SELECT 'prd_' || substr(md5(random()::text), 1, 20), 'Bulk ' || g, 'bulk-' || g || '-' || substr(md5(random()::text), 1, 8), 'ACTIVE'
+      FROM generate_series(1, 150) g RETURNING public_id`.execute(t.db);
+    assert.deepEqual(await purgedKeys(), new Set(['products', ...rows.map((row) => row.public_id)]));
+    const parts = receiver.received().slice(before);
+    assert.deepEqual(
+      parts.map((part) => part.event.keys.length),
+      [100, 51],
+    );
   });
 
   test('a cache no longer configured loses its target and the purges it still owed', async () => {

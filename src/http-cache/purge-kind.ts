@@ -9,9 +9,10 @@ import { cacheDestinations } from './repository.js';
 /**
  * Caches as a kind of event target: a `cache.purge` event (written by the
  * database in the transaction of the change, migration 0018) becomes one
- * POST to the cache's purge URL, its surrogate keys in the `Surrogate-Key`
- * header (space-separated, as Varnish and Fastly take them) and in a JSON
- * body, the token as a bearer credential. A 2xx answer is a success; any
+ * POST to the cache's purge URL (several for a purge of more than
+ * KEYS_PER_REQUEST keys), its surrogate keys in the `Surrogate-Key` header
+ * (space-separated, as Varnish and Fastly take them) and in a JSON body, the
+ * token as a bearer credential. A 2xx answer is a success; any
  * other answer, a timeout or a refused connection is retried by the
  * dispatcher (seconds apart, for a day): a cache that is down gets every
  * purge it missed when it comes back. A cache is never paused.
@@ -63,6 +64,9 @@ export function createPurgeMetrics(registry: Registry | null): PurgeMetrics {
   };
 }
 
+/** Keys per purge request: with public IDs of 24 characters, about 2.5 KB of header. */
+export const KEYS_PER_REQUEST = 100;
+
 export function createCachePurgeKind(deps: {
   db: Db;
   clock: Clock;
@@ -71,6 +75,29 @@ export function createCachePurgeKind(deps: {
   metrics: PurgeMetrics;
 }): DeliveryKind<CacheDestination> {
   const { config, metrics } = deps;
+
+  async function purge(url: string, keys: string[]): Promise<Outcome> {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${config.purgeToken ?? ''}`,
+          'content-type': 'application/json',
+          'surrogate-key': keys.join(' '),
+          'user-agent': 'commerce-cache-purge/1',
+        },
+        body: JSON.stringify({ keys }),
+        signal: AbortSignal.timeout(config.purgeTimeoutMs),
+      });
+      const body = (await response.text()).slice(0, 1024);
+      if (response.ok) return { ok: true, status: response.status, body, error: null };
+      return { ok: false, status: response.status, body, error: `cache answered ${response.status}` };
+    } catch (error) {
+      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      return { ok: false, status: null, body: null, error: `purge not delivered: ${reason}` };
+    }
+  }
+
   return {
     policy: { retry: config.purgeRetry, pauseAfterMs: null },
 
@@ -83,30 +110,15 @@ export function createCachePurgeKind(deps: {
       const keys = (event.data as { keys?: unknown }).keys;
       if (!Array.isArray(keys) || keys.length === 0) return { ok: true, status: null, body: null, error: null };
       const cache = new URL(destination.url).origin;
-      try {
-        const response = await fetch(destination.url, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${config.purgeToken ?? ''}`,
-            'content-type': 'application/json',
-            'surrogate-key': keys.join(' '),
-            'user-agent': 'commerce-cache-purge/1',
-          },
-          body: JSON.stringify({ keys }),
-          signal: AbortSignal.timeout(config.purgeTimeoutMs),
-        });
-        const body = (await response.text()).slice(0, 1024);
-        if (response.ok) {
-          metrics.sent(cache, keys.length);
-          return { ok: true, status: response.status, body, error: null };
-        }
-        metrics.failed(cache);
-        return { ok: false, status: response.status, body, error: `cache answered ${response.status}` };
-      } catch (error) {
-        metrics.failed(cache);
-        const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-        return { ok: false, status: null, body: null, error: `purge not delivered: ${reason}` };
+      // A bulk write's purge (an import, a bulk status change) is sent in parts a cache's header limit takes
+      // (Varnish's is 8 KB); a part that fails fails the whole, which is sent again (purging twice is harmless).
+      let last: Outcome = { ok: true, status: null, body: null, error: null };
+      for (let start = 0; start < keys.length && last.ok; start += KEYS_PER_REQUEST) {
+        last = await purge(destination.url, keys.slice(start, start + KEYS_PER_REQUEST) as string[]);
+        if (last.ok) metrics.sent(cache, Math.min(KEYS_PER_REQUEST, keys.length - start));
+        else metrics.failed(cache);
       }
+      return last;
     },
 
     delivered(eventAt) {

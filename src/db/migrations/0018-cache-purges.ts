@@ -61,6 +61,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- A storefront document written (its product created or changed: fields, variants, categories,
     -- availability, rating): the product, and every list, for any of them may now show it differently.
     -- Documents of products that are not public, before and after, change nothing a shopper sees.
+    -- (No join of new_rows with old_rows: a bulk write rewrites thousands of documents, and the two
+    -- transition tables have no index to join on. Each is read once, and products by primary key.)
     CREATE FUNCTION purge_from_product_documents() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       shown text[];
@@ -69,11 +71,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         shown := ARRAY(SELECT p.public_id FROM new_rows n JOIN products p ON p.id = n.product_id
                        WHERE p.status = 'ACTIVE' AND p.deleted_at IS NULL ORDER BY 1);
       ELSE
-        shown := ARRAY(SELECT p.public_id FROM new_rows n JOIN old_rows o ON o.product_id = n.product_id
-                       JOIN products p ON p.id = n.product_id
-                       WHERE p.deleted_at IS NULL
-                         AND ((n.document::jsonb ->> 'status') = 'ACTIVE' OR (o.document::jsonb ->> 'status') = 'ACTIVE')
-                       ORDER BY 1);
+        shown := ARRAY(SELECT p.public_id
+                       FROM (SELECT product_id FROM new_rows WHERE (document ->> 'status') = 'ACTIVE'
+                             UNION SELECT product_id FROM old_rows WHERE (document ->> 'status') = 'ACTIVE') c
+                       JOIN products p ON p.id = c.product_id
+                       WHERE p.deleted_at IS NULL ORDER BY 1);
       END IF;
       IF cardinality(shown) > 0 THEN
         PERFORM purge_cache('{products}'::text[] || shown);
@@ -93,8 +95,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       IF TG_OP = 'DELETE' THEN
         gone := ARRAY(SELECT public_id FROM old_rows WHERE status = 'ACTIVE' AND deleted_at IS NULL ORDER BY 1);
       ELSE
-        gone := ARRAY(SELECT n.public_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-                      WHERE o.status = 'ACTIVE' AND o.deleted_at IS NULL AND n.deleted_at IS NOT NULL ORDER BY 1);
+        -- Deleted rows first (a bulk price refresh deletes none, and looks no further).
+        gone := ARRAY(SELECT n.public_id FROM new_rows n
+                      WHERE n.deleted_at IS NOT NULL
+                        AND EXISTS (SELECT 1 FROM old_rows o WHERE o.id = n.id AND o.status = 'ACTIVE' AND o.deleted_at IS NULL)
+                      ORDER BY 1);
       END IF;
       IF cardinality(gone) > 0 THEN
         PERFORM purge_cache('{products}'::text[] || gone);
@@ -117,11 +122,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ELSIF TG_OP = 'DELETE' THEN
         changed := ARRAY(SELECT public_id FROM old_rows WHERE deleted_at IS NULL ORDER BY 1);
       ELSE
-        changed := ARRAY(SELECT n.public_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-                         WHERE (n.deleted_at IS NULL OR o.deleted_at IS NULL)
-                           AND (n.parent_id, n.name, n.slug, n.description, n.position, n.updated_at, n.deleted_at)
-                               IS DISTINCT FROM (o.parent_id, o.name, o.slug, o.description, o.position, o.updated_at, o.deleted_at)
-                         ORDER BY 1);
+        -- Every category a statement updated that was or is live (category writes are one admin's edits).
+        changed := ARRAY(SELECT public_id FROM new_rows WHERE deleted_at IS NULL
+                         UNION SELECT public_id FROM old_rows WHERE deleted_at IS NULL ORDER BY 1);
       END IF;
       IF cardinality(changed) > 0 THEN
         PERFORM purge_cache('{categories,products}'::text[] || changed);
@@ -175,10 +178,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     BEGIN
       PERFORM purge_cache(ARRAY(
         SELECT DISTINCT 'reviews:' || p.public_id
-        FROM new_rows n JOIN old_rows o ON o.id = n.id
+        FROM new_rows n
         JOIN reviews r ON r.user_id = n.id AND r.status = 'APPROVED' AND r.deleted_at IS NULL
         JOIN products p ON p.id = r.product_id
-        WHERE (n.first_name, n.last_name) IS DISTINCT FROM (o.first_name, o.last_name) ORDER BY 1));
+        WHERE EXISTS (SELECT 1 FROM old_rows o WHERE o.id = n.id AND (o.first_name, o.last_name) IS DISTINCT FROM (n.first_name, n.last_name))
+        ORDER BY 1));
       RETURN NULL;
     END $$;
     CREATE TRIGGER purge_on_update AFTER UPDATE ON users
