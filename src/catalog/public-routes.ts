@@ -29,11 +29,9 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Page(Product)), 304: NotModified, ...errorResponses() },
       },
       handler: async (request, reply) => {
-        // The list's statement reads the version too, unless a category's subtree is read before it.
-        const versionWithData = request.query.category === undefined;
-        if (await httpCache.notModified(request, reply, versionWithData)) return sendEmpty(reply, 304);
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
         const page = await storefront.list(request.query);
-        httpCache.keys(reply, ['products', ...page.ids], versionWithData ? page.version : undefined);
+        httpCache.keys(reply, ['products', ...page.ids]);
         return sendJsonPage(reply, page);
       },
     });
@@ -47,9 +45,9 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
-        if (await httpCache.notModified(request, reply, true)) return sendEmpty(reply, 304);
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
         const product = await storefront.get(request.params.product_public_id);
-        httpCache.keys(reply, [product.publicId], product.version);
+        httpCache.keys(reply, [product.publicId]);
         return sendJsonData(reply, product.json);
       },
     });
@@ -63,9 +61,9 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
-        if (await httpCache.notModified(request, reply, true)) return sendEmpty(reply, 304);
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
         const product = await storefront.bySlug(request.params.slug);
-        httpCache.keys(reply, [product.publicId], product.version);
+        httpCache.keys(reply, [product.publicId]);
         return sendJsonData(reply, product.json);
       },
     });

@@ -14,25 +14,22 @@ type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | unde
  */
 export function createStorefrontService({ db }: { db: Db }) {
   /** A storefront product as the JSON text of its `Product` document (see sendJsonData), with its public ID. */
-  async function one(by: { publicId: string } | { slug: string }): Promise<{ json: string; publicId: string; version: number }> {
+  async function one(by: { publicId: string } | { slug: string }): Promise<{ json: string; publicId: string }> {
     const product = await findPublicProductJson(db, by);
     if (product === undefined) throw notFound('Product');
-    return { json: product.document, publicId: product.public_id, version: Number(product.version) };
+    return { json: product.document, publicId: product.public_id };
   }
 
   return {
-    /**
-     * A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage),
-     * the IDs it shows, and the catalog's version its statement read (undefined when no statement ran).
-     */
-    async list(query: ListQuery): Promise<JsonPage & { ids: string[]; version?: number }> {
+    /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage), and the IDs it shows. */
+    async list(query: ListQuery): Promise<JsonPage & { ids: string[] }> {
       const filters = await productFilters(db, query, 'public');
       if (!filters) return { data: '[]', meta: pageMeta(query, 0), ids: [] };
-      const { data, total, ids, version } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
-      return { data, meta: pageMeta(query, total), ids, version };
+      const { data, total, ids } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
+      return { data, meta: pageMeta(query, total), ids };
     },
 
-    async get(publicId: string): Promise<{ json: string; publicId: string; version: number }> {
+    async get(publicId: string): Promise<{ json: string; publicId: string }> {
       if (!isPublicId('prd', publicId)) throw notFound('Product');
       return one({ publicId });
     },

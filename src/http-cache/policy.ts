@@ -35,7 +35,6 @@ const PRIVATE = 'private, no-store';
 export function createHttpCache({ db }: { db: Db }) {
   const version = createCatalogVersion(db);
   let release = 'r';
-  const etagOf = (catalogVersion: number) => `"${release}.${catalogVersion}"`;
   return {
     /** Names this build's response shapes (the OpenAPI document and the schema), so a release that changes them changes every ETag. */
     setRelease(document: unknown) {
@@ -46,24 +45,17 @@ export function createHttpCache({ db }: { db: Db }) {
         .slice(0, 10);
     },
 
-    /**
-     * Sets a public read's validator; true when the request's If-None-Match holds it (answer 304, build
-     * nothing). `versionWithData`: the route's own data statement reads the version too (the same snapshot)
-     * and hands it to `keys`, so a request without If-None-Match costs no read of its own.
-     */
-    async notModified(request: FastifyRequest, reply: FastifyReply, versionWithData = false): Promise<boolean> {
-      reply.cacheKeys = [];
-      const conditional = request.headers['if-none-match'];
-      if (!conditional && versionWithData) return false;
-      const etag = etagOf(await version.read());
+    /** Sets a public read's validator; true when the request's If-None-Match holds it (answer 304, build nothing). */
+    async notModified(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+      const etag = `"${release}.${await version.read()}"`;
       reply.header('etag', etag);
-      return ifNoneMatch(conditional, etag);
+      reply.cacheKeys = [];
+      return ifNoneMatch(request.headers['if-none-match'], etag);
     },
 
-    /** The surrogate keys of what a public read shows, and the version its data was read at when the statement read it. */
-    keys(reply: FastifyReply, keys: readonly string[], dataVersion?: number) {
+    /** The surrogate keys of what a public read shows. */
+    keys(reply: FastifyReply, keys: readonly string[]) {
       reply.cacheKeys = [...keys];
-      if (dataVersion !== undefined) reply.header('etag', etagOf(dataVersion));
     },
   };
 }

@@ -166,8 +166,8 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
   },
   cart: { tables: ['inventory', 'products', 'variants'], why: 'a cart line shows its product, price and stock' },
   catalog: {
-    tables: ['catalog_version', 'inventory', 'product_documents', 'storefront_totals'],
-    why: "the in-stock filter and the variants of a product read their stock; the storefront reads the documents and totals the database keeps for it (src/db/DERIVED.md), and the catalog's version in the same statement (its ETag)",
+    tables: ['inventory', 'product_documents', 'storefront_totals'],
+    why: 'the in-stock filter and the variants of a product read their stock; the storefront reads the documents and totals the database keeps for it (src/db/DERIVED.md)',
   },
   coupons: { tables: ['orders', 'users'], why: "a coupon's usage lists the orders and customers that used it" },
   inventory: {
