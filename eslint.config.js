@@ -20,8 +20,8 @@ const LAYERS = [
   ['db'],
   // The owners of tables every feature writes through.
   ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits', 'events'],
-  // The access guard every route uses, sign-in and recovery.
-  ['auth'],
+  // The access guard every route uses, sign-in and recovery; the HTTP caching every public read uses.
+  ['auth', 'http-cache'],
   ['media', 'inventory'],
   ['catalog'],
   [

@@ -35,6 +35,7 @@ import { gzipSync } from 'node:zlib';
 import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
 import { webhookBench, type WebhookBench, type WebhookStats } from './webhooks.js';
+import { browseMix, PURGE_TOKEN, startCacheBench, type BrowseMixStats, type CacheBench } from './cache.js';
 
 const PASSWORD = 'Bench-Pass-1';
 const MEDIA_SIZES = [
@@ -169,6 +170,7 @@ async function main() {
   const children: ChildProcess[] = [];
   let balancer: Balancer | null = null;
   let hooksToClose: WebhookBench | null = null;
+  let cache: CacheBench | null = null;
   try {
     await migrateToLatest(databaseUrl);
     const db = createDb(databaseUrl, 4);
@@ -226,7 +228,7 @@ async function main() {
       WHERE p.status = 'ACTIVE' ORDER BY p.id LIMIT 1`.execute(db);
     const { product, category, productSlug, categorySlug } = sample.rows[0]!;
 
-    const [port, basePort] = [await freePort(), await freePort()];
+    const [port, basePort, varnishPort] = [await freePort(), await freePort(), await freePort()];
     const serviceEnv = (port: number, dataDir: string) => ({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
@@ -242,6 +244,9 @@ async function main() {
       // The webhook scenario's receivers run in this process, on loopback.
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
+      // Varnish in front for the cache scenarios (bench/cache.ts), told of every catalog change.
+      CACHE_PURGE_URLS: `http://127.0.0.1:${varnishPort}/.cache/purge`,
+      CACHE_PURGE_TOKEN: PURGE_TOKEN,
     });
     const service = startProcess(
       'src/main.ts',
@@ -270,6 +275,10 @@ async function main() {
     const cpu = cpuMeter(process.env.BENCH_DATABASE_URL ? null : postmasterPid(path.join(scratch, 'postgres')));
     await waitFor(`http://127.0.0.1:${basePort}/products`);
 
+    const cacheNames = ['cache hit', '304 direct', 'browse mix'];
+    if (!only || only.some((o) => cacheNames.some((name) => name.includes(o) || o.includes(name)))) {
+      cache = await startCacheBench(base, varnishPort);
+    }
     const adminSession = await signIn(base, 'admin@bench.test');
     const shoppers = [];
     for (let i = 1; i <= settings.connections; i++) shoppers.push(await signIn(base, `customer${i}@bench.test`));
@@ -307,6 +316,26 @@ async function main() {
       // Anonymous shop pages, rendered on the server (SvelteKit) from in-process API calls.
       { name: 'storefront: category page', scenario: get(`/c/${categorySlug}`) },
       { name: 'storefront: product page', scenario: get(`/p/${productSlug}`) },
+      // The same reads on Varnish's hit path, and direct to the service as revalidations (304, counted as non-2xx).
+      ...(cache
+        ? [
+            ['products: first page', '/api/v1/products'],
+            ['products: category + price range', `/api/v1/products?category=${category}&min_price=50&max_price=300`],
+            ['product detail', `/api/v1/products/${product}`],
+          ].flatMap(([label, path]) => {
+            const conditional: Record<string, string> = {};
+            return [
+              { name: `cache hit (Varnish): ${label}`, scenario: { kind: 'get', url: cache!.varnish.url, path } },
+              {
+                name: `304 direct: ${label}`,
+                scenario: get(path!, conditional),
+                async prepare() {
+                  conditional['if-none-match'] = (await fetch(base + path)).headers.get('etag')!;
+                },
+              },
+            ];
+          })
+        : []),
       { name: 'my addresses', scenario: get('/api/v1/users/me/addresses', { cookie: customer.cookie }) },
       { name: 'admin inventory: search', scenario: adminGet('/api/v1/admin/inventory?search=summit') },
       { name: 'admin inventory: stock_status=LOW_STOCK', scenario: adminGet('/api/v1/admin/inventory?stock_status=LOW_STOCK') },
@@ -389,7 +418,10 @@ async function main() {
         const targets = instances.slice(0, setup.instances);
         balancer?.use(targets.map((i) => i.url));
         // The "service" whose CPU is measured is the server the scenario drives: the instances, or the bare baseline server.
-        const measure = cpu.start(onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!]);
+        const throughCache = cache !== null && 'url' in scenario && scenario.url === cache.varnish.url;
+        const measure = cpu.start(
+          throughCache ? [service.pid!, cache!.varnish.pid()] : onService(scenario) ? targets.map((i) => i.pid) : [baselineServer.pid!],
+        );
         const routed = !onService(scenario)
           ? scenario
           : setup.via === 'balancer' && balancer
@@ -427,6 +459,20 @@ async function main() {
       storefront && Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3) > 0
         ? await auditStorefront({ serverUrl: server.url, port: await freePort(), scratch, log })
         : null;
+    let browse: BrowseMixStats | null = null;
+    if (cache && (!only || only.some((o) => 'browse mix'.includes(o)))) {
+      t = Date.now();
+      browse = await browseMix({
+        db,
+        varnishUrl: cache.varnish.url,
+        serviceUrl: base,
+        admin: adminSession,
+        seconds: Number(process.env.BENCH_BROWSE_SECONDS ?? 20),
+        shoppers: 20,
+        writeEveryMs: 250,
+      });
+      log(`browse mix through Varnish: ${JSON.stringify(browse)} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+    }
 
     const memory = memoryOf(service.pid!);
     const oversold = (
@@ -500,6 +546,7 @@ async function main() {
             },
           }
         : null,
+      browseMix: browse,
       service: memory,
       seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -542,6 +589,11 @@ async function main() {
             `checkout with 3 webhook endpoints on order.placed: ${report.checkout.webhooks.ratioToWithout?.toFixed(2) ?? '?'} of the orders/s without; ${report.checkout.webhooks.deliveredByTheEnd} of ${report.checkout.webhooks.owed} deliveries sent by the end of the load, all within ${report.checkout.webhooks.drainSeconds} s after it (${report.checkout.webhooks.received} received)`,
           ]
         : []),
+      ...(browse
+        ? [
+            `browse mix through Varnish (Zipf popularity over ${BENCH_SIZES.products} products and the categories' list pages, 20 shoppers, a price change every 250 ms): hit ratio ${(browse.hitRatio * 100).toFixed(1)}% of ${browse.requests} requests; a change visible through the cache after p50 ${browse.purgeLagMs.p50} ms, p95 ${browse.purgeLagMs.p95} ms, max ${browse.purgeLagMs.max} ms (${browse.writes} changes)`,
+          ]
+        : []),
       `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
       `CPU "others" is work on the machine outside this bench (other sessions); the load driver and the balancer are reported apart in instance runs`,
       `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
@@ -551,6 +603,7 @@ async function main() {
     writeFileSync(file, JSON.stringify(report, null, 2));
     log(`wrote ${file} (${report.seconds} s in all)`);
   } finally {
+    await cache?.varnish.close();
     await hooksToClose?.close();
     await balancer?.close();
     for (const child of children) child.kill('SIGTERM');

@@ -72,6 +72,7 @@ import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
 import { createDispatch } from './event-dispatch.js';
+import { createHttpCache, registerCacheHeaders } from './http-cache/policy.js';
 import type { EventDispatcher } from './events/dispatcher.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -183,11 +184,14 @@ export async function buildApp({
     if (schema.pending() !== null && !request.routeOptions.url?.startsWith('/health')) throw waitingForSchema();
   });
   /** Background work starts when the app is ready and the schema matches the code (at once, normally), unless it is closing by then. */
-  const startWhenServing = (start: () => void) =>
+  const startWhenServing = (start: () => void | Promise<void>) =>
     app.addHook('onReady', async () => {
       if (schema.pending() === null) return start();
       void schema.current.then(
-        () => closing || start(),
+        () =>
+          Promise.resolve(closing ? undefined : start()).catch((error: unknown) =>
+            app.log.error({ err: error }, 'background work failed to start'),
+          ),
         () => {},
       );
     });
@@ -208,7 +212,10 @@ export async function buildApp({
   });
   await app.register(cookie);
   registerGuard(app, { db, config, clock });
+  registerCacheHeaders(app, config.httpCache, config.corsOrigins.length > 0);
   await registerDocs(app);
+  const httpCache = createHttpCache({ db });
+  app.addHook('onReady', async () => httpCache.setRelease(app.swagger()));
 
   const limiter = createRateLimiter(config.rateLimits, () => clock.now());
   const auth = createAuthService({ db, clock, limiter, config });
@@ -267,9 +274,9 @@ export async function buildApp({
   });
 
   // The event dispatcher (webhooks) likewise: EVENT_WORKER=off leaves it to `npm run worker`.
-  const dispatch = createDispatch({ db, clock, log: app.log, config });
+  const dispatch = createDispatch({ db, clock, log: app.log, config, registry: metrics?.registry ?? null });
   app.decorate('eventDispatcher', dispatch.dispatcher);
-  if (config.events.worker === 'in-process') app.addHook('onReady', async () => dispatch.dispatcher.start());
+  if (config.events.worker === 'in-process') startWhenServing(() => dispatch.start());
   app.addHook('onClose', () => dispatch.close());
 
   await app.register(healthRoutes({ db, schema }));
@@ -282,7 +289,7 @@ export async function buildApp({
       await api.register(authRoutes({ auth, recovery, config }));
       await api.register(userRoutes({ users, emailChange }));
       await api.register(addressRoutes({ addresses }));
-      await api.register(catalogPublicRoutes({ storefront, categories, settings: storeSettings(config) }));
+      await api.register(catalogPublicRoutes({ storefront, categories, settings: storeSettings(config), httpCache }));
       await api.register(catalogAdminRoutes({ catalog, categories }));
       await api.register(catalogImportRoutes({ imports }));
       await api.register(inventoryRoutes({ inventory }));
@@ -294,7 +301,7 @@ export async function buildApp({
       await api.register(auditRoutes({ audit }));
       await api.register(expenseRoutes({ expenses }));
       await api.register(uploadRoutes({ media }));
-      await api.register(reviewRoutes({ reviews }));
+      await api.register(reviewRoutes({ reviews, httpCache }));
       await api.register(reviewAdminRoutes({ moderation }));
       await api.register(webhookRoutes({ webhooks }));
       await api.register(settingsRoutes({ config }));

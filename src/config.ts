@@ -83,6 +83,21 @@ export interface Config {
     /** Addresses and CIDR ranges webhooks may call although loopback, private or link-local. */
     readonly allowedNetworks: readonly string[];
   };
+  /** HTTP caching of the public catalog (src/http-cache/, docs/caching.md). */
+  readonly httpCache: {
+    /** Seconds: how long a shared cache may serve a response (s-maxage), and a browser (max-age) before revalidating. */
+    readonly sMaxAge: number;
+    readonly maxAge: number;
+    /** Seconds a shared cache may serve a stale response while it refetches, and while the service fails. */
+    readonly staleWhileRevalidate: number;
+    readonly staleIfError: number;
+    /** The caches told to drop what changed: each gets a POST with the surrogate keys and the token. */
+    readonly purgeUrls: readonly string[];
+    readonly purgeToken: string | null;
+    readonly purgeTimeoutMs: number;
+    /** Retries while a cache is down: exponential from `baseMs` up to `maxMs`, for a day. */
+    readonly purgeRetry: { readonly baseMs: number; readonly maxMs: number; readonly windowMs: number };
+  };
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
   readonly rateLimits: Readonly<Record<RateLimitName, RateLimitRule>>;
@@ -299,6 +314,42 @@ export function loadConfig(env: Env = process.env): Config {
       allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
       allowedNetworks: parseNetworks('WEBHOOK_ALLOWED_NETWORKS', read('WEBHOOK_ALLOWED_NETWORKS') ?? ''),
     },
+    httpCache: (() => {
+      const purgeUrls = (read('CACHE_PURGE_URLS') ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+        .map((entry) => {
+          let parsed: URL;
+          try {
+            parsed = new URL(entry);
+          } catch {
+            throw new ConfigError('CACHE_PURGE_URLS', `has an invalid URL "${entry}"`);
+          }
+          if (!['http:', 'https:'].includes(parsed.protocol))
+            throw new ConfigError('CACHE_PURGE_URLS', `must list http(s) URLs, got "${entry}"`);
+          return parsed.toString();
+        });
+      const purgeToken = read('CACHE_PURGE_TOKEN') ?? null;
+      if (purgeToken !== null && !/^[A-Za-z0-9._~-]{16,200}$/.test(purgeToken))
+        throw new ConfigError('CACHE_PURGE_TOKEN', 'must be 16 to 200 letters, digits or ._~-');
+      if (purgeUrls.length > 0 && purgeToken === null) throw new ConfigError('CACHE_PURGE_TOKEN', 'must be set with CACHE_PURGE_URLS');
+      const retry = {
+        baseMs: int('CACHE_PURGE_RETRY_BASE_MS', 1000, 10, 3_600_000),
+        maxMs: int('CACHE_PURGE_RETRY_MAX_MS', 30_000, 10, 3_600_000),
+      };
+      if (retry.maxMs < retry.baseMs) throw new ConfigError('CACHE_PURGE_RETRY_MAX_MS', 'must not be below CACHE_PURGE_RETRY_BASE_MS');
+      return {
+        sMaxAge: duration('CACHE_S_MAXAGE', '5m') ?? 0,
+        maxAge: duration('CACHE_MAX_AGE', '0') ?? 0,
+        staleWhileRevalidate: duration('CACHE_STALE_WHILE_REVALIDATE', '30s') ?? 0,
+        staleIfError: duration('CACHE_STALE_IF_ERROR', '1d') ?? 0,
+        purgeUrls: [...new Set(purgeUrls)],
+        purgeToken,
+        purgeTimeoutMs: int('CACHE_PURGE_TIMEOUT_MS', 5000, 100, 120_000),
+        purgeRetry: { ...retry, windowMs: 86_400_000 },
+      };
+    })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
     maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
@@ -341,6 +392,9 @@ export function loadConfig(env: Env = process.env): Config {
       'EVENT_LEASE_MS',
       `must be at least twice WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs}), so a claim outlives its attempts`,
     );
+  }
+  if (config.httpCache.purgeUrls.length > 0 && config.events.leaseMs < 2 * config.httpCache.purgeTimeoutMs) {
+    throw new ConfigError('EVENT_LEASE_MS', `must be at least twice CACHE_PURGE_TIMEOUT_MS (${config.httpCache.purgeTimeoutMs})`);
   }
   if (config.webhooks.retry.maxMs < config.webhooks.retry.baseMs) {
     throw new ConfigError('WEBHOOK_RETRY_MAX_MS', 'must not be below WEBHOOK_RETRY_BASE_MS');

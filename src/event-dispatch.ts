@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createEventDispatcher } from './events/dispatcher.js';
+import { createCachePurgeKind, createPurgeMetrics } from './http-cache/purge-kind.js';
+import { syncCacheTargets } from './http-cache/targets.js';
 import type { Clock } from './lib/clock.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
 import { createHttpSender } from './webhooks/http-sender.js';
@@ -11,11 +14,24 @@ import { createWebhookKind } from './webhooks/kind.js';
 export const RESPONSE_BYTES_KEPT = 1024;
 
 /**
- * The event dispatcher with every kind of target it delivers to (webhooks
- * today), as both the API process (src/app.ts) and `npm run worker` run it.
- * A new kind of target (cache purges, say) is one more entry in `kinds`.
+ * The event dispatcher with every kind of target it delivers to (webhooks,
+ * and the caches told to purge what changed), as both the API process
+ * (src/app.ts) and `npm run worker` run it. `registry`, when given, gets the
+ * purge metrics.
  */
-export function createDispatch({ db, clock, log, config }: { db: Db; clock: Clock; log: FastifyBaseLogger; config: Config }) {
+export function createDispatch({
+  db,
+  clock,
+  log,
+  config,
+  registry = null,
+}: {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  config: Config;
+  registry?: Registry | null;
+}) {
   const sender = createHttpSender({
     policy: createAddressPolicy(config.webhooks.allowedNetworks),
     timeoutMs: config.webhooks.timeoutMs,
@@ -25,7 +41,10 @@ export function createDispatch({ db, clock, log, config }: { db: Db; clock: Cloc
     db,
     clock,
     log,
-    kinds: { webhook: createWebhookKind({ db, clock, sender }) },
+    kinds: {
+      webhook: createWebhookKind({ db, clock, sender }),
+      cache: createCachePurgeKind({ db, clock, log, config: config.httpCache, metrics: createPurgeMetrics(registry) }),
+    },
     pollIntervalMs: config.events.pollIntervalMs,
     leaseMs: config.events.leaseMs,
     retry: config.webhooks.retry,
@@ -33,6 +52,16 @@ export function createDispatch({ db, clock, log, config }: { db: Db; clock: Cloc
   });
   return {
     dispatcher,
+    /**
+     * Makes the cache targets the configured ones (CACHE_PURGE_URLS), then starts delivering. A sync that
+     * fails (the database away at that moment) is logged and the targets stay as the last start left them.
+     */
+    async start() {
+      await syncCacheTargets(db, clock, config.httpCache.purgeUrls).catch((error: unknown) =>
+        log.error({ err: error }, 'cache purge targets not synced with CACHE_PURGE_URLS; they stay as they were'),
+      );
+      dispatcher.start();
+    },
     /** Stops claiming, lets the attempts under way finish, then closes the kept-alive connections. */
     async close() {
       await dispatcher.stop();

@@ -40,7 +40,7 @@ startProcess(async ({ config, log, shutdown }) => {
   const pruner = createPruner({ db, clock: systemClock, log, retention: config.retention });
   shutdown.add('pruner', () => pruner.stop());
   worker.start();
-  dispatch.dispatcher.start();
+  await dispatch.start();
   pruner.start();
   log.info('email worker and pruner started');
   log.info('event dispatcher started');

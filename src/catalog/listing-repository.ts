@@ -146,20 +146,23 @@ const pageJson = (sort: Sort<ProductSortField>) =>
   sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ', ' ORDER BY ${orderOf(sort)}) || ']', '[]')
     FROM page p JOIN product_documents d ON d.product_id = p.id)`;
 
-/** A storefront page and its total in one round trip, the page as JSON text passed on unparsed (bench findings 18, 23). */
+/** The public IDs of the CTE `page` (the surrogate keys of a cached list). */
+const pageIds = sql<string[]>`(SELECT coalesce(array_agg(p.public_id), '{}') FROM page p)`;
+
+/** A storefront page and its total in one round trip, the page as JSON text passed on unparsed (bench findings 18, 23), with its products' IDs. */
 export async function listPublicProductsJson(
   db: Executor,
   filters: ProductFilters,
   sort: Sort<ProductSortField>,
   page: PageRequest,
-): Promise<{ data: string; total: number }> {
+): Promise<{ data: string; total: number; ids: string[] }> {
   // The in-stock filter alone pages best straight from the sort index (its total is the documented slow part).
   if (!isWholeStorefront(filters) && !filters.inStock) return listFilteredJson(db, filters, sort, page);
   const row = await db
     .with('page', () => pageRows(db, filters, sort, page))
-    .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total')])
+    .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total'), pageIds.as('ids')])
     .executeTakeFirstOrThrow();
-  return { data: row.data, total: Number(row.total) };
+  return { data: row.data, total: Number(row.total), ids: row.ids };
 }
 
 /** A filtered storefront page: the matches found once, with their sort keys, and both the page and the total taken from them (bench finding 20). */
@@ -172,13 +175,13 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
     'p.price_min',
     'p.rating_average',
   ]);
-  const result = await sql<{ data: string; total: number }>`
+  const result = await sql<{ data: string; total: number; ids: string[] }>`
     WITH matched AS MATERIALIZED (${matched}),
     page AS (SELECT * FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)})
-    SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total
+    SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total, ${pageIds} AS ids
   `.execute(db);
   const row = result.rows[0]!;
-  return { data: row.data, total: Number(row.total) };
+  return { data: row.data, total: Number(row.total), ids: row.ids };
 }
 
 /**
@@ -186,12 +189,15 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
  * the same bytes a list shows for it. test/product-documents.test.ts holds
  * every stored document equal to one built fresh by `product_document()`.
  */
-export async function findPublicProductJson(db: Executor, by: { publicId: string } | { slug: string }): Promise<string | undefined> {
+export async function findPublicProductJson(
+  db: Executor,
+  by: { publicId: string } | { slug: string },
+): Promise<{ document: string; public_id: string } | undefined> {
   let query = filteredProducts(db, { audience: 'public' })
     .innerJoin('product_documents as d', 'd.product_id', 'p.id')
-    .select(sql<string>`d.document::text`.as('document'));
+    .select([sql<string>`d.document::text`.as('document'), 'p.public_id']);
   query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
-  return (await query.executeTakeFirst())?.document;
+  return query.executeTakeFirst();
 }
 
 export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {

@@ -1,16 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { HttpCache } from '../http-cache/policy.js';
+import { Cached, NotModified } from '../http-cache/schemas.js';
 import { sendJsonData, sendJsonPage } from '../lib/pagination.js';
-import { IdParam, Ok, Page, errorResponses } from '../lib/schemas.js';
+import { IdParam, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
 import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery, StoreSettings, VariantStock } from './schemas.js';
 import type { StorefrontService } from './storefront-service.js';
 
-/** The public catalog: no session needed, only ACTIVE products and variants. */
+/**
+ * The public catalog: no session needed, only ACTIVE products and variants.
+ * Every read is cacheable by shared caches (src/http-cache/policy.ts): it
+ * answers If-None-Match from the catalog's version alone, and names the
+ * products and categories it shows as surrogate keys.
+ */
 export const catalogPublicRoutes =
-  (deps: { storefront: StorefrontService; categories: CategoryService; settings: StoreSettings }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    storefront: StorefrontService;
+    categories: CategoryService;
+    settings: StoreSettings;
+    httpCache: HttpCache;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { storefront, categories, settings } = deps;
+    const { storefront, categories, settings, httpCache } = deps;
     const config = { access: 'public' as const };
 
     app.get('/store', {
@@ -29,9 +41,14 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'Browse products',
         querystring: ProductListQuery,
-        response: { 200: Page(Product), ...errorResponses() },
+        response: { 200: Cached(Page(Product)), 304: NotModified, ...errorResponses() },
       },
-      handler: async (request, reply) => sendJsonPage(reply, await storefront.list(request.query)),
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const page = await storefront.list(request.query);
+        httpCache.keys(reply, ['products', ...page.ids]);
+        return sendJsonPage(reply, page);
+      },
     });
 
     app.get('/products/:product_public_id', {
@@ -40,9 +57,14 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'A product with its variants',
         params: IdParam('product_public_id', 'prd'),
-        response: { 200: Ok(Product), ...errorResponses('NOT_FOUND') },
+        response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request, reply) => sendJsonData(reply, await storefront.get(request.params.product_public_id)),
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const product = await storefront.get(request.params.product_public_id);
+        httpCache.keys(reply, [product.publicId]);
+        return sendJsonData(reply, product.json);
+      },
     });
 
     app.get('/products/:product_public_id/stock', {
@@ -64,9 +86,14 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'A product by its slug',
         params: Type.Object({ slug: Type.String() }),
-        response: { 200: Ok(Product), ...errorResponses('NOT_FOUND') },
+        response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request, reply) => sendJsonData(reply, await storefront.bySlug(request.params.slug)),
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const product = await storefront.bySlug(request.params.slug);
+        httpCache.keys(reply, [product.publicId]);
+        return sendJsonData(reply, product.json);
+      },
     });
 
     app.get('/categories', {
@@ -75,9 +102,13 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'Categories, flat, each with its parent_public_id (build the tree client-side)',
         querystring: CategoryListQuery,
-        response: { 200: Page(Category), ...errorResponses() },
+        response: { 200: Cached(Page(Category)), 304: NotModified, ...errorResponses() },
       },
-      handler: async (request) => ({ success: true as const, ...(await categories.list(request.query)) }),
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        httpCache.keys(reply, ['categories']);
+        return { success: true as const, ...(await categories.list(request.query)) };
+      },
     });
 
     app.get('/categories/:category_public_id', {
@@ -86,9 +117,14 @@ export const catalogPublicRoutes =
         tags: ['Catalog'],
         summary: 'A category',
         params: IdParam('category_public_id', 'cat'),
-        response: { 200: Ok(Category), ...errorResponses('NOT_FOUND') },
+        response: { 200: Cached(Ok(Category)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request) => ({ success: true as const, data: await categories.get(request.params.category_public_id) }),
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const category = await categories.get(request.params.category_public_id);
+        httpCache.keys(reply, [category.public_id]);
+        return { success: true as const, data: category };
+      },
     });
 
     app.get('/categories/:category_public_id/products', {
@@ -98,11 +134,14 @@ export const catalogPublicRoutes =
         summary: "A category's products, its subcategories included",
         params: IdParam('category_public_id', 'cat'),
         querystring: CategoryProductsQuery,
-        response: { 200: Page(Product), ...errorResponses('NOT_FOUND') },
+        response: { 200: Cached(Page(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
-        await categories.get(request.params.category_public_id); // 404 for an unknown category
-        return sendJsonPage(reply, await storefront.list({ ...request.query, category: request.params.category_public_id }));
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const category = await categories.get(request.params.category_public_id); // 404 for an unknown category
+        const page = await storefront.list({ ...request.query, category: request.params.category_public_id });
+        httpCache.keys(reply, ['products', category.public_id, ...page.ids]);
+        return sendJsonPage(reply, page);
       },
     });
   };

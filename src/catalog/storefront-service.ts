@@ -17,11 +17,11 @@ type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | unde
  * as the stored `Product` documents PostgreSQL keeps (src/db/DERIVED.md).
  */
 export function createStorefrontService({ db }: { db: Db }) {
-  /** A storefront product as the JSON text of its `Product` document (see sendJsonData). */
-  async function one(by: { publicId: string } | { slug: string }): Promise<string> {
+  /** A storefront product as the JSON text of its `Product` document (see sendJsonData), with its public ID. */
+  async function one(by: { publicId: string } | { slug: string }): Promise<{ json: string; publicId: string }> {
     const product = await findPublicProductJson(db, by);
     if (product === undefined) throw notFound('Product');
-    return product;
+    return { json: product.document, publicId: product.public_id };
   }
 
   return {
@@ -38,15 +38,15 @@ export function createStorefrontService({ db }: { db: Db }) {
       });
     },
 
-    /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage). */
-    async list(query: ListQuery): Promise<JsonPage> {
+    /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage), and the IDs it shows. */
+    async list(query: ListQuery): Promise<JsonPage & { ids: string[] }> {
       const filters = await productFilters(db, query, 'public');
-      if (!filters) return { data: '[]', meta: pageMeta(query, 0) };
-      const { data, total } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
-      return { data, meta: pageMeta(query, total) };
+      if (!filters) return { data: '[]', meta: pageMeta(query, 0), ids: [] };
+      const { data, total, ids } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
+      return { data, meta: pageMeta(query, total), ids };
     },
 
-    async get(publicId: string): Promise<string> {
+    async get(publicId: string): Promise<{ json: string; publicId: string }> {
       if (!isPublicId('prd', publicId)) throw notFound('Product');
       return one({ publicId });
     },

@@ -21,6 +21,7 @@ import * as outboxClaims from './migrations/0014-outbox-claims.js';
 import * as derivedBySource from './migrations/0015-derived-by-source.js';
 import * as staffInvitations from './migrations/0016-staff-invitations.js';
 import * as events from './migrations/0017-events.js';
+import * as cachePurges from './migrations/0018-cache-purges.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0015-derived-by-source': derivedBySource,
   '0016-staff-invitations': staffInvitations,
   '0017-events': events,
+  '0018-cache-purges': cachePurges,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -399,7 +399,7 @@ export interface InventoryProductsTable {
   live_records: number;
 }
 
-export type TargetKind = 'webhook';
+export type TargetKind = 'webhook' | 'cache';
 export type TargetStatus = 'ACTIVE' | 'PAUSED';
 export type PausedReason = 'MANUAL' | 'FAILING';
 export type DeliveryState = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -427,6 +427,19 @@ export interface WebhookEndpointsTable {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Timestamp | null;
+}
+
+/** A cache target's purge address (src/http-cache/): one per CACHE_PURGE_URLS entry. */
+export interface CacheTargetsTable {
+  target_id: number;
+  url: string;
+}
+
+/** One row: the public catalog's version, bumped at the commit of every change a shopper can see (migration 0018). */
+export interface CatalogVersionTable {
+  singleton: ColumnType<boolean, boolean | undefined, boolean>;
+  version: number;
+  bumped_by: string | null;
 }
 
 export interface EventsTable {
@@ -507,6 +520,8 @@ export interface Database {
   expenses: ExpensesTable;
   event_targets: EventTargetsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  cache_targets: CacheTargetsTable;
+  catalog_version: CatalogVersionTable;
   events: EventsTable;
   event_deliveries: EventDeliveriesTable;
   staff_invitations: StaffInvitationsTable;

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { Database, DeliveryState } from '../db/schema.js';
+import type { Database, DeliveryState, TargetKind } from '../db/schema.js';
 import { keyIn } from '../lib/sql.js';
 
 /**
@@ -228,12 +228,12 @@ export async function deleteFinishedDeliveries(db: Executor, createdBefore: Date
   return Number(result.numDeletedRows);
 }
 
-/** The backlog for metrics: deliveries waiting for active targets, and the age in seconds of the oldest (0 when none). */
-export async function deliveryBacklog(db: Executor): Promise<{ pending: number; age: number }> {
+/** The backlog for metrics: deliveries waiting for active targets (of one kind), and the age in seconds of the oldest (0 when none). */
+export async function deliveryBacklog(db: Executor, kind: TargetKind): Promise<{ pending: number; age: number }> {
   const { rows } = await sql<{ pending: number; age: number | null }>`
     SELECT count(*)::int AS pending, extract(epoch FROM now() - min(d.created_at))::float8 AS age
     FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
-    WHERE d.state = 'PENDING' AND t.status = 'ACTIVE' AND t.deleted_at IS NULL`.execute(db);
+    WHERE d.state = 'PENDING' AND t.status = 'ACTIVE' AND t.deleted_at IS NULL AND t.kind = ${kind}`.execute(db);
   return { pending: rows[0]?.pending ?? 0, age: rows[0]?.age ?? 0 };
 }
 

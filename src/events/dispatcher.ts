@@ -65,6 +65,10 @@ export interface DeliveryKind<Destination = unknown> {
   send(destination: Destination, event: OutgoingEvent): Promise<Outcome>;
   /** Told, in the pausing transaction, that a target was paused for failing since `failingSince`. */
   paused(trx: Trx, target: { id: number; publicId: string; failingSince: Date }): Promise<void>;
+  /** This kind's own retries and pausing, instead of the dispatcher's (a cache must hear of a change within seconds, and is never paused). */
+  readonly policy?: { retry: RetryPolicy; pauseAfterMs: number | null };
+  /** Told of each delivery that succeeded, with the time of its event (for metrics). */
+  delivered?(eventAt: Date): void;
 }
 
 export interface DispatcherDeps {
@@ -141,8 +145,10 @@ export function createEventDispatcher(deps: DispatcherDeps) {
           latencyMs: Math.round(performance.now() - started),
           error: outcome.error,
         };
-        if (outcome.ok) succeeded.push({ id: delivery.id, attempt });
-        else await recordFailure(claim, delivery, attempt);
+        if (outcome.ok) {
+          succeeded.push({ id: delivery.id, attempt });
+          kind?.delivered?.(delivery.event_created_at);
+        } else await recordFailure(claim, delivery, attempt);
       }),
     );
     if (succeeded.length > 0) {
@@ -175,13 +181,14 @@ export function createEventDispatcher(deps: DispatcherDeps) {
    */
   async function recordFailure(claim: string, delivery: ClaimedDelivery, attempt: AttemptRecord) {
     const now = clock.now();
-    const retryAt = nextAttemptAt(attempt.attempts, delivery.first_attempt_at ?? attempt.startedAt, now, deps.retry);
+    const policy = deps.kinds[delivery.kind as TargetKind]?.policy ?? deps;
+    const retryAt = nextAttemptAt(attempt.attempts, delivery.first_attempt_at ?? attempt.startedAt, now, policy.retry);
     await transaction(db, async (trx) => {
       await markTargetFailing(trx, delivery.target_id, now);
       const paused =
-        deps.pauseAfterMs === null
+        policy.pauseAfterMs === null
           ? undefined
-          : await pauseFailingTarget(trx, delivery.target_id, new Date(now.getTime() - deps.pauseAfterMs), now);
+          : await pauseFailingTarget(trx, delivery.target_id, new Date(now.getTime() - policy.pauseAfterMs), now);
       if (paused) {
         log.warn({ target: paused.public_id, failing_since: paused.failing_since }, 'event target paused: failing without a success');
         await deps.kinds[paused.kind].paused(trx, { id: paused.id, publicId: paused.public_id, failingSince: paused.failing_since! });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /** Every public prefix of the service (contract section 1). */
 export type IdPrefix =
-  'usr' | 'ses' | 'adr' | 'cat' | 'prd' | 'var' | 'ord' | 'rev' | 'cpn' | 'exp' | 'aud' | 'inv' | 'whe' | 'evt' | 'dlv';
+  'usr' | 'ses' | 'adr' | 'cat' | 'prd' | 'var' | 'ord' | 'rev' | 'cpn' | 'exp' | 'aud' | 'inv' | 'whe' | 'evt' | 'dlv' | 'cch';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 20;

@@ -53,7 +53,7 @@ export const NoContent = Type.Null({ description: 'No content' });
  * (Fastify strips bodies only for 204), and the typed reply only admits the
  * schema's `null`: this is the one place that knows both.
  */
-export const sendEmpty = (reply: FastifyReply, status: 202 | 204) => reply.code(status).send();
+export const sendEmpty = (reply: FastifyReply, status: 202 | 204 | 304) => reply.code(status).send();
 
 /** Path parameter carrying a public ID; a wrong prefix or shape is a 404, never a 400. */
 export const IdParam = <N extends string>(name: N, prefix: string) =>

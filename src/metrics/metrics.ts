@@ -133,12 +133,12 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
   let deliveries: { at: number; state: Promise<{ pending: number; age: number }> } | null = null;
   const deliveryState = () => {
     const now = deps.clock.now().getTime();
-    if (!deliveries || now - deliveries.at > 1000) deliveries = { at: now, state: deliveryBacklog(deps.db) };
+    if (!deliveries || now - deliveries.at > 1000) deliveries = { at: now, state: deliveryBacklog(deps.db, 'webhook') };
     return deliveries.state;
   };
   new Gauge({
     name: 'event_deliveries_pending',
-    help: 'Event deliveries (webhooks) waiting for an active target, retries included',
+    help: 'Webhook deliveries waiting for an active endpoint, retries included',
     registers: [registry],
     async collect() {
       await deliveryState().then(
@@ -153,6 +153,35 @@ export function createMetrics(deps: { db: Db; clock: Clock }): Metrics {
     registers: [registry],
     async collect() {
       await deliveryState().then(
+        (state) => this.set(state.age),
+        () => {},
+      );
+    },
+  });
+
+  let purges: { at: number; state: Promise<{ pending: number; age: number }> } | null = null;
+  const purgeState = () => {
+    const now = deps.clock.now().getTime();
+    if (!purges || now - purges.at > 1000) purges = { at: now, state: deliveryBacklog(deps.db, 'cache') };
+    return purges.state;
+  };
+  new Gauge({
+    name: 'cache_purges_pending',
+    help: 'Cache purges not yet accepted by their cache (src/http-cache/), retries included',
+    registers: [registry],
+    async collect() {
+      await purgeState().then(
+        (state) => this.set(state.pending),
+        () => {},
+      );
+    },
+  });
+  new Gauge({
+    name: 'cache_purge_oldest_pending_age_seconds',
+    help: 'Age of the oldest cache purge not yet accepted (0 when none): how stale a cache may be serving',
+    registers: [registry],
+    async collect() {
+      await purgeState().then(
         (state) => this.set(state.age),
         () => {},
       );

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import type { HttpCache } from '../http-cache/policy.js';
+import { Cached, NotModified } from '../http-cache/schemas.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { ProductReviewsPage, ProductReviewsQuery, Review, ReviewCreate, ReviewPatch } from './schemas.js';
@@ -7,9 +9,9 @@ import type { ReviewService } from './service.js';
 
 /** Writing reviews (any signed-in user), your own reviews, and a product's public reviews. */
 export const reviewRoutes =
-  (deps: { reviews: ReviewService }): FastifyPluginAsyncTypebox =>
+  (deps: { reviews: ReviewService; httpCache: HttpCache }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { reviews } = deps;
+    const { reviews, httpCache } = deps;
     const tags = ['Reviews'];
     const params = IdParam('review_public_id', 'rev');
     const writeErrors = errorResponses('NOT_FOUND', 'ALREADY_REVIEWED', 'INVALID_IMAGE_URL');
@@ -73,11 +75,14 @@ export const reviewRoutes =
         description: '`summary` covers every approved review of the product, whatever the `rating` filter and page.',
         params: IdParam('product_public_id', 'prd'),
         querystring: ProductReviewsQuery,
-        response: { 200: ProductReviewsPage, ...errorResponses('NOT_FOUND') },
+        response: { 200: Cached(ProductReviewsPage), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
-      handler: async (request) => ({
-        success: true as const,
-        ...(await reviews.listForProduct(request.params.product_public_id, request.query)),
-      }),
+      handler: async (request, reply) => {
+        // Cacheable like the catalog (src/http-cache/policy.ts); the product's key too, for its page goes when the product does.
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        const page = await reviews.listForProduct(request.params.product_public_id, request.query);
+        httpCache.keys(reply, [`reviews:${request.params.product_public_id}`, request.params.product_public_id]);
+        return { success: true as const, ...page };
+      },
     });
   };

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import type { Clock } from '../../src/lib/clock.js';
+import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { Client } from './client.js';
 import { checkResponsesAgainstDocument } from './openapi-responses.js';
 import { createTestDatabase, type TestDatabase } from './service.js';
@@ -33,6 +34,8 @@ export interface TestApp {
   statements: { sql: string; parameters: readonly unknown[] }[];
   /** A fresh HTTP client with its own cookie jar. */
   client(): Client;
+  /** The app's Prometheus metrics (only with `metrics: true`). */
+  metrics?: Metrics;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,7 @@ export type TestTarget = Pick<TestApp, 'db' | 'config' | 'baseUrl' | 'client'>;
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { setup?: (app: FastifyInstance) => void; database?: TestDatabase } = {},
+  options: { setup?: (app: FastifyInstance) => void; database?: TestDatabase; metrics?: boolean } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-app-'));
@@ -73,7 +76,8 @@ export async function startTestApp(
     },
   });
   const clock = new TestClock();
-  const app = await buildApp({ config, db, clock });
+  const metrics = options.metrics ? createMetrics({ db, clock }) : undefined;
+  const app = await buildApp({ config, db, clock, ...(metrics ? { metrics } : {}) });
   // Every response the test receives must be what the OpenAPI document says it is (see the helper).
   const responses = checkResponsesAgainstDocument(app);
   options.setup?.(app);
@@ -91,6 +95,7 @@ export async function startTestApp(
     queries,
     statements,
     client: () => new Client(baseUrl),
+    ...(metrics ? { metrics } : {}),
     async close() {
       await app.close();
       await db.destroy();

@@ -3,12 +3,12 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * The real servers some fault tests drive (PgBouncer, HAProxy), as Debian
+ * The real servers some fault tests drive (PgBouncer, HAProxy, Varnish), as Debian
  * installs them. A missing one fails the test with the command that installs
  * it: these tests never pass by skipping. `.ci/install-servers.sh` installs
  * them on CI.
  */
-export function serverBinary(name: 'pgbouncer' | 'haproxy', packageName: string): string {
+export function serverBinary(name: 'pgbouncer' | 'haproxy' | 'varnishd' | 'varnishadm', packageName: string): string {
   const directories = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
   for (const directory of directories.filter(Boolean)) {
     const candidate = path.join(directory, name);

@@ -40,11 +40,13 @@ const OWNERS: Record<string, string> = {
   event_targets: 'events',
   event_deliveries: 'events',
   webhook_endpoints: 'webhooks',
+  cache_targets: 'http-cache',
   staff_invitations: 'staff-invitations',
   storefront_totals: 'db',
   inventory_totals: 'db',
   product_documents: 'db',
   inventory_products: 'db',
+  catalog_version: 'db',
 };
 const DERIVED = Object.keys(OWNERS).filter((table) => OWNERS[table] === 'db');
 
@@ -183,6 +185,10 @@ const FOREIGN_READS: Record<string, { tables: string[]; why: string }> = {
     why: "an endpoint is an event target: its list and detail show the target's subscriptions and state beside its URL",
   },
   'staff-invitations': { tables: ['users'], why: 'the invitations list shows who sent each' },
+  'http-cache': {
+    tables: ['catalog_version', 'event_targets'],
+    why: "public reads' ETags come from the version the database keeps (migration 0018); a cache is an event target, synced with its URL",
+  },
 };
 
 test("a folder reads another folder's table only where FOREIGN_READS says so", () => {

@@ -3780,6 +3780,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3797,6 +3805,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -3888,6 +3907,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3897,6 +3924,17 @@ export interface paths {
                             data: components["schemas"]["Product"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4113,6 +4151,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4122,6 +4168,17 @@ export interface paths {
                             data: components["schemas"]["Product"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4226,6 +4283,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4243,6 +4308,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4334,6 +4410,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4343,6 +4427,17 @@ export interface paths {
                             data: components["schemas"]["Category"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -4464,6 +4559,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4481,6 +4584,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
@@ -14523,6 +14637,14 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -14553,6 +14675,17 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { MIGRATION_NAMES } from '../db/migrate.js';
+import { createCatalogVersion } from './catalog-version.js';
+
+/**
+ * What every response tells HTTP caches (docs/caching.md).
+ *
+ * A public read (the catalog: products, categories, approved reviews) calls
+ * `notModified` first. That sets its validator, an ETag made of the catalog's
+ * version (migration 0018: it moves at the commit of any change a shopper can
+ * see) and this release's shapes, read before any of the data, so a body is
+ * never older than its ETag says; when the request's If-None-Match already
+ * holds it, the route answers 304 without building the body. The route then
+ * names what it shows (`keys`): the surrogate keys purges are aimed at.
+ *
+ * On the way out (`onSend`): a public read answered 200 or 304 and setting
+ * no cookie gets the shared-cache Cache-Control and its keys (`Surrogate-Key`
+ * for Varnish and Fastly, `Cache-Tag` for Cloudflare). A public read that
+ * failed, and anything that sets a cookie, is `no-store`. Every other
+ * response (sessions, carts, accounts, orders, admin) is `private, no-store`
+ * unless its route chose its own caching (uploaded images are immutable).
+ */
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Set by notModified on a public read: the surrogate keys of what it shows (empty until `keys`). */
+    cacheKeys: string[] | null;
+  }
+}
+
+const PRIVATE = 'private, no-store';
+
+export function createHttpCache({ db }: { db: Db }) {
+  const version = createCatalogVersion(db);
+  let release = 'r';
+  return {
+    /** Names this build's response shapes (the OpenAPI document and the schema), so a release that changes them changes every ETag. */
+    setRelease(document: unknown) {
+      release = createHash('sha256')
+        .update(JSON.stringify(document))
+        .update(String(MIGRATION_NAMES.length))
+        .digest('base64url')
+        .slice(0, 10);
+    },
+
+    /** Sets a public read's validator; true when the request's If-None-Match holds it (answer 304, build nothing). */
+    async notModified(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+      const etag = `"${release}.${await version.read()}"`;
+      reply.header('etag', etag);
+      reply.cacheKeys = [];
+      return ifNoneMatch(request.headers['if-none-match'], etag);
+    },
+
+    /** The surrogate keys of what a public read shows. */
+    keys(reply: FastifyReply, keys: readonly string[]) {
+      reply.cacheKeys = [...keys];
+    },
+  };
+}
+
+export type HttpCache = ReturnType<typeof createHttpCache>;
+
+/** RFC 9110 13.1.2: `*`, or a list of entity tags compared weakly. */
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export function registerCacheHeaders(app: FastifyInstance, config: Config['httpCache'], varyOrigin: boolean): void {
+  const shared =
+    `public, max-age=${config.maxAge}, s-maxage=${config.sMaxAge}` +
+    (config.staleWhileRevalidate > 0 ? `, stale-while-revalidate=${config.staleWhileRevalidate}` : '') +
+    (config.staleIfError > 0 ? `, stale-if-error=${config.staleIfError}` : '');
+  app.decorateReply('cacheKeys', null);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const keys = reply.cacheKeys ?? null; // undefined in scopes registered before the decorator
+    const cookie = reply.hasHeader('set-cookie');
+    if (keys !== null && (reply.statusCode === 200 || reply.statusCode === 304) && !cookie) {
+      reply.header('cache-control', shared);
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (varyOrigin && !/\borigin\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
+      if (keys.length > 0) {
+        reply.header('surrogate-key', keys.join(' '));
+        reply.header('cache-tag', keys.join(','));
+      }
+    } else if (keys !== null || cookie) {
+      reply.removeHeader('etag');
+      reply.header('cache-control', keys !== null && !cookie ? 'no-store' : PRIVATE);
+    } else if (!reply.hasHeader('cache-control')) {
+      reply.header('cache-control', PRIVATE);
+    }
+    return payload;
+  });
+}

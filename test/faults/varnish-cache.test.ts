@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { API, expectStatus } from '../helpers/catalog.js';
+import { Client } from '../helpers/client.js';
+import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs, signUp } from '../helpers/factories.js';
+import { sleep } from '../helpers/mail.js';
+import { moderate, postReview } from '../helpers/reviews.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
+import { freePort, startVarnish, type Varnish } from '../helpers/varnish.js';
+
+/**
+ * The catalog behind a real Varnish running deploy/varnish/commerce.vcl
+ * (issue 28, docs/caching.md), in front of two service instances on one
+ * database, round-robin: repeated reads are hits, conditional ones 304;
+ * admin writes, a sell-out and a review approval show through the cache
+ * within a second of the write's answer; sessions never meet the cache; a
+ * purge sent while Varnish is down arrives when it is back; and the two
+ * instances send each purge once.
+ */
+const TOKEN = 'varnish-purge-token-0123';
+let database: TestDatabase;
+const instances: TestApp[] = [];
+let varnish: Varnish;
+let admin: Client;
+let cached: Client;
+
+before(async () => {
+  database = await createTestDatabase();
+  const port = await freePort();
+  const env = {
+    RATE_LIMIT_REGISTER: '0',
+    RATE_LIMIT_CHECKOUT: '0',
+    EVENT_POLL_INTERVAL_MS: '200',
+    CACHE_PURGE_RETRY_BASE_MS: '200',
+    CACHE_PURGE_RETRY_MAX_MS: '500',
+    CACHE_PURGE_URLS: `http://127.0.0.1:${port}/.cache/purge`,
+    CACHE_PURGE_TOKEN: TOKEN,
+  };
+  for (let i = 0; i < 2; i++) instances.push(await startTestApp(env, { database }));
+  varnish = await startVarnish(
+    instances.map((instance) => instance.baseUrl),
+    TOKEN,
+    port,
+  );
+  admin = (await signInAs(instances[0]!, 'ADMIN')).client;
+  cached = new Client(varnish.url);
+});
+
+after(async () => {
+  for (const instance of instances) await instance.close();
+  await varnish?.close();
+  await database?.drop();
+});
+
+/** Reads through Varnish until `check` holds, failing after `withinMs`; returns how long it took. */
+async function visibleWithin(path: string, check: (body: any) => boolean, withinMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const response = await cached.get(path);
+    if (response.status === 200 && check(response.body)) return performance.now() - started;
+    if (performance.now() - started > withinMs)
+      throw new Error(`${path} still shows ${response.text.slice(0, 300)} after ${withinMs} ms (${response.headers.get('x-cache')})`);
+    await sleep(20);
+  }
+}
+
+/** Waits until every purge owed has been accepted (so a read that follows is not banned by an earlier write's purge). */
+async function purgesSettled(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
+      WHERE t.kind = 'cache' AND d.state = 'PENDING'`.execute(instances[0]!.db);
+    if (rows[0]!.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} purges still pending`);
+    await sleep(50);
+  }
+}
+
+describe('reads through the cache', () => {
+  test('a second read is a hit; a conditional read is a 304 from the cache', async () => {
+    const { productId } = await sellableVariant(admin);
+    await purgesSettled();
+    const path = `${API}/products/${productId}`;
+    const first = await cached.get(path);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('x-cache'), 'MISS');
+    const second = await cached.get(path);
+    assert.equal(second.headers.get('x-cache'), 'HIT');
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.get('surrogate-key'), null, 'keys stay between the service and the cache');
+    const conditional = await cached.get(path, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    assert.equal(conditional.status, 304);
+    assert.equal(conditional.headers.get('x-cache'), 'HIT');
+    // A signed-in shopper's read of the same product is the same hit: the public answer does not depend on the session.
+    const { client } = await signUp(instances[0]!);
+    const signedIn = new Client(varnish.url);
+    for (const [name, value] of client.cookies) signedIn.cookies.set(name, value);
+    assert.equal((await signedIn.get(path)).headers.get('x-cache'), 'HIT');
+  });
+
+  test('an admin price change, a sell-out and an approved review show through the cache within a second', async () => {
+    const { productId, variantId } = await sellableVariant(admin, { stock: 1 });
+    await purgesSettled();
+    const path = `${API}/products/${productId}`;
+    const list = `${API}/products?search=${encodeURIComponent((await cached.get(path)).body.data.name)}`;
+    await cached.get(path);
+    await cached.get(list);
+    assert.equal((await cached.get(path)).headers.get('x-cache'), 'HIT');
+    assert.equal((await cached.get(list)).headers.get('x-cache'), 'HIT');
+
+    expectStatus(await admin.patch(`${API}/admin/variants/${variantId}`, { price: '23.45' }), 200);
+    await visibleWithin(path, (body) => body.data.variants[0].price === '23.45', 1000);
+    await visibleWithin(list, (body) => body.data[0]?.variants[0].price === '23.45', 1000);
+
+    assert.equal((await cached.get(path)).body.data.variants[0].in_stock, true);
+    const buyer = await shopper(instances[1]!, [{ variantId, quantity: 1 }]);
+    assert.equal((await checkout(buyer.client, buyer.addressId)).status, 201);
+    await visibleWithin(path, (body) => body.data.variants[0].in_stock === false, 1000);
+
+    const reviews = `${API}/products/${productId}/reviews`;
+    assert.equal((await cached.get(reviews)).body.data.length, 0);
+    const review = await postReview(buyer.client, productId);
+    await purgesSettled();
+    await cached.get(reviews);
+    assert.equal((await cached.get(reviews)).headers.get('x-cache'), 'HIT');
+    await moderate(admin, review.public_id, 'APPROVED');
+    await visibleWithin(reviews, (body) => body.data.length === 1, 1000);
+    await visibleWithin(path, (body) => body.data.rating.count === 1, 1000);
+  });
+
+  test('two signed-in shoppers through the cache never see each other, and nothing with a session is stored', async () => {
+    const { variantId: first } = await sellableVariant(admin);
+    const { variantId: second } = await sellableVariant(admin);
+    const shoppers = [
+      await shopper(instances[0]!, [{ variantId: first, quantity: 1 }]),
+      await shopper(instances[0]!, [{ variantId: second, quantity: 2 }]),
+    ];
+    const through = shoppers.map(({ client }) => {
+      const viaCache = new Client(varnish.url);
+      for (const [name, value] of client.cookies) viaCache.cookies.set(name, value);
+      return viaCache;
+    });
+    assert.equal((await checkout(through[0]!, shoppers[0]!.addressId)).status, 201);
+    for (let round = 0; round < 3; round++) {
+      for (const [i, client] of through.entries()) {
+        const me = await client.get(`${API}/users/me`);
+        assert.equal(me.body.data.email, shoppers[i]!.email);
+        const cart = await client.get(`${API}/cart`);
+        const orders = await client.get(`${API}/orders`);
+        assert.equal(orders.body.data.length, i === 0 ? 1 : 0);
+        if (i === 1)
+          assert.deepEqual(
+            cart.body.data.items.map((item: any) => item.variant_public_id),
+            [second],
+          );
+        for (const response of [me, cart, orders]) {
+          assert.notEqual(response.headers.get('x-cache'), 'HIT');
+          assert.equal(response.headers.get('age'), '0');
+        }
+      }
+    }
+    const anonymous = new Client(varnish.url);
+    assert.equal((await anonymous.get(`${API}/users/me`)).status, 401);
+    assert.equal((await anonymous.get(`${API}/orders`)).status, 401);
+    // The CSRF token's pre-session cookie is never stored either: each visitor gets their own.
+    const tokens = await Promise.all([anonymous.get(`${API}/auth/csrf-token`), new Client(varnish.url).get(`${API}/auth/csrf-token`)]);
+    assert.notEqual(tokens[0]!.body.data.csrf_token, tokens[1]!.body.data.csrf_token);
+  });
+});
+
+describe('purges', () => {
+  test('a purge sent while Varnish is down arrives when it comes back', async () => {
+    const { productId, variantId } = await sellableVariant(admin);
+    await purgesSettled();
+    await varnish.stop();
+    expectStatus(await admin.patch(`${API}/admin/variants/${variantId}`, { price: '31.00' }), 200);
+    // The purge is owed, and attempts fail while the cache is away.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await sql<{ state: string; attempts: number }>`
+        SELECT d.state, d.attempts FROM event_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE e.type = 'cache.purge' AND e.payload -> 'keys' ? ${productId}`.execute(instances[0]!.db);
+      if (rows.some((row) => row.state === 'PENDING' && row.attempts >= 2)) break;
+      if (Date.now() > deadline) throw new Error(`no failed attempts recorded: ${JSON.stringify(rows)}`);
+      await sleep(100);
+    }
+    await varnish.start();
+    while (!(await varnish.bans()).some((ban) => ban.includes(productId))) {
+      if (Date.now() > deadline) throw new Error(`no ban for ${productId}: ${(await varnish.bans()).join('\n')}`);
+      await sleep(100);
+    }
+  });
+
+  test('two instances behind one cache send each purge once, and a bad token or key is refused', async () => {
+    const { productId, variantId } = await sellableVariant(admin);
+    const targets = await instances[0]!.db
+      .selectFrom('event_targets')
+      .select('id')
+      .where('kind', '=', 'cache')
+      .where('deleted_at', 'is', null)
+      .execute();
+    assert.equal(targets.length, 1, 'both instances share one target for the one cache');
+    // Written through the second instance; either may send it.
+    const second = (await signInAs(instances[1]!, 'ADMIN')).client;
+    expectStatus(await second.patch(`${API}/admin/variants/${variantId}`, { price: '41.00' }), 200);
+    await visibleWithin(`${API}/products/${productId}`, (body) => body.data.variants[0].price === '41.00', 1000);
+    await sleep(600); // a second sending would be done by now
+    const { rows } = await sql<{ deliveries: number; attempts: number; state: string }>`
+      SELECT count(*)::int AS deliveries, sum(d.attempts)::int AS attempts, min(d.state) AS state
+      FROM events e JOIN event_deliveries d ON d.event_id = e.id
+      WHERE e.type = 'cache.purge' AND e.payload -> 'keys' ? ${productId}
+      GROUP BY e.id ORDER BY e.id DESC LIMIT 1`.execute(instances[0]!.db);
+    assert.deepEqual(rows, [{ deliveries: 1, attempts: 1, state: 'SUCCEEDED' }]);
+
+    const purge = (headers: Record<string, string>) => fetch(varnish.purgeUrl, { method: 'POST', headers });
+    assert.equal((await purge({ authorization: 'Bearer wrong-token-000000000', 'surrogate-key': 'products' })).status, 401);
+    assert.equal((await purge({ authorization: `Bearer ${TOKEN}`, 'surrogate-key': 'a.*' })).status, 400);
+    assert.equal((await purge({ authorization: `Bearer ${TOKEN}`, 'surrogate-key': 'products' })).status, 204);
+  });
+});
