@@ -81,6 +81,7 @@ const KIND_OF_SQL: Readonly<Record<string, Kind>> = {
   citext: 'string',
   uuid: 'string',
   inet: 'string',
+  xid8: 'string', // a transaction ID, which pg returns as text
   numeric: 'string', // exact decimals stay strings
   date: 'string', // kept as PostgreSQL's text
   integer: 'number',
