@@ -102,8 +102,9 @@ sub vcl_backend_response {
     set beresp.ttl = std.duration(regsub(beresp.http.Cache-Control, "^.*s-maxage=(\d+).*$", "\1s"), 0s);
   }
   set beresp.http.X-Commerce-SWR = "0s";
-  if (beresp.http.Cache-Control ~ "stale-while-revalidate=\d+") {
-    set beresp.http.X-Commerce-SWR = regsub(beresp.http.Cache-Control, "^.*stale-while-revalidate=(\d+).*$", "\1s");
+  # The service sends stale-while-revalidate in Surrogate-Control only (browsers would apply it too).
+  if (beresp.http.Surrogate-Control ~ "stale-while-revalidate=\d+") {
+    set beresp.http.X-Commerce-SWR = regsub(beresp.http.Surrogate-Control, "^.*stale-while-revalidate=(\d+).*$", "\1s");
   }
   set beresp.grace = std.duration(beresp.http.X-Commerce-SWR, 0s);
   if (beresp.http.Cache-Control ~ "stale-if-error=\d+") {
@@ -118,6 +119,8 @@ sub vcl_backend_response {
 
 sub vcl_deliver {
   unset resp.http.X-Commerce-SWR;
+  # Varnish has acted on it; downstream caches are told by Cache-Control (and CDN-Cache-Control).
+  unset resp.http.Surrogate-Control;
   # The keys are for caches, not for browsers.
   unset resp.http.Surrogate-Key;
   unset resp.http.Cache-Tag;

@@ -70,16 +70,24 @@ export function ifNoneMatch(header: string | undefined, etag: string): boolean {
 }
 
 export function registerCacheHeaders(app: FastifyInstance, config: Config['httpCache'], varyOrigin: boolean): void {
-  const shared =
-    `public, max-age=${config.maxAge}, s-maxage=${config.sMaxAge}` +
+  const staleIfError = config.staleIfError > 0 ? `, stale-if-error=${config.staleIfError}` : '';
+  // stale-while-revalidate is for shared caches only, so it goes in the fields they alone read
+  // (Surrogate-Control: Varnish, Fastly; CDN-Cache-Control, RFC 9213: Cloudflare, Akamai). In
+  // Cache-Control, browsers apply it too: Chromium then shows a stale answer right after a write
+  // while it revalidates in the background, and the console would show a change undone.
+  const shared = `public, max-age=${config.maxAge}, s-maxage=${config.sMaxAge}${staleIfError}`;
+  const surrogate =
+    `max-age=${config.sMaxAge}` +
     (config.staleWhileRevalidate > 0 ? `, stale-while-revalidate=${config.staleWhileRevalidate}` : '') +
-    (config.staleIfError > 0 ? `, stale-if-error=${config.staleIfError}` : '');
+    staleIfError;
   app.decorateReply('cacheKeys', null);
   app.addHook('onSend', async (_request, reply, payload) => {
     const keys = reply.cacheKeys ?? null; // undefined in scopes registered before the decorator
     const cookie = reply.hasHeader('set-cookie');
     if (keys !== null && (reply.statusCode === 200 || reply.statusCode === 304) && !cookie) {
       reply.header('cache-control', shared);
+      reply.header('surrogate-control', surrogate);
+      reply.header('cdn-cache-control', surrogate);
       const vary = String(reply.getHeader('vary') ?? '');
       if (varyOrigin && !/\borigin\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
       if (keys.length > 0) {

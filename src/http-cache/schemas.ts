@@ -5,7 +5,11 @@ import { NoContent } from '../lib/schemas.js';
 const text = (description: string) => ({ type: 'string', description }) as const;
 const CACHE_HEADERS = {
   ETag: text("The catalog's version: send it back in If-None-Match to get a 304 when nothing changed"),
-  'Cache-Control': text('public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*)'),
+  'Cache-Control': text('public, with max-age, s-maxage and stale-if-error as configured (CACHE_*)'),
+  'Surrogate-Control': text(
+    'For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too)',
+  ),
+  'CDN-Cache-Control': text('The same for CDNs that read RFC 9213 (Cloudflare, Akamai)'),
   'Surrogate-Key': text(
     'What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these',
   ),

@@ -3782,8 +3782,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -3811,7 +3815,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -3909,8 +3913,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -3930,7 +3938,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -4153,8 +4161,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -4174,7 +4186,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -4285,8 +4297,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -4314,7 +4330,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -4412,8 +4428,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -4433,7 +4453,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -4561,8 +4581,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -4590,7 +4614,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
@@ -14639,8 +14663,12 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
                         /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
                         "Surrogate-Key"?: string;
                         /** @description The same keys, comma-separated (Cloudflare) */
@@ -14681,7 +14709,7 @@ export interface paths {
                     headers: {
                         /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
                         ETag?: string;
-                        /** @description public, with max-age, s-maxage, stale-while-revalidate and stale-if-error as configured (CACHE_*) */
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
                         "Cache-Control"?: string;
                         [name: string]: unknown;
                     };
