@@ -53,11 +53,18 @@ describe('storefront: errors, in words', () => {
           await page.getByRole('heading', { level: 1, name: 'We are a little busy' }).waitFor();
           await page.getByText('The shop is busy right now. Please try again in a moment.').waitFor();
           assert.doesNotMatch(await page.locator('body').innerText(), /SERVICE_UNAVAILABLE|database|\{"/);
+          // The frame states no shop facts it could not read (no "free shipping from $0.00").
+          assert.doesNotMatch(await page.getByRole('contentinfo').innerText(), /Free shipping/);
         } finally {
           apiDown = false;
         }
         await page.getByRole('link', { name: 'Try again' }).click();
         await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+        // The whole frame comes back, not only the page: the shop's facts and its navigation.
+        await page
+          .getByRole('contentinfo')
+          .getByText(/Free shipping on orders from/)
+          .waitFor();
       },
       { expectedConsoleErrors: /status of 503/ },
     );

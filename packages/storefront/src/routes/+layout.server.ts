@@ -30,9 +30,11 @@ export const load: LayoutServerLoad = (event) =>
         nav: nav(tree.roots),
         user: user ? { email: user.email, verified: user.email_verified } : null,
         cartCount,
+        /** False while the API cannot answer: the frame then states no shop facts it does not know. */
+        reachable: true,
       };
     } catch (e) {
       if (!unreachable(e)) throw e;
-      return { origin, store: UNREACHABLE, nav: [] as NavCategory[], user: null, cartCount: 0 };
+      return { origin, store: UNREACHABLE, nav: [] as NavCategory[], user: null, cartCount: 0, reachable: false };
     }
   });
