@@ -5,10 +5,11 @@
  * its sources, so a restart costs nothing; `--server` leaves the web apps out (the worker serves none).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runStep, isStale, type Step } from './build-steps.js';
 import { buildConsole, consoleIsStale } from './console-build.js';
 import { buildStorefront, storefrontIsStale } from './storefront-build.js';
 
@@ -23,16 +24,7 @@ const sources = [
   path.join(root, 'package.json'),
 ];
 
-function newest(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newest(path.join(entry, name))));
-}
-
-export function serverIsStale(): boolean {
-  return !existsSync(marker) || statSync(marker).mtimeMs < Math.max(...sources.map(newest));
-}
+export const serverIsStale = (): boolean => isStale(marker, sources);
 
 /** tsc with tsconfig.build.json (incremental): src/ to dist/. */
 export async function buildServer(): Promise<void> {
@@ -46,35 +38,23 @@ export async function buildServer(): Promise<void> {
   writeFileSync(marker, new Date().toISOString());
 }
 
-async function step(name: string, stale: () => boolean, build: () => Promise<void>, ifStale: boolean): Promise<void> {
-  if (ifStale && !stale()) return;
-  const started = Date.now();
-  try {
-    await build();
-  } catch (error) {
-    // Without its build tools (a production install without dev dependencies) a build shipped with
-    // the deploy is used as it is; without one the service cannot start and says so.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (ifStale && (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')) {
-      if (name === 'service' && !existsSync(path.join(root, 'dist', 'src', 'main.js'))) {
-        throw new Error(
-          'The service is not built and TypeScript is not installed: run `npm run build` where it is (a full `npm install`) and ship dist/',
-        );
-      }
-      console.warn(`${name}: build tools are not installed, using the build that is there (run \`npm run build\` where they are)`);
-      return;
-    }
-    throw error;
-  }
-  console.log(`${name}: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
+const SERVICE: Step = {
+  name: 'service',
+  stale: serverIsStale,
+  build: buildServer,
+  required: {
+    file: path.join(root, 'dist', 'src', 'main.js'),
+    otherwise:
+      'The service is not built and TypeScript is not installed: run `npm run build` where it is (a full `npm install`) and ship dist/',
+  },
+};
 
 /** The service (and, unless `server`, the console and the storefront); with `ifStale`, only what is older than its sources. */
 export async function build(options: { ifStale: boolean; server: boolean }): Promise<void> {
-  await step('service', serverIsStale, buildServer, options.ifStale);
+  await runStep(SERVICE, options.ifStale);
   if (!options.server) {
-    await step('console', consoleIsStale, buildConsole, options.ifStale);
-    await step('storefront', storefrontIsStale, buildStorefront, options.ifStale);
+    await runStep({ name: 'console', stale: consoleIsStale, build: buildConsole }, options.ifStale);
+    await runStep({ name: 'storefront', stale: storefrontIsStale, build: buildStorefront }, options.ifStale);
   }
 }
 

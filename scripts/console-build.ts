@@ -3,10 +3,11 @@
  * serves at /admin. `--if-stale` (what `npm start` runs first) skips the build when the output is
  * newer than every source it comes from, so a restart costs nothing.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isStale, runIfMain } from './build-steps.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const consoleRoot = path.join(root, 'packages/console');
@@ -19,16 +20,7 @@ const sources = [
   path.join(root, 'packages/client/src'),
 ];
 
-function newest(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newest(path.join(entry, name))));
-}
-
-export function consoleIsStale(): boolean {
-  return !existsSync(output) || statSync(output).mtimeMs < Math.max(...sources.map(newest));
-}
+export const consoleIsStale = (): boolean => isStale(output, sources);
 
 export async function buildConsole(): Promise<void> {
   // Always a production build, whatever NODE_ENV the caller runs with (`NODE_ENV=development npm start`
@@ -50,26 +42,4 @@ function precompress(dir: string): void {
   }
 }
 
-async function main(): Promise<void> {
-  if (process.argv.includes('--if-stale') && !consoleIsStale()) return;
-  const started = Date.now();
-  try {
-    await buildConsole();
-  } catch (error) {
-    // Without its build tools (a production install without dev dependencies), the API still starts;
-    // /admin then answers 503 CONSOLE_NOT_BUILT until a build is shipped with the deploy.
-    if (process.argv.includes('--if-stale') && (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
-      console.warn('console: vite is not installed, skipping the build (run `npm run build:console` where it is)');
-      return;
-    }
-    throw error;
-  }
-  console.log(`console: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, { name: 'console', stale: consoleIsStale, build: buildConsole });
