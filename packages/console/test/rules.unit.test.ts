@@ -105,6 +105,8 @@ describe('audit entries as people read them', () => {
       heading: 'Deleted',
       fields: [{ field: 'name', value: 'Mug' }],
     });
+    // What came of an action, with no `before` at all (a webhook test event sent).
+    assert.deepEqual(describeChanges({ after: { event: 'evt_1' } }), { fields: [{ field: 'event', value: 'evt_1' }] });
     assert.equal(describeChanges({ moved: [1, 2] }), '{"moved":[1,2]}');
     assert.equal((describeChanges('x'.repeat(1000)) as string).length, 300);
   });

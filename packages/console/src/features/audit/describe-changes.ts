@@ -27,7 +27,9 @@ export interface FieldChange {
  */
 export function describeChanges(changes: unknown): { heading?: string; fields: FieldChange[] } | string {
   if (!isRecord(changes) || !('before' in changes || 'after' in changes)) return shown(changes);
-  const { before, after } = changes;
+  // An entry that records only what came of an action (a test event sent) has no `before` at all.
+  const before = changes.before ?? null;
+  const after = changes.after ?? null;
   if ((before !== null && !isRecord(before)) || (after !== null && !isRecord(after))) return shown(changes);
   if (!after) return { heading: 'Deleted', fields: Object.entries(before ?? {}).map(([field, value]) => ({ field, value: shown(value) })) };
   if (!before) return { fields: Object.entries(after).map(([field, value]) => ({ field, value: shown(value) })) };
