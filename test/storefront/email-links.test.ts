@@ -54,6 +54,8 @@ describe('storefront: the pages emails link to', () => {
     await inShop(browser, t, app, async (page) => {
       await page.goto('/login');
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      // The sign-in page has an Email field too: fill the one on the page the link leads to.
+      await page.getByRole('heading', { level: 1, name: 'Forgot your password?' }).waitFor();
       await page.getByLabel('Email').fill(buyer.email);
       await page.getByRole('button', { name: 'Send the link' }).click();
       await page.getByText(`If an account uses ${buyer.email}`).waitFor();
