@@ -78,6 +78,11 @@ describe('headers', () => {
     const slug = detail.body.data.slug;
     assert.equal((await anonymous.get(`${API}/products/by-slug/${slug}`)).headers.get('surrogate-key'), productId);
     assert.equal((await anonymous.get(`${API}/categories`)).headers.get('surrogate-key'), 'categories');
+    // The shop's settings come from the configuration: their ETag names them, and nothing but a restart changes it.
+    const store = await anonymous.get(`${API}/store`);
+    assert.equal(store.headers.get('surrogate-key'), 'store');
+    assert.match(store.headers.get('cache-control')!, /^public, /);
+    assert.equal((await anonymous.get(`${API}/store`, { headers: { 'if-none-match': store.headers.get('etag')! } })).status, 304);
     assert.equal(
       (await anonymous.get(`${API}/products/${productId}/reviews`)).headers.get('surrogate-key'),
       `reviews:${productId} ${productId}`,
@@ -138,6 +143,22 @@ describe('revalidation', () => {
     assert.equal(changed.status, 200);
     assert.notEqual(changed.headers.get('etag'), etag);
     assert.equal((await anonymous.get(`${API}/products/${productId}`, { headers: { 'if-none-match': etag } })).status, 200);
+  });
+
+  test('an unconditional product read, and a list without a category, is one statement: the version is read with the data', async () => {
+    const { productId } = await sellableVariant(admin);
+    const anonymous = t.client();
+    for (const path of [`/products/${productId}`, '/products?sort=price', '/products?search=a&min_price=1']) {
+      const before = t.queries.length;
+      const response = await anonymous.get(`${API}${path}`);
+      assert.equal(response.status, 200, path);
+      const ran = t.queries.slice(before);
+      assert.equal(ran.length, 1, `${path}: ${ran.join(' | ')}`);
+      assert.match(ran[0]!, /catalog_version/, path);
+      const etag = response.headers.get('etag')!;
+      // The version the statement saw is the ETag's: a conditional request with it is a 304 until a change.
+      assert.equal((await anonymous.get(`${API}${path}`, { headers: { 'if-none-match': etag } })).status, 304, path);
+    }
   });
 
   test('many conditional requests at once share version reads, and each sees every change committed before it was sent', async () => {

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { catalogVersionColumn } from '../http-cache/repository.js';
 import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
 import type { PageRequest, Sort } from '../lib/pagination.js';
 import { containsPattern, keyIn, offsetOf, pageClause, paged } from '../lib/sql.js';
@@ -155,14 +156,14 @@ export async function listPublicProductsJson(
   filters: ProductFilters,
   sort: Sort<ProductSortField>,
   page: PageRequest,
-): Promise<{ data: string; total: number; ids: string[] }> {
+): Promise<{ data: string; total: number; ids: string[]; version: number }> {
   // The in-stock filter alone pages best straight from the sort index (its total is the documented slow part).
   if (!isWholeStorefront(filters) && !filters.inStock) return listFilteredJson(db, filters, sort, page);
   const row = await db
     .with('page', () => pageRows(db, filters, sort, page))
-    .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total'), pageIds.as('ids')])
+    .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total'), pageIds.as('ids'), catalogVersionColumn.as('version')])
     .executeTakeFirstOrThrow();
-  return { data: row.data, total: Number(row.total), ids: row.ids };
+  return { data: row.data, total: Number(row.total), ids: row.ids, version: Number(row.version) };
 }
 
 /** A filtered storefront page: the matches found once, with their sort keys, and both the page and the total taken from them (bench finding 20). */
@@ -175,27 +176,28 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
     'p.price_min',
     'p.rating_average',
   ]);
-  const result = await sql<{ data: string; total: number; ids: string[] }>`
+  const result = await sql<{ data: string; total: number; ids: string[]; version: number }>`
     WITH matched AS MATERIALIZED (${matched}),
     page AS (SELECT * FROM matched p ORDER BY ${orderOf(sort)} ${pageClause(page)})
-    SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total, ${pageIds} AS ids
+    SELECT ${pageJson(sort)} AS data, (SELECT count(*) FROM matched) AS total, ${pageIds} AS ids, ${catalogVersionColumn} AS version
   `.execute(db);
   const row = result.rows[0]!;
-  return { data: row.data, total: Number(row.total), ids: row.ids };
+  return { data: row.data, total: Number(row.total), ids: row.ids, version: Number(row.version) };
 }
 
 /**
- * One storefront product as the JSON text of its stored `Product` document:
+ * One storefront product as the JSON text of its stored `Product` document,
+ * with the catalog's version its statement saw (for its ETag):
  * the same bytes a list shows for it. test/product-documents.test.ts holds
  * every stored document equal to one built fresh by `product_document()`.
  */
 export async function findPublicProductJson(
   db: Executor,
   by: { publicId: string } | { slug: string },
-): Promise<{ document: string; public_id: string } | undefined> {
+): Promise<{ document: string; public_id: string; version: number } | undefined> {
   let query = filteredProducts(db, { audience: 'public' })
     .innerJoin('product_documents as d', 'd.product_id', 'p.id')
-    .select([sql<string>`d.document::text`.as('document'), 'p.public_id']);
+    .select([sql<string>`d.document::text`.as('document'), 'p.public_id', catalogVersionColumn.as('version')]);
   query = 'publicId' in by ? query.where('p.public_id', '=', by.publicId) : query.where('p.slug', '=', by.slug);
   return query.executeTakeFirst();
 }

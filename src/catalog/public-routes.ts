@@ -30,9 +30,13 @@ export const catalogPublicRoutes =
       schema: {
         tags: ['Catalog'],
         summary: "The shop's name, currency, shipping and tax rules (for showing prices before checkout)",
-        response: { 200: Ok(StoreSettings), ...errorResponses() },
+        response: { 200: Cached(Ok(StoreSettings)), 304: NotModified, ...errorResponses() },
       },
-      handler: async () => ({ success: true as const, data: settings }),
+      // The settings change only with the configuration, at a restart: the ETag is made of them.
+      handler: async (request, reply) => {
+        if (httpCache.notModifiedFixed(request, reply, settings, ['store'])) return sendEmpty(reply, 304);
+        return { success: true as const, data: settings };
+      },
     });
 
     app.get('/products', {
@@ -44,9 +48,12 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Page(Product)), 304: NotModified, ...errorResponses() },
       },
       handler: async (request, reply) => {
-        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        // Without a category the list is one statement, which reads the version too; a category's subtree is read first.
+        if (await httpCache.notModified(request, reply, { versionWithData: request.query.category === undefined })) {
+          return sendEmpty(reply, 304);
+        }
         const page = await storefront.list(request.query);
-        httpCache.keys(reply, ['products', ...page.ids]);
+        httpCache.keys(reply, ['products', ...page.ids], page.version);
         return sendJsonPage(reply, page);
       },
     });
@@ -60,9 +67,9 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
-        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        if (await httpCache.notModified(request, reply, { versionWithData: true })) return sendEmpty(reply, 304);
         const product = await storefront.get(request.params.product_public_id);
-        httpCache.keys(reply, [product.publicId]);
+        httpCache.keys(reply, [product.publicId], product.version);
         return sendJsonData(reply, product.json);
       },
     });
@@ -89,9 +96,9 @@ export const catalogPublicRoutes =
         response: { 200: Cached(Ok(Product)), 304: NotModified, ...errorResponses('NOT_FOUND') },
       },
       handler: async (request, reply) => {
-        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        if (await httpCache.notModified(request, reply, { versionWithData: true })) return sendEmpty(reply, 304);
         const product = await storefront.bySlug(request.params.slug);
-        httpCache.keys(reply, [product.publicId]);
+        httpCache.keys(reply, [product.publicId], product.version);
         return sendJsonData(reply, product.json);
       },
     });

@@ -12,16 +12,23 @@ import type { ProductListQuery, ProductSortField, StoreSettings, VariantStock } 
 
 type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | undefined };
 
+export interface PublicProduct {
+  json: string;
+  publicId: string;
+  /** The catalog's version as the statement that read the product saw it. */
+  version: number;
+}
+
 /**
  * The public catalog: only ACTIVE products with their ACTIVE variants, sent
  * as the stored `Product` documents PostgreSQL keeps (src/db/DERIVED.md).
  */
 export function createStorefrontService({ db }: { db: Db }) {
-  /** A storefront product as the JSON text of its `Product` document (see sendJsonData), with its public ID. */
-  async function one(by: { publicId: string } | { slug: string }): Promise<{ json: string; publicId: string }> {
+  /** A storefront product as the JSON text of its `Product` document (see sendJsonData), its public ID and the catalog version it was read at. */
+  async function one(by: { publicId: string } | { slug: string }): Promise<PublicProduct> {
     const product = await findPublicProductJson(db, by);
     if (product === undefined) throw notFound('Product');
-    return { json: product.document, publicId: product.public_id };
+    return { json: product.document, publicId: product.public_id, version: product.version };
   }
 
   return {
@@ -38,15 +45,18 @@ export function createStorefrontService({ db }: { db: Db }) {
       });
     },
 
-    /** A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage), and the IDs it shows. */
-    async list(query: ListQuery): Promise<JsonPage & { ids: string[] }> {
+    /**
+     * A storefront page with `data` as JSON text, written by PostgreSQL in the `Product` shape (see sendJsonPage), the IDs
+     * it shows, and the catalog version its last statement saw (null when no statement ran: an unknown category).
+     */
+    async list(query: ListQuery): Promise<JsonPage & { ids: string[]; version: number | null }> {
       const filters = await productFilters(db, query, 'public');
-      if (!filters) return { data: '[]', meta: pageMeta(query, 0), ids: [] };
-      const { data, total, ids } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
-      return { data, meta: pageMeta(query, total), ids };
+      if (!filters) return { data: '[]', meta: pageMeta(query, 0), ids: [], version: null };
+      const { data, total, ids, version } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
+      return { data, meta: pageMeta(query, total), ids, version };
     },
 
-    async get(publicId: string): Promise<{ json: string; publicId: string }> {
+    async get(publicId: string): Promise<PublicProduct> {
       if (!isPublicId('prd', publicId)) throw notFound('Product');
       return one({ publicId });
     },

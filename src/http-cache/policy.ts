@@ -8,13 +8,14 @@ import { createCatalogVersion } from './catalog-version.js';
 /**
  * What every response tells HTTP caches (docs/caching.md).
  *
- * A public read (the catalog: products, categories, approved reviews) calls
- * `notModified` first. That sets its validator, an ETag made of the catalog's
- * version (migration 0018: it moves at the commit of any change a shopper can
- * see) and this release's shapes, read before any of the data, so a body is
- * never older than its ETag says; when the request's If-None-Match already
- * holds it, the route answers 304 without building the body. The route then
- * names what it shows (`keys`): the surrogate keys purges are aimed at.
+ * A public read (the catalog: products, categories, approved reviews, the
+ * shop's settings) calls `notModified` first. Its validator is an ETag made of
+ * the catalog's version (migration 0018: it moves at the commit of any change
+ * a shopper can see) and this release's shapes, read before any of the data or
+ * in the same statement, so a body is never older than its ETag says; when the
+ * request's If-None-Match already holds it, the route answers 304 without
+ * building the body. The route then names what it shows (`keys`): the
+ * surrogate keys purges are aimed at.
  *
  * On the way out (`onSend`): a public read answered 200 or 304 and setting
  * no cookie gets the shared-cache Cache-Control and its keys (`Surrogate-Key`
@@ -35,6 +36,7 @@ const PRIVATE = 'private, no-store';
 export function createHttpCache({ db }: { db: Db }) {
   const version = createCatalogVersion(db);
   let release = 'r';
+  const etagOf = (catalogVersion: number) => `"${release}.${catalogVersion}"`;
   return {
     /** Names this build's response shapes (the OpenAPI document and the schema), so a release that changes them changes every ETag. */
     setRelease(document: unknown) {
@@ -45,17 +47,43 @@ export function createHttpCache({ db }: { db: Db }) {
         .slice(0, 10);
     },
 
-    /** Sets a public read's validator; true when the request's If-None-Match holds it (answer 304, build nothing). */
-    async notModified(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-      const etag = `"${release}.${await version.read()}"`;
-      reply.header('etag', etag);
+    /**
+     * Starts a public read: true when the request's If-None-Match holds the current ETag (answer 304,
+     * build nothing). A conditional request reads the version first, alone. A route that reads its
+     * data in one statement with the version (`versionWithData`) reads none here for an unconditional
+     * request, and hands the version its statement saw to `keys`: one round trip, not two.
+     */
+    async notModified(request: FastifyRequest, reply: FastifyReply, options: { versionWithData?: boolean } = {}): Promise<boolean> {
       reply.cacheKeys = [];
+      const condition = request.headers['if-none-match'];
+      if (options.versionWithData && condition === undefined) return false;
+      const etag = etagOf(await version.read());
+      reply.header('etag', etag);
+      return ifNoneMatch(condition, etag);
+    },
+
+    /**
+     * A public read of what is fixed for the process's life (the shop's settings come from its
+     * configuration): its ETag names `data` itself, so no version is read. True when If-None-Match holds it.
+     */
+    notModifiedFixed(request: FastifyRequest, reply: FastifyReply, data: unknown, keys: readonly string[]): boolean {
+      const etag = `"${release}.${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 12)}"`;
+      reply.header('etag', etag);
+      reply.cacheKeys = [...keys];
       return ifNoneMatch(request.headers['if-none-match'], etag);
     },
 
-    /** The surrogate keys of what a public read shows. */
-    keys(reply: FastifyReply, keys: readonly string[]) {
+    /**
+     * The surrogate keys of what a public read shows, and (when `notModified` read no version) the
+     * version its data was read at. Either way the ETag is never newer than the body.
+     */
+    keys(reply: FastifyReply, keys: readonly string[], dataVersion?: number | null) {
       reply.cacheKeys = [...keys];
+      if (reply.hasHeader('etag')) return;
+      if (dataVersion === undefined || dataVersion === null) {
+        throw new Error('A public read needs its version: read first (notModified) or with its data');
+      }
+      reply.header('etag', etagOf(dataVersion));
     },
   };
 }

@@ -7,6 +7,12 @@ import type { Executor } from '../db/database.js';
  * service reads it.
  */
 
+/**
+ * The version as a column of another query: read in the same statement as a
+ * public read's data, it is the version of exactly what that statement saw.
+ */
+export const catalogVersionColumn = sql<number>`(SELECT version FROM catalog_version)`;
+
 export async function readCatalogVersion(db: Executor): Promise<number> {
   const row = await db.selectFrom('catalog_version').select('version').executeTakeFirstOrThrow();
   return row.version;

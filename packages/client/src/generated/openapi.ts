@@ -3660,6 +3660,18 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3669,6 +3681,17 @@ export interface paths {
                             data: components["schemas"]["StoreSettings"];
                         };
                     };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
                 400: {
