@@ -281,7 +281,11 @@ export async function buildApp({
 
   await app.register(healthRoutes({ db, schema }));
   await registerConsole(app, config.consoleDir);
-  await registerStorefront(app, { dir: config.storefrontDir, publicBaseUrl: config.publicBaseUrl });
+  await registerStorefront(app, {
+    dir: config.storefrontDir,
+    publicBaseUrl: config.publicBaseUrl,
+    sharedCache: config.httpCache.purgeUrls.length > 0,
+  });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));
   await app.register(

@@ -3,7 +3,8 @@
 #
 # - Stores only what the service marks `Cache-Control: public` and that sets
 #   no cookie; everything else (sessions, carts, accounts, orders, admin) is
-#   passed through, never stored, never shared between shoppers.
+#   passed through, never stored, never shared between shoppers. Storefront
+#   pages are looked up only for requests without cookies.
 # - TTL from s-maxage; stale-while-revalidate is served while a background
 #   fetch refreshes; stale-if-error is served while the backend's health
 #   probe fails.
@@ -62,8 +63,13 @@ sub vcl_recv {
   if (req.http.X-Commerce-Fresh) {
     set req.grace = 0s;
   }
-  # Cookies do not bypass the cache: only what the service marks public is stored, and it never depends
-  # on a cookie. A request with a session still reaches the service on a miss, cookie and all.
+  # The API's and the image host's answers never depend on a cookie: only what the service marks public is
+  # stored, and a request with a session is served it too (on a miss it reaches the service, cookie and all).
+  # A storefront page does depend on one (who is signed in, the cart): a page request with any cookie
+  # goes to the service; only cookie-less visitors share the pages the storefront marks public.
+  if (req.http.Cookie && req.url !~ "^/(api|media|_app)/") {
+    return (pass);
+  }
   return (hash);
 }
 

@@ -32,10 +32,14 @@ const owned = (pathname: string) => SERVICE_PATHS.some((prefix) => pathname === 
  * Serves the storefront (packages/storefront, SvelteKit) at `/`, same origin as the API: every path
  * the service does not own renders a shop page. Its server-side API calls enter this service
  * in-process (inProcessFetch), acting as the shopper (their cookies, their address). Built assets are
- * served precompressed and cached for a year; pages are rendered per request and never cached.
+ * served precompressed and cached for a year. A page is shared-cacheable only when the storefront says so
+ * (a visitor with no cookie, built from public answers alone: docs/caching.md); the rest are private.
  * Without a build, shop paths answer 503 STOREFRONT_NOT_BUILT and the API is unaffected.
  */
-export async function registerStorefront(app: FastifyInstance, options: { dir: string; publicBaseUrl: string }): Promise<void> {
+export async function registerStorefront(
+  app: FastifyInstance,
+  options: { dir: string; publicBaseUrl: string; sharedCache: boolean },
+): Promise<void> {
   const mount = path.join(options.dir, 'mount');
   const client = path.join(options.dir, 'client');
   let server: StorefrontServer | null = null;
@@ -103,6 +107,7 @@ export async function registerStorefront(app: FastifyInstance, options: { dir: s
             instance,
             publicBaseUrl: options.publicBaseUrl,
             report: (error: unknown) => request.log.error({ err: error }, 'storefront error'),
+            sharedCache: options.sharedCache,
           },
         },
       });

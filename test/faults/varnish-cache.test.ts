@@ -172,6 +172,63 @@ describe('reads through the cache', () => {
   });
 });
 
+describe('storefront pages through the cache', () => {
+  /** A page through Varnish as a browser without cookies (or with `cookie`) gets it. */
+  async function page(path: string, cookie?: string) {
+    const response = await fetch(varnish.url + path, { headers: cookie ? { cookie } : {} });
+    return {
+      status: response.status,
+      cache: response.headers.get('x-cache'),
+      html: await response.text(),
+      cookies: response.headers.getSetCookie(),
+    };
+  }
+  async function pageShowsWithin(path: string, text: string, withinMs: number): Promise<void> {
+    const started = performance.now();
+    for (;;) {
+      const response = await page(path);
+      if (response.status === 200 && response.html.includes(text)) return;
+      if (performance.now() - started > withinMs) throw new Error(`${path} does not show ${text} after ${withinMs} ms (${response.cache})`);
+      await sleep(20);
+    }
+  }
+
+  test('a visitor without cookies gets hits; a price change and a new product show within a second; a session never gets the shared page', async () => {
+    const { productId, variantId } = await sellableVariant(admin, { price: '40.00' });
+    await purgesSettled();
+    const slug = (await cached.get(`${API}/products/${productId}`)).body.data.slug;
+    const product = `/p/${slug}`;
+    const first = await page(product);
+    assert.equal(first.status, 200);
+    assert.equal(first.cache, 'MISS');
+    assert.match(first.html, /\$40\.00/);
+    const second = await page(product);
+    assert.equal(second.cache, 'HIT');
+    assert.equal(second.html, first.html);
+    assert.deepEqual(second.cookies, []);
+    await page('/');
+    assert.equal((await page('/')).cache, 'HIT');
+
+    expectStatus(await admin.patch(`${API}/admin/variants/${variantId}`, { price: '41.50' }), 200);
+    await pageShowsWithin(product, '$41.50', 1000);
+    const { productId: newer } = await sellableVariant(admin, { name: `Newest arrival ${Date.now()}` });
+    const newName = (await cached.get(`${API}/products/${newer}`)).body.data.name;
+    await pageShowsWithin('/', newName, 1000);
+
+    // A signed-in shopper asks for the same page: never the shared copy, and theirs is never stored.
+    const { client } = await signUp(instances[0]!);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    for (let round = 0; round < 2; round++) {
+      const mine = await page(product, cookie);
+      assert.equal(mine.cache, 'PASS');
+      assert.match(mine.html, /aria-label="Account"/);
+    }
+    const again = await page(product);
+    assert.equal(again.cache, 'HIT');
+    assert.doesNotMatch(again.html, /aria-label="Account"/);
+  });
+});
+
 describe('purges', () => {
   test('a purge sent while Varnish is down arrives when it comes back', async () => {
     const { productId, variantId } = await sellableVariant(admin);

@@ -76,6 +76,42 @@ describe('storefront: served by the service', () => {
     assert.equal(await again.text(), '');
   });
 
+  test('a visitor with no cookie gets pages a shared cache may keep, named by what they show; anyone else a private page', async () => {
+    const { product, shirts, admin } = await makeShop(t, { stock: 50 });
+    const keysOf = (response: Response) => (response.headers.get('surrogate-key') ?? '').split(' ');
+    const productPage = await fetch(`${t.baseUrl}/p/${product.slug}`);
+    assert.equal(productPage.status, 200);
+    // The API's own policy (CACHE_*), copied from the answers the page was built from.
+    assert.match(productPage.headers.get('cache-control')!, /^public, max-age=0, s-maxage=\d+/);
+    assert.match(productPage.headers.get('surrogate-control')!, /stale-while-revalidate/);
+    assert.match(productPage.headers.get('vary') ?? '', /\bcookie\b/i);
+    assert.deepEqual(productPage.headers.getSetCookie(), []);
+    for (const key of [product.id, `reviews:${product.id}`, 'categories', 'store']) assert.ok(keysOf(productPage).includes(key), key);
+    assert.deepEqual(productPage.headers.get('cache-tag')!.split(','), keysOf(productPage));
+
+    const category = await fetch(`${t.baseUrl}/c/${shirts.slug}`);
+    for (const key of ['products', shirts.public_id, product.id]) assert.ok(keysOf(category).includes(key), key);
+    assert.ok(keysOf(await fetch(`${t.baseUrl}/`)).includes('products'));
+
+    // A cookie (a session, a cart, any) makes the page someone's; so does a page that sets one (a form's token).
+    const withCookie = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie: 'shop_cart=x' } });
+    assert.equal(withCookie.headers.get('cache-control'), 'private, no-store');
+    assert.equal(withCookie.headers.get('surrogate-key'), null);
+    const login = await fetch(`${t.baseUrl}/login`);
+    assert.ok(login.headers.getSetCookie().length > 0);
+    assert.equal(login.headers.get('cache-control'), 'private, no-store');
+
+    // "Only 2 left" moves with every sale and nothing purges it: that page stays private.
+    for (const variant of product.variants) {
+      const patched = await admin.patch(`/api/v1/admin/inventory/${variant.id}`, { quantity_on_hand: 2, reorder_level: 5 });
+      assert.equal(patched.status, 200, patched.text);
+    }
+    // (Another URL than above: this service keeps cookie-less pages for a few seconds, page-cache.ts.)
+    const low = await fetch(`${t.baseUrl}/p/${product.slug}?size=M`);
+    assert.ok(/Only 2 left/.test(await low.text()), 'the page says how many are left');
+    assert.equal(low.headers.get('cache-control'), 'private, no-store');
+  });
+
   test('assets are precompressed and cached for a year; a missing one is a plain 404', async () => {
     const scripts = await scriptsOf('/cart');
     assert.ok(scripts.length > 0);

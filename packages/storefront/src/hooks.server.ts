@@ -6,13 +6,15 @@ import { createShop } from '$lib/server/shop';
 export const handle: Handle = async ({ event, resolve }) => {
   event.locals.shop = createShop(event);
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
-  if (!cacheable(event.request)) return compressed(event.request, await render());
+  // Behind a purged shared cache, that cache is the page cache: one here would hand it pages older than its purges.
+  if (!cacheable(event.request) || event.locals.shop.transport.sharedCache) return compressed(event.request, await render());
   const page = await cachedPage(event.locals.shop.transport.instance, event.url.pathname + event.url.search, render);
   return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
 };
 
 /** Headers every page gets, whoever rendered it. */
 function finish(event: RequestEvent, response: Response): Response {
+  caching(event, response);
   // Browsers send `Origin: null` with a form post under `no-referrer` (the service's default for its
   // API), and SvelteKit's origin check then refuses every form sent without JavaScript. Pages send
   // the origin only, and only that, to other sites.
@@ -30,6 +32,29 @@ function finish(event: RequestEvent, response: Response): Response {
     response.headers.set('x-frame-options', 'DENY');
   }
   return response;
+}
+
+/**
+ * Whether shared caches may keep the page (shared-cache.ts): only a page or its data, answered whole
+ * (200, or 304 to a revalidation) to a request that carried no cookie and no credentials, that set no
+ * cookie and was built from public answers alone. It varies by Cookie: a cache must not hand it to a
+ * shopper who has a session or a cart. Everything else is private: it may be someone's.
+ */
+function caching(event: RequestEvent, response: Response): void {
+  const type = response.headers.get('content-type') ?? '';
+  const shared =
+    cacheable(event.request) &&
+    (response.status === 200 || response.status === 304) &&
+    !response.headers.has('set-cookie') &&
+    /^(text\/html|application\/json)/.test(type || 'text/html')
+      ? event.locals.shop.sharedCache.headers()
+      : null;
+  if (shared) {
+    for (const [name, value] of Object.entries(shared)) response.headers.set(name, value);
+    response.headers.append('vary', 'Cookie');
+  } else if (!response.headers.has('cache-control')) {
+    response.headers.set('cache-control', 'private, no-store');
+  }
 }
 
 /** A cached page as this browser takes it (compressed once per encoding and kept with the page). */

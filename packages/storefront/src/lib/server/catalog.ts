@@ -24,26 +24,51 @@ export const CATEGORY_TTL_MS = 10_000;
 const SETTINGS_TTL_MS = 60_000;
 const MAX_CATEGORIES = 1000;
 
+/** The shop's settings (fixed for the API's life: they come from its configuration). */
 export function storeSettings(shop: Shop): Promise<StoreSettings> {
+  shop.sharedCache.addKeys('store');
   return cached(shop.transport.instance, 'settings', SETTINGS_TTL_MS, () => shop.api.store());
 }
 
-/** The category tree, cached for CATEGORY_TTL_MS; `fresh` asks the API now (and refreshes the cache). */
+/**
+ * The category tree. Kept for CATEGORY_TTL_MS (`fresh` asks the API now); behind a purged shared
+ * cache, kept with its ETag and checked against the API's on every page (a 304 costs the API one
+ * version read), so no page is built on a tree older than the purge that made the cache ask for it.
+ */
 export function categoryTree(shop: Shop, options: { fresh?: boolean } = {}): Promise<CategoryTree> {
-  return cached(
-    shop.transport.instance,
-    'categories',
-    CATEGORY_TTL_MS,
-    async () => {
-      const all: Category[] = [];
-      for await (const category of shop.api.items('/api/v1/categories', { params: { query: { limit: 100 } } })) {
-        all.push(category);
-        if (all.length >= MAX_CATEGORIES) break;
-      }
-      return buildTree(all);
-    },
-    options.fresh ? 0 : CATEGORY_TTL_MS,
-  );
+  shop.sharedCache.addKeys('categories');
+  if (shop.transport.sharedCache) return revalidatedTree(shop);
+  return cached(shop.transport.instance, 'categories', CATEGORY_TTL_MS, () => loadTree(shop), options.fresh ? 0 : CATEGORY_TTL_MS);
+}
+
+async function loadTree(shop: Shop): Promise<CategoryTree> {
+  const all: Category[] = [];
+  for await (const category of shop.api.items('/api/v1/categories', { params: { query: { limit: 100 } } })) {
+    all.push(category);
+    if (all.length >= MAX_CATEGORIES) break;
+  }
+  return buildTree(all);
+}
+
+const validatedTrees = new WeakMap<object, { etag: string; tree: Promise<CategoryTree> }>();
+
+async function revalidatedTree(shop: Shop): Promise<CategoryTree> {
+  const kept = validatedTrees.get(shop.transport.instance);
+  // The first page answers whether the kept tree is current: its ETag is the whole catalog's version.
+  const { response } = await shop.api.raw.GET('/api/v1/categories', {
+    params: { query: { limit: 1 } },
+    headers: kept ? { 'if-none-match': kept.etag } : {},
+  });
+  if (kept && response.status === 304) return kept.tree;
+  const etag = response.headers.get('etag');
+  // Read after the ETag was: the tree is never older than its ETag says.
+  const tree = loadTree(shop);
+  if (response.ok && etag) {
+    const entry = { etag, tree };
+    validatedTrees.set(shop.transport.instance, entry);
+    tree.catch(() => validatedTrees.get(shop.transport.instance) === entry && validatedTrees.delete(shop.transport.instance));
+  }
+  return tree;
 }
 
 export function buildTree(categories: readonly Category[]): CategoryTree {

@@ -2,6 +2,7 @@ import { createCommerceClient, type CommerceClient, type DataOf } from '@commerc
 import type { RequestEvent } from '@sveltejs/kit';
 import { relayingJar } from './cookies';
 import { GUEST_CART_COOKIE, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
+import { sharedCacheRecord } from './shared-cache';
 import { apiTransport, type ApiTransport } from './transport';
 
 export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
@@ -17,10 +18,12 @@ const OWN_COOKIES = new Set([GUEST_CART_COOKIE]);
 export function createShop(event: RequestEvent) {
   const transport: ApiTransport = apiTransport(event);
   const jar = relayingJar(event, OWN_COOKIES);
+  const sharedCache = sharedCacheRecord();
+  const fetch = sharedCache.recording(transport.fetch);
   const client = (headers: Record<string, string> = {}) =>
     createCommerceClient({
       baseUrl: transport.baseUrl,
-      fetch: transport.fetch,
+      fetch,
       cookies: jar,
       headers: { ...transport.headers, ...headers },
     });
@@ -30,6 +33,8 @@ export function createShop(event: RequestEvent) {
 
   return {
     transport,
+    /** What this page was built from, as a shared cache needs to know it (shared-cache.ts). */
+    sharedCache,
     /** Reads, and follow-up writes of the storefront's own (their CSRF token fetched as needed). */
     get api(): CommerceClient {
       return (api ??= client());

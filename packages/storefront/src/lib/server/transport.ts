@@ -18,6 +18,8 @@ export interface InProcessApi {
   publicBaseUrl: string;
   /** Writes an unexpected error to the service's log, under this request's ID. */
   report(error: unknown): void;
+  /** The service purges a shared cache in front (CACHE_PURGE_URLS): pages must then be built from data as fresh as the API's. */
+  sharedCache: boolean;
 }
 
 export interface ApiTransport {
@@ -32,6 +34,13 @@ export interface ApiTransport {
   publicBaseUrl: string;
   /** Where the API's images and built-in upload endpoint are, as browsers reach them (for the page's CSP). */
   mediaOrigin: string | null;
+  /**
+   * A shared cache in front is purged when the catalog changes: no page is then built from data kept in this
+   * process (the micro-cache is off, the category tree is revalidated on every page), or the cache would
+   * store a page older than the purge that made it fetch one. In-process from the service's CACHE_PURGE_URLS;
+   * standalone from SHOP_SHARED_CACHE=on.
+   */
+  sharedCache: boolean;
 }
 
 /** The shopper's address for the API; none when adapter-node cannot tell (its SHOP_ADDRESS_HEADER missing from a request). */
@@ -64,6 +73,7 @@ export function apiTransport(event: RequestEvent): ApiTransport {
       instance: inProcess.instance,
       publicBaseUrl: inProcess.publicBaseUrl,
       mediaOrigin: new URL(inProcess.publicBaseUrl).origin,
+      sharedCache: inProcess.sharedCache,
     };
   }
   const baseUrl = (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
@@ -76,5 +86,6 @@ export function apiTransport(event: RequestEvent): ApiTransport {
     publicBaseUrl: event.url.origin,
     // The API's PUBLIC_BASE_URL, when browsers reach it by another name than COMMERCE_API_URL.
     mediaOrigin: new URL(env.COMMERCE_PUBLIC_URL ?? baseUrl).origin,
+    sharedCache: env.SHOP_SHARED_CACHE === 'on',
   };
 }

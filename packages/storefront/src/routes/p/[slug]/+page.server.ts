@@ -23,6 +23,12 @@ export const load: PageServerLoad = (event) =>
     const choice = choiceFrom(event.url.searchParams, optionNames(product.variants));
     const byId = event.url.searchParams.get('variant');
     const selected = product.variants.find((v) => v.public_id === byId) ?? chosenVariant(product.variants, choice);
+    // A shared cache may keep the page when its live stock says no more than the product itself: in stock or
+    // not, which the product's own key purges when it changes. A count ("only 3 left") moves with every sale.
+    const inStock = new Map(product.variants.map((v) => [v.public_id, v.in_stock]));
+    if (stock.every((s) => s.stock_status !== 'LOW_STOCK' && (s.stock_status === 'IN_STOCK') === inStock.get(s.variant_public_id))) {
+      shop.sharedCache.acceptLive('/stock');
+    }
     const category = product.categories[0];
     return {
       product,

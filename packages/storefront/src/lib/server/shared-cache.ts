@@ -1,0 +1,64 @@
+/**
+ * Whether a page may be kept by a shared cache in front (Varnish, a CDN), and under which surrogate
+ * keys (docs/caching.md, "Storefront pages").
+ *
+ * A page is made of API answers. Every answer this request's API calls get is recorded here: a public
+ * one (the API marked it `Cache-Control: public` and named what it shows in `Surrogate-Key`) adds its
+ * keys; any other (the stock read live, anything of a session) makes the page one that no shared cache
+ * may keep, unless the page accepts it (`acceptLive`: it shows nothing of it beyond what the public
+ * answers say). A page kept is purged by the same keys as the answers it was built from, so it is as
+ * fresh as they are; its lifetimes are the API's own (copied from its public answers), so one
+ * configuration (CACHE_*) rules both.
+ *
+ * Only a request with no cookie and no credentials is ever answered with such a page (hooks.server.ts):
+ * it cannot be anyone's session, cart or pre-session token.
+ */
+export interface SharedCacheRecord {
+  /** Wraps the API transport's fetch so that every answer is recorded. */
+  recording(inner: typeof fetch): typeof fetch;
+  /** Keys of public data the page read without asking the API this time (kept in this process: the category tree). */
+  addKeys(...keys: string[]): void;
+  /** The page shows of this live read only what its public answers say (a path prefix of the API, e.g. `/stock`). */
+  acceptLive(pathSuffix: string): void;
+  /** The headers that let a shared cache keep the page; null when it may not. */
+  headers(): Record<string, string> | null;
+}
+
+/** Headers of the API's public answers that a page built from them takes as its own. */
+const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
+
+const isPublic = (response: Response) => /(^|,)\s*public\b/.test(response.headers.get('cache-control') ?? '');
+
+export function sharedCacheRecord(): SharedCacheRecord {
+  const keys = new Set<string>();
+  const live = new Set<string>();
+  let policy: Record<string, string> | null = null;
+  return {
+    recording(inner) {
+      return async (input, init) => {
+        const response = await inner(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+        if (method !== 'GET' && method !== 'HEAD') live.add(new URL(url).pathname);
+        else if (isPublic(response) && (response.status === 200 || response.status === 304)) {
+          for (const key of (response.headers.get('surrogate-key') ?? '').split(' ')) if (key) keys.add(key);
+          policy ??= Object.fromEntries(
+            POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
+          );
+        } else live.add(new URL(url).pathname);
+        return response;
+      };
+    },
+    addKeys(...more) {
+      for (const key of more) keys.add(key);
+    },
+    acceptLive(pathSuffix) {
+      for (const path of live) if (path.endsWith(pathSuffix)) live.delete(path);
+    },
+    headers() {
+      if (live.size > 0 || keys.size === 0 || !policy?.['cache-control']) return null;
+      const list = [...keys].sort();
+      return { ...policy, 'surrogate-key': list.join(' '), 'cache-tag': list.join(',') };
+    },
+  };
+}
