@@ -285,6 +285,7 @@ export async function buildApp({
     dir: config.storefrontDir,
     publicBaseUrl: config.publicBaseUrl,
     sharedCache: config.httpCache.purgeUrls.length > 0,
+    pageCacheMs: config.httpCache.storefrontPageCacheMs,
   });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));

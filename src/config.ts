@@ -97,6 +97,8 @@ export interface Config {
     readonly purgeTimeoutMs: number;
     /** Retries while a cache is down: exponential from `baseMs` up to `maxMs`, for a day. */
     readonly purgeRetry: { readonly baseMs: number; readonly maxMs: number; readonly windowMs: number };
+    /** How long the storefront keeps a page for visitors without cookies (0: not at all). */
+    readonly storefrontPageCacheMs: number;
   };
   /** log2 of scrypt's cost parameter N. Lowered only in tests. */
   readonly passwordHashCost: number;
@@ -348,6 +350,8 @@ export function loadConfig(env: Env = process.env): Config {
         purgeToken,
         purgeTimeoutMs: int('CACHE_PURGE_TIMEOUT_MS', 5000, 100, 120_000),
         purgeRetry: { ...retry, windowMs: 86_400_000 },
+        // A cache in front that is purged would store a page up to this old after a purge: off there by default.
+        storefrontPageCacheMs: int('STOREFRONT_PAGE_CACHE_MS', purgeUrls.length > 0 ? 0 : 5000, 0, 60_000),
       };
     })(),
     rateLimits,

@@ -38,7 +38,7 @@ const owned = (pathname: string) => SERVICE_PATHS.some((prefix) => pathname === 
  */
 export async function registerStorefront(
   app: FastifyInstance,
-  options: { dir: string; publicBaseUrl: string; sharedCache: boolean },
+  options: { dir: string; publicBaseUrl: string; sharedCache: boolean; pageCacheMs: number },
 ): Promise<void> {
   const mount = path.join(options.dir, 'mount');
   const client = path.join(options.dir, 'client');
@@ -108,6 +108,7 @@ export async function registerStorefront(
             publicBaseUrl: options.publicBaseUrl,
             report: (error: unknown) => request.log.error({ err: error }, 'storefront error'),
             sharedCache: options.sharedCache,
+            pageCacheMs: options.pageCacheMs,
           },
         },
       });

@@ -88,6 +88,10 @@ describe('storefront: served by the service', () => {
     assert.deepEqual(productPage.headers.getSetCookie(), []);
     for (const key of [product.id, `reviews:${product.id}`, 'categories', 'store']) assert.ok(keysOf(productPage).includes(key), key);
     assert.deepEqual(productPage.headers.get('cache-tag')!.split(','), keysOf(productPage));
+    // Kept here for a few seconds (page-cache.ts), and revalidated from what is kept: a 304 with the same policy.
+    const revalidated = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { 'if-none-match': productPage.headers.get('etag')! } });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers.get('cache-control'), productPage.headers.get('cache-control'));
 
     const category = await fetch(`${t.baseUrl}/c/${shirts.slug}`);
     for (const key of ['products', shirts.public_id, product.id]) assert.ok(keysOf(category).includes(key), key);

@@ -6,9 +6,10 @@ import { createShop } from '$lib/server/shop';
 export const handle: Handle = async ({ event, resolve }) => {
   event.locals.shop = createShop(event);
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
-  // Behind a purged shared cache, that cache is the page cache: one here would hand it pages older than its purges.
-  if (!cacheable(event.request) || event.locals.shop.transport.sharedCache) return compressed(event.request, await render());
-  const page = await cachedPage(event.locals.shop.transport.instance, event.url.pathname + event.url.search, render);
+  // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
+  const { instance, pageCacheMs } = event.locals.shop.transport;
+  if (!cacheable(event.request) || pageCacheMs === 0) return compressed(event.request, await render());
+  const page = await cachedPage(instance, event.url.pathname + event.url.search, render, pageCacheMs);
   return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
 };
 
@@ -61,6 +62,14 @@ function caching(event: RequestEvent, response: Response): void {
 function fromCache(request: Request, page: CachedPage): Response {
   const headers = new Headers(page.headers);
   headers.append('vary', 'accept-encoding');
+  // A browser (or a cache) revalidating the page it kept: the same page, so no body.
+  const etag = headers.get('etag');
+  const condition = request.headers.get('if-none-match');
+  if (etag && condition && condition.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.replace(/^W\//, ''))) {
+    headers.delete('content-length');
+    headers.delete('content-type');
+    return new Response(null, { status: 304, headers });
+  }
   const encoding = page.body.length >= 1024 ? encodingFor(request) : null;
   if (!encoding) return new Response(page.body, { status: page.status, headers });
   let body = page.encoded.get(encoding);

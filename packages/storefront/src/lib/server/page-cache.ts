@@ -2,7 +2,7 @@
  * A micro-cache of whole pages for visitors who send no cookie at all. Such a request cannot carry
  * anyone's session, cart or pre-session token, so its page is the same for every such visitor; a
  * response that sets a cookie (a page whose forms need a CSRF token) or is not a plain 200 is never
- * kept. A page is fresh for PAGE_TTL_MS; after that, for up to STALE_MS more, the first request
+ * kept. A page is fresh for `ttlMs`; after that, for up to STALE_FACTOR times as long, the first request
  * renders its successor while the others still get the kept page (so a busy page never makes every
  * visitor wait for a render at once). At most MAX_PAGES per API (`instance`); a missing page is
  * rendered once however many ask for it at once.
@@ -10,8 +10,9 @@
 /** Bytes a Response takes as its body. */
 type Bytes = Uint8Array<ArrayBuffer>;
 
+/** How long a page is fresh by default (STOREFRONT_PAGE_CACHE_MS); after that it is served for STALE_FACTOR times as long while renewed. */
 export const PAGE_TTL_MS = 5_000;
-const STALE_MS = 25_000;
+const STALE_FACTOR = 5;
 const MAX_PAGES = 2_000;
 
 export interface CachedPage {
@@ -43,7 +44,13 @@ async function keep(response: Response): Promise<CachedPage | null> {
   return { status: 200, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()), encoded: new Map() };
 }
 
-export async function cachedPage(instance: object, key: string, render: () => Promise<Response>): Promise<CachedPage | Response> {
+export async function cachedPage(
+  instance: object,
+  key: string,
+  render: () => Promise<Response>,
+  ttlMs = PAGE_TTL_MS,
+): Promise<CachedPage | Response> {
+  const staleMs = ttlMs * STALE_FACTOR;
   let store = stores.get(instance);
   if (!store) stores.set(instance, (store = new Map()));
   const now = Date.now();
@@ -61,7 +68,7 @@ export async function cachedPage(instance: object, key: string, render: () => Pr
     fresh = response;
     return keep(response);
   });
-  const entry: Entry = { freshUntil: now + PAGE_TTL_MS, staleUntil: now + PAGE_TTL_MS + STALE_MS, page, renewing: false };
+  const entry: Entry = { freshUntil: now + ttlMs, staleUntil: now + ttlMs + staleMs, page, renewing: false };
   // While a stale page is renewed, others keep getting it; otherwise they wait for this render.
   if (!stale) {
     if (store.size >= MAX_PAGES) store.delete(store.keys().next().value!);
@@ -72,7 +79,7 @@ export async function cachedPage(instance: object, key: string, render: () => Pr
     throw error;
   });
   if (made) {
-    if (stale) store.set(key, { ...entry, freshUntil: Date.now() + PAGE_TTL_MS, staleUntil: Date.now() + PAGE_TTL_MS + STALE_MS });
+    if (stale) store.set(key, { ...entry, freshUntil: Date.now() + ttlMs, staleUntil: Date.now() + ttlMs + staleMs });
     return made;
   }
   if (store.get(key) === (stale ?? entry)) store.delete(key);

@@ -1,5 +1,6 @@
 import { env } from '$env/dynamic/private';
 import type { RequestEvent } from '@sveltejs/kit';
+import { PAGE_TTL_MS } from './page-cache';
 
 /**
  * How the service hands its API to a storefront it serves in the same process (src/storefront/routes.ts).
@@ -20,6 +21,8 @@ export interface InProcessApi {
   report(error: unknown): void;
   /** The service purges a shared cache in front (CACHE_PURGE_URLS): pages must then be built from data as fresh as the API's. */
   sharedCache: boolean;
+  /** How long a page for visitors without cookies is kept here (STOREFRONT_PAGE_CACHE_MS; 0 when a purged cache is in front). */
+  pageCacheMs: number;
 }
 
 export interface ApiTransport {
@@ -36,11 +39,13 @@ export interface ApiTransport {
   mediaOrigin: string | null;
   /**
    * A shared cache in front is purged when the catalog changes: no page is then built from data kept in this
-   * process (the micro-cache is off, the category tree is revalidated on every page), or the cache would
-   * store a page older than the purge that made it fetch one. In-process from the service's CACHE_PURGE_URLS;
-   * standalone from SHOP_SHARED_CACHE=on.
+   * process (the category tree is revalidated on every page), or the cache would store a page older than
+   * the purge that made it fetch one. In-process from the service's CACHE_PURGE_URLS; standalone from
+   * SHOP_SHARED_CACHE=on.
    */
   sharedCache: boolean;
+  /** How long a page for visitors without cookies is kept in this process (page-cache.ts); 0: not at all. */
+  pageCacheMs: number;
 }
 
 /** The shopper's address for the API; none when adapter-node cannot tell (its SHOP_ADDRESS_HEADER missing from a request). */
@@ -74,9 +79,11 @@ export function apiTransport(event: RequestEvent): ApiTransport {
       publicBaseUrl: inProcess.publicBaseUrl,
       mediaOrigin: new URL(inProcess.publicBaseUrl).origin,
       sharedCache: inProcess.sharedCache,
+      pageCacheMs: inProcess.pageCacheMs,
     };
   }
   const baseUrl = (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const sharedCache = env.SHOP_SHARED_CACHE === 'on';
   return {
     baseUrl,
     fetch: globalThis.fetch,
@@ -86,6 +93,7 @@ export function apiTransport(event: RequestEvent): ApiTransport {
     publicBaseUrl: event.url.origin,
     // The API's PUBLIC_BASE_URL, when browsers reach it by another name than COMMERCE_API_URL.
     mediaOrigin: new URL(env.COMMERCE_PUBLIC_URL ?? baseUrl).origin,
-    sharedCache: env.SHOP_SHARED_CACHE === 'on',
+    sharedCache,
+    pageCacheMs: sharedCache ? 0 : PAGE_TTL_MS,
   };
 }
