@@ -36,8 +36,15 @@ export function sharedCacheRecord(): SharedCacheRecord {
   return {
     recording(inner) {
       return async (input, init) => {
-        const response = await inner(input, init);
         const url = input instanceof Request ? input.url : String(input);
+        let response: Response;
+        try {
+          response = await inner(input, init);
+        } catch (error) {
+          // No answer (the API unreachable): the page may render without it (the frame does), but is not kept.
+          live.add(new URL(url).pathname);
+          throw error;
+        }
         const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
         if (method !== 'GET' && method !== 'HEAD') live.add(new URL(url).pathname);
         else if (isPublic(response) && (response.status === 200 || response.status === 304)) {
