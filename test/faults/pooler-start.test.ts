@@ -25,7 +25,11 @@ import { adminQuery, serviceTarget, startService, type ServiceProcess } from '..
  * which 1.18 cannot carry, are refused at start with the setting to change;
  * migrations are a release step an operator can take out of the start.
  */
-const TRIES = 20;
+/**
+ * Tries per kind of database: the stranded lock showed in 1 of 2 concurrent starts on a fresh database and 1 of 6
+ * on a migrated one, so these miss it with a chance of 0.1% and 2.6%. A fresh one migrates in each try (the slow part).
+ */
+const TRIES = { fresh: 10, migrated: 20 } as const;
 /** A start-up that takes longer than this is stuck (a stranded lock waits an hour); a sound one takes a second or two. */
 const START_DEADLINE_MS = 30_000;
 const MIGRATION_LOCK = '3853314791062309107';
@@ -109,9 +113,9 @@ async function appliedMigrations(database: string): Promise<string[]> {
 }
 
 for (const kind of ['fresh', 'migrated'] as const) {
-  test(`${TRIES} times, three instances starting at once through PgBouncer on a ${kind} database are all ready within seconds, and leave no lock behind`, async (t) => {
+  test(`${TRIES[kind]} times, three instances starting at once through PgBouncer on a ${kind} database are all ready within seconds, and leave no lock behind`, async (t) => {
     const slowest: number[] = [];
-    for (let attempt = 1; attempt <= TRIES; attempt++) {
+    for (let attempt = 1; attempt <= TRIES[kind]; attempt++) {
       const name = await newDatabase(kind);
       const started = Date.now();
       const readiness = await Promise.all(
@@ -123,7 +127,7 @@ for (const kind of ['fresh', 'migrated'] as const) {
       assert.equal(await advisoryLocks(name), 0, `try ${attempt}: no advisory lock left held`);
       await dropDatabase(name);
     }
-    t.diagnostic(`three start-ups at once took ${Math.min(...slowest)}-${Math.max(...slowest)} ms over ${TRIES} tries`);
+    t.diagnostic(`three start-ups at once took ${Math.min(...slowest)}-${Math.max(...slowest)} ms over ${TRIES[kind]} tries`);
   });
 }
 

@@ -71,3 +71,9 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 export async function screenshotAt(page: Page, name: string, width: number): Promise<void> {
   await page.screenshot({ path: path.join(RESULTS_DIR, `${name}-${width}.png`), fullPage: true });
 }
+
+/** Resolves once the page has laid out and painted twice since now (after a resize: resize observers have run). */
+export async function afterLayout(page: Page): Promise<void> {
+  // A string: it runs in the page, and the test files are type-checked without the DOM library.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
+}
