@@ -63,7 +63,7 @@ describe('storefront: errors, in words', () => {
         // The whole frame comes back, not only the page: the shop's facts and its navigation.
         await page
           .getByRole('contentinfo')
-          .getByText(/Free shipping on orders from/)
+          .getByText(/\. Prices in USD\. Free shipping on orders from/)
           .waitFor();
       },
       { expectedConsoleErrors: /status of 503/ },
