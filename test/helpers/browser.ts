@@ -89,10 +89,17 @@ export async function inPage(
     if (problems.length > 0) throw new Error(`The page reported errors:\n${problems.join('\n')}`);
     failed = false;
   } finally {
+    // CI keeps no artifacts: a failed test says where the page was and what it showed.
+    if (failed) await describePage(page, t).catch(() => undefined);
     await page.screenshot({ path: path.join(options.resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
     await context.tracing.stop(failed ? { path: path.join(options.resultsDir, `${name}.trace.zip`) } : {}).catch(() => undefined);
     await context.close();
   }
+}
+
+async function describePage(page: Page, t: TestContext): Promise<void> {
+  const text = (await page.locator('body').innerText({ timeout: 2_000 })).replace(/\n{2,}/g, '\n').slice(0, 2_000);
+  t.diagnostic(`page at failure: ${page.url()}\n${text}`);
 }
 
 /** A console test's page: inPage at the console's viewport, results in test-results/console. */
