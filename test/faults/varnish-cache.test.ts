@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { API, expectStatus } from '../helpers/catalog.js';
+import { API, createCategory, expectStatus } from '../helpers/catalog.js';
 import { Client } from '../helpers/client.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp } from '../helpers/factories.js';
@@ -214,6 +214,13 @@ describe('storefront pages through the cache', () => {
     const { productId: newer } = await sellableVariant(admin, { name: `Newest arrival ${Date.now()}` });
     const newName = (await cached.get(`${API}/products/${newer}`)).body.data.name;
     await pageShowsWithin('/', newName, 1000);
+    // The navigation too: each page behind the cache checks the category tree it builds on.
+    const category = await createCategory(admin, { name: `Lamps ${Date.now()}` });
+    await pageShowsWithin(product, category.name, 1000);
+    assert.equal((await page(product)).cache, 'HIT');
+    const renamed = `Lighting ${Date.now()}`;
+    expectStatus(await admin.patch(`${API}/admin/categories/${category.public_id}`, { name: renamed }), 200);
+    await pageShowsWithin(product, renamed, 1000);
 
     // A signed-in shopper asks for the same page: never the shared copy, and theirs is never stored.
     const { client } = await signUp(instances[0]!);

@@ -1,18 +1,17 @@
 /**
- * A short-lived cache of public catalog facts every page needs (the category tree, the shop's
- * settings), so a page view does not ask the API for them each time. Only data that is the same for
- * every visitor goes here, never anything of a shopper's. Entries are kept per API (`instance`), so
- * two services in one process never see each other's, and each loads once however many ask at once.
+ * A short-lived cache of public facts every page needs (the shop's settings), so a page view does
+ * not ask the API for them each time. Only data that is the same for every visitor goes here, never
+ * anything of a shopper's. Entries are kept per API (`instance`), so two services in one process
+ * never see each other's, and each loads once however many ask at once.
  */
 const stores = new WeakMap<object, Map<string, { until: number; value: Promise<unknown> }>>();
 
-/** `maxAgeMs` 0 loads now whatever is cached, and keeps the result for `ttlMs` from now. */
-export function cached<T>(instance: object, key: string, ttlMs: number, load: () => Promise<T>, maxAgeMs = ttlMs): Promise<T> {
+export function cached<T>(instance: object, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
   let store = stores.get(instance);
   if (!store) stores.set(instance, (store = new Map()));
   const now = Date.now();
   const hit = store.get(key);
-  if (hit && hit.until > now && hit.until - ttlMs + maxAgeMs > now) return hit.value as Promise<T>;
+  if (hit && hit.until > now) return hit.value as Promise<T>;
   const value = load();
   const entry = { until: now + ttlMs, value };
   store.set(key, entry);

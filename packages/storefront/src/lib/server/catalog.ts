@@ -5,6 +5,7 @@ import type { Shop } from './shop';
 export type Category = ItemOf<'/api/v1/categories'>;
 export type Product = DataOf<'/api/v1/products/{product_public_id}', 'get'>;
 export type Variant = Product['variants'][number];
+export type VariantStock = DataOf<'/api/v1/products/{product_public_id}/stock', 'get'>[number];
 export type StoreSettings = DataOf<'/api/v1/store', 'get'>;
 
 export interface CategoryNode extends Category {
@@ -31,14 +32,46 @@ export function storeSettings(shop: Shop): Promise<StoreSettings> {
 }
 
 /**
- * The category tree. Kept for CATEGORY_TTL_MS (`fresh` asks the API now); behind a purged shared
- * cache, kept with its ETag and checked against the API's on every page (a 304 costs the API one
- * version read), so no page is built on a tree older than the purge that made the cache ask for it.
+ * The category tree. The tree last read is kept with its ETag (the catalog's version) and checked
+ * against the API's before it is used again (a 304 costs the API one version read); it is read whole
+ * only when it changed. A check is trusted for CATEGORY_TTL_MS by every page (`fresh` checks now);
+ * behind a purged shared cache only by the request that made it (its layout and page), so no page is
+ * built on a tree older than the purge that made the cache ask for it.
  */
 export function categoryTree(shop: Shop, options: { fresh?: boolean } = {}): Promise<CategoryTree> {
   shop.sharedCache.addKeys('categories');
-  if (shop.transport.sharedCache) return revalidatedTree(shop);
-  return cached(shop.transport.instance, 'categories', CATEGORY_TTL_MS, () => loadTree(shop), options.fresh ? 0 : CATEGORY_TTL_MS);
+  const owner = shop.transport.sharedCache ? shop : shop.transport.instance;
+  const kept = checks.get(owner);
+  if (kept && !options.fresh && Date.now() - kept.at < CATEGORY_TTL_MS) return kept.tree;
+  const check = { at: Date.now(), tree: checkedTree(shop) };
+  checks.set(owner, check);
+  // A failed check is not trusted: the next page checks again.
+  check.tree.catch(() => checks.get(owner) === check && checks.delete(owner));
+  return check.tree;
+}
+
+/** Checks trusted for a while: per API, or per request (its Shop) behind a purged shared cache. */
+const checks = new WeakMap<object, { at: number; tree: Promise<CategoryTree> }>();
+/** Per API: the newest tree read, the ETag it was read under, and the order its check started in. */
+const known = new WeakMap<object, { etag: string | null; tree: CategoryTree; started: number }>();
+let checksStarted = 0;
+
+async function checkedTree(shop: Shop): Promise<CategoryTree> {
+  const { instance } = shop.transport;
+  const started = ++checksStarted;
+  const last = known.get(instance);
+  // The first page of categories answers whether the known tree is current.
+  const { response } = await shop.api.raw.GET('/api/v1/categories', {
+    params: { query: { limit: 1 } },
+    headers: last?.etag ? { 'if-none-match': last.etag } : {},
+  });
+  if (last && response.status === 304) return last.tree;
+  // Read after the ETag was: the tree is never older than its ETag says.
+  const tree = await loadTree(shop);
+  // A check that started earlier and ended later never replaces a newer tree.
+  if ((known.get(instance)?.started ?? 0) < started)
+    known.set(instance, { etag: response.ok ? response.headers.get('etag') : null, tree, started });
+  return tree;
 }
 
 async function loadTree(shop: Shop): Promise<CategoryTree> {
@@ -48,27 +81,6 @@ async function loadTree(shop: Shop): Promise<CategoryTree> {
     if (all.length >= MAX_CATEGORIES) break;
   }
   return buildTree(all);
-}
-
-const validatedTrees = new WeakMap<object, { etag: string; tree: Promise<CategoryTree> }>();
-
-async function revalidatedTree(shop: Shop): Promise<CategoryTree> {
-  const kept = validatedTrees.get(shop.transport.instance);
-  // The first page answers whether the kept tree is current: its ETag is the whole catalog's version.
-  const { response } = await shop.api.raw.GET('/api/v1/categories', {
-    params: { query: { limit: 1 } },
-    headers: kept ? { 'if-none-match': kept.etag } : {},
-  });
-  if (kept && response.status === 304) return kept.tree;
-  const etag = response.headers.get('etag');
-  // Read after the ETag was: the tree is never older than its ETag says.
-  const tree = loadTree(shop);
-  if (response.ok && etag) {
-    const entry = { etag, tree };
-    validatedTrees.set(shop.transport.instance, entry);
-    tree.catch(() => validatedTrees.get(shop.transport.instance) === entry && validatedTrees.delete(shop.transport.instance));
-  }
-  return tree;
 }
 
 export function buildTree(categories: readonly Category[]): CategoryTree {

@@ -1,7 +1,7 @@
 import { ApiError } from '@commerce/client';
 import { error } from '@sveltejs/kit';
 import { addToCart, GuestCartFull } from '$lib/server/cart';
-import { categoryTree } from '$lib/server/catalog';
+import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
 import type { Actions, PageServerLoad } from './$types';
@@ -23,12 +23,7 @@ export const load: PageServerLoad = (event) =>
     const choice = choiceFrom(event.url.searchParams, optionNames(product.variants));
     const byId = event.url.searchParams.get('variant');
     const selected = product.variants.find((v) => v.public_id === byId) ?? chosenVariant(product.variants, choice);
-    // A shared cache may keep the page when its live stock says no more than the product itself: in stock or
-    // not, which the product's own key purges when it changes. A count ("only 3 left") moves with every sale.
-    const inStock = new Map(product.variants.map((v) => [v.public_id, v.in_stock]));
-    if (stock.every((s) => s.stock_status !== 'LOW_STOCK' && (s.stock_status === 'IN_STOCK') === inStock.get(s.variant_public_id))) {
-      shop.sharedCache.acceptLive('/stock');
-    }
+    if (stockSaysNoMore(product, stock)) shop.sharedCache.acceptLive('/stock');
     const category = product.categories[0];
     return {
       product,
@@ -40,6 +35,16 @@ export const load: PageServerLoad = (event) =>
       csrf: user ? await shop.csrf() : null,
     };
   });
+
+/**
+ * Whether the live stock says no more than the product itself: each variant in stock or not, which the
+ * product's own key purges when it changes. Then a shared cache may keep the page; a count ("only 3
+ * left") moves with every sale, so a page showing one may not be kept.
+ */
+function stockSaysNoMore(product: Product, stock: readonly VariantStock[]): boolean {
+  const inStock = new Map(product.variants.map((v) => [v.public_id, v.in_stock]));
+  return stock.every((s) => s.stock_status !== 'LOW_STOCK' && (s.stock_status === 'IN_STOCK') === inStock.get(s.variant_public_id));
+}
 
 export const actions: Actions = {
   /** Adds the chosen variant: to the account's cart when signed in, else to the guest cart. */
