@@ -207,6 +207,8 @@ describe('purges', () => {
 
     expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: -1 }), 200);
     assert.deepEqual(await purgedKeys(), new Set(), 'stock that stays above zero shows no differently');
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { reorder_level: 2 }), 200);
+    assert.deepEqual(await purgedKeys(), new Set([productId]), 'stock turning scarce (a stored "In stock" page must go)');
     expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: -2 }), 200);
     assert.deepEqual(await purgedKeys(), new Set(['products', productId]), 'stock running out');
 
@@ -225,6 +227,9 @@ describe('purges', () => {
     assert.deepEqual(await purgedKeys(), new Set(['products', productId]), 'a product taken off sale');
     expectStatus(await admin.patch(`${API}/admin/products/${productId}`, { name: 'Still a draft' }), 200);
     assert.deepEqual(await purgedKeys(), new Set(), 'a draft is not public: editing it purges nothing');
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 5 }), 200);
+    expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: -4 }), 200);
+    assert.deepEqual(await purgedKeys(), new Set(), "a draft's stock turning scarce purges nothing");
 
     const response = await admin.delete(`${API}/admin/products/${other}`);
     assert.equal(response.status, 204, response.text);

@@ -22,6 +22,7 @@ import * as derivedBySource from './migrations/0015-derived-by-source.js';
 import * as staffInvitations from './migrations/0016-staff-invitations.js';
 import * as events from './migrations/0017-events.js';
 import * as cachePurges from './migrations/0018-cache-purges.js';
+import * as purgeScarceStock from './migrations/0019-purge-scarce-stock.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0016-staff-invitations': staffInvitations,
   '0017-events': events,
   '0018-cache-purges': cachePurges,
+  '0019-purge-scarce-stock': purgeScarceStock,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -222,6 +222,16 @@ describe('storefront pages through the cache', () => {
     expectStatus(await admin.patch(`${API}/admin/categories/${category.public_id}`, { name: renamed }), 200);
     await pageShowsWithin(product, renamed, 1000);
 
+    // Stock turning scarce changes no product document, yet a kept "In stock" page must not outlive it.
+    const few = await sellableVariant(admin, { stock: 10 });
+    expectStatus(await admin.patch(`${API}/admin/inventory/${few.variantId}`, { reorder_level: 3 }), 200);
+    const fewPage = `/p/${(await cached.get(`${API}/products/${few.productId}`)).body.data.slug}`;
+    await purgesSettled();
+    await pageShowsWithin(fewPage, 'In stock', 1000);
+    assert.equal((await page(fewPage)).cache, 'HIT');
+    expectStatus(await admin.patch(`${API}/admin/inventory/${few.variantId}`, { quantity_change: -8, reason: 'Count' }), 200);
+    await pageShowsWithin(fewPage, 'Only 2 left', 1000);
+
     // A signed-in shopper asks for the same page: never the shared copy, and theirs is never stored.
     const { client } = await signUp(instances[0]!);
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
