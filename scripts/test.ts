@@ -14,7 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { failed, runPool, type FileResult } from './test/pool.js';
+import { failed, runPool, stopPool, type FileResult } from './test/pool.js';
 import { prepareBuilds, prepareDatabase, startSharedBrowser, type Shared } from './test/resources.js';
 import { TIERS_OF, testFilesUnder, tierOf, type Selection } from './test/tiers.js';
 import { orderByLastRun, saveTimings } from './test/timings.js';
@@ -81,6 +81,15 @@ async function main(): Promise<number> {
   }
   const needs = new Set(files.map(tierOf));
   const shared: Shared[] = [];
+  // Files run in process groups of their own (so a timeout ends what they started): an interrupted run
+  // ends them itself, then stops the shared PostgreSQL and browser below, instead of leaving them running.
+  const interrupted: { signal?: NodeJS.Signals; stopped?: Promise<void> } = {};
+  const interrupt = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the files still running`);
+    interrupted.signal = signal;
+    interrupted.stopped = stopPool();
+  };
+  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
     if ([...needs].some((tier) => tier !== 'unit')) {
@@ -105,6 +114,10 @@ async function main(): Promise<number> {
       fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
       verbose: Boolean(process.env.TEST_VERBOSE),
     });
+    if (interrupted.signal) {
+      await interrupted.stopped;
+      return interrupted.signal === 'SIGINT' ? 130 : 143;
+    }
     saveTimings(results);
     console.log(summary(results, (Date.now() - started) / 1000));
     return results.some(failed) ? 1 : 0;

@@ -12,6 +12,43 @@ import { fileURLToPath } from 'node:url';
 
 const COUNTER = fileURLToPath(new URL('./count-reporter.mjs', import.meta.url));
 
+/** Process groups of the files started (each file and whatever it started: services, PostgreSQL). */
+const groups = new Set<number>();
+let stopped = false;
+
+/** Whether any process of the group is still there (signal 0 only checks). */
+function alive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroups(signal: NodeJS.Signals): void {
+  for (const group of groups) {
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * Ends every file running now, with what it started, and starts no more (the run was interrupted).
+ * SIGTERM first, so services stop the PostgreSQL they embedded (it runs in a group of its own);
+ * SIGKILL for whatever is left after `graceMs`.
+ */
+export async function stopPool(graceMs = 5_000): Promise<void> {
+  stopped = true;
+  signalGroups('SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while ([...groups].some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  signalGroups('SIGKILL');
+}
+
 export interface FileCounts {
   tests: number;
   pass: number;
@@ -58,6 +95,7 @@ function runFile(file: string, scratch: string, options: PoolOptions): Promise<{
   return new Promise((resolve) => {
     // Its own process group, so a timeout ends whatever the file started (services, browsers) too.
     const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) groups.add(child.pid);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -93,8 +131,10 @@ export async function runPool(files: readonly string[], options: PoolOptions): P
   const results: FileResult[] = [];
   const relative = (file: string) => path.relative(process.cwd(), file);
   async function worker(): Promise<void> {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (let file = queue.shift(); file !== undefined && !stopped; file = queue.shift()) {
       const { result, output } = await runFile(file, scratch, options);
+      // Killed by stopPool: neither a result nor a timing for the next run's order.
+      if (stopped) return;
       results.push(result);
       const bad = failed(result);
       const mark = bad ? '✖' : '✔';
