@@ -11,9 +11,22 @@ export interface MailTransport {
   close(): void;
 }
 
-export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'dataDir'>, clock: Clock = systemClock): MailTransport {
+/** How long SMTP may take (ms): to connect, to greet, and between bytes; a server that stalls fails the send, which is retried. */
+export interface SmtpTimeouts {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
+const SMTP_TIMEOUTS: SmtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+export function createMailTransport(
+  config: Pick<Config, 'smtpUrl' | 'dataDir'>,
+  clock: Clock = systemClock,
+  timeouts: SmtpTimeouts = SMTP_TIMEOUTS,
+): MailTransport {
   if (config.smtpUrl) {
-    const smtp = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    // The timeouts go beside the URL in one object: a second argument would be defaults for every message.
+    const smtp = nodemailer.createTransport({ url: config.smtpUrl, ...timeouts });
     return {
       async send(message) {
         await smtp.sendMail(message);
