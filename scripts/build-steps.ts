@@ -38,7 +38,7 @@ export async function runStep(step: Step, ifStale: boolean): Promise<void> {
     // the deploy is used as it is.
     const code = (error as NodeJS.ErrnoException).code;
     if (ifStale && (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND')) {
-      if (step.required && !existsSync(step.required.file)) throw new Error(step.required.otherwise);
+      if (step.required && !existsSync(step.required.file)) throw new Error(step.required.otherwise, { cause: error });
       console.warn(`${step.name}: build tools are not installed, using the build that is there (run \`npm run build\` where they are)`);
       return;
     }

@@ -50,7 +50,7 @@ test('a body that breaks its schema, JSON text sent past the serializer included
   assert.equal((await t.client().get('/api/v1/drift-probe?mode=text')).status, 200);
   assert.equal((await t.client().get('/api/v1/drift-probe?mode=plain')).status, 200);
 
-  let problems = '';
+  let problems: string;
   try {
     // A real storefront route whose stored document drifted from the Product schema.
     const admin = await signInAs(t, 'ADMIN');

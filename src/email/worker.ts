@@ -110,7 +110,7 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
   ) {
     const attempts = message.attempts + 1;
     let sent: Awaited<ReturnType<MailTransport['send']>>;
-    let link: string | null = null;
+    let link: string | null;
     try {
       // The kind and payload were written together by enqueueEmail, typed by kind.
       const email = renderEmail({ kind: message.kind, payload: message.payload } as QueuedEmail, deps.publicBaseUrl);

@@ -63,7 +63,7 @@ async function withLogsOf<T>(service: ServiceProcess, wait: Promise<T>): Promise
   try {
     return await wait;
   } catch (error) {
-    throw new Error(`${(error as Error).message}; the service's log ends:\n${service.output().slice(-4000)}`);
+    throw new Error(`${(error as Error).message}; the service's log ends:\n${service.output().slice(-4000)}`, { cause: error });
   }
 }
 

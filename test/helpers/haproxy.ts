@@ -71,7 +71,9 @@ export async function startHaProxy(targets: readonly string[]): Promise<HaProxy>
     } catch (error) {
       if (Date.now() - started > 10_000) {
         await proxy.stop();
-        throw new Error(`haproxy's stats socket did not answer within 10 s (${(error as Error).message}):\n${proxy.output()}`);
+        throw new Error(`haproxy's stats socket did not answer within 10 s (${(error as Error).message}):\n${proxy.output()}`, {
+          cause: error,
+        });
       }
       await sleep(100);
     }

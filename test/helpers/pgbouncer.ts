@@ -106,7 +106,7 @@ export async function startPgBouncer(): Promise<PgBouncer> {
       await client.end().catch(() => {});
       if (Date.now() > deadline) {
         await bouncer.stop();
-        throw new Error(`pgbouncer did not answer within 10 s (${(error as Error).message}):\n${bouncer.output()}`);
+        throw new Error(`pgbouncer did not answer within 10 s (${(error as Error).message}):\n${bouncer.output()}`, { cause: error });
       }
       await sleep(100);
     }

@@ -190,7 +190,7 @@ export function mailbox(app: RunningApp, address: string): { subject: string; ra
     .map((file) => readFileSync(path.join(dir, file), 'utf8'))
     .filter((raw) => (headerOf(raw, 'to') ?? '').toLowerCase().includes(address.toLowerCase()))
     .map((raw) => {
-      let link: string | null = null;
+      let link: string | null;
       try {
         link = linkFrom(raw);
       } catch {
