@@ -8,7 +8,31 @@ import { notifyDone, notifyError } from '../../lib/notify';
 import { compact, dayAfter, dayStart } from '../../lib/search';
 import { downloadExport, type ExportKind, type ExportProgress, type ExportQueries } from './api';
 
-const options = (values: readonly string[]) => values.map((value) => ({ value, label: titleCase(value) }));
+/** A filter of an export: one of `values`, or any when cleared. */
+function AnyOf<T extends string>({
+  label,
+  values,
+  value,
+  onChange,
+}: {
+  label: string;
+  values: readonly T[];
+  value: T | null;
+  onChange: (value: T | null) => void;
+}) {
+  return (
+    <Select
+      label={label}
+      placeholder="Any"
+      clearable
+      w={160}
+      data={values.map((v) => ({ value: v, label: titleCase(v) }))}
+      value={value}
+      // The choices are `values`: whatever is picked is one of them.
+      onChange={(picked) => onChange(picked as T | null)}
+    />
+  );
+}
 
 /**
  * Streams an export to a file, showing the rows received against the total the API announced first,
@@ -89,11 +113,11 @@ export function ExportPanel() {
   const products = useExport('products');
   const orders = useExport('orders');
   const accounts = useExport('accounts');
-  const [productStatus, setProductStatus] = useState<string | null>(null);
-  const [orderStatus, setOrderStatus] = useState<string | null>(null);
+  const [productStatus, setProductStatus] = useState<(typeof PRODUCT_STATUSES)[number] | null>(null);
+  const [orderStatus, setOrderStatus] = useState<(typeof ORDER_STATUSES)[number] | null>(null);
   const [placed, setPlaced] = useState<{ from?: string | undefined; to?: string | undefined }>({});
-  const [role, setRole] = useState<string | null>(null);
-  const [accountStatus, setAccountStatus] = useState<string | null>(null);
+  const [role, setRole] = useState<(typeof ROLES)[number] | null>(null);
+  const [accountStatus, setAccountStatus] = useState<(typeof ACCOUNT_STATUSES)[number] | null>(null);
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="export-title">
       <Title order={2} size="h4" mb="md" id="export-title">
@@ -104,18 +128,8 @@ export function ExportPanel() {
           title="Products"
           what="A row per variant with its product and stock, in the format the import reads back."
           exporter={products}
-          onStart={() => void products.start(compact({ status: (productStatus ?? undefined) as ExportQueries['products']['status'] }))}
-          filters={
-            <Select
-              label="Status"
-              placeholder="Any"
-              clearable
-              w={160}
-              data={options(PRODUCT_STATUSES)}
-              value={productStatus}
-              onChange={setProductStatus}
-            />
-          }
+          onStart={() => void products.start(compact({ status: productStatus ?? undefined }))}
+          filters={<AnyOf label="Status" values={PRODUCT_STATUSES} value={productStatus} onChange={setProductStatus} />}
         />
         <ExportCard
           title="Orders"
@@ -124,7 +138,7 @@ export function ExportPanel() {
           onStart={() =>
             void orders.start(
               compact({
-                status: (orderStatus ?? undefined) as ExportQueries['orders']['status'],
+                status: orderStatus ?? undefined,
                 placed_from: placed.from ? dayStart(placed.from) : undefined,
                 placed_to: placed.to ? dayAfter(placed.to) : undefined,
               }),
@@ -132,15 +146,7 @@ export function ExportPanel() {
           }
           filters={
             <>
-              <Select
-                label="Status"
-                placeholder="Any"
-                clearable
-                w={160}
-                data={options(ORDER_STATUSES)}
-                value={orderStatus}
-                onChange={setOrderStatus}
-              />
+              <AnyOf label="Status" values={ORDER_STATUSES} value={orderStatus} onChange={setOrderStatus} />
               <DateRange
                 labels={['Placed from (UTC)', 'Placed to (UTC)']}
                 from={placed.from}
@@ -157,23 +163,15 @@ export function ExportPanel() {
           onStart={() =>
             void accounts.start(
               compact({
-                role: (role ?? undefined) as ExportQueries['accounts']['role'],
-                status: (accountStatus ?? undefined) as ExportQueries['accounts']['status'],
+                role: role ?? undefined,
+                status: accountStatus ?? undefined,
               }),
             )
           }
           filters={
             <>
-              <Select label="Role" placeholder="Any" clearable w={160} data={options(ROLES)} value={role} onChange={setRole} />
-              <Select
-                label="Account status"
-                placeholder="Any"
-                clearable
-                w={160}
-                data={options(ACCOUNT_STATUSES)}
-                value={accountStatus}
-                onChange={setAccountStatus}
-              />
+              <AnyOf label="Role" values={ROLES} value={role} onChange={setRole} />
+              <AnyOf label="Account status" values={ACCOUNT_STATUSES} value={accountStatus} onChange={setAccountStatus} />
             </>
           }
         />
