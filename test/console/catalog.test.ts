@@ -84,18 +84,25 @@ describe('console: catalog', () => {
     );
   });
 
-  test('the category tree: reorder siblings, move a category under another (with undo), edit its name, slug and description', async (t2) => {
+  test('the category tree: delete after a confirmation, reorder siblings, move a category under another (with undo), edit its name, slug and description', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const make = async (name: string, position: number) =>
       (await admin.client.post('/api/v1/admin/categories', { name, position })).body.data.public_id as string;
     const kitchen = await make('Kitchen', 0);
     const garden = await make('Garden', 10);
     const bath = await make('Bath', 20);
+    const attic = await make('Attic', 30);
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Categories' }).click();
       const tree = page.getByRole('tree', { name: 'Category tree' });
       await tree.getByRole('treeitem', { name: 'Bath' }).waitFor();
+      await page.getByRole('button', { name: 'Delete Attic' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete Attic?' });
+      await confirm.getByText('Products stay in the catalog.').waitFor();
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Attic deleted').waitFor();
+      await tree.getByRole('treeitem', { name: 'Attic' }).waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Move Bath up' }).click();
       await page.getByText('Bath moved up').waitFor();
       const order = async () => await tree.getByRole('treeitem').evaluateAll((items) => items.map((i) => i.getAttribute('aria-label')));
@@ -128,6 +135,7 @@ describe('console: catalog', () => {
     });
     const categories = (await admin.client.get('/api/v1/categories?limit=100')).body.data as any[];
     const byId = Object.fromEntries(categories.map((c) => [c.public_id, c]));
+    assert.equal(byId[attic], undefined, 'Attic is deleted');
     assert.equal(byId[garden].parent_public_id, kitchen);
     assert.ok(byId[kitchen].position < byId[bath].position, 'Kitchen stays first, Bath second');
     assert.deepEqual(

@@ -7,7 +7,7 @@ import { signInAs } from '../helpers/factories.js';
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
 describe('console: coupons', () => {
-  test('a coupon made in the console works at checkout, shows its use, and can be switched off', async (t2) => {
+  test('a coupon made in the console works at checkout, shows its use, can be switched off, and is deleted after a confirmation', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const { variantId } = await sellableVariant(admin.client, { price: '40.00', stock: 10 });
     await inConsole(browser, t2, t, async (page) => {
@@ -56,12 +56,23 @@ describe('console: coupons', () => {
       await page.getByRole('textbox', { name: 'Percent off' }).fill('5');
       await page.getByRole('button', { name: 'Create coupon' }).click();
       await page.getByText('Another coupon already uses this code').waitFor();
+
+      const list = await admin.client.get('/api/v1/admin/coupons?search=SPRING');
+      assert.deepEqual(
+        list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]),
+        [['SPRING25', '25.00', 1, 1, 'INACTIVE']],
+      );
+
+      // Deleted after a confirmation that says what stays; the console goes back to the list.
+      await page.goto(`/admin/coupons/${list.body.data[0].public_id}`);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete SPRING25?' });
+      await confirm.getByText(/orders that used it keep their discount/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Coupon deleted; its usage history stays').waitFor();
+      await page.waitForURL(/\/admin\/coupons(\?|$)/);
     });
-    const list = await admin.client.get('/api/v1/admin/coupons?search=SPRING');
-    assert.deepEqual(
-      list.body.data.map((c: any) => [c.code, c.discount_value, c.usage_limit_per_user, c.times_used, c.status]),
-      [['SPRING25', '25.00', 1, 1, 'INACTIVE']],
-    );
+    assert.equal((await admin.client.get('/api/v1/admin/coupons?search=SPRING')).body.data.length, 0);
   });
 
   test('start and end times are typed and shown in UTC, as the inputs say, whatever the browser’s time zone', async (t2) => {

@@ -93,7 +93,17 @@ describe('console: money', () => {
       await page.getByText('11–12 of 12').waitFor();
       assert.equal(await coupons.getByRole('link').count(), 2);
       assert.match(page.url(), /spent_from=2026-02-01/, 'paging the coupons keeps the expense filters');
+
+      // Deleting asks first, says what changes, and the row goes.
+      await expenses.getByRole('button', { name: 'Delete February rent' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete this expense?' });
+      await confirm.getByText(/February rent, \$800\.00 on .*The P&L of that month changes/).waitFor();
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Expense deleted').waitFor();
+      await expenses.getByRole('cell', { name: 'February rent', exact: true }).waitFor({ state: 'detached' });
     });
+    const left = (await client.get('/api/v1/admin/expenses?limit=100')).body.data as any[];
+    assert.equal(left.filter((e) => e.description === 'February rent').length, 0);
   });
 
   test('an ADMIN has no Money or Audit log link, and opening their URLs says why they do not open', async (t2) => {

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { notifyDone, notifyError } from '../../lib/notify';
+import { confirmThen } from '../../lib/confirm';
+import { notifyError } from '../../lib/notify';
 import { notifyUndoable } from '../../lib/undo';
 import { everyCategoryQuery, useArrangeCategories, useDeleteCategory } from './categories-api';
 import { CategoryForm, NewCategoryForm } from './category-forms';
@@ -74,30 +75,21 @@ export function CategoriesScreen() {
   };
 
   const remove = (node: Node) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: (
         <>
           Delete <bdi>{node.name}</bdi>?
         </>
       ),
-      children: (
-        <Text size="sm">{node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.</Text>
+      body: `${node.children.length > 0 ? 'Its subcategories move up to its parent. ' : ''}Products stay in the catalog.`,
+      confirm: 'Delete',
+      action: () => deletion.mutateAsync(node.public_id),
+      done: (
+        <>
+          <bdi>{node.name}</bdi> deleted
+        </>
       ),
-      labels: { confirm: 'Delete', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync(node.public_id);
-            notifyDone(
-              <>
-                <bdi>{node.name}</bdi> deleted
-              </>,
-            );
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      failed: 'Not deleted',
     });
 
   const actions: CategoryActions = {

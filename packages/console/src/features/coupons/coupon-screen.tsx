@@ -1,10 +1,10 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { confirmThen } from '../../lib/confirm';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { notifyUndoable } from '../../lib/undo';
 import { couponQuery, useCreateCoupon, useDeleteCoupon, useUpdateCoupon } from './api';
@@ -59,21 +59,14 @@ export function CouponScreen() {
     }
   };
   const remove = (code: string) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: `Delete ${code}?`,
-      children: <Text size="sm">Customers can no longer use it; orders that used it keep their discount and the history stays.</Text>,
-      labels: { confirm: 'Delete', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync();
-            notifyDone('Coupon deleted; its usage history stays');
-            await navigate({ to: '/coupons' });
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      body: 'Customers can no longer use it; orders that used it keep their discount and the history stays.',
+      confirm: 'Delete',
+      action: () => deletion.mutateAsync(),
+      done: 'Coupon deleted; its usage history stays',
+      failed: 'Not deleted',
+      after: () => navigate({ to: '/coupons' }),
     });
 
   return (

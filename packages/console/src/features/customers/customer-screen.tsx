@@ -1,5 +1,4 @@
 import { Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -7,8 +6,8 @@ import { useStaff } from '../../api/session';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { confirmThen } from '../../lib/confirm';
 import { count, day, money } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
 import { accountQuery, useSetSuspension } from './api';
 import { CustomerOrders } from './customer-orders';
 import { suspensionBlockedBecause } from './reach';
@@ -30,30 +29,21 @@ function SuspensionButton({ user }: { user: { public_id: string; email: string; 
   const suspension = useSetSuspension(user.public_id);
   const suspended = user.status === 'SUSPENDED';
   const confirm = () =>
-    modals.openConfirmModal({
+    confirmThen({
       title: (
         <>
           {suspended ? 'Reactivate' : 'Suspend'} <bdi>{user.email}</bdi>?
         </>
       ),
-      children: (
-        <Text size="sm">
-          {suspended
-            ? 'They can sign in again. Their orders are unchanged.'
-            : 'Every session of the account ends at once and it cannot sign in until reactivated. Orders are unchanged.'}
-        </Text>
-      ),
-      labels: { confirm: suspended ? 'Reactivate' : 'Suspend', cancel: 'Back' },
-      confirmProps: suspended ? {} : { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await suspension.mutateAsync(!suspended);
-            notifyDone(suspended ? 'Account reactivated' : 'Account suspended: its sessions have ended');
-          } catch (error) {
-            notifyError(error, 'Not changed');
-          }
-        })(),
+      body: suspended
+        ? 'They can sign in again. Their orders are unchanged.'
+        : 'Every session of the account ends at once and it cannot sign in until reactivated. Orders are unchanged.',
+      confirm: suspended ? 'Reactivate' : 'Suspend',
+      cancel: 'Back',
+      danger: !suspended,
+      action: () => suspension.mutateAsync(!suspended),
+      done: suspended ? 'Account reactivated' : 'Account suspended: its sessions have ended',
+      failed: 'Not changed',
     });
   return (
     <Button color={suspended ? undefined : 'red'} variant={suspended ? 'filled' : 'light'} loading={suspension.isPending} onClick={confirm}>

@@ -1,5 +1,4 @@
 import { ActionIcon, Anchor, Button, Group, Paper, Select, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -7,8 +6,8 @@ import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../api/domain';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRange } from '../../components/DateRange';
 import { QueryState } from '../../components/QueryState';
+import { confirmThen } from '../../lib/confirm';
 import { day, money } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
 import { compact } from '../../lib/search';
 import { expensesQuery, useDeleteExpense } from './api';
 import { categoryLabel, openExpenseForm, type Expense } from './expense-form';
@@ -31,24 +30,17 @@ export function ExpensesPanel({ search, currency }: { search: MoneySearch; curre
   const filter = (changes: Pick<MoneySearch, 'category' | 'spent_from' | 'spent_to'>) =>
     void navigate({ search: (s) => compact({ ...s, page: undefined, ...changes }) });
   const remove = (e: Expense) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: 'Delete this expense?',
-      children: (
-        <Text size="sm">
+      body: (
+        <>
           <bdi>{e.description}</bdi>, {money(e.amount, currency)} on {day(e.spent_at)}. The P&L of that month changes.
-        </Text>
+        </>
       ),
-      labels: { confirm: 'Delete', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync(e.public_id);
-            notifyDone('Expense deleted');
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      confirm: 'Delete',
+      action: () => deletion.mutateAsync(e.public_id),
+      done: 'Expense deleted',
+      failed: 'Not deleted',
     });
 
   const columns: Column<Expense>[] = [

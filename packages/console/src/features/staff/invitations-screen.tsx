@@ -1,13 +1,12 @@
 import { Button, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { confirmThen } from '../../lib/confirm';
 import { titleCase, when } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
 import { compact } from '../../lib/search';
 import { invitationsQuery, useRevokeInvitation } from './api';
 import { InviteForm } from './invite-form';
@@ -32,25 +31,21 @@ export function InvitationsScreen() {
 
   type Row = NonNullable<typeof invitations.data>['data'][number];
   const confirmRevoke = (invitation: Row) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: (
         <>
           Revoke the invitation of <bdi>{invitation.email}</bdi>?
         </>
       ),
-      children: <Text size="sm">Its link stops working at once. You can invite the same email again later.</Text>,
-      labels: { confirm: 'Revoke', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void revoke.mutateAsync(invitation.public_id).then(
-          () =>
-            notifyDone(
-              <>
-                The invitation of <bdi>{invitation.email}</bdi> is revoked
-              </>,
-            ),
-          (error: unknown) => notifyError(error, 'Not revoked'),
-        ),
+      body: 'Its link stops working at once. You can invite the same email again later.',
+      confirm: 'Revoke',
+      action: () => revoke.mutateAsync(invitation.public_id),
+      done: (
+        <>
+          The invitation of <bdi>{invitation.email}</bdi> is revoked
+        </>
+      ),
+      failed: 'Not revoked',
     });
   const columns: Column<Row>[] = [
     { key: 'email', header: 'Email', render: (i) => <bdi>{i.email}</bdi> },

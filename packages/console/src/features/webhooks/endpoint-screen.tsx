@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconKey, IconPlayerPause, IconPlayerPlay, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { confirmThen } from '../../lib/confirm';
 import { when } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { notifyUndoable } from '../../lib/undo';
@@ -76,25 +76,18 @@ export function EndpointScreen() {
     }
   };
   const remove = (url: string) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: 'Delete this endpoint?',
-      children: (
-        <Text size="sm">
+      body: (
+        <>
           <bdi>{url}</bdi> receives nothing more; what it has not received yet is cancelled, and its delivery log goes with it.
-        </Text>
+        </>
       ),
-      labels: { confirm: 'Delete', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync();
-            notifyDone('Endpoint deleted');
-            await navigate({ to: '/webhooks' });
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      confirm: 'Delete',
+      action: () => deletion.mutateAsync(),
+      done: 'Endpoint deleted',
+      failed: 'Not deleted',
+      after: () => navigate({ to: '/webhooks' }),
     });
 
   return (

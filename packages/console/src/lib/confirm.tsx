@@ -1,0 +1,53 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { ReactNode } from 'react';
+import { notifyDone, notifyError } from './notify';
+
+export interface ConfirmedAction {
+  title: ReactNode;
+  /** What will happen, in words; user text in it is a node with that text in <bdi>. */
+  body: ReactNode;
+  /** The confirming button's label ("Delete", "Suspend"). */
+  confirm: string;
+  cancel?: string;
+  /** A change that cannot be undone has a red button (the default). */
+  danger?: boolean;
+  action: () => Promise<unknown>;
+  /** Said once the change is made. */
+  done: ReactNode;
+  /** The title of the message that says why it was not made. */
+  failed: string;
+  /** Once the change is made: e.g. leave the screen of what is gone. */
+  after?: () => Promise<unknown> | void;
+}
+
+/** Asks before a change, then makes it and says how it went: done, or not done and why. */
+export function confirmThen({
+  title,
+  body,
+  confirm,
+  cancel = 'Keep it',
+  danger = true,
+  action,
+  done,
+  failed,
+  after,
+}: ConfirmedAction): void {
+  modals.openConfirmModal({
+    title,
+    children: <Text size="sm">{body}</Text>,
+    labels: { confirm, cancel },
+    confirmProps: danger ? { color: 'red' } : {},
+    onConfirm: () =>
+      void (async () => {
+        try {
+          await action();
+        } catch (error) {
+          notifyError(error, failed);
+          return;
+        }
+        notifyDone(done);
+        await after?.();
+      })(),
+  });
+}
