@@ -116,6 +116,24 @@ describe('storefront: served by the service', () => {
     assert.equal(low.headers.get('cache-control'), 'private, no-store');
   });
 
+  test("a page and its data (a browser's navigation without reload) are kept apart: neither is ever served for the other", async () => {
+    const { product } = await makeShop(t, { stock: 50 });
+    const kinds = async (order: readonly ('page' | 'data')[], query: string) => {
+      const seen: string[] = [];
+      for (const kind of order) {
+        const url = kind === 'page' ? `/p/${product.slug}?${query}` : `/p/${product.slug}/__data.json?${query}&x-sveltekit-invalidated=01`;
+        const response = await fetch(t.baseUrl + url);
+        assert.equal(response.status, 200, url);
+        seen.push(`${kind}:${(response.headers.get('content-type') ?? '').split(';')[0]}`);
+        await response.arrayBuffer();
+      }
+      return seen;
+    };
+    // Each after the other within the page cache's life (CI saw a navigation's JSON served as the page).
+    assert.deepEqual(await kinds(['data', 'page', 'data'], 'size=M'), ['data:application/json', 'page:text/html', 'data:application/json']);
+    assert.deepEqual(await kinds(['page', 'data', 'page'], 'size=S'), ['page:text/html', 'data:application/json', 'page:text/html']);
+  });
+
   test('assets are precompressed and cached for a year; a missing one is a plain 404', async () => {
     const scripts = await scriptsOf('/cart');
     assert.ok(scripts.length > 0);

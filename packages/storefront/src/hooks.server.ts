@@ -1,6 +1,6 @@
 import type { Handle, HandleServerError, RequestEvent } from '@sveltejs/kit';
 import { compressed, encode, encodingFor } from '$lib/server/compression';
-import { cacheable, cachedPage, type CachedPage } from '$lib/server/page-cache';
+import { cacheable, cachedPage, pageKey, type CachedPage } from '$lib/server/page-cache';
 import { createShop } from '$lib/server/shop';
 
 export const handle: Handle = async ({ event, resolve }) => {
@@ -9,7 +9,7 @@ export const handle: Handle = async ({ event, resolve }) => {
   // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
   const { instance, pageCacheMs } = event.locals.shop.transport;
   if (!cacheable(event.request) || pageCacheMs === 0) return compressed(event.request, await render());
-  const page = await cachedPage(instance, event.url.pathname + event.url.search, render, pageCacheMs);
+  const page = await cachedPage(instance, pageKey(event.request), render, pageCacheMs);
   return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
 };
 

@@ -37,6 +37,16 @@ const stores = new WeakMap<object, Map<string, Entry>>();
 export const cacheable = (request: Request): boolean =>
   (request.method === 'GET' || request.method === 'HEAD') && !request.headers.has('cookie') && !request.headers.has('authorization');
 
+/**
+ * The key a request's page is kept under: the URL as the browser asked for it. Not SvelteKit's
+ * `event.url`, which names the page for a page's data too (`/p/x/__data.json`, asked for on a
+ * navigation without reload, is `/p/x` there): the page and its JSON would share one entry.
+ */
+export const pageKey = (request: Request): string => {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+};
+
 /** The page kept from `response`, or null when it must not be kept (its body then unread). */
 async function keep(response: Response): Promise<CachedPage | null> {
   const type = response.headers.get('content-type') ?? '';
