@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 import { notifyDone, notifyError } from './notify';
 
-export interface ConfirmedAction {
+export interface ConfirmedAction<R> {
   title: ReactNode;
   /** What will happen, in words; user text in it is a node with that text in <bdi>. */
   body: ReactNode;
@@ -12,17 +12,17 @@ export interface ConfirmedAction {
   cancel?: string;
   /** A change that cannot be undone has a red button (the default). */
   danger?: boolean;
-  action: () => Promise<unknown>;
-  /** Said once the change is made. */
-  done: ReactNode;
+  action: () => Promise<R>;
+  /** Said once the change is made (of what it made, when that is news: a copy's name). */
+  done: ReactNode | ((result: R) => ReactNode);
   /** The title of the message that says why it was not made. */
   failed: string;
-  /** Once the change is made: e.g. leave the screen of what is gone. */
-  after?: () => Promise<unknown> | void;
+  /** Once the change is made: e.g. leave the screen of what is gone, or open what was made. */
+  after?: (result: R) => Promise<unknown> | void;
 }
 
 /** Asks before a change, then makes it and says how it went: done, or not done and why. */
-export function confirmThen({
+export function confirmThen<R>({
   title,
   body,
   confirm,
@@ -32,7 +32,7 @@ export function confirmThen({
   done,
   failed,
   after,
-}: ConfirmedAction): void {
+}: ConfirmedAction<R>): void {
   modals.openConfirmModal({
     title,
     children: <Text size="sm">{body}</Text>,
@@ -40,14 +40,15 @@ export function confirmThen({
     confirmProps: danger ? { color: 'red' } : {},
     onConfirm: () =>
       void (async () => {
+        let result: R;
         try {
-          await action();
+          result = await action();
         } catch (error) {
           notifyError(error, failed);
           return;
         }
-        notifyDone(done);
-        await after?.();
+        notifyDone(typeof done === 'function' ? done(result) : done);
+        await after?.(result);
       })(),
   });
 }

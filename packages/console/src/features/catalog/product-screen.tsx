@@ -1,13 +1,13 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Alert, Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { confirmThen } from '../../lib/confirm';
 import { when } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
+import { notifyDone } from '../../lib/notify';
 import { ProductForm } from './product-form';
 import {
   productQuery,
@@ -70,58 +70,42 @@ function ProductView({ product: p }: { product: ProductDetail }) {
   const deletion = useDeleteProduct(p.public_id);
   const duplication = useDuplicateProduct(p.public_id);
   const duplicate = () =>
-    modals.openConfirmModal({
+    confirmThen({
       title: (
         <>
           Copy <bdi>{p.name}</bdi>?
         </>
       ),
-      children: (
-        <Text size="sm">
-          The copy is a draft, out of the store, with the same description, images and categories, a new address, and each variant with a
-          new SKU (ending in -COPY) and no stock yet.
-        </Text>
+      body: 'The copy is a draft, out of the store, with the same description, images and categories, a new address, and each variant with a new SKU (ending in -COPY) and no stock yet.',
+      confirm: 'Make a copy',
+      cancel: 'Back',
+      danger: false,
+      action: () => duplication.mutateAsync(),
+      done: (copy) => (
+        <>
+          <bdi>{copy.name}</bdi> made, as a draft
+        </>
       ),
-      labels: { confirm: 'Make a copy', cancel: 'Back' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            const copy = await duplication.mutateAsync();
-            notifyDone(
-              <>
-                <bdi>{copy.name}</bdi> made, as a draft
-              </>,
-            );
-            await navigate({ to: '/products/$productId', params: { productId: copy.public_id } });
-          } catch (error) {
-            notifyError(error, 'Not copied');
-          }
-        })(),
+      failed: 'Not copied',
+      after: (copy) => navigate({ to: '/products/$productId', params: { productId: copy.public_id } }),
     });
   const remove = () =>
-    modals.openConfirmModal({
+    confirmThen({
       title: (
         <>
           Delete <bdi>{p.name}</bdi>?
         </>
       ),
-      children: <Text size="sm">{productDeletionEffect(p.variants)}</Text>,
-      labels: { confirm: 'Delete product', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync();
-            notifyDone(
-              <>
-                <bdi>{p.name}</bdi> deleted
-              </>,
-            );
-            await navigate({ to: '/products' });
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      body: productDeletionEffect(p.variants),
+      confirm: 'Delete product',
+      action: () => deletion.mutateAsync(),
+      done: (
+        <>
+          <bdi>{p.name}</bdi> deleted
+        </>
+      ),
+      failed: 'Not deleted',
+      after: () => navigate({ to: '/products' }),
     });
   return (
     <>

@@ -7,8 +7,8 @@ import { settingsQuery } from '../../api/settings';
 import { OptionsText } from '../../components/OptionsText';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TableFrame } from '../../components/TableFrame';
+import { confirmThen } from '../../lib/confirm';
 import { count, money } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
 import { useDeleteVariant, type ProductDetail, type Variant } from './products-api';
 import { VariantGrid } from './variant-grid';
 import { StockRecordForm } from './stock-record-form';
@@ -24,20 +24,13 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
   // The store's default reorder level is offered for new stock; without the settings (a failed read) none is offered.
   const defaultReorderLevel = settings.data?.default_reorder_level ?? null;
   const remove = (v: Variant) =>
-    modals.openConfirmModal({
+    confirmThen({
       title: `Delete variant ${v.sku}?`,
-      children: <Text size="sm">{variantDeletionEffect(v)}</Text>,
-      labels: { confirm: 'Delete variant', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void (async () => {
-          try {
-            await deletion.mutateAsync(v.public_id);
-            notifyDone(`Variant ${v.sku} deleted`);
-          } catch (error) {
-            notifyError(error, 'Not deleted');
-          }
-        })(),
+      body: variantDeletionEffect(v),
+      confirm: 'Delete variant',
+      action: () => deletion.mutateAsync(v.public_id),
+      done: `Variant ${v.sku} deleted`,
+      failed: 'Not deleted',
     });
   return (
     <>
