@@ -11,7 +11,8 @@ import type { Round } from './types.js';
 
 /** `spread`: the instances to share the connections between, as a client-side balancer would (instance runs). */
 type Scenario =
-  | { kind: 'get'; url: string; spread?: string[]; path: string; headers?: Record<string, string> }
+  /** `threads`: autocannon's worker threads, where one driver thread would be the limit (a cache's hit path). */
+  | { kind: 'get'; url: string; spread?: string[]; path: string; headers?: Record<string, string>; threads?: number }
   | { kind: 'orders'; url: string; spread?: string[]; shoppersFile: string }
   | { kind: 'checkout'; url: string; sessions: Session[]; hot: string | null; variants: string[] }
   | { kind: 'raw-checkout'; databaseUrl: string; shoppersFile: string };
@@ -29,9 +30,15 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!
 
 async function getRound(seconds: number): Promise<Round> {
   if (scenario.kind !== 'get') throw new Error('not a get scenario');
-  const { path, headers } = scenario;
+  const { path, headers, threads } = scenario;
   return spreadRound((url, connections) =>
-    autocannon({ url: url + path, connections, duration: seconds, headers: headers ?? {} }).then(roundOf),
+    autocannon({
+      url: url + path,
+      connections,
+      duration: seconds,
+      headers: headers ?? {},
+      ...(threads && threads > 1 ? { workers: threads } : {}),
+    }).then(roundOf),
   );
 }
 
