@@ -8,12 +8,15 @@
  * the template into a database of its own (CREATE DATABASE ... TEMPLATE), so files run in
  * parallel. Browser files share one Chromium started here (each test opens its own context).
  *
+ * Each file runs as one JavaScript module compiled before the run (test/bundle.ts), on plain Node.
+ *
  * Files run TEST_CONCURRENCY at a time (default: one more than the machine's cores: most files
  * wait on PostgreSQL as much as they compute), the longest first by the last run's timings. The
  * end of a run prints the totals and the ten slowest files.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { bundleTests } from './test/bundle.js';
 import { failed, runPool, stopPool, type FileResult } from './test/pool.js';
 import { prepareBuilds, prepareDatabase, startSharedBrowser, type Shared } from './test/resources.js';
 import { TIERS_OF, testFilesUnder, tierOf, type Selection } from './test/tiers.js';
@@ -81,6 +84,7 @@ async function main(): Promise<number> {
   }
   const needs = new Set(files.map(tierOf));
   const shared: Shared[] = [];
+  const cleanups: (() => void)[] = [];
   // Files run in process groups of their own (so a timeout ends what they started): an interrupted run
   // ends them itself, then stops the shared PostgreSQL and browser below, instead of leaving them running.
   const interrupted: { signal?: NodeJS.Signals; stopped?: Promise<void> } = {};
@@ -91,6 +95,9 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
+    // Each file runs as one module compiled here (plain Node starts it in a fraction of tsx's time).
+    const bundles = await bundleTests(files);
+    cleanups.push(bundles.remove);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
     if ([...needs].some((tier) => tier !== 'unit')) {
       const database = await prepareDatabase();
@@ -113,6 +120,7 @@ async function main(): Promise<number> {
       env,
       fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
       verbose: Boolean(process.env.TEST_VERBOSE),
+      moduleOf: bundles.of,
     });
     if (interrupted.signal) {
       await interrupted.stopped;
@@ -122,6 +130,7 @@ async function main(): Promise<number> {
     console.log(summary(results, (Date.now() - started) / 1000));
     return results.some(failed) ? 1 : 0;
   } finally {
+    for (const cleanup of cleanups) cleanup();
     for (const resource of shared.reverse()) await resource.stop();
   }
 }

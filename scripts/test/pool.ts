@@ -71,6 +71,8 @@ export interface PoolOptions {
   /** A file still running after this long is killed and counted as failed. */
   fileTimeoutMs: number;
   verbose: boolean;
+  /** The compiled module a test file runs as (bundle.ts). */
+  moduleOf: (file: string) => string;
   /** Written as each file ends (stdout by default). */
   print?: (text: string) => void;
 }
@@ -82,15 +84,11 @@ function runFile(file: string, scratch: string, options: PoolOptions): Promise<{
   const countsFile = path.join(scratch, `${path.basename(file)}-${started}-${Math.random().toString(36).slice(2)}.json`);
   const args = [
     '--enable-source-maps',
-    // Workspace packages resolve to their TypeScript sources (the console's tests import the client's).
-    '--conditions=@commerce/source',
-    '--import',
-    'tsx',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${COUNTER}`,
     `--test-reporter-destination=${countsFile}`,
-    file,
+    options.moduleOf(file),
   ];
   return new Promise((resolve) => {
     // Its own process group, so a timeout ends whatever the file started (services, browsers) too.
