@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { startTestApp } from './helpers/app.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './helpers/factories.js';
 import { Client } from './helpers/client.js';
+import { requestAsWritten } from './helpers/raw-http.js';
 import { uploadedReviewImage } from './helpers/media.js';
 import type { Known } from './fuzz/arbitraries.js';
 import { FUZZ_ENV, RUNS, SEED, assertPassed, tableFingerprints, statusTally } from './fuzz/judge.js';
@@ -109,20 +110,21 @@ async function send(op: Operation, request: Built) {
   const headers: Record<string, string> = { ...request.headers };
   if (op.method !== 'GET') headers['x-csrf-token'] = await jar.csrf();
   if (jar.cookies.size > 0) headers.cookie = [...jar.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const response = await fetch(t.baseUrl + request.url, {
+  // The path as written (fetch would resolve a `%2e%2e` segment before sending it).
+  const response = await requestAsWritten(t.baseUrl, request.url, {
     method: request.method,
     headers,
     ...(request.body !== undefined ? { body: request.body } : {}),
   });
   // A pre-session cookie replaced by a login, or a session ended by the fuzz itself: start over.
-  if (response.headers.getSetCookie().length > 0 || response.status === 401) {
+  if (response.setCookies.length > 0 || response.status === 401) {
     if (!op.needsSession) anonymous.cookies.clear();
     else {
       adminJar = new Client(t.baseUrl);
       await adminJar.post('/api/v1/auth/login', { email: adminEmail, password: PASSWORD });
     }
   }
-  return { status: response.status, text: await response.text() };
+  return { status: response.status, text: response.text };
 }
 
 const show = (request: Built) =>

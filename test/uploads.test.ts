@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
 import { describe, test } from 'node:test';
 import { errorOf, signUp } from './helpers/factories.js';
 import { credentials, local, mediaKey, tinyPng, upload } from './helpers/media.js';
+import { requestAsWritten } from './helpers/raw-http.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Upload credentials (contract section 5) and the local image host that honours them. */
 
 const t = useApp({ as: ['CUSTOMER', 'ADMIN'] });
-
-/**
- * GET with the path sent as written: fetch resolves `%2e%2e` as `..` before sending (WHATWG URLs), so
- * `/media/%2e%2e/media.key` would leave as the shop's `/media.key` and never reach the media host.
- */
-function getAsWritten(base: string, rawPath: string): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const request = http.get({ hostname, port, path: rawPath }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    request.on('error', reject);
-  });
-}
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const FIVE_MB = 5 * 1024 * 1024;
@@ -251,9 +235,10 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
       '/media/ecommerce/reviews/missing.png',
       '/media/ecommerce/reviews/',
     ]) {
-      const { status, body } = await getAsWritten(t.baseUrl, probe);
-      assert.equal(status, 404, `${probe}: ${body.slice(0, 300)}`);
-      assert.ok(!body.includes(key), probe);
+      // As written: fetch would resolve `%2e%2e` and ask the shop for /media.key instead.
+      const { status, text } = await requestAsWritten(t.baseUrl, probe);
+      assert.equal(status, 404, `${probe}: ${text.slice(0, 300)}`);
+      assert.ok(!text.includes(key), probe);
     }
   });
 });
