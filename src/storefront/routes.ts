@@ -83,8 +83,8 @@ export async function registerStorefront(
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
     const render = async (request: FastifyRequest, reply: FastifyReply) => {
-      const pathname = request.url.split('?')[0] ?? '/';
-      if (owned(pathname)) return reply.callNotFound();
+      const pathname = pagePath(request);
+      if (pathname === null || owned(pathname)) return reply.callNotFound();
       // A build's file that is not there (an old tab after a deploy) is a plain 404, never a page render.
       if (pathname.startsWith('/_app/')) return sendError(reply, 404, 'NOT_FOUND', 'No such file');
       if (!server) {
@@ -136,6 +136,18 @@ export async function registerStorefront(
 
 /** Headers the pages set themselves over the service's defaults (hooks.server.ts, SvelteKit's CSP). */
 const PAGE_POLICY_HEADERS = ['content-security-policy', 'referrer-policy'] as const;
+
+/**
+ * The path as SvelteKit will read it from the page request's URL: dot segments (`..`, `%2e%2e`)
+ * resolved, so `/shop/../api/x` is the service's path it leads to, never a shop page.
+ */
+function pagePath(request: FastifyRequest): string | null {
+  try {
+    return new URL(`http://service${request.url}`).pathname;
+  } catch {
+    return null;
+  }
+}
 
 /** The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules), the body as a stream. */
 function toWebRequest(request: FastifyRequest): Request {

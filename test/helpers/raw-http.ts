@@ -2,6 +2,7 @@ import http from 'node:http';
 
 export interface RawAnswer {
   status: number;
+  contentType: string;
   setCookies: string[];
   text: string;
 }
@@ -29,6 +30,7 @@ export function requestAsWritten(
       response.on('end', () =>
         resolve({
           status: response.statusCode ?? 0,
+          contentType: response.headers['content-type'] ?? '',
           setCookies: response.headers['set-cookie'] ?? [],
           text: Buffer.concat(chunks).toString('utf8'),
         }),
