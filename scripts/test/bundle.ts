@@ -29,7 +29,7 @@ const packagesStayExternal: Plugin = {
   name: 'packages-stay-external',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@commerce/') || path.isAbsolute(args.path)) return undefined;
+      if (args.path.startsWith('@commerce/')) return undefined;
       return { path: args.path, external: true };
     });
   },
