@@ -27,6 +27,7 @@ import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
+import { serializersOnFirstUse, validatorOnFirstUse } from './lib/schema-compilers.js';
 import { validatorCompiler } from './lib/validation.js';
 import { settingsRoutes } from './settings/routes.js';
 import { staffInvitationRoutes } from './staff-invitations/routes.js';
@@ -135,6 +136,9 @@ export async function buildApp({
     http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
+    ...(config.schemaCompile === 'first-use'
+      ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } } }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routeTable: RouteEntry[] = [];
@@ -148,7 +152,7 @@ export async function buildApp({
   });
 
   metrics?.instrument(app);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(config.schemaCompile === 'first-use' ? validatorOnFirstUse(validatorCompiler) : validatorCompiler);
   app.addSchema(ErrorEnvelope);
 
   // JSON bodies: prototype-poisoning safe; an empty body is "no body" so bodiless POSTs work with the header set.

@@ -84,6 +84,7 @@ function runFile(file: string, scratch: string, options: PoolOptions): Promise<{
   const countsFile = path.join(scratch, `${path.basename(file)}-${started}-${Math.random().toString(36).slice(2)}.json`);
   const args = [
     '--enable-source-maps',
+    ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`] : []),
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${COUNTER}`,

@@ -11,6 +11,14 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimits.LOGIN, { count: 10, windowSeconds: 900 });
   });
 
+  test('schemas compile at start in production, on first use elsewhere, unless told', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'production' }).schemaCompile, 'start');
+    assert.equal(loadConfig({}).schemaCompile, 'first-use');
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).schemaCompile, 'first-use');
+    assert.equal(loadConfig({ NODE_ENV: 'production', SCHEMA_COMPILE: 'first-use' }).schemaCompile, 'first-use');
+    assert.equal(loadConfig({ SCHEMA_COMPILE: 'start' }).schemaCompile, 'start');
+  });
+
   test('a bad value stops start-up with a message naming the variable', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'eighty' }, /PORT must be an integer/],
@@ -21,6 +29,7 @@ describe('configuration', () => {
       [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be at most 10 hops/],
       [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be false, a hop count/],
       [{ CORS_ORIGINS: 'http://ok.example,::bad' }, /CORS_ORIGINS has an invalid origin/],
+      [{ SCHEMA_COMPILE: 'lazy' }, /SCHEMA_COMPILE must be start or first-use/],
     ];
     for (const [env, message] of cases) {
       assert.throws(

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Type } from 'typebox';
 import { multiline } from '../../src/lib/text.js';
+import { serializersOnFirstUse, validatorOnFirstUse } from '../../src/lib/schema-compilers.js';
 import { validatorCompiler, withTextRules } from '../../src/lib/validation.js';
 
 test('every string of a schema gets the rule, map keys too, without anyone naming the field', () => {
@@ -46,4 +47,37 @@ test('dates outside what JavaScript and PostgreSQL can both hold are refused', (
   assert.equal(validate({ at: '2026-01-01T00:00:00Z' }), true);
   assert.equal(validate({ at: '0000-01-01T00:00:00Z' }), false);
   assert.equal(validate({ at: '2026-06-30T23:59:60Z' }), false);
+});
+
+test('a validator compiled on first use: nothing compiled until a request, then the same answers and errors', () => {
+  let compiles = 0;
+  const counting: typeof validatorCompiler = (route) => {
+    compiles += 1;
+    return validatorCompiler(route);
+  };
+  const schema = Type.Object({ quantity: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+  const validate = validatorOnFirstUse(counting)({ schema: schema as any, httpPart: 'body', method: 'POST', url: '/' }) as unknown as ((
+    value: unknown,
+  ) => boolean) & { errors?: { keyword: string }[] | null };
+  assert.equal(compiles, 0);
+  assert.equal(validate({ quantity: 0 }), false);
+  assert.equal(validate.errors?.[0]?.keyword, 'minimum', 'Fastify reads the errors off the function it holds');
+  assert.equal(validate({ quantity: 2 }), true);
+  assert.equal(validate.errors, null);
+  assert.equal(compiles, 1, 'compiled once');
+});
+
+test('a serializer compiled on first use writes what the standard one writes, shared schemas included', () => {
+  const shared = { Money: { $id: 'Money', type: 'object', properties: { amount: { type: 'string' } } } };
+  const route = {
+    method: 'GET',
+    url: '/',
+    httpStatus: '200',
+    schema: { type: 'object', properties: { price: { $ref: 'Money#' }, hidden: { type: 'null' } } },
+  };
+  const serialize = serializersOnFirstUse()(shared, {})(route);
+  assert.equal(serialize({ price: { amount: '9.99', secret: 'x' }, extra: 1 }), '{"price":{"amount":"9.99"}}');
+  // A schema that cannot compile is found on the first response, not before.
+  const broken = serializersOnFirstUse()(shared, {})({ ...route, schema: { $ref: 'Nowhere#' } });
+  assert.throws(() => broken({}), /Cannot resolve ref "Nowhere#"/);
 });
