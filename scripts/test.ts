@@ -96,9 +96,10 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
     // Each file runs as one module compiled here (plain Node starts it in a fraction of tsx's time).
-    const bundles = await bundleTests(files);
+    const bundles = await bundleTests(files, { services: [...needs].some((tier) => tier !== 'unit') });
     cleanups.push(bundles.remove);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
+    if (bundles.services) env.TEST_SERVICE_MODULES = bundles.services;
     if ([...needs].some((tier) => tier !== 'unit')) {
       const database = await prepareDatabase();
       shared.push(database);

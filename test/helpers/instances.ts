@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sleep } from './mail.js';
+import { serviceCommand } from './service-command.js';
 
 /**
  * Real service processes (`node --import tsx src/main.ts`), as an operator
@@ -64,7 +65,7 @@ export async function startService(env: Record<string, string>, readyTimeoutMs =
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'commerce-instance-'));
   const { NODE_TEST_CONTEXT: _test, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, serviceCommand('main.ts'), {
     cwd: ROOT,
     env: {
       ...inherited,
@@ -74,6 +75,7 @@ export async function startService(env: Record<string, string>, readyTimeoutMs =
       DATA_DIR: dataDir,
       PASSWORD_HASH_COST: '10',
       LOG_LEVEL: 'warn',
+      SCHEMA_COMPILE: 'start',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

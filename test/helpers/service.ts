@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import type { TestTarget } from './app.js';
 import { Client } from './client.js';
+import { serviceCommand } from './service-command.js';
 import { closedPort as freePort, sleep } from './mail.js';
 
 /**
@@ -37,7 +38,7 @@ export interface ServiceOptions {
   /** Extra environment, applied last (it may override anything set here). */
   env?: Record<string, string>;
   /** The entry point under `src/`, `main.ts` by default (`worker.ts` for the standalone email worker). */
-  entry?: string;
+  entry?: 'main.ts' | 'worker.ts';
   /**
    * Start through npm as an operator would, `npm start` (or `npm run worker` for `entry: 'worker.ts'`),
    * which runs the compiled build in dist/; `signal` then goes to the process npm launched, `pid` is npm's.
@@ -92,6 +93,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     DATA_DIR: dataDir,
     PASSWORD_HASH_COST: '10',
     PRUNE_INTERVAL: '0',
+    // As deployed: every route's schemas compiled before the service is ready (in-process test apps compile on first use).
+    SCHEMA_COMPILE: 'start',
     // No metrics listener unless a test asks for one (several services share this host).
     METRICS_PORT: '0',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
@@ -103,7 +106,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       })
-    : spawn(process.execPath, ['--import', 'tsx', path.join('src', options.entry ?? 'main.ts')], {
+    : spawn(process.execPath, serviceCommand(options.entry ?? 'main.ts'), {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
