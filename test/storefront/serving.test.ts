@@ -50,7 +50,15 @@ describe('storefront: served by the service', () => {
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.headers.get('allow'), 'GET');
     // Sent as written: through fetch, '/healthz/../health/x' would leave as '/health/x'.
-    for (const owned of ['/api', '/media/ecommerce/none.png', '/admin/assets/none.js', '/docs/none.css', '/healthz/../health/x', '/shop/%2e%2e/api/x', '/c/../admin/assets/none.js']) {
+    for (const owned of [
+      '/api',
+      '/media/ecommerce/none.png',
+      '/admin/assets/none.js',
+      '/docs/none.css',
+      '/healthz/../health/x',
+      '/shop/%2e%2e/api/x',
+      '/c/../admin/assets/none.js',
+    ]) {
       const response = await requestAsWritten(t.baseUrl, owned);
       assert.equal(response.status, 404, owned);
       assert.match(response.contentType, /^application\/json/, owned);
