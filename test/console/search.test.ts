@@ -44,4 +44,23 @@ describe('console: the header search', () => {
       await page.getByRole('region', { name: 'Search results' }).getByText(`Nothing found for “nothing-${mark}”.`).waitFor();
     });
   });
+
+  test('a list opened from a link searches for the text in it, even text that reads as a number (a SKU like 12E45678)', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    // Digits, an E and digits: as JSON, a number too large for a double (Infinity).
+    const code = `${String(Date.now()).slice(-6)}E${900 + Math.floor(Math.random() * 99)}`;
+    await sellableVariant(admin.client, { name: `Washer ${code}` });
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto(`/admin/products?q=${code}`);
+      await page
+        .getByRole('table', { name: 'Products' })
+        .getByRole('link', { name: `Washer ${code}` })
+        .waitFor();
+      assert.equal(await page.getByRole('searchbox', { name: 'Search', exact: true }).inputValue(), code);
+      // Typed into the list's own box, it stays as readable in the address.
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('1.50');
+      await page.waitForURL((url) => url.searchParams.get('q') === '1.50');
+    });
+  });
 });

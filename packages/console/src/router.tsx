@@ -2,6 +2,7 @@ import { createRouter } from '@tanstack/react-router';
 import { queryClient } from './api/client';
 import { ScreenError } from './components/ScreenError';
 import { noteNavigation } from './lib/arrival';
+import { parseSearchText, stringifySearchText } from './lib/search';
 import { accountRoute, auditRoute } from './routes/account';
 import { categoriesRoute, newProductRoute, productRoute, productsRoute } from './routes/catalog';
 import { couponRoute, couponsRoute, newCouponRoute } from './routes/coupons';
@@ -56,6 +57,8 @@ export const router = createRouter({
   // Screens read through TanStack Query; the router only decides which screen, so loaders need no cache of their own.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  parseSearch: parseSearchText,
+  stringifySearch: stringifySearchText,
   // A screen that fails (its code did not arrive, or it threw) shows in the frame, with a heading and a way back.
   defaultErrorComponent: ScreenError,
 });

@@ -4,7 +4,36 @@ import { ordersSearch } from '../src/features/orders/search';
 import { reviewsSearch } from '../src/features/reviews/search';
 import { moneySearch } from '../src/features/money/search';
 import { safeRedirect } from '../src/features/sign-in/search';
-import { compact, date, dayAfter, dayStart, flag, instant, instantRange, oneOf, page, pageOrNone, text } from '../src/lib/search';
+import {
+  compact,
+  date,
+  dayAfter,
+  dayStart,
+  flag,
+  instant,
+  instantRange,
+  oneOf,
+  page,
+  pageOrNone,
+  parseSearchText,
+  stringifySearchText,
+  text,
+} from '../src/lib/search';
+import { productsSearch } from '../src/features/catalog/search';
+
+describe('URL search params are read as the text they are', () => {
+  test('a search that looks like a number, a boolean or JSON stays the text that was typed', () => {
+    for (const q of ['12E45678', '1.50', '1e3', '007', 'true', 'null', '[1]', '{"a":1}', '-5', '"quoted"', 'a&b=c', 'größe 42']) {
+      const url = stringifySearchText({ q, page: 2 });
+      assert.deepEqual(productsSearch(parseSearchText(url)), { page: 2, q, status: undefined, sort: undefined }, url);
+    }
+    assert.equal(stringifySearchText({ q: '12E45678', page: 2 }), '?q=12E45678&page=2', 'readable, as typed');
+    assert.equal(productsSearch(parseSearchText('?q=12E45678')).q, '12E45678', 'a hand-written link');
+    assert.equal(productsSearch(parseSearchText('?q=%22mug%22')).q, 'mug', 'a link the JSON form wrote');
+    assert.equal(stringifySearchText({ q: undefined, status: null }), '');
+    assert.deepEqual(parseSearchText('?flag=true&page=3'), { flag: 'true', page: '3' });
+  });
+});
 
 describe('URL search params: malformed values fall back to the defaults', () => {
   test('page: a whole number from 1 to 100,000, else 1; absent stays absent', () => {

@@ -4,6 +4,41 @@
  * instead of breaking the screen.
  */
 
+/**
+ * The router reads and writes search params as the text they are. Its default reads each value as
+ * JSON, so a link or a typed address with `?q=12E45678` (a SKU, a hex code) searched for
+ * `Infinity`, and `?q=1.50` for `1.5`; every param here is a scalar its parser reads from text.
+ * A value that is itself a quoted string is written as JSON so it reads back as written (and so
+ * links the JSON form made, `?q=%22mug%22`, still read as `mug`).
+ */
+const QUOTED = /^".*"$/s;
+
+export function parseSearchText(query: string): Record<string, string> {
+  const search: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    search[key] = value;
+    if (!QUOTED.test(value)) continue;
+    try {
+      const unquoted: unknown = JSON.parse(value);
+      if (typeof unquoted === 'string') search[key] = unquoted;
+    } catch {
+      // not JSON after all: the text as it is
+    }
+  }
+  return search;
+}
+
+export function stringifySearchText(search: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(search)) {
+    if (value === undefined || value === null) continue;
+    const written = String(value);
+    params.set(key, QUOTED.test(written) ? JSON.stringify(written) : written);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
 export function page(value: unknown): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
