@@ -142,6 +142,10 @@ const PAGE_POLICY_HEADERS = ['content-security-policy', 'referrer-policy'] as co
  * resolved, so `/shop/../api/x` is the service's path it leads to, never a shop page.
  */
 function pagePath(request: FastifyRequest): string | null {
+  const raw = request.url.split('?')[0] ?? '/';
+  // Only these can make the URL parser's path differ in a way that matters here: a dot segment (`.`,
+  // `%2e`), a backslash (read as a slash), a fragment (`#`, cut off).
+  if (!/[.%\\#]/.test(raw)) return raw;
   try {
     return new URL(`http://service${request.url}`).pathname;
   } catch {

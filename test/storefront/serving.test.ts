@@ -58,6 +58,8 @@ describe('storefront: served by the service', () => {
       '/healthz/../health/x',
       '/shop/%2e%2e/api/x',
       '/c/../admin/assets/none.js',
+      '/c\\..\\api\\x',
+      '/api#x',
     ]) {
       const response = await requestAsWritten(t.baseUrl, owned);
       assert.equal(response.status, 404, owned);
