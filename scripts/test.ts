@@ -96,11 +96,12 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
     // Each file runs as one module compiled here (plain Node starts it in a fraction of tsx's time).
-    const bundles = await bundleTests(files, { services: [...needs].some((tier) => tier !== 'unit') });
+    const needsDatabase = [...needs].some((tier) => tier !== 'unit');
+    const bundles = await bundleTests(files, { services: needsDatabase });
     cleanups.push(bundles.remove);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
     if (bundles.services) env.TEST_SERVICE_MODULES = bundles.services;
-    if ([...needs].some((tier) => tier !== 'unit')) {
+    if (needsDatabase) {
       const database = await prepareDatabase();
       shared.push(database);
       Object.assign(env, database.env);
@@ -121,6 +122,7 @@ async function main(): Promise<number> {
       env,
       fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),
       verbose: Boolean(process.env.TEST_VERBOSE),
+      cpuProfileDir: process.env.TEST_CPU_PROF ?? null,
       moduleOf: bundles.of,
     });
     if (interrupted.signal) {

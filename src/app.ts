@@ -119,6 +119,7 @@ export async function buildApp({
   metrics,
   schema = schemaIsCurrent,
 }: AppDeps): Promise<FastifyInstance> {
+  const deferCompiles = config.schemaCompile === 'first-use';
   const app = Fastify({
     loggerInstance: (log ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
@@ -136,9 +137,7 @@ export async function buildApp({
     http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
-    ...(config.schemaCompile === 'first-use'
-      ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } } }
-      : {}),
+    ...(deferCompiles ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routeTable: RouteEntry[] = [];
@@ -152,7 +151,7 @@ export async function buildApp({
   });
 
   metrics?.instrument(app);
-  app.setValidatorCompiler(config.schemaCompile === 'first-use' ? validatorOnFirstUse(validatorCompiler) : validatorCompiler);
+  app.setValidatorCompiler(deferCompiles ? validatorOnFirstUse(validatorCompiler) : validatorCompiler);
   app.addSchema(ErrorEnvelope);
 
   // JSON bodies: prototype-poisoning safe; an empty body is "no body" so bodiless POSTs work with the header set.

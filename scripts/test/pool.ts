@@ -71,6 +71,8 @@ export interface PoolOptions {
   /** A file still running after this long is killed and counted as failed. */
   fileTimeoutMs: number;
   verbose: boolean;
+  /** Where each file's process writes a V8 CPU profile (TEST_CPU_PROF), or none. */
+  cpuProfileDir: string | null;
   /** The compiled module a test file runs as (bundle.ts). */
   moduleOf: (file: string) => string;
   /** Written as each file ends (stdout by default). */
@@ -84,7 +86,7 @@ function runFile(file: string, scratch: string, options: PoolOptions): Promise<{
   const countsFile = path.join(scratch, `${path.basename(file)}-${started}-${Math.random().toString(36).slice(2)}.json`);
   const args = [
     '--enable-source-maps',
-    ...(process.env.TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROF}`] : []),
+    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${COUNTER}`,

@@ -10,7 +10,7 @@ import { sleep } from './mail.js';
 import { serviceCommand } from './service-command.js';
 
 /**
- * Real service processes (`node --import tsx src/main.ts`), as an operator
+ * Real service processes (src/main.ts: test/helpers/service-command.ts), as an operator
  * runs them: each its own PORT and DATA_DIR, all on one DATABASE_URL. Used
  * by the multi-instance test; the fault tests' spawner may absorb it later.
  */
