@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -7,6 +6,8 @@ import {
   accessibilityProblems,
   describeViolations,
   inConsole,
+  keepScreenshot,
+  openInApp,
   RESULTS_DIR,
   signInThroughUi,
   startConsole,
@@ -89,11 +90,10 @@ describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
         async (page) => {
           await signInThroughUi(page, email);
           const found: string[] = [];
-          // A screenshot of each screen at this size, for people to look at.
+          // A screenshot of each screen at this size, for people to look at (TEST_SCREENSHOTS=1).
           const shots = path.join(RESULTS_DIR, 'screens', viewport ? 'tablet' : 'laptop');
-          mkdirSync(shots, { recursive: true });
           for (const screen of SCREENS) {
-            await page.goto(screen.path());
+            await openInApp(page, screen.path());
             await screen.ready(page);
             const name =
               screen
@@ -101,7 +101,7 @@ describe('console: accessibility (axe-core, WCAG 2.1 AA)', () => {
                 .replace(/^\/admin\/?/, '')
                 .replace(/(prd|var|usr|cpn|ord|whe)_\w+/, '$1')
                 .replace(/\W+/g, '-') || 'dashboard';
-            await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+            await keepScreenshot(page, path.join(shots, `${name}.png`));
             const problems = await accessibilityProblems(page);
             if (problems.length > 0) found.push(`${screen.path()}:\n${describeViolations(problems)}`);
           }

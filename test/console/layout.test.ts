@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
 import { DESKTOP_WIDTHS, afterLayout, layoutProblems, screenshotAt } from '../helpers/layout.js';
 
@@ -20,10 +20,9 @@ describe('console: layout on desktop screens', () => {
         await signInThroughUi(page, store.admin.email);
         for (const screen of consoleScreens(store)) {
           await page.setViewportSize({ width: DESKTOP_WIDTHS[0], height: 900 });
-          await page.goto(screen.path);
-          await page.getByRole('heading', { level: 1 }).waitFor();
+          await openInApp(page, screen.path);
           await page.getByText(screen.ready, { exact: false }).first().waitFor();
-          await page.waitForLoadState('networkidle');
+          await settled(page);
           for (const width of DESKTOP_WIDTHS) {
             await page.setViewportSize({ width, height: 900 });
             await afterLayout(page);

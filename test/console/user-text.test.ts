@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
-import { inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
+import { inConsole, openInApp, settled, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
 import { layoutProblems, screenshotAt } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
-/** Waits until the screen has its data: its heading, the text it is known by, and nothing still loading. */
+/** Opens the screen as the console's links do and waits until it has its data: the text it is known by, and nothing still loading. */
 async function openScreen(page: Page, screen: { path: string; ready: string }): Promise<void> {
-  await page.goto(screen.path);
-  await page.getByRole('heading', { level: 1 }).waitFor();
+  await openInApp(page, screen.path);
   await page.getByText(screen.ready, { exact: false }).first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await settled(page);
 }
 
 /**

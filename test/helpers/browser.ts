@@ -1,15 +1,30 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, type TestContext } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './app.js';
 import { launchBrowser } from './chromium.js';
 import { PASSWORD } from './factories.js';
 
 export { launchBrowser };
 
-/** Screenshots of every console test, and traces of failed ones, for people to look at. */
+/** Screenshots of console tests, and traces of failed ones, for people to look at. */
 export const RESULTS_DIR = path.resolve('test-results/console');
+
+/**
+ * TEST_SCREENSHOTS=1 saves a screenshot at the end of every browser test and of every screen the
+ * walking tests visit (each layout width, each accessibility check), for a person checking how a
+ * screen looks. Otherwise only a failing test saves one: a full-page capture costs the browser about
+ * a tenth of a CPU-second, and the suite takes hundreds that nobody looks at.
+ */
+export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1';
+
+/** Saves what the page looks like now to `file` when TEST_SCREENSHOTS asks for it. */
+export async function keepScreenshot(page: Page, file: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+}
 
 /** A console test file's service and browser, started together and closed after the file's tests. */
 export async function startConsole(env: Record<string, string> = {}): Promise<{ t: TestApp; browser: Browser }> {
@@ -44,8 +59,8 @@ export interface PageOptions {
 }
 
 /**
- * Runs `body` on a fresh page (its own cookies), saves a screenshot named after the test whatever
- * happens, and keeps a Playwright trace when it fails. Console errors fail the test: a screen that
+ * Runs `body` on a fresh page (its own cookies); when it fails, keeps a screenshot named after the
+ * test and a Playwright trace (a screenshot whatever happens with TEST_SCREENSHOTS=1). Console errors fail the test: a screen that
  * throws or breaks CSP is broken even if the assertions pass.
  */
 export async function inPage(
@@ -72,6 +87,7 @@ export async function inPage(
   await context.tracing.start({ screenshots: false, snapshots: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  trackRequests(page);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
@@ -91,10 +107,61 @@ export async function inPage(
   } finally {
     // CI keeps no artifacts: a failed test says where the page was and what it showed.
     if (failed) await describePage(page, t).catch(() => undefined);
-    await page.screenshot({ path: path.join(options.resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
+    if (failed || SCREENSHOTS) {
+      await page.screenshot({ path: path.join(options.resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
+    }
     await context.tracing.stop(failed ? { path: path.join(options.resultsDir, `${name}.trace.zip`) } : {}).catch(() => undefined);
     await context.close();
   }
+}
+
+/** The requests each page has in flight, for settled(). */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page): void {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on('request', (request) => pending.add(request));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+}
+
+/**
+ * Resolves once the page has no request in flight and has painted twice without starting another:
+ * the screen has all its data and has drawn it. Playwright's `networkidle` guesses the same from
+ * 500 ms without traffic, which a test looking at twenty screens pays twenty times over.
+ */
+export async function settled(page: Page, timeoutMs = 15_000): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) throw new Error('settled() needs a page opened by inPage()');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    while (pending.size > 0) {
+      if (Date.now() > deadline) throw new Error(`Requests still in flight: ${[...pending].map((r) => r.url()).join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // What the responses just rendered may ask for more (a screen's second query): look again after two frames.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
+    if (pending.size === 0) return;
+  }
+}
+
+/**
+ * Opens `path` in the console already loaded in `page` the way its own links do (a history push the
+ * router follows, no page load), and resolves once the new screen has drawn its heading and has no
+ * request in flight. A test that looks at every screen would otherwise load and start the whole
+ * console again for each: most of the browser's time in those tests.
+ */
+export async function openInApp(page: Page, target: string): Promise<void> {
+  // The leaving screen's headings are marked, so the wait below sees the new screen's, not these.
+  const moved = await page.evaluate(`(() => {
+    if (new URL(${JSON.stringify(target)}, location.href).href === location.href) return false;
+    for (const heading of document.querySelectorAll('h1')) heading.dataset.leaving = '';
+    history.pushState(null, '', ${JSON.stringify(target)});
+    return true;
+  })()`);
+  if (moved) await page.locator('h1:not([data-leaving])').first().waitFor();
+  await settled(page);
 }
 
 async function describePage(page: Page, t: TestContext): Promise<void> {
@@ -151,8 +218,11 @@ export interface AxeViolation {
  */
 export async function accessibilityProblems(page: Page): Promise<AxeViolation[]> {
   const { createRequire } = await import('node:module');
-  const axe = createRequire(import.meta.url)('axe-core') as { source: string };
-  await page.evaluate(axe.source);
+  // Once per document: a screen opened in the app (openInApp) keeps the copy an earlier check loaded.
+  if (!(await page.evaluate('typeof globalThis.axe === "object"'))) {
+    const axe = createRequire(import.meta.url)('axe-core') as { source: string };
+    await page.evaluate(axe.source);
+  }
   const violations = await page.evaluate(async () => {
     // Runs in the page: `globalThis` is its window (the test files are type-checked without the DOM library).
     const page = globalThis as unknown as {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR } from './browser.js';
+import { keepScreenshot, RESULTS_DIR } from './browser.js';
 
 /** The desktop widths at which every column of every table must be in view (issue 27): a laptop, a common desktop, full HD. */
 export const DESKTOP_WIDTHS = [1280, 1440, 1920] as const;
@@ -67,9 +67,9 @@ export async function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
-/** Saves what the screen looks like at this width, for a person to check. */
+/** Saves what the screen looks like at this width, for a person to check (TEST_SCREENSHOTS=1). */
 export async function screenshotAt(page: Page, name: string, width: number): Promise<void> {
-  await page.screenshot({ path: path.join(RESULTS_DIR, `${name}-${width}.png`), fullPage: true });
+  await keepScreenshot(page, path.join(RESULTS_DIR, `${name}-${width}.png`));
 }
 
 /** Resolves once the page has laid out and painted twice since now (after a resize: resize observers have run). */

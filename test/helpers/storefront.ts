@@ -56,7 +56,7 @@ export interface ShopPageOptions {
   expectedConsoleErrors?: RegExp;
 }
 
-/** A fresh browser page (its own cookies) at the shop; screenshot always, trace on failure, console errors fail. */
+/** A fresh browser page (its own cookies) at the shop; screenshot and trace on failure (a screenshot always with TEST_SCREENSHOTS=1), console errors fail. */
 export function inShop(
   browser: Browser,
   t: TestContext,

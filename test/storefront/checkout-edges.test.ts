@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/app.js';
+import { keepScreenshot } from '../helpers/browser.js';
 import { inventoryOf } from '../helpers/commerce.js';
 import { customer, inShop, makeShop, ordersOf, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
@@ -48,7 +49,7 @@ describe('storefront: checkout edges', () => {
         assert.deepEqual([...outcomes].sort(), ['ordered', 'told']);
         const loser = shoppers[outcomes.indexOf('told')]!;
         assert.match(await loser.page.getByRole('alert').first().innerText(), new RegExp(`${last.sku}: only 0 left`));
-        await loser.page.screenshot({ path: path.join(SHOP_RESULTS, 'last-unit-the-other-shopper.png'), fullPage: true });
+        await keepScreenshot(loser.page, path.join(SHOP_RESULTS, 'last-unit-the-other-shopper.png'));
         const orders = await Promise.all(shoppers.map(({ buyer }) => ordersOf(app, buyer.email)));
         assert.deepEqual(orders.map((o) => o.length).sort(), [0, 1]);
         assert.equal((await inventoryOf(app, last.id)).quantity_reserved, 1);
