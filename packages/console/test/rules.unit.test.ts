@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { describeChanges } from '../src/features/audit/describe-changes';
 import { couponBody, couponValues, fromUtcInput, toUtcInput } from '../src/features/coupons/coupon-values';
 import { suspensionBlockedBecause } from '../src/features/customers/reach';
+import { deliveriesRefreshMs } from '../src/features/webhooks/refresh';
 import { money, titleCase, utcDay, when } from '../src/lib/format';
 
 describe('coupon form values', () => {
@@ -129,5 +130,23 @@ describe('formatting', () => {
     assert.equal(utcDay(new Date('2026-01-02T23:30:00Z')), '2026-01-02');
     assert.match(when('2026-01-02T23:30:00Z'), /11:30.*UTC|23:30.*UTC/);
     assert.match(when('2026-01-02T23:30:00Z'), /2/);
+  });
+});
+
+describe('webhook delivery log refresh', () => {
+  const now = Date.parse('2026-11-27T10:00:00Z');
+  const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
+
+  test('every second while a delivery on view is due within five seconds, else every five', () => {
+    assert.equal(deliveriesRefreshMs([], now), 5_000);
+    assert.equal(deliveriesRefreshMs([{ status: 'SUCCEEDED', next_attempt_at: null }], now), 5_000);
+    assert.equal(deliveriesRefreshMs([{ status: 'PENDING', next_attempt_at: at(-1) }], now), 1_000);
+    assert.equal(deliveriesRefreshMs([{ status: 'PENDING', next_attempt_at: at(4) }], now), 1_000);
+    assert.equal(deliveriesRefreshMs([{ status: 'PENDING', next_attempt_at: null }], now), 1_000);
+  });
+
+  test('a retry minutes away, or a failed delivery, does not make the log poll faster', () => {
+    assert.equal(deliveriesRefreshMs([{ status: 'PENDING', next_attempt_at: at(120) }], now), 5_000);
+    assert.equal(deliveriesRefreshMs([{ status: 'FAILED', next_attempt_at: null }], now), 5_000);
   });
 });

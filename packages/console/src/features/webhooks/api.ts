@@ -3,6 +3,7 @@ import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-
 import { api } from '../../api/client';
 import { auditKeys, webhookKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
+import { deliveriesRefreshMs } from './refresh';
 
 export type EndpointsQuery = NonNullable<QueryOf<'/api/v1/admin/webhooks/endpoints'>>;
 export type DeliveriesQuery = NonNullable<QueryOf<'/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries'>>;
@@ -34,17 +35,15 @@ export const endpointQuery = (endpointId: string) =>
 
 export type Endpoint = NonNullable<Awaited<ReturnType<NonNullable<ReturnType<typeof endpointQuery>['queryFn']>>>>;
 
-/** The delivery log of one endpoint, newest first. It moves on its own (the dispatcher), so it is read again every few seconds. */
+/** The delivery log of one endpoint, newest first, read again as deliveriesRefreshMs says. */
 export const deliveriesQuery = (endpointId: string, query: DeliveriesQuery) =>
   queryOptions({
     queryKey: webhookKeys.deliveries(endpointId, query),
     queryFn: () =>
       api.GET('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries', { params: { ...endpointPath(endpointId), query } }),
     placeholderData: keepPreviousData,
-    refetchInterval: 5_000,
+    refetchInterval: (query) => deliveriesRefreshMs(query.state.data?.data ?? []),
   });
-
-export type Delivery = Awaited<ReturnType<NonNullable<ReturnType<typeof deliveriesQuery>['queryFn']>>>['data'][number];
 
 /** One delivery with the body that was sent. */
 export const deliveryQuery = (endpointId: string, deliveryId: string) =>

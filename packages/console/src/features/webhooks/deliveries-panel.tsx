@@ -11,7 +11,8 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { count, titleCase, utcDay, when } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { compact, dayStart, instantRange } from '../../lib/search';
-import { deliveriesQuery, useRedeliver, useRedeliverFailed, type Delivery } from './api';
+import { deliveriesQuery, useRedeliver, useRedeliverFailed } from './api';
+import type { Delivery } from './refresh';
 import { openDeliveryDetail } from './delivery-detail';
 import type { DeliveriesSearch } from './search';
 
