@@ -15,8 +15,7 @@ describe('console: bulk actions', () => {
       made.push(await sellableVariant(admin.client, { name: `${name} ${mark}` }));
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products?q=${mark}`);
+      await signInThroughUi(page, admin.email, `/admin/products?q=${mark}`);
       const table = page.getByRole('table', { name: 'Products' });
       await page.getByText('1–3 of 3').waitFor();
       await table.getByRole('checkbox', { name: 'Select every row on this page' }).check();
@@ -54,8 +53,7 @@ describe('console: bulk actions', () => {
     ];
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products?q=${mark}`);
+      await signInThroughUi(page, admin.email, `/admin/products?q=${mark}`);
       const table = page.getByRole('table', { name: 'Products' });
       await page.getByText('1–3 of 3').waitFor();
       for (const name of ['Old', 'Odd']) await table.getByRole('checkbox', { name: `Select ${name} teapot ${mark}` }).check();
@@ -86,8 +84,7 @@ describe('console: bulk actions', () => {
     const cup = await sellableVariant(admin.client, { name: `Cup ${mark}`, stock: 10 });
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/inventory?q=${mark}`);
+      await signInThroughUi(page, admin.email, `/admin/inventory?q=${mark}`);
       const table = page.getByRole('table', { name: 'Inventory records' });
       await page.getByText('1–2 of 2').waitFor();
       await table.getByRole('checkbox', { name: 'Select every row on this page' }).check();
@@ -126,8 +123,7 @@ describe('console: bulk actions', () => {
       assert.equal(review.status, 201, review.text);
     }
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/reviews');
+      await signInThroughUi(page, admin.email, '/admin/reviews');
       for (const title of titles) await page.getByRole('checkbox', { name: `Select the review "${title}"` }).check();
       await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Approve selected' }).click();
       await page.getByText('2 approved').waitFor();

@@ -159,8 +159,7 @@ describe('console: catalog', () => {
     assert.equal(order.status, 201, order.text);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products/${product}`);
+      await signInThroughUi(page, admin.email, `/admin/products/${product}`);
       const variants = page.getByRole('table', { name: 'Variants' });
       await variants.getByRole('button', { name: 'Create stock record of STOOL-HIGH' }).click();
       const record = page.getByRole('dialog');
@@ -214,8 +213,7 @@ describe('console: catalog', () => {
   test('an error the API gives for a field with no input (an image URL) is shown above the button, not dropped', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/products/new');
+      await signInThroughUi(page, admin.email, '/admin/products/new');
       // The image host answers with a URL outside the products folder (a misconfigured host, say).
       await page.route(/\/media\/api\/v1\/files\/upload$/, (route) =>
         route.fulfill({
@@ -259,8 +257,7 @@ describe('console: catalog', () => {
     assert.equal(small.status, 201, small.text);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products/${product}`);
+      await signInThroughUi(page, admin.email, `/admin/products/${product}`);
       await page.getByRole('textbox', { name: 'SKU' }).fill('SCARF-S2');
       await page.getByRole('textbox', { name: 'Variant name' }).fill('Small again');
       await page.getByRole('textbox', { name: 'Options' }).fill('size=S');
@@ -298,8 +295,7 @@ describe('console: catalog', () => {
       .public_id as string;
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products/${product}`);
+      await signInThroughUi(page, admin.email, `/admin/products/${product}`);
       const level = page.getByRole('textbox', { name: 'Reorder level' });
       assert.equal(await level.inputValue(), '5', 'DEFAULT_REORDER_LEVEL, 5 unless configured');
       await page.getByText('Empty: no level, and this stock never shows as low stock.').waitFor();
@@ -336,8 +332,7 @@ describe('console: catalog', () => {
     const giftMugs = await make('Mugs', gifts);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/products/new');
+      await signInThroughUi(page, admin.email, '/admin/products/new');
       await page.getByRole('textbox', { name: 'Name' }).fill('Gift mug');
       await page.getByRole('combobox', { name: 'Categories' }).click();
       await page.getByRole('option', { name: 'Kitchen › Mugs' }).waitFor();
@@ -369,8 +364,7 @@ describe('console: catalog', () => {
     await admin.client.post(`/api/v1/admin/products/${other}/variants`, { sku: 'LINEN-SHIRT-M-BLUE', name: 'x', price: '1.00' });
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products/${product}`);
+      await signInThroughUi(page, admin.email, `/admin/products/${product}`);
       await page.getByRole('tab', { name: 'Every combination of options' }).click();
       const values = async (n: number, list: string[]) => {
         const input = page.getByRole('combobox', { name: `Values of option ${n}` });
@@ -421,8 +415,7 @@ describe('console: catalog', () => {
 
     let copyId = '';
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products/${product}`);
+      await signInThroughUi(page, admin.email, `/admin/products/${product}`);
       await page.getByRole('button', { name: 'Edit variant VASE-1' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('textbox', { name: 'Compare-at price' }).fill('39.00');

@@ -82,8 +82,7 @@ describe('console: coupons', () => {
       t2,
       t,
       async (page) => {
-        await signInThroughUi(page, admin.email);
-        await page.goto('/admin/coupons/new');
+        await signInThroughUi(page, admin.email, '/admin/coupons/new');
         await page.getByRole('textbox', { name: 'Code' }).fill('NEWYEAR31');
         await page.getByRole('textbox', { name: 'Percent off' }).fill('15');
         await page.getByLabel('Starts (UTC)').fill('2031-01-01T10:00');

@@ -50,8 +50,7 @@ describe('console: the dashboard', () => {
       t2,
       t,
       async (page) => {
-        await signInThroughUi(page, admin.email);
-        await page.goto('/admin/?period=7d');
+        await signInThroughUi(page, admin.email, '/admin/?period=7d');
         const card = (label: string) => page.locator('.mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) });
         await card('Orders').getByText('3', { exact: true }).waitFor();
         const numbers = async () =>

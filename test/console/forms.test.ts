@@ -60,8 +60,7 @@ describe('console: forms', () => {
     const taken = await admin.client.post('/api/v1/admin/coupons', { code: 'TAKEN10', discount_type: 'PERCENTAGE', discount_value: '10' });
     assert.equal(taken.status, 201, taken.text);
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/coupons/new');
+      await signInThroughUi(page, admin.email, '/admin/coupons/new');
       const code = page.getByRole('textbox', { name: 'Code' });
       const percent = page.getByRole('textbox', { name: 'Percent off' });
       const create = page.getByRole('button', { name: 'Create coupon' });
@@ -91,8 +90,7 @@ describe('console: forms', () => {
       assert.equal((await admin.client.post('/api/v1/admin/categories', { name, position })).status, 201);
     }
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/categories');
+      await signInThroughUi(page, admin.email, '/admin/categories');
       const tree = page.getByRole('tree', { name: 'Category tree' });
       // Elm moves up to the top, one place at a time: four notices, each with its Undo.
       for (let place = 4; place >= 1; place--) {

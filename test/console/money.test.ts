@@ -69,8 +69,7 @@ describe('console: money', () => {
       );
     }
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, email);
-      await page.goto('/admin/money');
+      await signInThroughUi(page, email, '/admin/money');
       const expenses = page.getByRole('table', { name: 'Operating expenses' });
       await expenses.getByRole('cell', { name: 'January rent', exact: true }).waitFor();
       await page.getByRole('textbox', { name: 'Spent from' }).fill('2026-02-01');
@@ -129,8 +128,7 @@ describe('console: money', () => {
   test('the P&L keeps shipping income apart from the costs, and the expense category of couriers says it is a cost', async (t2) => {
     const { email } = await signInAs(t, 'SUPER_ADMIN');
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, email);
-      await page.goto('/admin/money');
+      await signInThroughUi(page, email, '/admin/money');
       const pnl = page.getByRole('table', { name: 'Profit and loss by month' });
       await pnl.waitFor();
       const headers = (await pnl.locator('thead').getByRole('columnheader').allInnerTexts()).map((text) =>

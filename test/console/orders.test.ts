@@ -87,8 +87,7 @@ describe('console: orders', () => {
     const skus = placed.body.data.items.map((i: any) => i.sku) as string[];
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/orders/${placed.body.data.public_id}`);
+      await signInThroughUi(page, admin.email, `/admin/orders/${placed.body.data.public_id}`);
       await page.getByRole('button', { name: 'Cancel order' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText(`Cancelling releases 3 × ${skus[0]}, 1 × ${skus[1]} back to available stock.`).waitFor();
@@ -108,8 +107,7 @@ describe('console: orders', () => {
     const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
     const number: string = (await checkout(buyer.client, buyer.addressId)).body.data.order_number;
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/orders');
+      await signInThroughUi(page, admin.email, '/admin/orders');
       await page.getByRole('link', { name: number, exact: true }).waitFor();
       // The order screen's code arrives slowly (a busy network): the list stays mounted meanwhile.
       await page.route(/\/assets\/order-[^/]+\.js$/, async (route) => {
@@ -138,8 +136,7 @@ describe('console: orders', () => {
     assert.equal((await admin.client.patch(`/api/v1/admin/orders/${cancelled.id}`, { status: 'CANCELLED' })).status, 200);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/orders');
+      await signInThroughUi(page, admin.email, '/admin/orders');
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'Cancelled' }).click();
       await page.waitForURL(/status=CANCELLED/);
@@ -165,8 +162,7 @@ describe('console: orders', () => {
   test('an order that does not exist keeps a heading that says so, and a way back to the list', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/orders/ord_doesnotexist00000000');
+      await signInThroughUi(page, admin.email, '/admin/orders/ord_doesnotexist00000000');
       await page.getByRole('heading', { level: 1, name: 'Order not found' }).waitFor();
       await page.getByRole('alert').getByText('It does not exist, or it was removed.').waitFor();
       await page.getByRole('link', { name: '← All orders' }).click();

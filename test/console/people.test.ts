@@ -50,8 +50,7 @@ describe('console: customers and staff', () => {
     await signUp(t, { first_name: 'Bob', last_name: `${tag}Baker`, email: `a-${tag}@example.test` });
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/customers?q=${tag}`);
+      await signInThroughUi(page, admin.email, `/admin/customers?q=${tag}`);
       const table = page.getByRole('table', { name: 'Accounts' });
       const firstName = () => table.getByRole('row').nth(1).getByRole('link').first();
       await firstName().filter({ hasText: 'Bob' }).waitFor(); // newest first
@@ -79,8 +78,7 @@ describe('console: customers and staff', () => {
     const owner = await signInAs(t, 'SUPER_ADMIN');
     const buyer = await shopper(t, []);
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, owner.email);
-      await page.goto(`/admin/customers/${buyer.user.public_id}`);
+      await signInThroughUi(page, owner.email, `/admin/customers/${buyer.user.public_id}`);
       await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
       await page.getByRole('combobox', { name: 'Role' }).click();
       await page.getByRole('option', { name: 'Admin', exact: true }).click();

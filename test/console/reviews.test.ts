@@ -88,8 +88,7 @@ describe('console: reviews', () => {
     assert.equal(review.status, 201, review.text);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/reviews');
+      await signInThroughUi(page, admin.email, '/admin/reviews');
       const card = page.getByRole('article', { name: 'Soft' });
       await card.waitFor();
       const tree = await card.ariaSnapshot();

@@ -51,8 +51,7 @@ describe('console: the header search', () => {
     const code = `${String(Date.now()).slice(-6)}E${900 + Math.floor(Math.random() * 99)}`;
     await sellableVariant(admin.client, { name: `Washer ${code}` });
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/products?q=${code}`);
+      await signInThroughUi(page, admin.email, `/admin/products?q=${code}`);
       await page
         .getByRole('table', { name: 'Products' })
         .getByRole('link', { name: `Washer ${code}` })

@@ -137,8 +137,7 @@ describe('console: inventory', () => {
     const { variantId } = await sellableVariant(admin.client, { name: 'Rattan basket', stock: 21 });
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto(`/admin/inventory/${variantId}`);
+      await signInThroughUi(page, admin.email, `/admin/inventory/${variantId}`);
       await page.getByRole('heading', { level: 1, name: 'Rattan basket' }).waitFor();
       const reserve = page.getByRole('textbox', { name: /^Reserve/ });
       await reserve.fill('999');

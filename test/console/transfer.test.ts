@@ -96,8 +96,7 @@ describe('console: import and export', () => {
     const allProducts = (await admin.client.get('/api/v1/admin/products?limit=1')).body.meta.total as number;
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email);
-      await page.goto('/admin/import-export');
+      await signInThroughUi(page, admin.email, '/admin/import-export');
       const productsCard = page.getByRole('region', { name: 'Export products' });
       const products = await downloaded(page, () => productsCard.getByRole('button', { name: 'Export products' }).click());
       assert.equal(products.file.suggestedFilename(), 'products.csv');

@@ -142,8 +142,7 @@ describe('console: webhooks', () => {
     await failing.waitFor((arrivals) => arrivals.length >= 2 || undefined);
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, owner.email);
-      await page.goto(`/admin/webhooks/${endpoint.public_id}`);
+      await signInThroughUi(page, owner.email, `/admin/webhooks/${endpoint.public_id}`);
       const log = page.getByRole('table', { name: 'Deliveries' });
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'Failed' }).click();
