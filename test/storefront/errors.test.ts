@@ -77,7 +77,13 @@ describe('storefront: errors, in words', () => {
         assert.equal(response?.status(), 404, path);
         await page.getByRole('heading', { level: 1, name: 'We could not find that page' }).waitFor();
         await page.getByRole('searchbox', { name: 'Search products' }).last().waitFor();
+        // Said once: the heading, then what the shopper can do, not the heading again as a sentence.
+        const main = await page.getByRole('main').innerText();
+        assert.equal(main.match(/could not find that/g)?.length ?? 0, 1, `${path}: ${main}`);
       }
+      // What the page knows beyond "not found" is said under the heading.
+      await page.goto('/c/no-such-category');
+      await page.getByText('This category is no longer in the shop.').waitFor();
     });
   });
 

@@ -19,7 +19,7 @@ export const load: PageServerLoad = (event) =>
     // A category made since the tree was cached is found by asking again once.
     if (!tree.bySlug.has(event.params.slug)) tree = await categoryTree(shop, { fresh: true });
     const category = tree.bySlug.get(event.params.slug);
-    if (!category) error(404, { message: 'We could not find that category.', code: 'NOT_FOUND' });
+    if (!category) error(404, { message: 'This category is no longer in the shop.', code: 'NOT_FOUND' });
     const filters = filtersOf(event.url);
     filters.category = '';
     const page = await shop.api.categories.products(category.public_id, apiQuery(filters));
