@@ -12,7 +12,10 @@ import { migrateToLatest } from '../src/db/migrate.js';
 export async function openDatabase(): Promise<{ config: Config; db: Db; applied: string[]; close(): Promise<void> }> {
   const config = loadConfig();
   const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
-  const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url);
+  const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url, {
+    lockTimeoutMs: config.migrationLockTimeoutMs,
+    onRetry: (attempt, error) => console.error(`Attempt ${attempt}: ${error.message}; trying again.`),
+  });
   const db = createDb(server.url, 4, { namedStatements: config.dbNamedStatements });
   return {
     config,

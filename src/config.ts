@@ -33,6 +33,11 @@ export interface Config {
   readonly migrationDatabaseUrl: string | null;
   /** Apply pending migrations at start-up; when false an instance on an older schema waits, not ready, until they are applied. */
   readonly migrateOnStart: boolean;
+  /**
+   * How long a migration's statement waits for a table lock (PostgreSQL's lock_timeout) before the
+   * migration steps back and tries again: while it waits, every query on that table queues behind it.
+   */
+  readonly migrationLockTimeoutMs: number;
   /** Name statements so each connection prepares them once; false sends them unnamed (poolers that do not keep them). */
   readonly dbNamedStatements: boolean;
   readonly dataDir: string;
@@ -251,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
     migrationDatabaseUrl: url('MIGRATION_DATABASE_URL', null, ['postgres:', 'postgresql:']),
     migrateOnStart: bool('MIGRATE_ON_START', true),
+    migrationLockTimeoutMs: int('MIGRATION_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),
     dbNamedStatements: bool('DB_NAMED_STATEMENTS', true),
     dataDir: path.resolve(read('DATA_DIR') ?? './.data'),
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),

@@ -64,7 +64,10 @@ export async function connectDatabase(
   );
 
   if (config.migrateOnStart) {
-    const applied = await migrateToLatest(config.migrationDatabaseUrl ?? database.url);
+    const applied = await migrateToLatest(config.migrationDatabaseUrl ?? database.url, {
+      lockTimeoutMs: config.migrationLockTimeoutMs,
+      onRetry: (attempt, error) => log.warn({ err: error, attempt }, 'a migration waited too long for a table lock; trying again'),
+    });
     if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
     return { db, schema: schemaIsCurrent };
   }

@@ -77,6 +77,21 @@ class MigrationDialect extends PostgresDialect {
   }
 }
 
+export interface MigrateOptions {
+  /**
+   * How long one statement waits for a table lock (PostgreSQL's lock_timeout; MIGRATION_LOCK_TIMEOUT_MS).
+   * A migration that waits longer steps back: every query on the table would queue behind its wait.
+   */
+  lockTimeoutMs?: number;
+  /** Runs in all, the first included, when each gives up on a table lock; the pause between doubles from a second. */
+  attempts?: number;
+  /** Told before each retry (the service logs it). */
+  onRetry?: (attempt: number, error: Error) => void;
+}
+
+/** PostgreSQL's lock_not_available: a statement reached lock_timeout. */
+const isLockTimeout = (error: unknown): error is Error => error instanceof Error && (error as { code?: unknown }).code === '55P03';
+
 /**
  * Applies every pending migration through `connectionString` (a direct URL or a transaction
  * pooler's) and returns their names. Everything runs in one transaction on one connection of its
@@ -84,8 +99,34 @@ class MigrationDialect extends PostgresDialect {
  * and then find nothing to do, and the lock ends with the transaction whatever happens (a commit,
  * a rollback, a connection cut by a crash), so no pooler can leave it behind. An unsupported
  * server is refused before anything is written, as is a schema newer than this code.
+ *
+ * A statement that needs a table lock another session holds (a long query, an open transaction)
+ * waits at most `lockTimeoutMs`: the whole run is rolled back and tried again after a pause, so a
+ * migration never leaves the shop's queries queued behind it for long. After `attempts` runs it
+ * stops with a message that says so, having changed nothing.
  */
-export async function migrateToLatest(connectionString: string): Promise<string[]> {
+export async function migrateToLatest(connectionString: string, options: MigrateOptions = {}): Promise<string[]> {
+  const { lockTimeoutMs = 5_000, attempts = 5, onRetry } = options;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(connectionString, lockTimeoutMs);
+    } catch (error) {
+      if (!isLockTimeout(error)) throw error;
+      if (attempt >= attempts) {
+        throw new Error(
+          `Migrations stopped: ${attempts} times a statement waited more than ${lockTimeoutMs} ms for a table lock that another ` +
+            'session holds (a long query or an open transaction: see pg_stat_activity). Nothing was applied; run them again ' +
+            'once it has ended, or raise MIGRATION_LOCK_TIMEOUT_MS.',
+          { cause: error },
+        );
+      }
+      onRetry?.(attempt, error);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * 2 ** (attempt - 1), 10_000)));
+    }
+  }
+}
+
+async function migrateOnce(connectionString: string, lockTimeoutMs: number): Promise<string[]> {
   const client = new pg.Client({ connectionString });
   client.on('error', () => {}); // a lost connection fails the query in flight, which is what reports it
   await client.connect();
@@ -97,7 +138,9 @@ export async function migrateToLatest(connectionString: string): Promise<string[
   });
   try {
     await client.query('BEGIN');
+    // Waiting for another run is waiting to find nothing to do: only the statements after it are bounded.
     await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`SET LOCAL lock_timeout = ${Math.round(lockTimeoutMs)}`);
     await assertSupportedServer(db);
     assertNotNewer(await readSchemaState(db, MIGRATION_NAMES));
     const { error, results } = await new Migrator({ db, provider, disableTransactions: true }).migrateToLatest();

@@ -70,6 +70,8 @@ describe('configuration', () => {
     assert.equal(config.migrateOnStart, true);
     assert.equal(config.migrationDatabaseUrl, null);
     assert.equal(config.dbNamedStatements, true);
+    assert.equal(config.migrationLockTimeoutMs, 5_000);
+    assert.equal(loadConfig({ MIGRATION_LOCK_TIMEOUT_MS: '30000' }).migrationLockTimeoutMs, 30_000);
     const pooled = loadConfig({
       DATABASE_URL: 'postgres://app@pgbouncer:6432/commerce',
       MIGRATION_DATABASE_URL: 'postgres://owner@db:5432/commerce',
@@ -84,6 +86,7 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'postgres://db/c', MIGRATION_DATABASE_URL: 'http://db' }, /MIGRATION_DATABASE_URL must use one of postgres:/],
       [{ MIGRATE_ON_START: 'later' }, /MIGRATE_ON_START must be true or false/],
       [{ DB_NAMED_STATEMENTS: 'unnamed' }, /DB_NAMED_STATEMENTS must be true or false/],
+      [{ MIGRATION_LOCK_TIMEOUT_MS: '0' }, /MIGRATION_LOCK_TIMEOUT_MS/],
     ];
     for (const [env, message] of refused) {
       assert.throws(
