@@ -89,8 +89,9 @@ test('waiting for another run of the migrations (the advisory lock) is not bound
   // waits for it (longer than its own lock timeout) instead of failing.
   const held = await holdMigrationTable();
   const first = migrateToLatest(file.database.url, { lockTimeoutMs: 60_000 });
+  // The first holds the advisory lock and waits on the table before the second starts.
+  await waitForWaiters(1);
   const second = migrateToLatest(file.database.url, { lockTimeoutMs: 100, attempts: 1 });
-  // Both are waiting now: the first on the table, the second on the first.
   await waitForWaiters(2);
   // Held well past the second run's lock timeout, which must not apply to its wait for the first run.
   await new Promise((resolve) => setTimeout(resolve, 500));
