@@ -210,8 +210,26 @@ describe('requests the HTTP layer used to answer itself', () => {
 
   test('CONNECT is 400 in the envelope: this server is not a proxy', async () => {
     const answer = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-    assert.equal(answer.status, 400);
-    assert.equal(answer.body.error.code, 'VALIDATION_ERROR');
-    assert.equal(answer.body.request_id, answer.headers['x-request-id']);
+    inEnvelope(answer, 400, 'VALIDATION_ERROR');
+    await sameSecurityHeadersAsTheApp(answer);
   });
+
+  test('what the parser refuses (not HTTP) is 400 in the envelope, with the security headers of every answer', async () => {
+    const answer = await exchange('HELLO THERE\r\n\r\n');
+    inEnvelope(answer, 400, 'VALIDATION_ERROR');
+    await sameSecurityHeadersAsTheApp(answer);
+  });
+
+  /** Written straight to the socket, the answer carries helmet's headers as an answer of the app does. */
+  async function sameSecurityHeadersAsTheApp(answer: Awaited<ReturnType<typeof exchange>>) {
+    const app = await fetch(`${t.baseUrl}/health`);
+    const names = [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+    ];
+    for (const name of names) assert.equal(answer.headers[name], app.headers.get(name) ?? undefined, name);
+  }
 });

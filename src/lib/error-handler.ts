@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from 'helmet';
 import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationError } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
@@ -169,6 +170,17 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   socket.destroy(error);
 }
 
+/**
+ * Helmet's default headers, as helmet itself sets them on a response, written out once: an answer
+ * written straight to a socket has no response object for the middleware to run on.
+ */
+const SOCKET_SECURITY_HEADERS: string = (() => {
+  const lines: string[] = [];
+  const response = { setHeader: (name: string, value: unknown) => lines.push(`${name}: ${String(value)}\r\n`), removeHeader: () => {} };
+  helmet()({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return lines.join('');
+})();
+
 /** The envelope written straight to a connection no request object will answer; the caller closes it. */
 export function writeErrorToSocket(socket: Duplex, status: number, code: ErrorCode, message: string): void {
   const requestId = randomUUID();
@@ -176,7 +188,7 @@ export function writeErrorToSocket(socket: Duplex, status: number, code: ErrorCo
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nx-content-type-options: nosniff\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${SOCKET_SECURITY_HEADERS}` +
         `Connection: close\r\n\r\n${body}`,
     );
   }
