@@ -3,7 +3,6 @@ import { lookup } from 'node:dns/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from 'helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import secureJson from 'secure-json-parse';
@@ -22,7 +21,7 @@ import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
-import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
+import { clientErrorHandler, registerErrorHandling, replyWithError, securityHeaders } from './lib/error-handler.js';
 import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
@@ -200,8 +199,6 @@ export async function buildApp({
     });
 
   registerErrorHandling(app, routeTable);
-  // Helmet's default security headers on every response, the middleware built once (the Fastify plugin rebuilds it per request; bench finding 15).
-  const securityHeaders = helmet();
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
   );

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, type Migration, type MigrationProvider, type PostgresPool } from 'kysely';
+import { isLockNotAvailable } from '../lib/db-errors.js';
 import type { Db } from './database.js';
 import type { Database } from './schema.js';
 import { assertNotNewer, readSchemaState } from './schema-state.js';
@@ -89,9 +90,6 @@ export interface MigrateOptions {
   onRetry?: (attempt: number, error: Error) => void;
 }
 
-/** PostgreSQL's lock_not_available: a statement reached lock_timeout. */
-const isLockTimeout = (error: unknown): error is Error => error instanceof Error && (error as { code?: unknown }).code === '55P03';
-
 /**
  * Applies every pending migration through `connectionString` (a direct URL or a transaction
  * pooler's) and returns their names. Everything runs in one transaction on one connection of its
@@ -111,7 +109,7 @@ export async function migrateToLatest(connectionString: string, options: Migrate
     try {
       return await migrateOnce(connectionString, lockTimeoutMs);
     } catch (error) {
-      if (!isLockTimeout(error)) throw error;
+      if (!(error instanceof Error && isLockNotAvailable(error))) throw error;
       if (attempt >= attempts) {
         throw new Error(
           `Migrations stopped: ${attempts} times a statement waited more than ${lockTimeoutMs} ms for a table lock that another ` +

@@ -37,7 +37,7 @@ export function uniqueViolationError(error: unknown): AppError | null {
   return UNIQUE_CONSTRAINTS[pg.constraint]?.() ?? null;
 }
 
-/** A `FOR UPDATE NOWAIT` found the row locked by another transaction. */
+/** A `FOR UPDATE NOWAIT` found the row locked by another transaction, or a statement reached lock_timeout (migrations). */
 export function isLockNotAvailable(error: unknown): boolean {
   return (error as PgError)?.code === '55P03';
 }

@@ -60,8 +60,8 @@ export interface PageOptions {
 
 /**
  * Runs `body` on a fresh page (its own cookies); when it fails, keeps a screenshot named after the
- * test and a Playwright trace (a screenshot whatever happens with TEST_SCREENSHOTS=1). Console errors fail the test: a screen that
- * throws or breaks CSP is broken even if the assertions pass.
+ * test and a Playwright trace (a screenshot whatever happens with TEST_SCREENSHOTS=1). Console
+ * errors fail the test: a screen that throws or breaks CSP is broken even if the assertions pass.
  */
 export async function inPage(
   browser: Browser,
@@ -115,6 +115,12 @@ export async function inPage(
   }
 }
 
+/** Resolves once the page has laid out and painted twice since now (after a resize: resize observers have run). */
+export async function afterLayout(page: Page): Promise<void> {
+  // A string: it runs in the page, and the test files are type-checked without the DOM library.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
+}
+
 /** The requests each page has in flight, for settled(). */
 const inFlight = new WeakMap<Page, Set<Request>>();
 
@@ -141,7 +147,7 @@ export async function settled(page: Page, timeoutMs = 15_000): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // What the responses just rendered may ask for more (a screen's second query): look again after two frames.
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
+    await afterLayout(page);
     if (pending.size === 0) return;
   }
 }

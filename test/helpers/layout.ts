@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { keepScreenshot, RESULTS_DIR } from './browser.js';
 
+export { afterLayout } from './browser.js';
+
 /** The desktop widths at which every column of every table must be in view (issue 27): a laptop, a common desktop, full HD. */
 export const DESKTOP_WIDTHS = [1280, 1440, 1920] as const;
 
@@ -70,10 +72,4 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 /** Saves what the screen looks like at this width, for a person to check (TEST_SCREENSHOTS=1). */
 export async function screenshotAt(page: Page, name: string, width: number): Promise<void> {
   await keepScreenshot(page, path.join(RESULTS_DIR, `${name}-${width}.png`));
-}
-
-/** Resolves once the page has laid out and painted twice since now (after a resize: resize observers have run). */
-export async function afterLayout(page: Page): Promise<void> {
-  // A string: it runs in the page, and the test files are type-checked without the DOM library.
-  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
 }
