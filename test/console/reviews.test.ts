@@ -58,9 +58,11 @@ describe('console: reviews', () => {
       // A decision can be changed later from its view; the note stays with the review.
       await page.getByRole('search').getByText('Rejected', { exact: true }).click();
       await page.getByRole('article', { name: 'Buy followers here' }).getByText('Note: Link farm').waitFor();
+      // The card leaves the view at once (optimistically); the decision is saved when the API answers.
+      const saved = page.waitForResponse((r) => r.url().endsWith(`/api/v1/admin/reviews/${meh}`) && r.request().method() === 'PATCH');
       await page.getByRole('button', { name: 'Approve "Lid rattles"' }).click();
-      // It leaves the rejected ones once saved (the first approval's notice may still be showing).
       await page.getByRole('article', { name: 'Lid rattles' }).waitFor({ state: 'detached' });
+      assert.equal((await saved).status(), 200);
     });
 
     const publicList = await t.client().get(`/api/v1/products/${productId}/reviews?sort=created_at`);
