@@ -8,7 +8,7 @@ import { PASSWORD } from './factories.js';
 
 export { launchBrowser };
 
-/** Screenshots of console tests, and traces of failed ones, for people to look at. */
+/** Screenshots of console tests, and traces of failed ones (TEST_TRACE=1), for people to look at. */
 export const RESULTS_DIR = path.resolve('test-results/console');
 
 /**
@@ -18,6 +18,14 @@ export const RESULTS_DIR = path.resolve('test-results/console');
  * a tenth of a CPU-second, and the suite takes hundreds that nobody looks at.
  */
 export const SCREENSHOTS = process.env.TEST_SCREENSHOTS === '1';
+
+/**
+ * TEST_TRACE=1 records a Playwright trace of every browser test (a DOM snapshot at each step) and
+ * keeps it for a failing one. Recording is off otherwise: it cost the browser tier about a tenth
+ * of its CPU time on every passing test, and a failure already prints the page's address and text
+ * and saves a screenshot; rerun the failing file with TEST_TRACE=1 to step through it.
+ */
+export const TRACES = process.env.TEST_TRACE === '1';
 
 /** Saves what the page looks like now to `file` when TEST_SCREENSHOTS asks for it. */
 export async function keepScreenshot(page: Page, file: string): Promise<void> {
@@ -60,7 +68,7 @@ export interface PageOptions {
 
 /**
  * Runs `body` on a fresh page (its own cookies); when it fails, keeps a screenshot named after the
- * test and a Playwright trace (a screenshot whatever happens with TEST_SCREENSHOTS=1). Console
+ * test (and its Playwright trace with TEST_TRACE=1; a screenshot whatever happens with TEST_SCREENSHOTS=1). Console
  * errors fail the test: a screen that throws or breaks CSP is broken even if the assertions pass.
  */
 export async function inPage(
@@ -84,7 +92,7 @@ export async function inPage(
     ...(options.javaScriptEnabled === false ? { javaScriptEnabled: false } : {}),
   });
   // DOM snapshots of every action, no screencast: the screencast doubled the browser tests' CPU time.
-  await context.tracing.start({ screenshots: false, snapshots: true });
+  if (TRACES) await context.tracing.start({ screenshots: false, snapshots: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   trackRequests(page);
@@ -110,7 +118,8 @@ export async function inPage(
     if (failed || SCREENSHOTS) {
       await page.screenshot({ path: path.join(options.resultsDir, `${name}.png`), fullPage: true }).catch(() => undefined);
     }
-    await context.tracing.stop(failed ? { path: path.join(options.resultsDir, `${name}.trace.zip`) } : {}).catch(() => undefined);
+    if (TRACES)
+      await context.tracing.stop(failed ? { path: path.join(options.resultsDir, `${name}.trace.zip`) } : {}).catch(() => undefined);
     await context.close();
   }
 }

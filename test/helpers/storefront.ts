@@ -11,7 +11,7 @@ import { addressInput, PASSWORD, signInAs, signUp } from './factories.js';
 import { decodeQuotedPrintable, headerOf, linkFrom, waitFor } from './mail.js';
 import { credentials, local } from './media.js';
 
-/** Screenshots of every storefront test, and traces of failed ones. */
+/** Screenshots of every storefront test (TEST_SCREENSHOTS=1) or a failed one, and its trace (TEST_TRACE=1). */
 export const SHOP_RESULTS = path.resolve('test-results/storefront');
 export const PHONE: Viewport = { width: 360, height: 740 };
 export const DESKTOP: Viewport = LAPTOP;
@@ -56,7 +56,7 @@ export interface ShopPageOptions {
   expectedConsoleErrors?: RegExp;
 }
 
-/** A fresh browser page (its own cookies) at the shop; screenshot and trace on failure (a screenshot always with TEST_SCREENSHOTS=1), console errors fail. */
+/** A fresh browser page (its own cookies) at the shop; screenshot on failure (and trace, with TEST_TRACE=1; a screenshot always with TEST_SCREENSHOTS=1), console errors fail. */
 export function inShop(
   browser: Browser,
   t: TestContext,
