@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrateToLatest } from '../src/db/migrate.js';
-import { fileDatabase } from './helpers/service.js';
+import { appliedMigrations, fileDatabase } from './helpers/service.js';
 
 /**
  * src/db/migrate.ts: a migration's statements wait for a table lock at most MIGRATION_LOCK_TIMEOUT_MS
@@ -19,22 +19,9 @@ async function holdMigrationTable(): Promise<{ release(): Promise<void> }> {
   await holder.connect();
   await holder.query('BEGIN');
   await holder.query('LOCK TABLE kysely_migration IN ACCESS EXCLUSIVE MODE');
-  return {
-    release: (() => {
-      let released: Promise<void> | null = null;
-      return () => (released ??= holder.query('COMMIT').then(() => holder.end()));
-    })(),
-  };
-}
-
-async function appliedMigrations(): Promise<string[]> {
-  const client = new pg.Client({ connectionString: file.database.url });
-  await client.connect();
-  try {
-    return (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).rows.map((r) => r.name);
-  } finally {
-    await client.end();
-  }
+  let released: Promise<void> | null = null;
+  // Called again by a test's backstop or `finally`: the first call ends the session, the others wait for it.
+  return { release: () => (released ??= holder.query('COMMIT').then(() => holder.end())) };
 }
 
 test('a run that waits past the lock timeout steps back and tries again, and finishes once the lock is free', async () => {
@@ -58,7 +45,7 @@ test('a run that waits past the lock timeout steps back and tries again, and fin
   assert.deepEqual(await run, [], 'the schema was current: nothing to apply');
   assert.ok(retries.length >= 1);
   assert.deepEqual(retries[0], { attempt: 1, code: '55P03' }, 'it gave up waiting on lock_timeout (lock_not_available)');
-  assert.deepEqual(await appliedMigrations(), [...MIGRATION_NAMES]);
+  assert.deepEqual(await appliedMigrations(file.database.url), [...MIGRATION_NAMES]);
 });
 
 test('after its attempts it stops, changing nothing, and says what holds it up and which setting to raise', async () => {
@@ -81,7 +68,7 @@ test('after its attempts it stops, changing nothing, and says what holds it up a
     await held.release();
   }
   assert.deepEqual(retries, [1], 'one retry between the two attempts');
-  assert.deepEqual(await appliedMigrations(), [...MIGRATION_NAMES]);
+  assert.deepEqual(await appliedMigrations(file.database.url), [...MIGRATION_NAMES]);
 });
 
 test('waiting for another run of the migrations (the advisory lock) is not bounded: a second run waits its turn and finds nothing to do', async () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import helmet from 'helmet';
 import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationError } from './db-errors.js';
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
+import { SOCKET_SECURITY_HEADERS } from './security-headers.js';
 import { VISIBLE } from './text.js';
 
 /**
@@ -169,23 +169,6 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
   writeErrorToSocket(socket, status, code, message);
   socket.destroy(error);
 }
-
-/**
- * Helmet's default security headers on every response, the middleware built once (the Fastify
- * plugin rebuilds it per request; bench finding 15). app.ts runs it on every request.
- */
-export const securityHeaders = helmet();
-
-/**
- * The same headers, as helmet itself sets them on a response, written out once: an answer written
- * straight to a socket has no response object for the middleware to run on.
- */
-const SOCKET_SECURITY_HEADERS: string = (() => {
-  const lines: string[] = [];
-  const response = { setHeader: (name: string, value: unknown) => lines.push(`${name}: ${String(value)}\r\n`), removeHeader: () => {} };
-  securityHeaders({} as IncomingMessage, response as unknown as ServerResponse, () => {});
-  return lines.join('');
-})();
 
 /** The envelope written straight to a connection no request object will answer; the caller closes it. */
 export function writeErrorToSocket(socket: Duplex, status: number, code: ErrorCode, message: string): void {

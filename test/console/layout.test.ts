@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { afterLayout, inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
-import { DESKTOP_WIDTHS, afterLayout, layoutProblems, screenshotAt } from '../helpers/layout.js';
+import { DESKTOP_WIDTHS, layoutProblems, screenshotAt } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 

@@ -14,7 +14,7 @@ import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/comm
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { closedPort, sleep } from '../helpers/mail.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
-import { adminQuery, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
+import { adminQuery, appliedMigrations, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * Starting behind PgBouncer as Debian 12 ships it (1.18, transaction mode,
@@ -102,16 +102,6 @@ async function advisoryLocks(database: string): Promise<number> {
   return rows[0]!.n;
 }
 
-async function appliedMigrations(database: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: directUrl(database) });
-  await client.connect();
-  try {
-    return (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).rows.map((r) => r.name);
-  } finally {
-    await client.end();
-  }
-}
-
 for (const kind of ['fresh', 'migrated'] as const) {
   test(`${TRIES[kind]} times, three instances starting at once through PgBouncer on a ${kind} database are all ready within seconds, and leave no lock behind`, async (t) => {
     const slowest: number[] = [];
@@ -123,7 +113,7 @@ for (const kind of ['fresh', 'migrated'] as const) {
       );
       slowest.push(Date.now() - started);
       assert.deepEqual(readiness, [null, null, null], `try ${attempt}: every instance would serve`);
-      assert.deepEqual(await appliedMigrations(name), [...MIGRATION_NAMES], `try ${attempt}: every migration applied once`);
+      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES], `try ${attempt}: every migration applied once`);
       assert.equal(await advisoryLocks(name), 0, `try ${attempt}: no advisory lock left held`);
       await dropDatabase(name);
     }
@@ -230,7 +220,7 @@ describe('migrations as a release step', () => {
       assert.equal(api.status, 503);
       assert.equal(api.headers.get('retry-after'), '5');
       assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
-      assert.deepEqual(await appliedMigrations(name).catch(() => []), [], 'the instance migrated nothing');
+      assert.deepEqual(await appliedMigrations(directUrl(name)).catch(() => []), [], 'the instance migrated nothing');
 
       // The release step, as an operator runs it: DATABASE_URL (here a closed port) is not what it migrates through.
       const migrate = await run('npm', ['run', 'db:migrate', '--silent'], {
@@ -290,7 +280,7 @@ describe('migrations as a release step', () => {
       assert.equal(await fetch(`${service.baseUrl}/health/ready`).catch(() => null), null, 'not listening while it waits');
       await holder.query('ROLLBACK');
       await service.waitForReady(START_DEADLINE_MS);
-      assert.deepEqual(await appliedMigrations(name), [...MIGRATION_NAMES]);
+      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES]);
     } finally {
       await holder.end();
       await service.stop();
@@ -318,7 +308,7 @@ describe('migrations as a release step', () => {
       // Had PgBouncer kept that server connection, its queued lock request would be granted next and held forever.
       await holder.query('ROLLBACK');
       next = await startService({ databaseUrl: bouncer.url(name), env, readyTimeoutMs: START_DEADLINE_MS });
-      assert.deepEqual(await appliedMigrations(name), [...MIGRATION_NAMES]);
+      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES]);
       assert.equal(await advisoryLocks(name), 0);
     } finally {
       await holder.end();

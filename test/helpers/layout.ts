@@ -2,8 +2,6 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { keepScreenshot, RESULTS_DIR } from './browser.js';
 
-export { afterLayout } from './browser.js';
-
 /** The desktop widths at which every column of every table must be in view (issue 27): a laptop, a common desktop, full HD. */
 export const DESKTOP_WIDTHS = [1280, 1440, 1920] as const;
 

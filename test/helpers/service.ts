@@ -281,3 +281,14 @@ export async function adminQuery<T extends pg.QueryResultRow = pg.QueryResultRow
     await client.end();
   }
 }
+
+/** The migrations recorded as applied in the database at `url`, by name (kysely's own table). */
+export async function appliedMigrations(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).rows.map((r) => r.name);
+  } finally {
+    await client.end();
+  }
+}
