@@ -46,7 +46,11 @@ test('two writers that lock two rows in opposite orders both commit: the deadloc
       await sql`UPDATE retry_probe SET n = n + 1 WHERE id = ${second}`.execute(trx);
     });
   await Promise.all([writer('a', 1, 2), writer('b', 2, 1)]);
-  assert.equal(attempts.a + attempts.b, 3, `one of them ran twice (${JSON.stringify(attempts)})`);
+  // Usually one retry; a retried victim can meet its sibling again when the
+  // sibling's backend is slow to wake (the aborted row is free and the retry
+  // takes it first), so more runs are allowed, within the attempts.
+  const runs = attempts.a + attempts.b;
+  assert.ok(runs >= 3 && runs <= 2 * MAX_ATTEMPTS, `the deadlock victim ran again (${JSON.stringify(attempts)})`);
   const rows = await sql<{ id: number; n: number }>`SELECT id, n FROM retry_probe ORDER BY id`.execute(db);
   assert.deepEqual(
     rows.rows,
