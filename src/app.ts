@@ -27,7 +27,7 @@ import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
-import { serializersOnFirstUse, validatorOnFirstUse } from './lib/schema-compilers.js';
+import { responseSerializers, validatorOnFirstUse } from './lib/schema-compilers.js';
 import { validatorCompiler } from './lib/validation.js';
 import { settingsRoutes } from './settings/routes.js';
 import { staffInvitationRoutes } from './staff-invitations/routes.js';
@@ -137,7 +137,7 @@ export async function buildApp({
     http: SERVER_OPTIONS,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
-    ...(deferCompiles ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } } } : {}),
+    schemaController: { compilersFactory: { buildSerializer: responseSerializers({ deferred: deferCompiles }) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routeTable: RouteEntry[] = [];

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { Type } from 'typebox';
 import { multiline } from '../../src/lib/text.js';
-import { serializersOnFirstUse, validatorOnFirstUse } from '../../src/lib/schema-compilers.js';
+import { schemaForSerializer, responseSerializers, validatorOnFirstUse } from '../../src/lib/schema-compilers.js';
 import { validatorCompiler, withTextRules } from '../../src/lib/validation.js';
 
 test('every string of a schema gets the rule, map keys too, without anyone naming the field', () => {
@@ -75,9 +76,51 @@ test('a serializer compiled on first use writes what the standard one writes, sh
     httpStatus: '200',
     schema: { type: 'object', properties: { price: { $ref: 'Money#' }, hidden: { type: 'null' } } },
   };
-  const serialize = serializersOnFirstUse()(shared, {})(route);
+  const serialize = responseSerializers({ deferred: true })(shared, {})(route);
   assert.equal(serialize({ price: { amount: '9.99', secret: 'x' }, extra: 1 }), '{"price":{"amount":"9.99"}}');
   // A schema that cannot compile is found on the first response, not before.
-  const broken = serializersOnFirstUse()(shared, {})({ ...route, schema: { $ref: 'Nowhere#' } });
+  const broken = responseSerializers({ deferred: true })(shared, {})({ ...route, schema: { $ref: 'Nowhere#' } });
   assert.throws(() => broken({}), /Cannot resolve ref "Nowhere#"/);
+});
+
+test('nullable fields and unions of literals reach the serializer as plain types and serialize as they did', () => {
+  const Shipment = Type.Object({ carrier: Type.String(), tracking: Type.Union([Type.String(), Type.Null()]) });
+  const schema = Type.Object({
+    note: Type.Union([Type.String(), Type.Null()], { description: 'kept' }),
+    at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    level: Type.Union([Type.Integer(), Type.Null()]),
+    shipment: Type.Union([Shipment, Type.Null()]),
+    lines: Type.Array(Type.Object({ alt: Type.Union([Type.Null(), Type.String()]) })),
+    either: Type.Union([Type.String(), Type.Integer()]),
+    role: Type.Union([Type.Literal('ADMIN'), Type.Literal('SUPER_ADMIN')]),
+  });
+  const rewritten = schemaForSerializer(schema) as any;
+  assert.deepEqual(rewritten.properties.note, { type: ['string', 'null'], description: 'kept' });
+  assert.deepEqual(rewritten.properties.shipment.type, ['object', 'null']);
+  assert.deepEqual(rewritten.properties.shipment.properties.tracking.type, ['string', 'null']);
+  assert.deepEqual(rewritten.properties.lines.items.properties.alt.type, ['string', 'null']);
+  assert.equal(rewritten.properties.either.anyOf.length, 2, 'a union of two types that is not a nullable stays a union');
+  assert.deepEqual(rewritten.properties.role, { type: 'string', enum: ['ADMIN', 'SUPER_ADMIN'] });
+  assert.ok(JSON.stringify(schema).includes('anyOf'), 'the route keeps its schema');
+
+  const route = { method: 'GET', url: '/', httpStatus: '200', schema };
+  const plain = SerializerSelector()({}, {})(route);
+  const serialize = responseSerializers({ deferred: false })({}, {})(route);
+  const at = '2026-11-27T06:00:00.000Z';
+  for (const document of [
+    { note: null, at: null, level: null, shipment: null, lines: [{ alt: null }], either: 1, role: 'ADMIN' },
+    {
+      note: 'n "q"',
+      at,
+      level: 0,
+      shipment: { carrier: 'DHL', tracking: null },
+      lines: [{ alt: 'a' }, { alt: null }],
+      either: 'x',
+      role: 'SUPER_ADMIN',
+    },
+    { note: '', at, level: 7, shipment: { carrier: 'UPS', tracking: '1Z' }, lines: [], either: 2, role: 'ADMIN' },
+  ]) {
+    assert.equal(serialize(document), plain(document));
+    assert.deepEqual(JSON.parse(serialize(document)), document);
+  }
 });
