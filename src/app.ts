@@ -28,7 +28,7 @@ import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
 import { responseSerializers, validatorOnFirstUse } from './lib/schema-compilers.js';
-import { validatorCompiler } from './lib/validation.js';
+import { validatorCompiler, validatorCompilerUnchecked } from './lib/validation.js';
 import { settingsRoutes } from './settings/routes.js';
 import { staffInvitationRoutes } from './staff-invitations/routes.js';
 import { createStaffInvitations } from './staff-invitations/service.js';
@@ -151,7 +151,7 @@ export async function buildApp({
   });
 
   metrics?.instrument(app);
-  app.setValidatorCompiler(deferCompiles ? validatorOnFirstUse(validatorCompiler) : validatorCompiler);
+  app.setValidatorCompiler(deferCompiles ? validatorOnFirstUse(validatorCompilerUnchecked) : validatorCompiler);
   app.addSchema(ErrorEnvelope);
 
   // JSON bodies: prototype-poisoning safe; an empty body is "no body" so bodiless POSTs work with the header set.

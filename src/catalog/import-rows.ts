@@ -42,10 +42,14 @@ const ImportRow = Type.Object(
 );
 export type ImportRow = Static<typeof ImportRow>;
 
-const checkRow = validatorCompiler({ schema: ImportRow, httpPart: 'body', method: 'POST', url: '/import' }) as unknown as {
+type RowCheck = {
   (value: unknown): boolean;
   errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
 };
+let compiledRowCheck: RowCheck | undefined;
+/** Compiled on the first import, not when the module loads (most processes never import a file). */
+const rowCheck = () =>
+  (compiledRowCheck ??= validatorCompiler({ schema: ImportRow, httpPart: 'body', method: 'POST', url: '/import' }) as unknown as RowCheck);
 
 const CLEARABLE = new Set<ProductCsvColumn>(['brand', 'compare_at_price', 'cost_price', 'reorder_level']);
 const INTEGER = new Set<ProductCsvColumn>(['quantity_on_hand', 'reorder_level']);
@@ -119,6 +123,7 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
       if (value !== undefined) values[column] = value;
     });
     const sku = typeof values.sku === 'string' ? values.sku : null;
+    const checkRow = rowCheck();
     if (checkRow(values)) {
       rows.push({ line, row: values as ImportRow });
       return;

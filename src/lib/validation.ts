@@ -62,8 +62,6 @@ function withStorableDates(ajv: Ajv): Ajv {
 const withSecrets = (ajv: Ajv): Ajv => ajv.addFormat('password', true);
 
 const withRules = (ajv: Ajv) => withPlainText(withSecrets(withStorableDates(addFormats.default(ajv))));
-const strict = withRules(new Ajv({ ...shared, coerceTypes: false }));
-const coercing = withRules(new Ajv({ ...shared, coerceTypes: 'array' }));
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -89,5 +87,25 @@ export function withTextRules(schema: unknown): unknown {
   return out;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strict : coercing).compile(withTextRules(schema) as object);
+function compilerOf(checkSchemas: boolean): FastifySchemaCompiler<unknown> {
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
+  return ({ schema, httpPart }) => {
+    const ajv =
+      httpPart === 'body'
+        ? (strict ??= withRules(new Ajv({ ...shared, validateSchema: checkSchemas, coerceTypes: false })))
+        : (coercing ??= withRules(new Ajv({ ...shared, validateSchema: checkSchemas, coerceTypes: 'array' })));
+    return ajv.compile(withTextRules(schema) as object);
+  };
+}
+
+/** Compiles each schema after checking it against the JSON Schema meta-schema (a mistake in a schema stops the start). */
+export const validatorCompiler = compilerOf(true);
+
+/**
+ * The same without the meta-schema check, for SCHEMA_COMPILE=first-use (tests, development):
+ * compiling the meta-schema itself costs each process about 60 ms of CPU before its first
+ * request. Every schema is still checked by every start with SCHEMA_COMPILE=start (production,
+ * and the tests that start the service as `npm start` does).
+ */
+export const validatorCompilerUnchecked = compilerOf(false);

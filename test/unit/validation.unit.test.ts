@@ -4,7 +4,7 @@ import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { Type } from 'typebox';
 import { multiline } from '../../src/lib/text.js';
 import { schemaForSerializer, responseSerializers, validatorOnFirstUse } from '../../src/lib/schema-compilers.js';
-import { validatorCompiler, withTextRules } from '../../src/lib/validation.js';
+import { validatorCompiler, validatorCompilerUnchecked, withTextRules } from '../../src/lib/validation.js';
 
 test('every string of a schema gets the rule, map keys too, without anyone naming the field', () => {
   const schema = Type.Object({
@@ -122,5 +122,13 @@ test('nullable fields and unions of literals reach the serializer as plain types
   ]) {
     assert.equal(serialize(document), plain(document));
     assert.deepEqual(JSON.parse(serialize(document)), document);
+  }
+});
+
+test('the compiler a start uses refuses a schema the meta-schema refuses (a negative length); the first-use one skips that check', () => {
+  const route = { schema: { type: 'object', properties: { name: { type: 'string', maxLength: -1 } } }, method: 'POST', url: '/' };
+  for (const httpPart of ['body', 'querystring'] as const) {
+    assert.throws(() => validatorCompiler({ ...route, httpPart }), /schema is invalid/);
+    assert.doesNotThrow(() => validatorCompilerUnchecked({ ...route, httpPart }));
   }
 });
