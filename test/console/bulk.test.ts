@@ -15,10 +15,16 @@ describe('console: bulk actions', () => {
       made.push(await sellableVariant(admin.client, { name: `${name} ${mark}` }));
 
     await inConsole(browser, t2, t, async (page) => {
-      await signInThroughUi(page, admin.email, `/admin/products?q=${mark}`);
+      await signInThroughUi(page, admin.email, `/admin/products?q=none-${mark}`);
       const table = page.getByRole('table', { name: 'Products' });
+      const selectAll = table.getByRole('checkbox', { name: 'Select every row on this page' });
+      await page.getByText('No products match.').waitFor();
+      assert.equal(await selectAll.isDisabled(), true, 'nothing to select on an empty page');
+      const search = page.getByRole('searchbox', { name: 'Search', exact: true });
+      await search.fill(mark);
+      await search.press('Enter');
       await page.getByText('1–3 of 3').waitFor();
-      await table.getByRole('checkbox', { name: 'Select every row on this page' }).check();
+      await selectAll.check();
       const bar = page.getByRole('region', { name: 'Bulk actions' });
       await bar.getByText('3 products selected').waitFor();
       await table.getByRole('checkbox', { name: `Select Beech spoon ${mark}` }).uncheck();

@@ -105,6 +105,7 @@ export function DataTable<Row>({
                 <Table.Th w={40}>
                   <Checkbox
                     aria-label="Select every row on this page"
+                    disabled={keys.length === 0}
                     checked={keys.length > 0 && picked === keys.length}
                     indeterminate={picked > 0 && picked < keys.length}
                     onChange={(event) =>
