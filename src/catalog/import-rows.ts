@@ -113,6 +113,7 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
     throw validationError(`At most ${IMPORT_MAX_ROWS} rows per file`, [{ field: 'file', message: `has ${data.length} rows` }]);
   }
 
+  const checkRow = rowCheck();
   const rows: ParsedRow[] = [];
   const refused: Refusal[] = [];
   data.forEach((cells, index) => {
@@ -123,7 +124,6 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
       if (value !== undefined) values[column] = value;
     });
     const sku = typeof values.sku === 'string' ? values.sku : null;
-    const checkRow = rowCheck();
     if (checkRow(values)) {
       rows.push({ line, row: values as ImportRow });
       return;

@@ -1,5 +1,6 @@
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isSchemaNode, mapSubschemas, type SchemaNode } from './json-schema.js';
 
 /**
  * Schema compilers that compile a route's schema on its first request rather than at start-up
@@ -24,20 +25,18 @@ export function validatorOnFirstUse(compiler: FastifySchemaCompiler<unknown>): F
   };
 }
 
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', '$ref', 'not', 'if'];
 
 /** `{ type: 'null' }`, perhaps with a description, and nothing else. */
 const isNullOnly = (schema: unknown) =>
-  isNode(schema) && schema.type === 'null' && Object.keys(schema).every((key) => key === 'type' || key === 'description');
+  isSchemaNode(schema) && schema.type === 'null' && Object.keys(schema).every((key) => key === 'type' || key === 'description');
 /** A schema of one plain type that a `type` list can carry: no combinators of its own. */
-const isSingleType = (schema: unknown): schema is Node =>
-  isNode(schema) && typeof schema.type === 'string' && schema.type !== 'null' && COMBINATORS.every((key) => !(key in schema));
+const isSingleType = (schema: unknown): schema is SchemaNode =>
+  isSchemaNode(schema) && typeof schema.type === 'string' && schema.type !== 'null' && COMBINATORS.every((key) => !(key in schema));
 
 /** The one value of a literal (`{ type, const }`, or a one-value `enum`), or undefined. */
 function literalOf(schema: unknown): { type: string; value: unknown } | undefined {
-  if (!isNode(schema) || typeof schema.type !== 'string') return undefined;
+  if (!isSchemaNode(schema) || typeof schema.type !== 'string') return undefined;
   const keys = Object.keys(schema).filter((key) => key !== 'type' && key !== 'description');
   if (keys.length !== 1) return undefined;
   if (keys[0] === 'const') return { type: schema.type, value: schema.const };
@@ -46,7 +45,7 @@ function literalOf(schema: unknown): { type: string; value: unknown } | undefine
 }
 
 /** `anyOf` options the serializer can do without: a nullable (X or null), or literals of one type (TypeBox's union of literals). */
-function withoutAnyOf(options: unknown[]): Node | undefined {
+function withoutAnyOf(options: unknown[]): SchemaNode | undefined {
   if (options.length === 2) {
     const nullAt = options.findIndex(isNullOnly);
     const value: unknown = options[1 - nullAt];
@@ -70,9 +69,8 @@ function withoutAnyOf(options: unknown[]): Node | undefined {
  * types and request validation keep the `anyOf`.
  */
 export function schemaForSerializer(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(schemaForSerializer);
-  if (!isNode(schema)) return schema;
-  const out: Node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, schemaForSerializer(value)]));
+  if (!isSchemaNode(schema)) return schema;
+  const out = mapSubschemas(schema, schemaForSerializer);
   const simpler = Array.isArray(out.anyOf) ? withoutAnyOf(out.anyOf) : undefined;
   if (simpler === undefined) return out;
   const { anyOf: _options, ...outer } = out;

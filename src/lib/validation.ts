@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isSchemaNode, mapSubschemas } from './json-schema.js';
 import { isPlainText, MULTILINE, type TextKind } from './text.js';
 
 /**
@@ -63,38 +64,24 @@ const withSecrets = (ajv: Ajv): Ajv => ajv.addFormat('password', true);
 
 const withRules = (ajv: Ajv) => withPlainText(withSecrets(withStorableDates(addFormats.default(ajv))));
 
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
-const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const;
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
-
 /** A copy of `schema` with `plainText` on every string and on the keys of every open map. */
 export function withTextRules(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withTextRules);
-  if (!isNode(schema)) return schema;
-  const out: Node = { ...schema };
-  for (const key of SUBSCHEMA_LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(withTextRules);
-  for (const key of SUBSCHEMAS) if (isNode(out[key])) out[key] = withTextRules(out[key]);
-  for (const key of SUBSCHEMA_MAPS) {
-    if (isNode(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Node).map(([k, v]) => [k, withTextRules(v)]));
-  }
+  if (!isSchemaNode(schema)) return schema;
+  const out = mapSubschemas(schema, withTextRules);
   const types = [out.type].flat();
   if (types.includes('string')) out.plainText = out[MULTILINE] === true ? 'multiline' : out.format === 'password' ? 'secret' : 'line';
-  const openMap = isNode(out.patternProperties) || isNode(out.additionalProperties);
-  if (types.includes('object') && openMap && !isNode(out.propertyNames)) out.propertyNames = { type: 'string', plainText: 'line' };
+  const openMap = isSchemaNode(out.patternProperties) || isSchemaNode(out.additionalProperties);
+  if (types.includes('object') && openMap && !isSchemaNode(out.propertyNames)) out.propertyNames = { type: 'string', plainText: 'line' };
   return out;
 }
 
 function compilerOf(checkSchemas: boolean): FastifySchemaCompiler<unknown> {
+  const make = (coerceTypes: Options['coerceTypes']) => withRules(new Ajv({ ...shared, validateSchema: checkSchemas, coerceTypes }));
   let strict: Ajv | undefined;
   let coercing: Ajv | undefined;
   return ({ schema, httpPart }) => {
-    const ajv =
-      httpPart === 'body'
-        ? (strict ??= withRules(new Ajv({ ...shared, validateSchema: checkSchemas, coerceTypes: false })))
-        : (coercing ??= withRules(new Ajv({ ...shared, validateSchema: checkSchemas, coerceTypes: 'array' })));
+    const ajv = httpPart === 'body' ? (strict ??= make(false)) : (coercing ??= make('array'));
     return ajv.compile(withTextRules(schema) as object);
   };
 }
