@@ -66,6 +66,7 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
         maxAge: '365d',
         // scripts/console-build.ts writes .br and .gz beside each asset; the browser gets the smallest it accepts.
         preCompressed: true,
+        globIgnore: ['**/*.br', '**/*.gz'],
         index: false,
         // A missing asset must be a 404, never the shell: a stale tab would otherwise parse HTML as JS.
         wildcard: false,

@@ -70,6 +70,7 @@ export async function registerStorefront(
         // Only the files there at start-up: a missing asset is a plain 404, never a page render.
         wildcard: false,
         preCompressed: true,
+        globIgnore: ['**/*.br', '**/*.gz'],
         index: false,
         setHeaders: (reply, file) => {
           const immutable = file.includes(`${path.sep}_app${path.sep}immutable${path.sep}`);

@@ -34,7 +34,14 @@ describe('the service serves the console at /admin', () => {
     assert.match(found.headers.get('cache-control') ?? '', /immutable/);
     assert.match(found.headers.get('content-type') ?? '', /javascript/);
 
-    for (const url of ['/admin/assets/index-missing.js', '/admin/favicon.ico', '/admin/assets/']) {
+    // The compressed copies beside each asset are how it is sent, not addresses of their own.
+    for (const url of [
+      '/admin/assets/index-missing.js',
+      '/admin/favicon.ico',
+      '/admin/assets/',
+      `/admin/assets/${asset}.br`,
+      `/admin/assets/${asset}.gz`,
+    ]) {
       const missing = await client.get(url);
       assert.equal(missing.status, 404, url);
       assert.equal(missing.body.error.code, 'NOT_FOUND');

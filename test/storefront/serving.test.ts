@@ -158,6 +158,8 @@ describe('storefront: served by the service', () => {
     }
     const missing = await fetch(`${t.baseUrl}/_app/immutable/chunks/none.js`);
     assert.equal(missing.status, 404);
+    // The compressed copies beside each asset are how it is sent, not addresses of their own.
+    for (const copy of [`${scripts[0]}.br`, `${scripts[0]}.gz`]) assert.equal((await fetch(t.baseUrl + copy)).status, 404, copy);
     assert.doesNotMatch(missing.headers.get('content-type') ?? '', /html/);
   });
 
