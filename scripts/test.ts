@@ -10,17 +10,20 @@
  *
  * Each file runs as one JavaScript module compiled before the run (test/bundle.ts), on plain Node.
  *
- * Files run TEST_CONCURRENCY at a time (default: one more than the machine's cores: most files
- * wait on PostgreSQL as much as they compute), the longest first by the last run's timings. The
- * end of a run prints the totals and the ten slowest files.
+ * Short HTTP files share processes, each file in a suite of its own (test/groups.ts: a process of
+ * its own cost each one about two CPU-seconds); every other file has one to itself. Processes run
+ * TEST_CONCURRENCY at a time (default: one more than the machine's cores: most files wait on
+ * PostgreSQL as much as they compute), the longest first by the last run's timings. The end of a
+ * run prints the totals and the ten slowest files.
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { bundleTests } from './test/bundle.js';
+import { planRuns } from './test/groups.js';
 import { failed, runPool, stopPool, type FileResult } from './test/pool.js';
 import { prepareBuilds, prepareDatabase, startSharedBrowser, type Shared } from './test/resources.js';
 import { TIERS_OF, testFilesUnder, tierOf, type Selection } from './test/tiers.js';
-import { orderByLastRun, saveTimings } from './test/timings.js';
+import { expectedSeconds, saveTimings } from './test/timings.js';
 
 function parseArgs(argv: readonly string[]): { selection: Selection; filter: string[] } {
   let selection: Selection = 'all';
@@ -97,7 +100,8 @@ async function main(): Promise<number> {
   try {
     // Each file runs as one module compiled here (plain Node starts it in a fraction of tsx's time).
     const needsDatabase = [...needs].some((tier) => tier !== 'unit');
-    const bundles = await bundleTests(files, { services: needsDatabase });
+    const runs = planRuns(files, expectedSeconds());
+    const bundles = await bundleTests(runs, { services: needsDatabase });
     cleanups.push(bundles.remove);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
     if (bundles.services) env.TEST_SERVICE_MODULES = bundles.services;
@@ -116,8 +120,10 @@ async function main(): Promise<number> {
       Object.assign(env, browser.env);
     }
     const workers = concurrency();
-    console.log(`${files.length} test files (${selection}) on Node ${process.version}, ${workers} at a time`);
-    const results = await runPool(orderByLastRun(files), {
+    console.log(
+      `${files.length} test files (${selection}) in ${runs.length} ${runs.length === 1 ? 'process' : 'processes'} on Node ${process.version}, ${workers} at a time`,
+    );
+    const results = await runPool(runs, {
       concurrency: workers,
       env,
       fileTimeoutMs: Number(process.env.TEST_FILE_TIMEOUT_MS ?? 5 * 60_000),

@@ -14,12 +14,19 @@
  * - `import.meta.url`, `dirname` and `filename` keep naming the source file that wrote them (a
  *   helper finding the repository root from its own place, a test reading a fixture beside it).
  * - Stack traces point at the TypeScript (source maps, with Node's --enable-source-maps).
+ *
+ * Files that share a process (groups.ts) are compiled into one module that runs each inside a
+ * top-level suite named after it. The suite's callback requires the file, which esbuild turns
+ * into a synchronous call of the file's compiled body, so the file's top-level `test`, `before`
+ * and `after` calls land in its suite (node:test finds the suite being built from the call's
+ * async context, which an `await import()` would lose).
  */
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import type { TestRun } from './groups.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BUNDLES = path.join(ROOT, 'node_modules', '.cache', 'commerce-tests', 'bundles');
@@ -34,6 +41,28 @@ const packagesStayExternal: Plugin = {
     });
   },
 };
+
+const GROUP = 'commerce-test-group:';
+
+/** The modules shared processes run (`commerce-test-group:<n>`): each file of group n inside a suite of its own, in order. */
+function groupEntries(groups: readonly TestRun[]): Plugin {
+  return {
+    name: 'test-groups',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${GROUP}`) }, (args) => ({ path: args.path, namespace: 'test-group' }));
+      build.onLoad({ filter: /.*/, namespace: 'test-group' }, (args) => ({
+        contents: [
+          "import { describe } from 'node:test';",
+          ...groups[Number(args.path.slice(GROUP.length))]!.files.map(
+            (file) => `describe(${JSON.stringify(path.relative(ROOT, file))}, () => { require(${JSON.stringify(file)}); });`,
+          ),
+        ].join('\n'),
+        resolveDir: ROOT,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 const IMPORT_META = /\bimport\.meta\.(url|dirname|filename)\b/g;
 
@@ -54,8 +83,8 @@ const importMetaOfTheSource: Plugin = {
 };
 
 export interface TestBundles {
-  /** The module to run for a test file. */
-  of(file: string): string;
+  /** The module to run for a run: its file's, or its group's. */
+  of(run: TestRun): string;
   /** Where the service's entry points were compiled (`main.mjs`, `worker.mjs`), when asked for. */
   services: string | null;
   remove(): void;
@@ -65,17 +94,22 @@ export interface TestBundles {
 const SERVICE_ENTRIES = ['src/main.ts', 'src/worker.ts'].map((file) => path.join(ROOT, file));
 
 /**
- * Compiles the given test files (absolute paths) for this run, in a directory of its own, and with
- * `services` the service's entry points too: a test that starts the service as a process then
- * saves tsx's start-up cost on each of them, as the files do.
+ * Compiles the given runs (absolute paths) in a directory of their own, and with `services` the
+ * service's entry points too: a test that starts the service as a process then saves tsx's
+ * start-up cost on each of them, as the files do.
  */
-export async function bundleTests(files: readonly string[], options: { services: boolean }): Promise<TestBundles> {
+export async function bundleTests(runs: readonly TestRun[], options: { services: boolean }): Promise<TestBundles> {
   const outdir = path.join(BUNDLES, String(process.pid));
   rmSync(outdir, { recursive: true, force: true });
   const entry = (file: string) => path.relative(ROOT, file).replace(/\.[cm]?tsx?$/, '');
-  const entries = options.services ? [...files, ...SERVICE_ENTRIES] : files;
+  const alone = runs.filter((run) => run.files.length === 1).map((run) => run.files[0]!);
+  const groups = runs.filter((run) => run.files.length > 1);
+  const files = options.services ? [...alone, ...SERVICE_ENTRIES] : alone;
   await build({
-    entryPoints: entries.map((file) => ({ in: file, out: entry(file) })),
+    entryPoints: [
+      ...files.map((file) => ({ in: file, out: entry(file) })),
+      ...groups.map((_, index) => ({ in: `${GROUP}${index}`, out: `groups/${index}` })),
+    ],
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -88,10 +122,11 @@ export async function bundleTests(files: readonly string[], options: { services:
     sourcesContent: false,
     jsx: 'automatic',
     logLevel: 'error',
-    plugins: [packagesStayExternal, importMetaOfTheSource],
+    plugins: [groupEntries(groups), packagesStayExternal, importMetaOfTheSource],
   });
+  const groupOf = new Map(groups.map((run, index) => [run, path.join(outdir, 'groups', `${index}.mjs`)]));
   return {
-    of: (file) => path.join(outdir, `${entry(file)}.mjs`),
+    of: (run) => groupOf.get(run) ?? path.join(outdir, `${entry(run.files[0]!)}.mjs`),
     services: options.services ? path.join(outdir, 'src') : null,
     remove: () => rmSync(outdir, { recursive: true, force: true }),
   };

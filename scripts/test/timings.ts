@@ -1,7 +1,7 @@
 /**
  * How long each test file took last time, kept in node_modules/.cache so that the next run starts
- * the longest files first. Without a record (a fresh clone), files that usually take longest by
- * their tier go first.
+ * the longest files first and packs the short ones into shared processes (groups.ts). Without a
+ * record (a fresh clone), each file is taken to last its tier's typical time.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,11 +25,10 @@ function load(): Timings {
 
 const key = (file: string) => path.relative(process.cwd(), file);
 
-/** Longest expected first; ties keep path order. */
-export function orderByLastRun(files: readonly string[]): string[] {
+/** Seconds a file is expected to take: its last run's, or its tier's typical time. */
+export function expectedSeconds(): (file: string) => number {
   const known = load();
-  const expected = (file: string) => known[key(file)] ?? TYPICAL[tierOf(file)];
-  return [...files].sort((a, b) => expected(b) - expected(a));
+  return (file) => known[key(file)] ?? TYPICAL[tierOf(file)];
 }
 
 export function saveTimings(results: readonly FileResult[]): void {
