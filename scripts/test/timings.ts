@@ -1,7 +1,10 @@
 /**
  * How long each test file took last time, kept in node_modules/.cache so that the next run starts
- * the longest files first and packs the short ones into shared processes (groups.ts). Without a
- * record (a fresh clone), each file is taken to last its tier's typical time.
+ * the longest files first and packs the short ones into shared processes (groups.ts). A fresh
+ * clone (CI's every run) has no record: it takes each file's time from typical-seconds.json, a
+ * whole suite's record committed beside this file, and a file not there (a new one) lasts its
+ * tier's typical time. Only the order and the packing depend on it, so it may age; to refresh it,
+ * run `npm test` and copy the record over it (rounded to whole seconds).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,15 +12,16 @@ import type { FileResult } from './pool.js';
 import { tierOf, type Tier } from './tiers.js';
 
 const STORE = path.resolve('node_modules/.cache/commerce-tests/timings.json');
+const SEED = path.join(import.meta.dirname, 'typical-seconds.json');
 
 // Typical seconds per file by tier on a two-core machine, for files without a record.
 const TYPICAL: Readonly<Record<Tier, number>> = { races: 60, browser: 60, faults: 45, fuzz: 45, http: 8, unit: 1 };
 
 type Timings = Record<string, number>;
 
-function load(): Timings {
+function load(file = STORE): Timings {
   try {
-    return JSON.parse(readFileSync(STORE, 'utf8')) as Timings;
+    return JSON.parse(readFileSync(file, 'utf8')) as Timings;
   } catch {
     return {};
   }
@@ -25,10 +29,11 @@ function load(): Timings {
 
 const key = (file: string) => path.relative(process.cwd(), file);
 
-/** Seconds a file is expected to take: its last run's, or its tier's typical time. */
+/** Seconds a file is expected to take: its last run's, the committed record's, or its tier's typical time. */
 export function expectedSeconds(): (file: string) => number {
   const known = load();
-  return (file) => known[key(file)] ?? TYPICAL[tierOf(file)];
+  const typical = load(SEED);
+  return (file) => known[key(file)] ?? typical[key(file)] ?? TYPICAL[tierOf(file)];
 }
 
 export function saveTimings(results: readonly FileResult[]): void {
