@@ -20,18 +20,14 @@ import { tierOf } from './tiers.js';
 /** One process: a file alone, or several files that run one after the other. */
 export interface TestRun {
   readonly files: readonly string[];
-  /** Last run's seconds, summed over the files (for longest-first order). */
-  readonly expected: number;
 }
 
-const DEFAULT_GROUP_SECONDS = 45;
-
-export function groupSeconds(): number {
-  const configured = Number(process.env.TEST_GROUP_SECONDS);
-  return Number.isFinite(configured) && configured >= 0 && process.env.TEST_GROUP_SECONDS !== '' ? configured : DEFAULT_GROUP_SECONDS;
+function groupSeconds(): number {
+  const configured = process.env.TEST_GROUP_SECONDS ? Number(process.env.TEST_GROUP_SECONDS) : NaN;
+  return Number.isFinite(configured) && configured >= 0 ? configured : 45;
 }
 
-export function canShareProcess(file: string): boolean {
+function canShareProcess(file: string): boolean {
   return tierOf(file) === 'http' && path.dirname(file) === path.resolve('test');
 }
 
@@ -41,19 +37,20 @@ export function canShareProcess(file: string): boolean {
  */
 export function planRuns(files: readonly string[], expected: (file: string) => number, capacity = groupSeconds()): TestRun[] {
   const byLength = [...files].sort((a, b) => expected(b) - expected(a));
-  const alone: TestRun[] = [];
-  const groups: { files: string[]; expected: number }[] = [];
+  const runs: { files: string[]; seconds: number }[] = [];
+  const groups: typeof runs = [];
   for (const file of byLength) {
     const seconds = expected(file);
-    if (capacity <= 0 || !canShareProcess(file) || seconds >= capacity) {
-      alone.push({ files: [file], expected: seconds });
-      continue;
-    }
-    const group = groups.find((g) => g.expected + seconds <= capacity);
+    const shares = capacity > 0 && canShareProcess(file) && seconds < capacity;
+    const group = shares ? groups.find((g) => g.seconds + seconds <= capacity) : undefined;
     if (group) {
       group.files.push(file);
-      group.expected += seconds;
-    } else groups.push({ files: [file], expected: seconds });
+      group.seconds += seconds;
+      continue;
+    }
+    const run = { files: [file], seconds };
+    runs.push(run);
+    if (shares) groups.push(run);
   }
-  return [...alone, ...groups].sort((a, b) => b.expected - a.expected);
+  return runs.sort((a, b) => b.seconds - a.seconds).map(({ files }) => ({ files }));
 }

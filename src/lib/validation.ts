@@ -66,7 +66,6 @@ const withRules = (ajv: Ajv) => withPlainText(withSecrets(withStorableDates(addF
 
 /** A copy of `schema` with `plainText` on every string and on the keys of every open map. */
 export function withTextRules(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withTextRules);
   if (!isSchemaNode(schema)) return schema;
   const out = mapSubschemas(schema, withTextRules);
   const types = [out.type].flat();
