@@ -6,7 +6,7 @@ import { API, createCategory, expectStatus } from '../helpers/catalog.js';
 import { Client } from '../helpers/client.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp } from '../helpers/factories.js';
-import { sleep } from '../helpers/mail.js';
+import { sleep, waitFor } from '../helpers/mail.js';
 import { moderate, postReview } from '../helpers/reviews.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
 import { freePort, startVarnish, type Varnish } from '../helpers/varnish.js';
@@ -283,11 +283,15 @@ describe('purges', () => {
     expectStatus(await second.patch(`${API}/admin/variants/${variantId}`, { price: '41.00' }), 200);
     await visibleWithin(`${API}/products/${productId}`, (body) => body.data.variants[0].price === '41.00', 1000);
     await sleep(600); // a second sending would be done by now
-    const { rows } = await sql<{ deliveries: number; attempts: number; state: string }>`
-      SELECT count(*)::int AS deliveries, sum(d.attempts)::int AS attempts, min(d.state) AS state
-      FROM events e JOIN event_deliveries d ON d.event_id = e.id
-      WHERE e.type = 'cache.purge' AND e.payload -> 'keys' ? ${productId}
-      GROUP BY e.id ORDER BY e.id DESC LIMIT 1`.execute(instances[0]!.db);
+    // The dispatcher records the purge after Varnish has answered (and the ban shows): wait for it, do not race it.
+    const rows = await waitFor(async () => {
+      const { rows } = await sql<{ deliveries: number; attempts: number; state: string }>`
+        SELECT count(*)::int AS deliveries, sum(d.attempts)::int AS attempts, min(d.state) AS state
+        FROM events e JOIN event_deliveries d ON d.event_id = e.id
+        WHERE e.type = 'cache.purge' AND e.payload -> 'keys' ? ${productId}
+        GROUP BY e.id ORDER BY e.id DESC LIMIT 1`.execute(instances[0]!.db);
+      return rows[0]?.state !== 'PENDING' && rows;
+    }, 10_000);
     assert.deepEqual(rows, [{ deliveries: 1, attempts: 1, state: 'SUCCEEDED' }]);
 
     const purge = (headers: Record<string, string>) => fetch(varnish.purgeUrl, { method: 'POST', headers });
