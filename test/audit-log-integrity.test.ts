@@ -15,7 +15,8 @@ import { useApp } from './helpers/use-app.js';
 
 const A = '/api/v1/admin';
 
-const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN', 'SUPER_ADMIN'] });
+// No email worker: the secrets test reads account tokens from queued emails, and delivering one removes its token.
+const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_WORKER: 'off' }, as: ['ADMIN', 'SUPER_ADMIN'] });
 
 const auditCount = auditCounter(t);
 
