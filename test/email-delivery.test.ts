@@ -5,18 +5,8 @@ import { after, describe, test } from 'node:test';
 import { createMailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
-import {
-  closedPort,
-  headerOf,
-  linkFrom,
-  partOf,
-  partsOf,
-  startMailServer,
-  subjectOf,
-  tokenFrom,
-  waitFor,
-  type MailCatcher,
-} from './helpers/mail.js';
+import { headerOf, linkFrom, partOf, partsOf, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
+import { freePort } from './helpers/ports.js';
 import { deliveredRow, outboxRows, sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -103,7 +93,7 @@ describe('when SMTP is down', () => {
   let late: MailCatcher | null = null;
   const t = useApp({
     env: async () => {
-      port = await closedPort();
+      port = await freePort();
       return {
         SMTP_URL: `smtp://127.0.0.1:${port}`,
         EMAIL_POLL_INTERVAL_MS: '50',

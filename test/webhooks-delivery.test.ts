@@ -8,7 +8,8 @@ import { createHttpSender } from '../src/webhooks/http-sender.js';
 import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signUp } from './helpers/factories.js';
-import { closedPort, sleep } from './helpers/mail.js';
+import { sleep } from './helpers/mail.js';
+import { freePort } from './helpers/ports.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliveryLog, LOCAL_RECEIVERS, startReceiver, verify, WEBHOOKS, type Receiver } from './helpers/webhooks.js';
 
@@ -72,7 +73,7 @@ describe('retries', () => {
   });
 
   test('a receiver that is down gets the event once it is back', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const endpoint = await createEndpoint(t.superAdmin, `http://127.0.0.1:${port}/hooks`, ['customer.registered']);
     const { user } = await signUp(t);
     const failing = await waitForLog(t, endpoint.public_id, (d) => d.attempts >= 2);

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { startTestApp } from '../helpers/app.js';
-import { closedPort, waitFor } from '../helpers/mail.js';
+import { waitFor } from '../helpers/mail.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * `npm run dev:console`: Vite serves the console from source with hot reload
@@ -18,7 +19,7 @@ test(
   'dev mode serves the console from source with the hot-reload client and proxies the API to the service',
   { timeout: 60_000 },
   async () => {
-    const port = await closedPort();
+    const port = await freePort();
     // Vite's command as `npm run dev` runs it (its bin, which the package's exports do not list).
     const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
     const server = spawn(process.execPath, [vite, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {

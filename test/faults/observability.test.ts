@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
-import { closedPort, waitFor } from '../helpers/mail.js';
+import { waitFor } from '../helpers/mail.js';
+import { freePort } from '../helpers/ports.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
@@ -22,7 +23,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 test('metrics: requests, errors, checkout outcomes, refusals, pool and outbox, on their own token-guarded port', async () => {
-  const metricsPort = await closedPort();
+  const metricsPort = await freePort();
   const service = await startService({
     databaseUrl: file.database.url,
     env: {
@@ -100,11 +101,11 @@ test('development logs are human-readable', async () => {
 test('metrics open beyond loopback without a token are warned about at start-up', async () => {
   const open = await startService({
     databaseUrl: file.database.url,
-    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await closedPort()) },
+    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await freePort()) },
   });
   const guarded = await startService({
     databaseUrl: file.database.url,
-    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await closedPort()), METRICS_TOKEN: TOKEN },
+    env: { METRICS_HOST: '0.0.0.0', METRICS_PORT: String(await freePort()), METRICS_TOKEN: TOKEN },
   });
   try {
     await open.waitForLog((l) => l.msg === 'metrics at /metrics');

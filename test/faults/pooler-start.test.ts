@@ -12,7 +12,8 @@ import type { Shutdown } from '../../src/lib/shutdown.js';
 import { Client } from '../helpers/client.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
-import { closedPort, sleep } from '../helpers/mail.js';
+import { sleep } from '../helpers/mail.js';
+import { freePort } from '../helpers/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { adminQuery, appliedMigrations, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
 
@@ -224,7 +225,7 @@ describe('migrations as a release step', () => {
 
       // The release step, as an operator runs it: DATABASE_URL (here a closed port) is not what it migrates through.
       const migrate = await run('npm', ['run', 'db:migrate', '--silent'], {
-        DATABASE_URL: `postgres://nobody@127.0.0.1:${await closedPort()}/nothing`,
+        DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/nothing`,
         MIGRATION_DATABASE_URL: directUrl(name),
       });
       assert.equal(migrate.code, 0, migrate.output);

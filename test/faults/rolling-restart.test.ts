@@ -6,7 +6,8 @@ import { Client } from '../helpers/client.js';
 import { inventoryOf, sellableVariant } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { startHaProxy, HAPROXY_SERVERS, type HaProxy } from '../helpers/haproxy.js';
-import { closedPort, sleep } from '../helpers/mail.js';
+import { sleep } from '../helpers/mail.js';
+import { freePort } from '../helpers/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { adminQuery, startService, type ServiceProcess } from '../helpers/service.js';
 
@@ -57,7 +58,7 @@ before(async () => {
   const direct = new URL(process.env.TEST_PG_ADMIN_URL!);
   direct.pathname = `/${database}`;
   db = createDb(direct.toString(), 2);
-  for (let slot = 0; slot < HAPROXY_SERVERS.length; slot++) ports.push(await closedPort());
+  for (let slot = 0; slot < HAPROXY_SERVERS.length; slot++) ports.push(await freePort());
   haproxy = await startHaProxy(ports.map((port) => `http://127.0.0.1:${port}`));
   instances = await Promise.all(ports.map((_port, slot) => startInstance(slot)));
   await haproxy.waitUntilUp();

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { closedPort as freePort, sleep } from './mail.js';
+import { sleep } from './mail.js';
+import { freePort } from './ports.js';
 import { serverBinary, spawnServer } from './server-binary.js';
 
 /**

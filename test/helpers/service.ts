@@ -10,7 +10,8 @@ import { createDb, type Db } from '../../src/db/database.js';
 import type { TestTarget } from './app.js';
 import { Client } from './client.js';
 import { serviceCommand } from './service-command.js';
-import { closedPort as freePort, sleep } from './mail.js';
+import { sleep } from './mail.js';
+import { freePort } from './ports.js';
 
 /**
  * Real service processes for fault, shutdown and multi-instance tests: the

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,20 +9,12 @@ import type { Client } from './client.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './factories.js';
 import { decodeQuotedPrintable, headerOf, linkFrom, waitFor } from './mail.js';
 import { credentials, local } from './media.js';
+import { freePort } from './ports.js';
 
 /** Screenshots of every storefront test (TEST_SCREENSHOTS=1) or a failed one, and its trace (TEST_TRACE=1). */
 export const SHOP_RESULTS = path.resolve('test-results/storefront');
 export const PHONE: Viewport = { width: 360, height: 740 };
 export const DESKTOP: Viewport = LAPTOP;
-
-/** A free port, so the app's public URL (email links, canonical URLs, the upload endpoint) is its own address. */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * A storefront test file's service and browser, closed after its tests. PUBLIC_BASE_URL is the

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { closedPort as freePort, sleep } from './mail.js';
+import { sleep } from './mail.js';
+import { freePort } from './ports.js';
 
 export { freePort };
 import { serverBinary, spawnServer } from './server-binary.js';

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { waitFor } from '../helpers/mail.js';
-import { customer, freePort, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { customer, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * The storefront as its own process (`node packages/storefront/build`, adapter-node's server) in
