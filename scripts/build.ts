@@ -26,9 +26,14 @@ const sources = [
 
 export const serverIsStale = (): boolean => isStale(marker, sources);
 
+/** TypeScript 7's compiler (`@typescript/native`; its package exports no path to the bin, so from its folder). */
+function nativeTsc(): string {
+  return path.join(path.dirname(createRequire(import.meta.url).resolve('@typescript/native/package.json')), 'bin', 'tsc');
+}
+
 /** tsc with tsconfig.build.json (incremental): src/ to dist/. */
 export async function buildServer(): Promise<void> {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const tsc = nativeTsc();
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
     child.on('error', reject);

@@ -34,7 +34,8 @@ import { staffClient } from './helpers.js';
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('../', import.meta.url));
 const require = createRequire(import.meta.url);
-const tsc = require.resolve('typescript/bin/tsc');
+// TypeScript 7's compiler (its package exports no path to the bin, so from its folder).
+const tsc = path.join(path.dirname(require.resolve('@typescript/native/package.json')), 'bin', 'tsc');
 const tsxLoader = import.meta.resolve('tsx/esm');
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'commerce-client-pack-'));
