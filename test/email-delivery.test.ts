@@ -6,7 +6,7 @@ import { createMailTransport } from '../src/email/transport.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
 import { headerOf, linkFrom, partOf, partsOf, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../src/lib/ports.js';
 import { deliveredRow, outboxRows, sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 

@@ -9,7 +9,7 @@ import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signUp } from './helpers/factories.js';
 import { sleep } from './helpers/mail.js';
-import { freePort } from './helpers/ports.js';
+import { freePort } from '../src/lib/ports.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliveryLog, LOCAL_RECEIVERS, startReceiver, verify, WEBHOOKS, type Receiver } from './helpers/webhooks.js';
 

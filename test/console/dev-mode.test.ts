@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { startTestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/mail.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 /**
  * `npm run dev:console`: Vite serves the console from source with hot reload

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { waitFor } from '../helpers/mail.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**

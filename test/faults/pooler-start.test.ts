@@ -13,7 +13,7 @@ import { Client } from '../helpers/client.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { adminQuery, appliedMigrations, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
 

@@ -7,7 +7,7 @@ import { inventoryOf, sellableVariant } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { startHaProxy, HAPROXY_SERVERS, type HaProxy } from '../helpers/haproxy.js';
 import { sleep } from '../helpers/mail.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { adminQuery, startService, type ServiceProcess } from '../helpers/service.js';
 

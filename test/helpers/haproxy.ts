@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sleep } from './mail.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { serverBinary, spawnServer } from './server-binary.js';
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sleep } from './mail.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { serviceCommand } from './service-command.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sleep } from './mail.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 import { serverBinary, spawnServer, unprivilegedAccount } from './server-binary.js';
 
 /**

@@ -11,7 +11,7 @@ import type { TestTarget } from './app.js';
 import { Client } from './client.js';
 import { serviceCommand } from './service-command.js';
 import { sleep } from './mail.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 /**
  * Real service processes for fault, shutdown and multi-instance tests: the

@@ -9,7 +9,7 @@ import type { Client } from './client.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './factories.js';
 import { decodeQuotedPrintable, headerOf, linkFrom, waitFor } from './mail.js';
 import { credentials, local } from './media.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 /** Screenshots of every storefront test (TEST_SCREENSHOTS=1) or a failed one, and its trace (TEST_TRACE=1). */
 export const SHOP_RESULTS = path.resolve('test-results/storefront');

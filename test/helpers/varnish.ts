@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sleep } from './mail.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 export { freePort };
 import { serverBinary, spawnServer } from './server-binary.js';

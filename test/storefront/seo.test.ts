@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { MAX_URLS_PER_SITEMAP, PRODUCTS_PER_FILE, sitemapPlan } from '../../packages/storefront/src/lib/sitemap-plan.js';
 import { useApp } from '../helpers/use-app.js';
 import { customer, makeShop } from '../helpers/storefront.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 /**
  * What search engines and link previews read, checked against the API's own data: titles,

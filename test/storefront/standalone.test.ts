@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { waitFor } from '../helpers/mail.js';
 import { customer, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/lib/ports.js';
 
 /**
  * The storefront as its own process (`node packages/storefront/build`, adapter-node's server) in

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 
 /** Where ports are picked from: above the ports services commonly use, below the ephemeral range. */
 const FLOOR = 10_000;
@@ -16,12 +15,12 @@ function ephemeralLow(): number | null {
   }
 }
 
-/** Binds `port` on every interface (0: any port), then releases it; rejects when something holds it. */
+/** Binds `port` on loopback (0: any port), then releases it; rejects when something holds it there or on every interface. */
 function probe(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => {
+    server.listen(port, '127.0.0.1', () => {
       const { port: bound } = server.address() as AddressInfo;
       server.close(() => resolve(bound));
     });
@@ -29,11 +28,12 @@ function probe(port: number): Promise<number> {
 }
 
 /**
- * A port nothing listens on now, for a server a test starts on it later (a service's PORT, a
- * daemon, a receiver that comes back), and meanwhile refusing connections. It is picked below the
- * kernel's ephemeral range: a port from listen(0) comes from that range, where any outgoing
- * connection on the machine (hundreds a second during a test run) may take it as its local port
- * before the test's server binds it, and a service then failed to start with EADDRINUSE.
+ * A port nothing listens on now, for a server started on it next (the embedded PostgreSQL; the
+ * services, daemons and receivers tests start), refusing connections meanwhile. It is picked below
+ * the kernel's ephemeral range where there is room: a port from listen(0) comes from that range,
+ * where any outgoing connection on the machine may take it as its local port before the server
+ * binds it, and on a busy machine (a test run opens hundreds a second) a server then failed to
+ * start with EADDRINUSE.
  */
 export async function freePort(): Promise<number> {
   const low = ephemeralLow();
