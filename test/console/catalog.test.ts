@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, inventoryOf, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { tinyPng } from '../helpers/media.js';
+import { freePort } from '../../src/lib/ports.js';
 
-/** A free port, so the app's public URL (which names the upload endpoint) is its own address. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-
+// A port of its own, so the app's public URL (which names the upload endpoint) is its own address.
 const port = await freePort();
 const { t, browser } = await startConsole({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_REGISTER: '0' });
 
@@ -111,6 +103,8 @@ describe('console: catalog', () => {
       await page.getByRole('combobox', { name: 'Parent of Garden' }).click();
       await page.getByRole('option', { name: 'Kitchen' }).click();
       await page.getByText('Garden moved under Kitchen').waitFor();
+      // The pointer on the notice holds it open (it closes itself after 10 s; a loaded machine can take that long).
+      await page.getByRole('alert').filter({ hasText: 'Garden moved under Kitchen' }).hover();
       await tree.locator('[aria-level="2"][aria-label="Garden"]').waitFor();
       // Undo puts it back where it was, at the top level.
       await page.getByRole('alert').filter({ hasText: 'Garden moved under Kitchen' }).getByRole('button', { name: 'Undo' }).click();

@@ -39,6 +39,7 @@ describe('console: coupons', () => {
       await page.getByRole('button', { name: 'Switch off' }).click();
       const notice = page.getByRole('alert').filter({ hasText: 'SPRING25 is off: checkout refuses it' });
       await notice.waitFor();
+      await notice.hover(); // holds it open: it closes itself after 10 s, which a loaded machine can take
       await page.getByRole('button', { name: 'Switch on' }).waitFor();
       assert.equal(await status(), 'INACTIVE');
       await notice.getByRole('button', { name: 'Undo' }).click();

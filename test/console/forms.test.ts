@@ -37,7 +37,8 @@ describe('console: forms', () => {
       // The browser's back button asks the same.
       await page.goBack();
       await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Stay' }).click();
-      assert.match(page.url(), new RegExp(`/admin/products/${product}$`));
+      // Back had already moved the address; Stay moves it forward again, a step that ends after the click.
+      await page.waitForURL(new RegExp(`/admin/products/${product}$`));
 
       await products.click();
       await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();

@@ -108,6 +108,8 @@ describe('console: webhooks', () => {
         .waitFor();
       assert.equal(receiver.arrivals.length, before);
       await page.getByRole('button', { name: 'Resume' }).click();
+      // The answer re-keys the settings form (its values as saved): edit only after it has come.
+      await page.getByRole('button', { name: 'Pause' }).waitFor();
       const resumed = await receiver.waitFor((arrivals) =>
         arrivals.find((a) => a.event?.type === 'order.placed' && a.event.data.order.order_number === waiting.order_number),
       );
