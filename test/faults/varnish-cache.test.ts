@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { freePort } from '../../src/lib/ports.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { API, createCategory, expectStatus } from '../helpers/catalog.js';
 import { Client } from '../helpers/client.js';
@@ -9,7 +10,7 @@ import { signInAs, signUp } from '../helpers/factories.js';
 import { sleep, waitFor } from '../helpers/mail.js';
 import { moderate, postReview } from '../helpers/reviews.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/service.js';
-import { freePort, startVarnish, type Varnish } from '../helpers/varnish.js';
+import { startVarnish, type Varnish } from '../helpers/varnish.js';
 
 /**
  * The catalog behind a real Varnish running deploy/varnish/commerce.vcl

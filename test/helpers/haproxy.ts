@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sleep } from './mail.js';
 import { freePort } from '../../src/lib/ports.js';
+import { sleep } from './mail.js';
 import { serverBinary, spawnServer } from './server-binary.js';
 
 /**

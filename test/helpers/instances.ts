@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { sleep } from './mail.js';
 import { freePort } from '../../src/lib/ports.js';
+import { sleep } from './mail.js';
 import { serviceCommand } from './service-command.js';
 
 /**

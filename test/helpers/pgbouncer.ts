@@ -2,8 +2,8 @@ import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { sleep } from './mail.js';
 import { freePort } from '../../src/lib/ports.js';
+import { sleep } from './mail.js';
 import { serverBinary, spawnServer, unprivilegedAccount } from './server-binary.js';
 
 /**

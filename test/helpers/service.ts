@@ -7,11 +7,11 @@ import { after, before } from 'node:test';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
+import { freePort } from '../../src/lib/ports.js';
 import type { TestTarget } from './app.js';
 import { Client } from './client.js';
 import { serviceCommand } from './service-command.js';
 import { sleep } from './mail.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /**
  * Real service processes for fault, shutdown and multi-instance tests: the

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { after, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pictureWebp } from '../../scripts/seed-pictures.js';
+import { freePort } from '../../src/lib/ports.js';
 import { startTestApp, type RunningApp, type TestApp } from './app.js';
 import { inPage, launchBrowser, LAPTOP, type Viewport } from './browser.js';
 import type { Client } from './client.js';
 import { addressInput, PASSWORD, signInAs, signUp } from './factories.js';
 import { decodeQuotedPrintable, headerOf, linkFrom, waitFor } from './mail.js';
 import { credentials, local } from './media.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /** Screenshots of every storefront test (TEST_SCREENSHOTS=1) or a failed one, and its trace (TEST_TRACE=1). */
 export const SHOP_RESULTS = path.resolve('test-results/storefront');

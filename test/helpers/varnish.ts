@@ -3,10 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { sleep } from './mail.js';
 import { freePort } from '../../src/lib/ports.js';
-
-export { freePort };
+import { sleep } from './mail.js';
 import { serverBinary, spawnServer } from './server-binary.js';
 
 /**
