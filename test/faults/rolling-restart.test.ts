@@ -9,7 +9,7 @@ import { startHaProxy, HAPROXY_SERVERS, type HaProxy } from '../helpers/haproxy.
 import { sleep } from '../helpers/mail.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
-import { adminQuery, startService, type ServiceProcess } from '../helpers/service.js';
+import { adminQuery, cloneTemplate, startService, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * A rolling restart as an operator following docs/scale-out.md does it, with
@@ -54,7 +54,7 @@ const startInstance = (slot: number) => {
 before(async () => {
   bouncer = await startPgBouncer();
   database = `rolling_${randomBytes(5).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${database} TEMPLATE ${process.env.TEST_TEMPLATE_DB}`);
+  await cloneTemplate(database);
   const direct = new URL(process.env.TEST_PG_ADMIN_URL!);
   direct.pathname = `/${database}`;
   db = createDb(direct.toString(), 2);

@@ -22,22 +22,38 @@ const documentPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').r
 
 const pointer = (...segments: string[]) => '#/' + segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+interface Checker {
+  document: Document;
+  ajv: Ajv2020;
+}
+
+/**
+ * The checkers this process has made, by the document's text: files that share a process build
+ * the same app one after another, and compiling the same response schemas again for each app cost
+ * about 3% of the HTTP tests' CPU time. An app whose document differs (other settings) gets its own.
+ */
+const checkers = new Map<string, Checker>();
+
+function checkerFor(app: FastifyInstance): Checker {
+  const text = JSON.stringify(app.swagger());
+  let checker = checkers.get(text);
+  if (!checker) {
+    const document = JSON.parse(text) as Document;
+    // The document itself is checked against OpenAPI 3.1 once, by packages/client/test/openapi-document.unit.test.ts:
+    // validating it against the meta-schema here cost every test file a tenth of a CPU-second.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false });
+    addFormats.default(ajv);
+    ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+    checker = { document, ajv };
+    checkers.set(text, checker);
+  }
+  return checker;
+}
+
 export function checkResponsesAgainstDocument(app: FastifyInstance): { problems: string[] } {
   const problems: string[] = [];
-  let document: Document | null = null;
-  let ajv: Ajv2020 | null = null;
-
-  const prepare = () => {
-    document ??= structuredClone(app.swagger()) as unknown as Document;
-    if (!ajv) {
-      // The document itself is checked against OpenAPI 3.1 once, by packages/client/test/openapi-document.unit.test.ts:
-      // validating it against the meta-schema here cost every test file a tenth of a CPU-second.
-      ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false });
-      addFormats.default(ajv);
-      ajv.addSchema({ ...document, $id: DOCUMENT_ID });
-    }
-    return { document, ajv };
-  };
+  let checker: Checker | null = null;
+  const prepare = () => (checker ??= checkerFor(app));
 
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
