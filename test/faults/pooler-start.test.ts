@@ -15,7 +15,15 @@ import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
-import { adminQuery, appliedMigrations, cloneTemplate, serviceTarget, startService, type ServiceProcess } from '../helpers/service.js';
+import {
+  adminQuery,
+  appliedMigrations,
+  cloneTemplate,
+  serviceTarget,
+  startService,
+  testServerUrl,
+  type ServiceProcess,
+} from '../helpers/service.js';
 
 /**
  * Starting behind PgBouncer as Debian 12 ships it (1.18, transaction mode,
@@ -59,14 +67,6 @@ async function newDatabase(kind: 'fresh' | 'migrated'): Promise<string> {
 async function dropDatabase(name: string): Promise<void> {
   await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   databases.splice(databases.indexOf(name), 1);
-}
-
-/** The database's URL on the test server itself, bypassing PgBouncer. */
-function directUrl(name: string, query = ''): string {
-  const url = new URL(process.env.TEST_PG_ADMIN_URL!);
-  url.pathname = `/${name}`;
-  url.search = query;
-  return url.toString();
 }
 
 /**
@@ -115,7 +115,7 @@ for (const kind of ['fresh', 'migrated'] as const) {
       );
       slowest.push(Date.now() - started);
       assert.deepEqual(readiness, [null, null, null], `try ${attempt}: every instance would serve`);
-      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES], `try ${attempt}: every migration applied once`);
+      assert.deepEqual(await appliedMigrations(testServerUrl(name)), [...MIGRATION_NAMES], `try ${attempt}: every migration applied once`);
       assert.equal(await advisoryLocks(name), 0, `try ${attempt}: no advisory lock left held`);
       await dropDatabase(name);
     }
@@ -134,7 +134,7 @@ describe('real instances behind PgBouncer 1.18', () => {
     const env = { DB_NAMED_STATEMENTS: 'false', DB_POOL_SIZE: '5', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' };
     const startThree = () => Promise.all([1, 2, 3].map(() => startService({ databaseUrl: bouncer.url(name), env })));
     instances = await startThree();
-    const db = createDb(directUrl(name), 2);
+    const db = createDb(testServerUrl(name), 2);
     try {
       // Sessions, bodies, a logout, racing address creates and a checkout race: what failed with named statements.
       const target = serviceTarget(instances[0]!, db);
@@ -222,12 +222,12 @@ describe('migrations as a release step', () => {
       assert.equal(api.status, 503);
       assert.equal(api.headers.get('retry-after'), '5');
       assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
-      assert.deepEqual(await appliedMigrations(directUrl(name)).catch(() => []), [], 'the instance migrated nothing');
+      assert.deepEqual(await appliedMigrations(testServerUrl(name)).catch(() => []), [], 'the instance migrated nothing');
 
       // The release step, as an operator runs it: DATABASE_URL (here a closed port) is not what it migrates through.
       const migrate = await run('npm', ['run', 'db:migrate', '--silent'], {
         DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/nothing`,
-        MIGRATION_DATABASE_URL: directUrl(name),
+        MIGRATION_DATABASE_URL: testServerUrl(name),
       });
       assert.equal(migrate.code, 0, migrate.output);
       assert.match(migrate.output, /applied 0001-foundation/);
@@ -259,13 +259,13 @@ describe('migrations as a release step', () => {
 
   test('an instance migrating on start waits for the migration lock, through MIGRATION_DATABASE_URL, and serves once it is free', async () => {
     const name = await newDatabase('fresh');
-    const holder = new pg.Client({ connectionString: directUrl(name) });
+    const holder = new pg.Client({ connectionString: testServerUrl(name) });
     await holder.connect();
     await holder.query('BEGIN');
     await holder.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     const service = await startService({
       databaseUrl: bouncer.url(name),
-      env: { DB_NAMED_STATEMENTS: 'false', MIGRATION_DATABASE_URL: directUrl(name, '?application_name=direct-migrations') },
+      env: { DB_NAMED_STATEMENTS: 'false', MIGRATION_DATABASE_URL: testServerUrl(name, '?application_name=direct-migrations') },
       waitForReady: false,
     });
     try {
@@ -282,7 +282,7 @@ describe('migrations as a release step', () => {
       assert.equal(await fetch(`${service.baseUrl}/health/ready`).catch(() => null), null, 'not listening while it waits');
       await holder.query('ROLLBACK');
       await service.waitForReady(START_DEADLINE_MS);
-      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES]);
+      assert.deepEqual(await appliedMigrations(testServerUrl(name)), [...MIGRATION_NAMES]);
     } finally {
       await holder.end();
       await service.stop();
@@ -292,7 +292,7 @@ describe('migrations as a release step', () => {
 
   test('an instance killed (kill -9) while it waits for the migration lock through PgBouncer leaves nothing held: the next one migrates', async () => {
     const name = await newDatabase('fresh');
-    const holder = new pg.Client({ connectionString: directUrl(name) });
+    const holder = new pg.Client({ connectionString: testServerUrl(name) });
     await holder.connect();
     await holder.query('BEGIN');
     await holder.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -310,7 +310,7 @@ describe('migrations as a release step', () => {
       // Had PgBouncer kept that server connection, its queued lock request would be granted next and held forever.
       await holder.query('ROLLBACK');
       next = await startService({ databaseUrl: bouncer.url(name), env, readyTimeoutMs: START_DEADLINE_MS });
-      assert.deepEqual(await appliedMigrations(directUrl(name)), [...MIGRATION_NAMES]);
+      assert.deepEqual(await appliedMigrations(testServerUrl(name)), [...MIGRATION_NAMES]);
       assert.equal(await advisoryLocks(name), 0);
     } finally {
       await holder.end();
@@ -339,7 +339,7 @@ async function refusedStart(service: ServiceProcess) {
 }
 
 async function adminQueryOn(database: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: directUrl(database) });
+  const client = new pg.Client({ connectionString: testServerUrl(database) });
   await client.connect();
   try {
     await client.query(text);

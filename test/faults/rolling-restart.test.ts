@@ -9,7 +9,7 @@ import { startHaProxy, HAPROXY_SERVERS, type HaProxy } from '../helpers/haproxy.
 import { sleep } from '../helpers/mail.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
-import { adminQuery, cloneTemplate, startService, type ServiceProcess } from '../helpers/service.js';
+import { adminQuery, cloneTemplate, startService, testServerUrl, type ServiceProcess } from '../helpers/service.js';
 
 /**
  * A rolling restart as an operator following docs/scale-out.md does it, with
@@ -55,9 +55,7 @@ before(async () => {
   bouncer = await startPgBouncer();
   database = `rolling_${randomBytes(5).toString('hex')}`;
   await cloneTemplate(database);
-  const direct = new URL(process.env.TEST_PG_ADMIN_URL!);
-  direct.pathname = `/${database}`;
-  db = createDb(direct.toString(), 2);
+  db = createDb(testServerUrl(database), 2);
   for (let slot = 0; slot < HAPROXY_SERVERS.length; slot++) ports.push(await freePort());
   haproxy = await startHaProxy(ports.map((port) => `http://127.0.0.1:${port}`));
   instances = await Promise.all(ports.map((_port, slot) => startInstance(slot)));

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { freePort } from '../../src/lib/ports.js';
 import { sleep } from './mail.js';
 import { serviceCommand } from './service-command.js';
+import { adminQuery, testServerUrl } from './service.js';
 
 /**
  * Real service processes (src/main.ts: test/helpers/service-command.ts), as an operator
@@ -32,22 +32,13 @@ process.once('exit', () => {
 
 /** An empty database of its own on the test server (not cloned from the template: the services migrate it). */
 export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_PG_ADMIN_URL;
-  if (!adminUrl) throw new Error('Run tests with `npm test` (it prepares the database server)');
+  if (!process.env.TEST_PG_ADMIN_URL) throw new Error('Run tests with `npm test` (it prepares the database server)');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
   return {
-    url: url.toString(),
+    url: testServerUrl(name),
     async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

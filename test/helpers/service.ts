@@ -248,9 +248,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!adminUrl || !template) throw new Error('Run tests with `npm test` (it prepares the database)');
   const name = `test_${randomBytes(6).toString('hex')}`;
   await cloneTemplate(name);
-  const url = new URL(adminUrl);
+  return { url: testServerUrl(name), name, drop: async () => void (await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+/** The URL of database `name` on the test server itself (not through a pooler or proxy a test starts), with `query` in place of the server's if given. */
+export function testServerUrl(name: string, query?: string): string {
+  const url = new URL(process.env.TEST_PG_ADMIN_URL!);
   url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: async () => void (await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  if (query !== undefined) url.search = query;
+  return url.toString();
 }
 
 /**
