@@ -3,10 +3,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createMailTransport } from '../src/email/transport.js';
+import { freePort } from '../src/lib/ports.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { signUp, uniqueEmail } from './helpers/factories.js';
 import { headerOf, linkFrom, partOf, partsOf, startMailServer, subjectOf, tokenFrom, waitFor, type MailCatcher } from './helpers/mail.js';
-import { freePort } from '../src/lib/ports.js';
 import { deliveredRow, outboxRows, sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
+import { freePort } from '../src/lib/ports.js';
 import { createMetrics } from '../src/metrics/metrics.js';
 import { createAddressPolicy } from '../src/webhooks/address-policy.js';
 import { createHttpSender } from '../src/webhooks/http-sender.js';
@@ -9,7 +10,6 @@ import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signUp } from './helpers/factories.js';
 import { sleep } from './helpers/mail.js';
-import { freePort } from '../src/lib/ports.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliveryLog, LOCAL_RECEIVERS, startReceiver, verify, WEBHOOKS, type Receiver } from './helpers/webhooks.js';
 

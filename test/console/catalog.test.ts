@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { freePort } from '../../src/lib/ports.js';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, inventoryOf, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { tinyPng } from '../helpers/media.js';
-import { freePort } from '../../src/lib/ports.js';
 
 // A port of its own, so the app's public URL (which names the upload endpoint) is its own address.
 const port = await freePort();

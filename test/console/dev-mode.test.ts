@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { freePort } from '../../src/lib/ports.js';
 import { startTestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/mail.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /**
  * `npm run dev:console`: Vite serves the console from source with hot reload

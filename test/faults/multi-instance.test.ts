@@ -6,9 +6,9 @@ import { startBalancer, type Balancer } from '../helpers/balancer.js';
 import { Client } from '../helpers/client.js';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { addressInput, errorOf, signInAs, signUp } from '../helpers/factories.js';
-import { emptyDatabase, startInstances, type ServiceProcess } from '../helpers/instances.js';
 import { startMailServer, subjectOf, waitFor, type MailCatcher } from '../helpers/mail.js';
 import { credentials, tinyPng, upload } from '../helpers/media.js';
+import { createTestDatabase, startInstances, type ServiceProcess, type TestDatabase } from '../helpers/service.js';
 
 /**
  * Three real service processes on one (initially empty) database behind a
@@ -18,7 +18,7 @@ import { credentials, tinyPng, upload } from '../helpers/media.js';
 const INSTANCES = 3;
 const BURST = 200;
 
-let database: Awaited<ReturnType<typeof emptyDatabase>>;
+let database: TestDatabase;
 let instances: ServiceProcess[];
 let balancer: Balancer;
 let mail: MailCatcher;
@@ -27,22 +27,24 @@ let db: Db;
 let store: { client(): Client; db: Db; config: { passwordHashCost: number } };
 
 before(async () => {
-  database = await emptyDatabase();
+  database = await createTestDatabase('empty');
   mail = await startMailServer();
   // The balancer's address is the public one; it is known before the instances start.
   balancer = await startBalancer();
   instances = await startInstances(INSTANCES, {
-    DATABASE_URL: database.url,
-    PUBLIC_BASE_URL: balancer.url,
-    SMTP_URL: mail.url,
-    EMAIL_POLL_INTERVAL_MS: '50',
-    DB_POOL_SIZE: '15',
-    PRUNE_INTERVAL: '0',
-    // The race and the mail burst need many accounts from one address.
-    RATE_LIMIT_REGISTER: '0',
-    RATE_LIMIT_LOGIN: '5/15m',
+    databaseUrl: database.url,
+    env: {
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: balancer.url,
+      SMTP_URL: mail.url,
+      EMAIL_POLL_INTERVAL_MS: '50',
+      DB_POOL_SIZE: '15',
+      // The race and the mail burst need many accounts from one address.
+      RATE_LIMIT_REGISTER: '0',
+      RATE_LIMIT_LOGIN: '5/15m',
+    },
   });
-  balancer.use(instances.map((i) => i.url));
+  balancer.use(instances.map((i) => i.baseUrl));
   db = createDb(database.url, 4);
   store = { client: () => new Client(balancer.url), db, config: { passwordHashCost: 10 } };
 });
@@ -57,7 +59,7 @@ after(async () => {
 
 /** A client on one instance carrying another client's cookies (the same browser, another backend). */
 function on(instance: ServiceProcess, from: Client): Client {
-  const client = new Client(instance.url);
+  const client = new Client(instance.baseUrl);
   for (const [name, value] of from.cookies) client.cookies.set(name, value);
   return client;
 }
@@ -145,21 +147,21 @@ describe(`${INSTANCES} instances on one database behind a round-robin balancer`,
       [1, 2],
       [2, 0],
     ] as const) {
-      const uploaded = await upload({ baseUrl: instances[host]!.url }, creds[signer]!, png);
+      const uploaded = await upload({ baseUrl: instances[host]!.baseUrl }, creds[signer]!, png);
       assert.equal(uploaded.status, 200, `signed by instance ${signer}, uploaded to ${host}: ${JSON.stringify(uploaded.body)}`);
       urls.push(uploaded.body.url);
     }
     for (const url of urls) {
       assert.ok(url.startsWith(`${balancer.url}/media/`), url);
       for (const instance of instances) {
-        const served = await fetch(instance.url + new URL(url).pathname);
+        const served = await fetch(instance.baseUrl + new URL(url).pathname);
         assert.equal(served.status, 200);
         assert.equal(served.headers.get('content-type'), 'image/png');
         assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
       }
     }
     // A used token is used everywhere.
-    const again = await upload({ baseUrl: instances[2]!.url }, creds[0]!, png);
+    const again = await upload({ baseUrl: instances[2]!.baseUrl }, creds[0]!, png);
     assert.equal(again.status, 403);
   });
 

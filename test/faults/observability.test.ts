@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { freePort } from '../../src/lib/ports.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 import { waitFor } from '../helpers/mail.js';
-import { freePort } from '../../src/lib/ports.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
@@ -8,21 +7,22 @@ import { loadConfig } from '../../src/config.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { createDb } from '../../src/db/database.js';
 import { MIGRATION_NAMES } from '../../src/db/migrate.js';
+import { freePort } from '../../src/lib/ports.js';
 import type { Shutdown } from '../../src/lib/shutdown.js';
 import { Client } from '../helpers/client.js';
 import { checkout, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { sleep } from '../helpers/mail.js';
-import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import {
   adminQuery,
   appliedMigrations,
-  cloneTemplate,
+  createTestDatabase,
   serviceTarget,
   startService,
   testServerUrl,
   type ServiceProcess,
+  type TestDatabase,
 } from '../helpers/service.js';
 
 /**
@@ -44,29 +44,27 @@ const START_DEADLINE_MS = 30_000;
 const MIGRATION_LOCK = '3853314791062309107';
 
 let bouncer: PgBouncer;
-const databases: string[] = [];
+const databases = new Map<string, TestDatabase>();
 
 before(async () => {
   bouncer = await startPgBouncer();
 });
 
 after(async () => {
-  for (const name of databases) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  for (const database of databases.values()) await database.drop().catch(() => {});
   await bouncer?.stop();
 });
 
 /** A database of its own on the test server: empty, or cloned from the migrated template. */
 async function newDatabase(kind: 'fresh' | 'migrated'): Promise<string> {
-  const name = `pooler_${randomBytes(5).toString('hex')}`;
-  databases.push(name);
-  if (kind === 'migrated') await cloneTemplate(name);
-  else await adminQuery(`CREATE DATABASE ${name}`);
-  return name;
+  const database = await createTestDatabase(kind === 'fresh' ? 'empty' : 'migrated');
+  databases.set(database.name, database);
+  return database.name;
 }
 
 async function dropDatabase(name: string): Promise<void> {
-  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  databases.splice(databases.indexOf(name), 1);
+  await databases.get(name)!.drop();
+  databases.delete(name);
 }
 
 /**

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { createDb, type Db } from '../../src/db/database.js';
+import { freePort } from '../../src/lib/ports.js';
 import { Client } from '../helpers/client.js';
 import { inventoryOf, sellableVariant } from '../helpers/commerce.js';
 import { addressInput, signInAs, signUp } from '../helpers/factories.js';
 import { startHaProxy, HAPROXY_SERVERS, type HaProxy } from '../helpers/haproxy.js';
 import { sleep } from '../helpers/mail.js';
-import { freePort } from '../../src/lib/ports.js';
 import { startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 import { adminQuery, cloneTemplate, startService, testServerUrl, type ServiceProcess } from '../helpers/service.js';
 

@@ -211,6 +211,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   return service;
 }
 
+/** `count` services on one database, started at the same moment (so they race to migrate it); none is left running if one fails. */
+export async function startInstances(count: number, options: ServiceOptions): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startService(options)));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : null)));
+    throw failed.reason;
+  }
+  return started.map((s) => (s as PromiseFulfilledResult<ServiceProcess>).value);
+}
+
 /** The service as the data factories (signUp, shopper ...) see it, with `db` opened by the test on the same database. */
 export const serviceTarget = (service: ServiceProcess, db: Db): TestTarget => ({
   db,
@@ -241,13 +252,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of its own, cloned from the migrated template that scripts/test.ts prepared. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A database of its own on the test server: cloned from the migrated template that scripts/test.ts
+ * prepared, or `empty` for services that migrate it themselves.
+ */
+export async function createTestDatabase(kind: 'migrated' | 'empty' = 'migrated'): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   const template = process.env.TEST_TEMPLATE_DB;
   if (!adminUrl || !template) throw new Error('Run tests with `npm test` (it prepares the database)');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await cloneTemplate(name);
+  if (kind === 'migrated') await cloneTemplate(name);
+  else await adminQuery(`CREATE DATABASE ${name}`);
   return { url: testServerUrl(name), name, drop: async () => void (await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }
 

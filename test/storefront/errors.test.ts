@@ -3,9 +3,9 @@ import { after, describe, test } from 'node:test';
 import { startTestApp } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { sendError } from '../../src/lib/error-handler.js';
+import { freePort } from '../../src/lib/ports.js';
 import { uniqueEmail } from '../helpers/factories.js';
 import { customer, inShop, makeShop } from '../helpers/storefront.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /**
  * Errors where they happen, in words: field errors next to their fields, the rate limit's wait,

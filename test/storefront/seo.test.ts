@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_URLS_PER_SITEMAP, PRODUCTS_PER_FILE, sitemapPlan } from '../../packages/storefront/src/lib/sitemap-plan.js';
+import { freePort } from '../../src/lib/ports.js';
 import { useApp } from '../helpers/use-app.js';
 import { customer, makeShop } from '../helpers/storefront.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /**
  * What search engines and link previews read, checked against the API's own data: titles,

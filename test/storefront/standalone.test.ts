@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { freePort } from '../../src/lib/ports.js';
 import { waitFor } from '../helpers/mail.js';
 import { customer, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
-import { freePort } from '../../src/lib/ports.js';
 
 /**
  * The storefront as its own process (`node packages/storefront/build`, adapter-node's server) in
