@@ -24,17 +24,18 @@ export interface Shared {
 /** One server for the run and a migrated template database the files clone. */
 export async function prepareDatabase(): Promise<Shared> {
   let server: RunningDatabase;
-  let scratch: string | null = null;
+  /** The directory of the server the runner started itself (none on TEST_DATABASE_URL). */
+  let ownServerDir: string | null = null;
   if (process.env.TEST_DATABASE_URL) {
     server = { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
   } else {
-    scratch = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
-    chmodSync(scratch, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
-    server = await startEmbeddedDatabase(scratch, { database: 'postgres', scratch: true });
+    ownServerDir = mkdtempSync(path.join(tmpdir(), 'commerce-test-'));
+    chmodSync(ownServerDir, 0o755); // as root, PostgreSQL runs as its own system user and must reach it
+    server = await startEmbeddedDatabase(ownServerDir, { database: 'postgres', scratch: true });
   }
   const stop = async () => {
     await server.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (ownServerDir) rmSync(ownServerDir, { recursive: true, force: true });
   };
   try {
     const admin = new pg.Client({ connectionString: server.url });
@@ -49,8 +50,8 @@ export async function prepareDatabase(): Promise<Shared> {
     await stop();
     throw error;
   }
-  // Copying the template's files beats writing it through the WAL only where nothing is fsynced.
-  const clone: Record<string, string> = scratch ? { TEST_CLONE_STRATEGY: 'FILE_COPY' } : {};
+  // Copying the template's files beats writing it through the WAL only where nothing is fsynced: the runner's own scratch server.
+  const clone: Record<string, string> = ownServerDir ? { TEST_CLONE_STRATEGY: 'FILE_COPY' } : {};
   return { env: { TEST_PG_ADMIN_URL: server.url, TEST_TEMPLATE_DB: TEMPLATE, ...clone }, stop };
 }
 
