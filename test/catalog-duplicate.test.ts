@@ -41,6 +41,17 @@ test('a DRAFT copy with a new slug and SKUs, the same categories, options, price
       [`${sku}-L-COPY`, { size: 'L' }, '350.00', null, null],
     ],
   );
+  // A new product like any other: subscribers hear of it, with its variants.
+  const reported = await t.db
+    .selectFrom('events')
+    .select('payload')
+    .where('type', '=', 'product.created')
+    .where('ordering_key', '=', copy.public_id)
+    .execute();
+  assert.deepEqual(
+    reported.map((e) => (e.payload as any).product.variants.map((v: any) => v.sku)),
+    [[`${sku}-S-COPY`, `${sku}-L-COPY`]],
+  );
   // The source is untouched; a second copy takes the next free SKUs.
   const again = expectStatus(await duplicate(source.id), 201);
   assert.deepEqual(

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ROWS_PER_STATEMENT } from '../src/lib/batches.js';
 import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
+import { consistent, staleDerived } from './helpers/derived.js';
 import { errorOf } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
 import { useApp } from './helpers/use-app.js';
@@ -152,4 +154,100 @@ test('a stock count: SKUs and counted quantities, each change an adjustment with
   assert.equal(adjusted!.reason, 'Count 2026-11');
   assert.equal((await auditRows(t, 'inventory.adjust', b!.public_id)).length, 0, 'an unchanged count is no adjustment');
   assert.equal(expectStatus(await t.admin.get(`${API}/admin/inventory/${c!.public_id}`), 200).quantity_on_hand, 4);
+});
+
+test('a file longer than one statement batch: every row written, every derived store kept, each product reported once as created, then as updated', async () => {
+  const category = await createCategory(t.admin, { name: `Import batch ${uniqueSku()}` });
+  const tag = uniqueSku('BATCH').toLowerCase();
+  const PRODUCTS = Math.ceil((ROWS_PER_STATEMENT + 1) / 3);
+  const file = (price: (p: number) => string, stock: number) =>
+    csv(
+      ...Array.from({ length: PRODUCTS }, (_, p) =>
+        ['S', 'M', 'L'].map(
+          (size) =>
+            `${tag}-${p},Batch ${p},ACTIVE,${category.slug},${tag}-${p}-${size},Size ${size},size=${size},${price(p)},5.00,${stock},2`,
+        ),
+      ).flat(),
+    );
+  const events = async (type: string) =>
+    (
+      await t.db
+        .selectFrom('events')
+        .select(['ordering_key', 'payload'])
+        .where('type', '=', type)
+        .where('ordering_key', 'in', madeIds)
+        .execute()
+    ).map((e) => ({ product: e.ordering_key, variants: (e.payload as any).product.variants.map((v: any) => v.price) }));
+  let madeIds: string[] = ['none'];
+
+  const created = expectStatus(
+    await upload(
+      file(() => '10.00', 6),
+      'all_or_nothing',
+    ),
+    200,
+  );
+  assert.deepEqual(created.created, { products: PRODUCTS, variants: PRODUCTS * 3, stock_records: PRODUCTS * 3 });
+  const made = await t.db.selectFrom('products').select(['id', 'public_id']).where('slug', 'like', `${tag}-%`).orderBy('id').execute();
+  madeIds = made.map((p) => p.public_id);
+  assert.equal(made.length, PRODUCTS);
+  assert.deepEqual(await staleDerived(t.db, { fromProductId: made[0]!.id }), consistent);
+  const reported = await events('product.created');
+  assert.equal(reported.length, PRODUCTS, 'one product.created per new product');
+  assert.ok(
+    reported.every((e) => e.variants.join() === '10.00,10.00,10.00'),
+    'each as it stands after the import, with its variants',
+  );
+  const product = expectStatus(await t.admin.get(`${API}/admin/products/${madeIds[7]}`), 200);
+  assert.deepEqual(
+    product.variants.map((v: any) => [v.sku, v.inventory.quantity_on_hand, v.inventory.reorder_level]),
+    ['S', 'M', 'L'].map((size) => [`${tag}-7-${size}`, 6, 2]),
+  );
+  assert.equal((await auditRows(t, 'inventory.create', product.variants[2].public_id)).length, 1);
+
+  // One product's prices move and every count changes: one product.updated, every record adjusted.
+  const repriced = expectStatus(
+    await upload(
+      file((p) => (p === 7 ? '12.00' : '10.00'), 9),
+      'all_or_nothing',
+    ),
+    200,
+  );
+  assert.deepEqual(
+    [repriced.created, repriced.updated],
+    [
+      { products: 0, variants: 0, stock_records: 0 },
+      { products: 0, variants: 3, stock_records: PRODUCTS * 3 },
+    ],
+  );
+  assert.deepEqual(await events('product.updated'), [{ product: madeIds[7], variants: ['12.00', '12.00', '12.00'] }]);
+  assert.deepEqual(await staleDerived(t.db, { fromProductId: made[0]!.id }), consistent);
+  const [adjusted] = await auditRows(t, 'inventory.adjust', product.variants[0].public_id);
+  assert.deepEqual([adjusted!.reason, (adjusted!.changes as any).after.quantity_on_hand], ['CSV import', 9]);
+  const movements = await t.db
+    .selectFrom('inventory_movements as m')
+    .innerJoin('inventory as i', 'i.id', 'm.inventory_id')
+    .select(['m.kind', 'm.delta_on_hand', 'm.on_hand_after'])
+    .where('i.variant_public_id', '=', product.variants[0].public_id)
+    .orderBy('m.id')
+    .execute();
+  assert.deepEqual(
+    movements.map((m) => [m.kind, m.delta_on_hand, m.on_hand_after]),
+    [
+      ['CREATE', 6, 6],
+      ['ADJUST', 3, 9],
+    ],
+  );
+
+  // The same file again: nothing written, nothing reported.
+  const before = await events('product.updated');
+  const again = expectStatus(
+    await upload(
+      file((p) => (p === 7 ? '12.00' : '10.00'), 9),
+      'all_or_nothing',
+    ),
+    200,
+  );
+  assert.deepEqual(again.updated, { products: 0, variants: 0, stock_records: 0 });
+  assert.deepEqual(await events('product.updated'), before);
 });

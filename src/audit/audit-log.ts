@@ -3,7 +3,7 @@ import type { Ctx } from '../lib/context.js';
 import { newPublicId } from '../lib/ids.js';
 import type { AuditAction } from './actions.js';
 import type { AuditEntityTypeName } from './schemas.js';
-import { insertAuditEntry } from './repository.js';
+import { insertAuditEntries, insertAuditEntry, type NewAuditRow } from './repository.js';
 
 /**
  * Appends one audit entry. Always called with the transaction that makes the
@@ -21,8 +21,20 @@ export interface AuditEntry {
 }
 
 export async function writeAudit(db: Executor, ctx: Ctx, entry: AuditEntry): Promise<void> {
+  await insertAuditEntry(db, auditRow(ctx, entry));
+}
+
+/** Many entries made by one request (a catalog import), in order, in as few statements as they fit. */
+export async function writeAudits(db: Executor, ctx: Ctx, entries: readonly AuditEntry[]): Promise<void> {
+  await insertAuditEntries(
+    db,
+    entries.map((entry) => auditRow(ctx, entry)),
+  );
+}
+
+function auditRow(ctx: Ctx, entry: AuditEntry): NewAuditRow {
   const actor = entry.actor !== undefined ? entry.actor : ctx.actor;
-  await insertAuditEntry(db, {
+  return {
     public_id: newPublicId('aud'),
     actor_user_id: actor?.userId ?? null,
     actor_public_id: actor?.publicId ?? null,
@@ -36,5 +48,5 @@ export async function writeAudit(db: Executor, ctx: Ctx, entry: AuditEntry): Pro
     ip: ctx.meta.ip,
     user_agent: ctx.meta.userAgent,
     request_id: ctx.meta.requestId,
-  });
+  };
 }

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { AuditLogTable } from '../db/schema.js';
+import { batchesOf } from '../lib/batches.js';
 import { type PageRequest } from '../lib/pagination.js';
 import { countOf, paged } from '../lib/sql.js';
 import type { AuditQuery } from './schemas.js';
@@ -13,6 +14,11 @@ export type AuditRow = Selectable<AuditLogTable> & { entity_label: string | null
 
 export async function insertAuditEntry(db: Executor, row: NewAuditRow): Promise<void> {
   await db.insertInto('audit_log').values(row).execute();
+}
+
+/** Many entries, in order, a batch of rows per statement. */
+export async function insertAuditEntries(db: Executor, rows: readonly NewAuditRow[]): Promise<void> {
+  for (const batch of batchesOf(rows)) await db.insertInto('audit_log').values(batch).execute();
 }
 
 function filtered(db: Executor, query: AuditQuery) {

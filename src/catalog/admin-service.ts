@@ -439,7 +439,9 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           entityPublicId: product.public_id,
           changes: { before: null, after: { ...productAudit(product), copied_from: publicId, variant_skus: skus } },
         });
-        return rereadProduct(trx, product);
+        const copy = await rereadProduct(trx, product);
+        await recordProductEvent(trx, 'product.created', copy);
+        return copy;
       }),
 
     /** PUT: links a product to a category; linking twice is fine (idempotent). */

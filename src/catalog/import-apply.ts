@@ -1,95 +1,115 @@
-import { writeAudit } from '../audit/audit-log.js';
+import { writeAudits, type AuditEntry } from '../audit/audit-log.js';
 import type { Trx } from '../db/database.js';
 import type { ProductRow, VariantRow } from '../db/schema.js';
-import { lockRecord } from '../inventory/repository.js';
-import { adjustStockRecord, createStockRecord } from '../inventory/service.js';
+import { lockRecords } from '../inventory/repository.js';
+import { adjustStockRecords, createStockRecords } from '../inventory/service.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { concurrentChange, notFound, slugTaken } from '../lib/errors.js';
+import { concurrentChange, slugTaken } from '../lib/errors.js';
 import { newPublicId } from '../lib/ids.js';
 import { toCents } from '../lib/money.js';
 import { productAudit, variantAudit } from './audit-shapes.js';
 import { liveCategoryIds } from './category-repository.js';
 import type { ImportPlan, ProductTarget, VariantTarget } from './import-plan.js';
-import { findLiveProduct, insertProduct, insertVariant, setProductCategories, updateProduct, updateVariant } from './product-repository.js';
-import { chooseSlug } from './slug.js';
-import { slugInUse } from './slug-repository.js';
+import { liveProductsBy } from './import-repository.js';
+import { hydrate } from './listing-repository.js';
+import { toAdminProducts } from './mappers.js';
+import { recordProductEvents } from './product-events.js';
+import {
+  insertProducts,
+  insertVariants,
+  linkProductsToCategories,
+  lockLiveProducts,
+  lockVariants,
+  setProductCategories,
+  updateProduct,
+  updateVariants,
+  type VariantFields,
+} from './product-repository.js';
+import { chooseSlugs } from './slug.js';
+import { slugsInUse } from './slug-repository.js';
 
 export interface ImportCounts {
   created: { products: number; variants: number; stock_records: number };
   updated: { products: number; variants: number; stock_records: number };
 }
 
+/** What the steps of one import share: the counts it reports, the audit entries it writes, the existing products it changed. */
+interface Applying {
+  trx: Trx;
+  ctx: AuthedCtx;
+  now: Date;
+  reason: string;
+  counts: ImportCounts;
+  audit: AuditEntry[];
+  /** Existing products whose fields, categories or variants changed: each gets one product.updated. */
+  changed: Set<number>;
+  /** Category IDs by slug, sorted. */
+  linkIds: (slugs: readonly string[]) => number[];
+}
+
 const money = (value: string | null | undefined) => (value === null || value === undefined ? value : toCents(value));
+const sorted = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /**
  * Writes a plan in one transaction, in the lock order of src/db/LOCKING.md: the categories it
- * links (FOR SHARE), the existing products (by ID), their and the new products' variants, then
- * the stock records (by variant ID). Only what differs from the store is written and audited,
- * so importing the same file twice changes nothing the second time.
+ * links (FOR SHARE), the existing products (by ID), their variants and the new products' (by ID),
+ * then the stock records (by variant ID). Only what differs from the store is written and
+ * audited, so importing the same file twice changes nothing the second time.
+ *
+ * Rows of a kind are written together, a batch per statement: the database keeps what it derives
+ * from a table (documents, price ranges, stock totals, cache purges) once per statement, so an
+ * import of thousands of rows costs a few statements' derivations instead of thousands.
+ * Each created product is reported as product.created and each changed one as product.updated,
+ * once, as it stands after the import.
  */
 export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, now: Date, reason: string): Promise<ImportCounts> {
-  const counts: ImportCounts = {
-    created: { products: 0, variants: 0, stock_records: 0 },
-    updated: { products: 0, variants: 0, stock_records: 0 },
-  };
   // Held FOR SHARE before any product (step 7 before 8), so a deletion in flight finishes first or waits.
   const { missing } = await liveCategoryIds(
     trx,
     [...plan.categories.values()].map((c) => c.publicId),
   );
   if (missing) throw concurrentChange('A category of the file was deleted meanwhile; import again');
-  const linkIds = (slugs: string[]) => slugs.map((slug) => plan.categories.get(slug)!.id).sort((a, b) => a - b);
+  const run: Applying = {
+    trx,
+    ctx,
+    now,
+    reason,
+    counts: { created: { products: 0, variants: 0, stock_records: 0 }, updated: { products: 0, variants: 0, stock_records: 0 } },
+    audit: [],
+    changed: new Set(),
+    linkIds: (slugs) => slugs.map((slug) => plan.categories.get(slug)!.id).sort((a, b) => a - b),
+  };
 
-  const rows = new Map<string, ProductRow>();
-  const existing = plan.products.filter((p) => p.existing).sort((a, b) => a.existing!.id - b.existing!.id);
-  for (const target of existing) {
-    const locked = await findLiveProduct(trx, target.existing!.public_id, true);
-    if (!locked) throw concurrentChange(`Product ${target.existing!.slug} was deleted meanwhile; import again`);
-    rows.set(target.key, await updateProductFields(trx, ctx, target, locked, linkIds, counts, now, reason));
-  }
-  for (const target of plan.products.filter((p) => !p.existing))
-    rows.set(target.key, await createProduct(trx, ctx, target, linkIds, counts, reason));
-
-  const variants: { target: VariantTarget; variant: VariantRow }[] = [];
-  const updates = plan.targets.filter((t) => t.existing).sort((a, b) => a.existing!.id - b.existing!.id);
-  for (const target of updates) variants.push({ target, variant: await updateVariantFields(trx, ctx, target, counts, now, reason) });
-  for (const target of plan.targets.filter((t) => !t.existing)) {
-    variants.push({ target, variant: await createVariant(trx, ctx, target, rows.get(target.product.key)!, counts, reason) });
-  }
-
-  for (const { target, variant } of variants.sort((a, b) => a.variant.id - b.variant.id)) {
-    const { quantity_on_hand, reorder_level } = target.row;
-    if (quantity_on_hand === undefined && reorder_level === undefined) continue;
-    const record = target.hasStockRecord ? await lockRecord(trx, variant.public_id) : undefined;
-    if (!record) {
-      await createStockRecord(trx, ctx, {
-        variantId: variant.id,
-        variantPublicId: variant.public_id,
-        quantity_on_hand: quantity_on_hand!,
-        reorder_level,
-      });
-      counts.created.stock_records++;
-    } else if (
-      (quantity_on_hand ?? record.quantity_on_hand) !== record.quantity_on_hand ||
-      (reorder_level !== undefined && reorder_level !== record.reorder_level)
-    ) {
-      await adjustStockRecord(trx, ctx, record, variant.public_id, { quantity_on_hand, reorder_level, reason: reason }, now);
-      counts.updated.stock_records++;
-    }
-  }
-  return counts;
+  const existing = await updateProducts(run, plan);
+  const created = await createProducts(run, plan);
+  const variants = [...(await updateVariantFields(run, plan)), ...(await createVariants(run, plan, new Map([...existing, ...created])))];
+  await writeAudits(trx, ctx, run.audit);
+  await applyStock(run, variants);
+  await reportProducts(run, [...created.values()]);
+  return run.counts;
 }
 
-async function updateProductFields(
-  trx: Trx,
-  ctx: AuthedCtx,
-  target: ProductTarget,
-  before: ProductRow,
-  linkIds: (slugs: string[]) => number[],
-  counts: ImportCounts,
-  now: Date,
-  reason: string,
-): Promise<ProductRow> {
+/** The existing products, locked in ID order, each written where the file differs from it. */
+async function updateProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
+  const targets = plan.products.filter((p) => p.existing);
+  const locked = new Map(
+    (
+      await lockLiveProducts(
+        run.trx,
+        targets.map((t) => t.existing!.id),
+      )
+    ).map((p) => [p.id, p]),
+  );
+  const rows = new Map<string, ProductRow>();
+  for (const target of targets.sort((a, b) => a.existing!.id - b.existing!.id)) {
+    const before = locked.get(target.existing!.id);
+    if (!before) throw concurrentChange(`Product ${target.existing!.slug} was deleted meanwhile; import again`);
+    rows.set(target.key, await updateProductFields(run, target, before));
+  }
+  return rows;
+}
+
+async function updateProductFields(run: Applying, target: ProductTarget, before: ProductRow): Promise<ProductRow> {
   const f = target.fields;
   const changes = {
     ...(f.product_name !== undefined && f.product_name !== before.name ? { name: f.product_name } : {}),
@@ -99,120 +119,188 @@ async function updateProductFields(
   };
   const categories = f.categories && [...f.categories].sort().join('|') !== target.currentCategories.join('|') ? f.categories : undefined;
   if (Object.keys(changes).length === 0 && !categories) return before;
-  const after = Object.keys(changes).length > 0 ? await updateProduct(trx, before.id, { ...changes, updated_at: now }) : before;
-  if (categories) await setProductCategories(trx, before.id, linkIds(categories));
-  await writeAudit(trx, ctx, {
+  const after = Object.keys(changes).length > 0 ? await updateProduct(run.trx, before.id, { ...changes, updated_at: run.now }) : before;
+  if (categories) await setProductCategories(run.trx, before.id, run.linkIds(categories));
+  run.audit.push({
     action: 'product.update',
     entityType: 'product',
     entityPublicId: before.public_id,
     changes: { before: productAudit(before), after: { ...productAudit(after), ...(categories ? { category_slugs: categories } : {}) } },
-    reason,
+    reason: run.reason,
   });
-  counts.updated.products++;
+  run.counts.updated.products++;
+  run.changed.add(before.id);
   return after;
 }
 
-async function createProduct(
-  trx: Trx,
-  ctx: AuthedCtx,
-  target: ProductTarget,
-  linkIds: (slugs: string[]) => number[],
-  counts: ImportCounts,
-  reason: string,
-): Promise<ProductRow> {
-  const f = target.fields;
-  const name = f.product_name!;
-  const slug = await chooseSlug(
-    f.product_slug,
-    name,
+/** The file's new products and their category links, together. */
+async function createProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
+  const targets = plan.products.filter((p) => !p.existing);
+  if (targets.length === 0) return new Map();
+  const slugs = await chooseSlugs(
+    targets.map((t) => ({ explicit: t.fields.product_slug, name: t.fields.product_name! })),
     () => slugTaken('product'),
-    (candidate) => slugInUse(trx, 'products', candidate),
+    (candidates) => slugsInUse(run.trx, 'products', candidates),
   );
-  const product = await insertProduct(trx, {
-    public_id: newPublicId('prd'),
-    name,
-    slug,
-    description: f.description ?? '',
-    brand: f.brand ?? null,
-    status: f.product_status ?? 'DRAFT',
-  });
-  if (f.categories) await setProductCategories(trx, product.id, linkIds(f.categories));
-  await writeAudit(trx, ctx, {
-    action: 'product.create',
-    entityType: 'product',
-    entityPublicId: product.public_id,
-    changes: { before: null, after: { ...productAudit(product), category_slugs: f.categories ?? [] } },
-    reason,
-  });
-  counts.created.products++;
-  return product;
+  const inserted = await insertProducts(
+    run.trx,
+    targets.map((t, i) => ({
+      public_id: newPublicId('prd'),
+      name: t.fields.product_name!,
+      slug: slugs[i]!,
+      description: t.fields.description ?? '',
+      brand: t.fields.brand ?? null,
+      status: t.fields.product_status ?? 'DRAFT',
+    })),
+  );
+  const bySlug = new Map(inserted.map((p) => [p.slug, p]));
+  const created = targets.map((t, i) => ({ target: t, product: bySlug.get(slugs[i]!)! }));
+  await linkProductsToCategories(
+    run.trx,
+    created.flatMap(({ target, product }) =>
+      run.linkIds(target.fields.categories ?? []).map((category_id) => ({ product_id: product.id, category_id })),
+    ),
+  );
+  for (const { target, product } of created) {
+    run.audit.push({
+      action: 'product.create',
+      entityType: 'product',
+      entityPublicId: product.public_id,
+      changes: { before: null, after: { ...productAudit(product), category_slugs: target.fields.categories ?? [] } },
+      reason: run.reason,
+    });
+  }
+  run.counts.created.products += created.length;
+  return new Map(created.map(({ target, product }) => [target.key, product]));
 }
 
-async function updateVariantFields(
-  trx: Trx,
-  ctx: AuthedCtx,
-  target: VariantTarget,
-  counts: ImportCounts,
-  now: Date,
-  reason: string,
-): Promise<VariantRow> {
-  const before = target.existing!;
-  const r = target.row;
-  const changes = {
-    ...(r.variant_name !== undefined && r.variant_name !== before.name ? { name: r.variant_name } : {}),
-    ...(r.options !== undefined && JSON.stringify(sorted(r.options)) !== JSON.stringify(sorted(before.options))
-      ? { options: JSON.stringify(r.options) }
-      : {}),
-    ...(r.price !== undefined && money(r.price) !== money(before.price) ? { price: r.price } : {}),
-    ...(r.compare_at_price !== undefined && money(r.compare_at_price) !== money(before.compare_at_price)
-      ? { compare_at_price: r.compare_at_price }
-      : {}),
-    ...(r.cost_price !== undefined && money(r.cost_price) !== money(before.cost_price) ? { cost_price: r.cost_price } : {}),
-    ...(r.variant_status !== undefined && r.variant_status !== before.status ? { status: r.variant_status } : {}),
+/** The existing variants the file changes, locked in ID order and written together. */
+async function updateVariantFields(run: Applying, plan: ImportPlan): Promise<{ target: VariantTarget; variant: VariantRow }[]> {
+  const targets = plan.targets.filter((t) => t.existing).sort((a, b) => a.existing!.id - b.existing!.id);
+  const wanted = new Map<number, VariantFields>();
+  for (const target of targets) {
+    const before = target.existing!;
+    const r = target.row;
+    const after: VariantFields = {
+      id: before.id,
+      name: r.variant_name ?? before.name,
+      options:
+        r.options !== undefined && JSON.stringify(sorted(r.options)) !== JSON.stringify(sorted(before.options))
+          ? r.options
+          : before.options,
+      price: r.price !== undefined && money(r.price) !== money(before.price) ? r.price : before.price,
+      compare_at_price:
+        r.compare_at_price !== undefined && money(r.compare_at_price) !== money(before.compare_at_price)
+          ? r.compare_at_price
+          : before.compare_at_price,
+      cost_price: r.cost_price !== undefined && money(r.cost_price) !== money(before.cost_price) ? r.cost_price : before.cost_price,
+      status: r.variant_status ?? before.status,
+    };
+    const differs =
+      after.name !== before.name ||
+      after.options !== before.options ||
+      after.price !== before.price ||
+      after.compare_at_price !== before.compare_at_price ||
+      after.cost_price !== before.cost_price ||
+      after.status !== before.status;
+    if (differs) wanted.set(before.id, after);
+  }
+  await lockVariants(run.trx, [...wanted.keys()]);
+  const written = new Map((await updateVariants(run.trx, [...wanted.values()], run.now)).map((v) => [v.id, v]));
+  return targets.map((target) => {
+    const before = target.existing!;
+    const after = written.get(before.id);
+    if (!after) return { target, variant: before };
+    run.audit.push({
+      action: 'variant.update',
+      entityType: 'variant',
+      entityPublicId: before.public_id,
+      changes: { before: variantAudit(before), after: variantAudit(after) },
+      reason: run.reason,
+    });
+    run.counts.updated.variants++;
+    run.changed.add(before.product_id);
+    return { target, variant: after };
+  });
+}
+
+/** The file's new variants, of new and existing products, together. */
+async function createVariants(
+  run: Applying,
+  plan: ImportPlan,
+  products: Map<string, ProductRow>,
+): Promise<{ target: VariantTarget; variant: VariantRow }[]> {
+  const targets = plan.targets.filter((t) => !t.existing);
+  const inserted = await insertVariants(
+    run.trx,
+    targets.map((t) => ({
+      public_id: newPublicId('var'),
+      product_id: products.get(t.product.key)!.id,
+      sku: t.row.sku,
+      name: t.row.variant_name!,
+      options: JSON.stringify(t.row.options ?? {}),
+      price: t.row.price!,
+      compare_at_price: t.row.compare_at_price ?? null,
+      cost_price: t.row.cost_price ?? null,
+      status: t.row.variant_status ?? 'ACTIVE',
+    })),
+  );
+  const bySku = new Map(inserted.map((v) => [v.sku, v]));
+  return targets.map((target) => {
+    const variant = bySku.get(target.row.sku)!;
+    run.audit.push({
+      action: 'variant.create',
+      entityType: 'variant',
+      entityPublicId: variant.public_id,
+      changes: { before: null, after: variantAudit(variant) },
+      reason: run.reason,
+    });
+    run.counts.created.variants++;
+    if (target.product.existing) run.changed.add(variant.product_id);
+    return { target, variant };
+  });
+}
+
+/** Stock: the existing records locked in variant order and adjusted where the file differs, new ones made together. */
+async function applyStock(run: Applying, variants: { target: VariantTarget; variant: VariantRow }[]): Promise<void> {
+  const withStock = variants
+    .filter(({ target }) => target.row.quantity_on_hand !== undefined || target.row.reorder_level !== undefined)
+    .sort((a, b) => a.variant.id - b.variant.id);
+  const records = new Map(
+    (
+      await lockRecords(
+        run.trx,
+        withStock.filter(({ target }) => target.hasStockRecord).map(({ variant }) => variant.public_id),
+      )
+    ).map((record) => [record.variant_public_id, record]),
+  );
+  const toCreate = [];
+  const toAdjust = [];
+  for (const { target, variant } of withStock) {
+    const { quantity_on_hand, reorder_level } = target.row;
+    const record = records.get(variant.public_id);
+    if (!record) {
+      toCreate.push({ variantId: variant.id, variantPublicId: variant.public_id, quantity_on_hand: quantity_on_hand!, reorder_level });
+    } else if (
+      (quantity_on_hand ?? record.quantity_on_hand) !== record.quantity_on_hand ||
+      (reorder_level !== undefined && reorder_level !== record.reorder_level)
+    ) {
+      toAdjust.push({ before: record, variantPublicId: variant.public_id, input: { quantity_on_hand, reorder_level, reason: run.reason } });
+    }
+  }
+  await adjustStockRecords(run.trx, run.ctx, toAdjust, run.now);
+  await createStockRecords(run.trx, run.ctx, toCreate);
+  run.counts.updated.stock_records += toAdjust.length;
+  run.counts.created.stock_records += toCreate.length;
+}
+
+/** product.created for each new product and product.updated for each changed one, as they stand now. */
+async function reportProducts(run: Applying, created: ProductRow[]): Promise<void> {
+  const read = async (ids: number[]) => {
+    const rows = await liveProductsBy(run.trx, { ids });
+    const { variants, categories } = await hydrate(run.trx, rows, 'admin');
+    return toAdminProducts(rows, variants, categories);
   };
-  if (Object.keys(changes).length === 0) return before;
-  const after = await updateVariant(trx, before.id, { ...changes, updated_at: now });
-  await writeAudit(trx, ctx, {
-    action: 'variant.update',
-    entityType: 'variant',
-    entityPublicId: before.public_id,
-    changes: { before: variantAudit(before), after: variantAudit(after) },
-    reason,
-  });
-  counts.updated.variants++;
-  return after;
+  if (created.length > 0) await recordProductEvents(run.trx, 'product.created', await read(created.map((p) => p.id)));
+  if (run.changed.size > 0) await recordProductEvents(run.trx, 'product.updated', await read([...run.changed]));
 }
-
-async function createVariant(
-  trx: Trx,
-  ctx: AuthedCtx,
-  target: VariantTarget,
-  product: ProductRow,
-  counts: ImportCounts,
-  reason: string,
-): Promise<VariantRow> {
-  if (!product) throw notFound('Product');
-  const r = target.row;
-  const variant = await insertVariant(trx, {
-    public_id: newPublicId('var'),
-    product_id: product.id,
-    sku: r.sku,
-    name: r.variant_name!,
-    options: JSON.stringify(r.options ?? {}),
-    price: r.price!,
-    compare_at_price: r.compare_at_price ?? null,
-    cost_price: r.cost_price ?? null,
-    status: r.variant_status ?? 'ACTIVE',
-  });
-  await writeAudit(trx, ctx, {
-    action: 'variant.create',
-    entityType: 'variant',
-    entityPublicId: variant.public_id,
-    changes: { before: null, after: variantAudit(variant) },
-    reason,
-  });
-  counts.created.variants++;
-  return variant;
-}
-
-const sorted = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { EventProduct } from '../events/catalog.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent, recordEvents } from '../events/repository.js';
 import type { AdminProduct } from './schemas.js';
 
 /**
@@ -39,6 +39,14 @@ export const toEventProduct = (p: AdminProduct): EventProduct => ({
 /** product.created or product.updated with the product as it is now, in the writing transaction. */
 export const recordProductEvent = (trx: Executor, type: 'product.created' | 'product.updated', product: AdminProduct) =>
   recordEvent(trx, type, product.public_id, { product: toEventProduct(product) });
+
+/** The same for many products at once (a catalog import), in a few statements. */
+export const recordProductEvents = (trx: Executor, type: 'product.created' | 'product.updated', products: readonly AdminProduct[]) =>
+  recordEvents(
+    trx,
+    type,
+    products.map((product) => ({ orderingKey: product.public_id, data: { product: toEventProduct(product) } })),
+  );
 
 export const recordProductDeleted = (trx: Executor, product: { public_id: string; name: string; slug: string }, at: Date) =>
   recordEvent(trx, 'product.deleted', product.public_id, {

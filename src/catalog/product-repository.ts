@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { batchesOf } from '../lib/batches.js';
 import type { ProductRow, ProductsTable, VariantRow, VariantsTable } from '../db/schema.js';
 
 /**
@@ -70,6 +71,68 @@ export function lockLiveVariant(db: Executor, publicId: string): Promise<Variant
     .where('deleted_at', 'is', null)
     .forNoKeyUpdate()
     .executeTakeFirst();
+}
+
+/** Live products by internal ID, locked (FOR NO KEY UPDATE) in ID order; a deleted or missing one is left out. */
+export function lockLiveProducts(db: Executor, ids: readonly number[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** Variants by internal ID, locked (FOR NO KEY UPDATE) in ID order (lock their products first). */
+export async function lockVariants(db: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.selectFrom('variants').select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
+}
+
+/** Many products, in order, a batch of rows per statement (each statement's triggers fire once for its batch). */
+export async function insertProducts(db: Executor, values: readonly Insertable<ProductsTable>[]): Promise<ProductRow[]> {
+  const rows: ProductRow[] = [];
+  for (const batch of batchesOf(values)) rows.push(...(await db.insertInto('products').values(batch).returningAll().execute()));
+  return rows;
+}
+
+/** Many variants, in order, a batch of rows per statement. */
+export async function insertVariants(db: Executor, values: readonly Insertable<VariantsTable>[]): Promise<VariantRow[]> {
+  const rows: VariantRow[] = [];
+  for (const batch of batchesOf(values)) rows.push(...(await db.insertInto('variants').values(batch).returningAll().execute()));
+  return rows;
+}
+
+/** The editable fields of many variants at once, each given whole (locked first with lockVariants). */
+export type VariantFields = Pick<VariantRow, 'id' | 'name' | 'options' | 'price' | 'compare_at_price' | 'cost_price' | 'status'>;
+
+/** Writes each variant's fields as given, a batch of variants per statement; returns the rows as written. */
+export async function updateVariants(db: Executor, variants: readonly VariantFields[], now: Date): Promise<VariantRow[]> {
+  const rows: VariantRow[] = [];
+  for (const batch of batchesOf(variants)) {
+    const { rows: written } = await sql<VariantRow>`
+      UPDATE variants v
+      SET name = x.name, options = x.options, price = x.price, compare_at_price = x.compare_at_price,
+          cost_price = x.cost_price, status = x.status, updated_at = ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb)
+        AS x(id bigint, name text, options jsonb, price numeric, compare_at_price numeric, cost_price numeric, status text)
+      WHERE v.id = x.id
+      RETURNING v.*`.execute(db);
+    rows.push(...written);
+  }
+  return rows;
+}
+
+/** Links products to categories (hold the products' rows); pairs already linked are left as they are. */
+export async function linkProductsToCategories(db: Executor, links: readonly { product_id: number; category_id: number }[]): Promise<void> {
+  for (const batch of batchesOf(links))
+    await db
+      .insertInto('product_categories')
+      .values(batch)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }
 
 export function insertProduct(db: Executor, values: Insertable<ProductsTable>): Promise<ProductRow> {

@@ -11,3 +11,10 @@ export async function slugInUse(db: Executor, table: 'products' | 'categories', 
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Which of these slugs a live product or category already has. */
+export async function slugsInUse(db: Executor, table: 'products' | 'categories', slugs: readonly string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db.selectFrom(table).select('slug').where('slug', 'in', slugs).where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((row) => row.slug));
+}

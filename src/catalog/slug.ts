@@ -28,5 +28,30 @@ export async function chooseSlug(
   const candidate = explicit ?? slugify(name);
   if (!(await inUse(candidate))) return candidate;
   if (explicit) throw taken();
-  return `${candidate.slice(0, 100)}-${newPublicId('prd').slice(4, 10).toLowerCase()}`;
+  return withSuffix(candidate);
 }
+
+/**
+ * chooseSlug for many new rows at once (a catalog import): one look at the store for every
+ * candidate, and no two of the rows get the same slug.
+ */
+export async function chooseSlugs(
+  wanted: readonly { explicit: string | undefined; name: string }[],
+  taken: () => AppError,
+  inUse: (candidates: string[]) => Promise<Set<string>>,
+): Promise<string[]> {
+  const candidates = wanted.map((w) => w.explicit ?? slugify(w.name));
+  const used = await inUse([...new Set(candidates)]);
+  return candidates.map((candidate, i) => {
+    let slug = candidate;
+    if (used.has(slug)) {
+      if (wanted[i]!.explicit) throw taken();
+      do slug = withSuffix(candidate);
+      while (used.has(slug));
+    }
+    used.add(slug);
+    return slug;
+  });
+}
+
+const withSuffix = (candidate: string) => `${candidate.slice(0, 100)}-${newPublicId('prd').slice(4, 10).toLowerCase()}`;

@@ -165,7 +165,11 @@ export const EVENT_CATALOG = {
     'the variant',
     StockChange,
   ),
-  'product.created': entry('An admin created a product.', 'the product', Type.Object({ product: EventProduct })),
+  'product.created': entry(
+    'An admin created a product: one at a time, as a duplicate, or by a CSV import.',
+    'the product',
+    Type.Object({ product: EventProduct }),
+  ),
   'product.updated': entry(
     'A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).',
     'the product',

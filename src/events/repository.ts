@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { batchesOf } from '../lib/batches.js';
 import { EVENT_CATALOG, type EventData, type EventType } from './catalog.js';
 
 /**
@@ -25,6 +26,28 @@ export async function recordEvent<T extends EventType>(
     .returning('public_id')
     .executeTakeFirstOrThrow();
   return row.public_id;
+}
+
+/** Many events of one type, each with its ordering key, in order, a batch of rows per statement. */
+export async function recordEvents<T extends EventType>(
+  db: Executor,
+  type: T,
+  events: readonly { orderingKey: string; data: EventData<T> }[],
+): Promise<void> {
+  for (const batch of batchesOf(events)) {
+    await db
+      .insertInto('events')
+      .values(
+        batch.map((e) => ({
+          type,
+          version: EVENT_CATALOG[type].version,
+          ordering_key: e.orderingKey,
+          payload: JSON.stringify(e.data),
+          target_id: null,
+        })),
+      )
+      .execute();
+  }
 }
 
 /** An event's data whose top-level fields are values, or (for one object field) values with fields SQL computes. */

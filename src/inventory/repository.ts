@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
+import { batchesOf } from '../lib/batches.js';
 import { type PageRequest, type Sort } from '../lib/pagination.js';
 import { containsPattern, countOf, keyIn, offsetOf, pageClause, paged, totalOf } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
@@ -191,6 +192,18 @@ export function lockRecord(db: Executor, variantPublicId: string) {
     .executeTakeFirst();
 }
 
+/** The records of these variants (by public ID), locked in variant order: a stock import. */
+export function lockRecords(db: Executor, variantPublicIds: readonly string[]) {
+  if (variantPublicIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('inventory as i')
+    .select(['i.id', 'i.variant_public_id', 'i.quantity_on_hand', 'i.quantity_reserved', 'i.reorder_level', 'i.variant_deleted'])
+    .where('i.variant_public_id', 'in', variantPublicIds)
+    .orderBy('i.variant_id')
+    .forUpdate()
+    .execute();
+}
+
 /**
  * Units of a record that orders still hold: what their placements reserved,
  * less what their cancellations and shipments gave back. Read from the
@@ -219,24 +232,33 @@ export interface MovementInput {
 }
 
 export async function insertMovement(db: Executor, m: MovementInput): Promise<void> {
-  await db
-    .insertInto('inventory_movements')
-    .values({
-      inventory_id: m.inventoryId,
-      kind: m.kind,
-      delta_on_hand: m.deltaOnHand,
-      delta_reserved: m.deltaReserved,
-      on_hand_after: m.onHandAfter,
-      reserved_after: m.reservedAfter,
-      reason: m.reason,
-      actor_user_id: m.actorUserId,
-      order_id: m.orderId ?? null,
-      // The time of the change, taken under the record's row lock. The column default now() is the
-      // transaction's start: a writer that began first but got the lock second got the older time,
-      // so "newest first" listed concurrent movements out of the order they were applied.
-      created_at: sql`clock_timestamp()`,
-    })
-    .execute();
+  await insertMovements(db, [m]);
+}
+
+/** Movements in order, a batch of rows per statement. */
+export async function insertMovements(db: Executor, movements: readonly MovementInput[]): Promise<void> {
+  for (const batch of batchesOf(movements)) {
+    await db
+      .insertInto('inventory_movements')
+      .values(
+        batch.map((m) => ({
+          inventory_id: m.inventoryId,
+          kind: m.kind,
+          delta_on_hand: m.deltaOnHand,
+          delta_reserved: m.deltaReserved,
+          on_hand_after: m.onHandAfter,
+          reserved_after: m.reservedAfter,
+          reason: m.reason,
+          actor_user_id: m.actorUserId,
+          order_id: m.orderId ?? null,
+          // The time of the change, taken under the record's row lock. The column default now() is the
+          // transaction's start: a writer that began first but got the lock second got the older time,
+          // so "newest first" listed concurrent movements out of the order they were applied.
+          created_at: sql`clock_timestamp()`,
+        })),
+      )
+      .execute();
+  }
 }
 
 const movementsOf = (db: Executor, inventoryId: number) =>
@@ -280,14 +302,42 @@ export async function findLiveVariantId(db: Executor, variantPublicId: string): 
   return row?.id;
 }
 
-/** Creates a variant's record; returns nothing when it already has one. */
-export function insertRecord(db: Executor, record: { variantId: number; quantityOnHand: number; reorderLevel: number | null }) {
-  return db
-    .insertInto('inventory')
-    .values({ variant_id: record.variantId, quantity_on_hand: record.quantityOnHand, reorder_level: record.reorderLevel })
-    .onConflict((oc) => oc.column('variant_id').doNothing())
-    .returning(['id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
-    .executeTakeFirst();
+/**
+ * Creates records for variants (in variant order, a batch of rows per statement); returns those
+ * made, without the variants that already had one.
+ */
+export async function insertRecords(
+  db: Executor,
+  records: readonly { variantId: number; quantityOnHand: number; reorderLevel: number | null }[],
+) {
+  const created = [];
+  for (const batch of batchesOf([...records].sort((a, b) => a.variantId - b.variantId))) {
+    created.push(
+      ...(await db
+        .insertInto('inventory')
+        .values(batch.map((r) => ({ variant_id: r.variantId, quantity_on_hand: r.quantityOnHand, reorder_level: r.reorderLevel })))
+        .onConflict((oc) => oc.column('variant_id').doNothing())
+        .returning(['id', 'variant_id', 'quantity_on_hand', 'quantity_reserved', 'reorder_level'])
+        .execute()),
+    );
+  }
+  return created;
+}
+
+/** Writes many locked records' on-hand stock and reorder level, a batch per statement; `stock_changed` sets last_stock_update. */
+export async function updateRecords(
+  db: Executor,
+  records: readonly { id: number; quantity_on_hand: number; reorder_level: number | null; stock_changed: boolean }[],
+  now: Date,
+): Promise<void> {
+  for (const batch of batchesOf(records)) {
+    await sql`
+      UPDATE inventory i
+      SET quantity_on_hand = x.quantity_on_hand, reorder_level = x.reorder_level,
+          last_stock_update = CASE WHEN x.stock_changed THEN ${now}::timestamptz ELSE i.last_stock_update END
+      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, quantity_on_hand integer, reorder_level integer, stock_changed boolean)
+      WHERE i.id = x.id`.execute(db);
+  }
 }
 
 /** Writes a locked record's new quantities; `stockUpdatedAt` is set when a stock quantity changed. */

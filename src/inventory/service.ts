@@ -1,5 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
-import { writeAudit } from '../audit/audit-log.js';
+import { writeAudit, writeAudits, type AuditEntry } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { inventoryExists, notFound, reservationHeld, stockRuleViolation as stockRule, validationError } from '../lib/errors.js';
@@ -15,11 +15,14 @@ import {
   findRecordId,
   heldByOrders,
   insertMovement,
-  insertRecord,
+  insertMovements,
+  insertRecords,
   listMovements,
   listRecords,
   lockRecord,
   updateRecord,
+  updateRecords,
+  type MovementInput,
 } from './repository.js';
 import { toInventoryRecord } from './mappers.js';
 import type {
@@ -54,28 +57,48 @@ export async function createStockRecord(
   ctx: AuthedCtx,
   input: { variantId: number; variantPublicId: string; quantity_on_hand: number; reorder_level?: number | null },
 ): Promise<void> {
-  const created = await insertRecord(trx, {
-    variantId: input.variantId,
-    quantityOnHand: input.quantity_on_hand,
-    reorderLevel: input.reorder_level ?? null,
-  });
-  if (!created) throw inventoryExists();
-  await insertMovement(trx, {
-    inventoryId: created.id,
-    kind: 'CREATE',
-    deltaOnHand: created.quantity_on_hand,
-    deltaReserved: 0,
-    onHandAfter: created.quantity_on_hand,
-    reservedAfter: 0,
-    reason: null,
-    actorUserId: ctx.actor.userId,
-  });
-  await writeAudit(trx, ctx, {
-    action: 'inventory.create',
-    entityType: 'inventory',
-    entityPublicId: input.variantPublicId,
-    changes: { before: null, after: snapshot(created) },
-  });
+  await createStockRecords(trx, ctx, [input]);
+}
+
+/** createStockRecord for many variants at once (a catalog import): a few statements, whatever their number. */
+export async function createStockRecords(
+  trx: Trx,
+  ctx: AuthedCtx,
+  inputs: readonly { variantId: number; variantPublicId: string; quantity_on_hand: number; reorder_level?: number | null }[],
+): Promise<void> {
+  const created = await insertRecords(
+    trx,
+    inputs.map((input) => ({
+      variantId: input.variantId,
+      quantityOnHand: input.quantity_on_hand,
+      reorderLevel: input.reorder_level ?? null,
+    })),
+  );
+  if (created.length < inputs.length) throw inventoryExists();
+  const publicIds = new Map(inputs.map((input) => [input.variantId, input.variantPublicId]));
+  await insertMovements(
+    trx,
+    created.map((record) => ({
+      inventoryId: record.id,
+      kind: 'CREATE' as const,
+      deltaOnHand: record.quantity_on_hand,
+      deltaReserved: 0,
+      onHandAfter: record.quantity_on_hand,
+      reservedAfter: 0,
+      reason: null,
+      actorUserId: ctx.actor.userId,
+    })),
+  );
+  await writeAudits(
+    trx,
+    ctx,
+    created.map((record) => ({
+      action: 'inventory.create' as const,
+      entityType: 'inventory' as const,
+      entityPublicId: publicIds.get(record.variant_id)!,
+      changes: { before: null, after: snapshot(record) },
+    })),
+  );
 }
 
 /**
@@ -88,29 +111,61 @@ export async function adjustStockRecord(
   ctx: AuthedCtx,
   before: Quantities & { id: number },
   variantPublicId: string,
-  input: Pick<InventoryAdjust, 'quantity_on_hand' | 'quantity_change' | 'reorder_level' | 'reason'>,
+  input: StockChange,
   now: Date,
 ): Promise<void> {
+  const change = stockAdjustment(ctx, before, variantPublicId, input);
+  await updateRecord(trx, before.id, change.quantities, change.movement ? now : null);
+  if (change.movement) await insertMovement(trx, change.movement);
+  await writeAudit(trx, ctx, change.audit);
+}
+
+/** adjustStockRecord for many locked records at once (a stock import): a few statements, whatever their number. */
+export async function adjustStockRecords(
+  trx: Trx,
+  ctx: AuthedCtx,
+  items: readonly { before: Quantities & { id: number }; variantPublicId: string; input: StockChange }[],
+  now: Date,
+): Promise<void> {
+  const changes = items.map((item) => ({ id: item.before.id, ...stockAdjustment(ctx, item.before, item.variantPublicId, item.input) }));
+  await updateRecords(
+    trx,
+    changes.map((c) => ({ id: c.id, ...c.quantities, stock_changed: c.movement !== null })),
+    now,
+  );
+  await insertMovements(
+    trx,
+    changes.flatMap((c) => (c.movement ? [c.movement] : [])),
+  );
+  await writeAudits(
+    trx,
+    ctx,
+    changes.map((c) => c.audit),
+  );
+}
+
+type StockChange = Pick<InventoryAdjust, 'quantity_on_hand' | 'quantity_change' | 'reorder_level' | 'reason'>;
+
+/** What a stock adjustment writes, checked against the stock rules: the new quantities, its movement (none when the stock stays), its audit entry. */
+function stockAdjustment(ctx: AuthedCtx, before: Quantities & { id: number }, variantPublicId: string, input: StockChange) {
   const onHand = input.quantity_on_hand ?? before.quantity_on_hand + (input.quantity_change ?? 0);
   if (onHand < 0) throw stockRule(`On-hand quantity cannot go below zero (it would be ${onHand})`);
   if (onHand > MAX_QUANTITY) throw stockRule(`On-hand quantity cannot exceed ${MAX_QUANTITY} (it would be ${onHand})`);
   const reorderLevel = input.reorder_level === undefined ? before.reorder_level : input.reorder_level;
-  const stockChanged = onHand !== before.quantity_on_hand;
-
-  await updateRecord(trx, before.id, { quantity_on_hand: onHand, reorder_level: reorderLevel }, stockChanged ? now : null);
-  if (stockChanged) {
-    await insertMovement(trx, {
-      inventoryId: before.id,
-      kind: 'ADJUST',
-      deltaOnHand: onHand - before.quantity_on_hand,
-      deltaReserved: 0,
-      onHandAfter: onHand,
-      reservedAfter: before.quantity_reserved,
-      reason: input.reason ?? null,
-      actorUserId: ctx.actor.userId,
-    });
-  }
-  await writeAudit(trx, ctx, {
+  const movement: MovementInput | null =
+    onHand === before.quantity_on_hand
+      ? null
+      : {
+          inventoryId: before.id,
+          kind: 'ADJUST',
+          deltaOnHand: onHand - before.quantity_on_hand,
+          deltaReserved: 0,
+          onHandAfter: onHand,
+          reservedAfter: before.quantity_reserved,
+          reason: input.reason ?? null,
+          actorUserId: ctx.actor.userId,
+        };
+  const audit: AuditEntry = {
     action: 'inventory.adjust',
     entityType: 'inventory',
     entityPublicId: variantPublicId,
@@ -119,7 +174,8 @@ export async function adjustStockRecord(
       after: { quantity_on_hand: onHand, quantity_reserved: before.quantity_reserved, reorder_level: reorderLevel },
     },
     reason: input.reason ?? null,
-  });
+  };
+  return { quantities: { quantity_on_hand: onHand, reorder_level: reorderLevel }, movement, audit };
 }
 
 /**

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { slugify } from '../../src/catalog/slug.js';
+import { chooseSlugs, slugify } from '../../src/catalog/slug.js';
 import { toCsv } from '../../src/lib/csv.js';
+import { AppError } from '../../src/lib/errors.js';
 import { isPlainText, VISIBLE } from '../../src/lib/text.js';
 
 describe('slugs', () => {
@@ -22,6 +23,27 @@ describe('slugs', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test('many at once (an import): each free, none twice among them; an explicit slug in use is refused', async () => {
+    const taken = () => new AppError('SLUG_TAKEN', 'taken');
+    const inUse = async (candidates: string[]) => new Set(candidates.filter((c) => c === 'desk-lamp' || c === 'chair'));
+    const slugs = await chooseSlugs(
+      [
+        { explicit: undefined, name: 'Desk Lamp' },
+        { explicit: undefined, name: 'Desk-Lamp' },
+        { explicit: 'stool', name: 'Stool' },
+        { explicit: undefined, name: 'Stool' },
+      ],
+      taken,
+      inUse,
+    );
+    assert.equal(new Set(slugs).size, 4);
+    assert.match(slugs[0]!, /^desk-lamp-[a-z0-9]{6}$/);
+    assert.match(slugs[1]!, /^desk-lamp-[a-z0-9]{6}$/);
+    assert.deepEqual(slugs.slice(2, 3), ['stool']);
+    assert.match(slugs[3]!, /^stool-[a-z0-9]{6}$/);
+    await assert.rejects(chooseSlugs([{ explicit: 'chair', name: 'Chair' }], taken, inUse), { code: 'SLUG_TAKEN' });
   });
 });
 

@@ -18374,8 +18374,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An admin created a product.
-         * @description An admin created a product.
+         * An admin created a product: one at a time, as a duplicate, or by a CSV import.
+         * @description An admin created a product: one at a time, as a duplicate, or by a CSV import.
          *
          *     Payload version 1; ordered by the product.
          *
