@@ -43,6 +43,17 @@ test('every combination made with its price and stock; each variant and record a
     assert.equal((await auditRows(t, 'variant.create', v.public_id)).length, 1);
     assert.equal((await auditRows(t, 'inventory.create', v.public_id)).length, 1);
   }
+  // Subscribers hear of the new variants once, with the product as it now stands.
+  const reported = await t.db
+    .selectFrom('events')
+    .select('payload')
+    .where('type', '=', 'product.updated')
+    .where('ordering_key', '=', product)
+    .execute();
+  assert.deepEqual(
+    reported.map((e) => (e.payload as any).product.variants.length),
+    [4],
+  );
 });
 
 test('one bad item refuses the batch, naming it, and nothing is made', async () => {

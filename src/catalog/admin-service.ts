@@ -1,11 +1,11 @@
 import type { Db, Executor, Trx } from '../db/database.js';
 import type { ImageJson, ProductRow, VariantRow } from '../db/schema.js';
 import { transaction } from '../db/transaction.js';
-import { writeAudit } from '../audit/audit-log.js';
+import { writeAudit, writeAudits } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, skuTaken, slugTaken, validationError, variantOptionsTaken } from '../lib/errors.js';
-import { createStockRecord } from '../inventory/service.js';
+import { createStockRecords } from '../inventory/service.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
@@ -21,6 +21,7 @@ import {
   findProduct,
   insertProduct,
   insertVariant,
+  insertVariants,
   linkProductCategory,
   lockLiveVariant,
   lockProductOfVariant,
@@ -325,34 +326,45 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           const existing = await variantWithOptions(trx, product.id, set);
           if (existing !== undefined) throw variantOptionsTaken(existing, `variants.${i}.options`);
         }
-        const made: { variant: VariantRow; stock: VariantBatch['variants'][number]['stock'] }[] = [];
-        for (const [i, item] of input.variants.entries()) {
-          const { stock, ...fields } = item;
-          const variant = await insertVariant(trx, {
+        const images: (string | undefined)[] = [];
+        for (const item of input.variants) images.push(await storedImages(trx, item.images));
+        const made = await insertVariants(
+          trx,
+          input.variants.map((item, i) => ({
             public_id: newPublicId('var'),
             product_id: product.id,
-            sku: fields.sku,
-            name: fields.name,
+            sku: item.sku,
+            name: item.name,
             options: options[i]!,
-            price: fields.price,
-            compare_at_price: fields.compare_at_price ?? null,
-            cost_price: fields.cost_price ?? null,
-            status: fields.status ?? 'ACTIVE',
-            images: await storedImages(trx, fields.images),
-            position: fields.position ?? i,
-          });
-          await writeAudit(trx, ctx, {
-            action: 'variant.create',
-            entityType: 'variant',
+            price: item.price,
+            compare_at_price: item.compare_at_price ?? null,
+            cost_price: item.cost_price ?? null,
+            status: item.status ?? 'ACTIVE',
+            images: images[i],
+            position: item.position ?? i,
+          })),
+        );
+        await writeAudits(
+          trx,
+          ctx,
+          made.map((variant) => ({
+            action: 'variant.create' as const,
+            entityType: 'variant' as const,
             entityPublicId: variant.public_id,
             changes: { before: null, after: variantAudit(variant) },
-          });
-          made.push({ variant, stock });
-        }
-        for (const { variant, stock } of made) {
-          if (stock) await createStockRecord(trx, ctx, { variantId: variant.id, variantPublicId: variant.public_id, ...stock });
-        }
-        return rereadProduct(trx, product);
+          })),
+        );
+        await createStockRecords(
+          trx,
+          ctx,
+          made.flatMap((variant, i) => {
+            const stock = input.variants[i]!.stock;
+            return stock ? [{ variantId: variant.id, variantPublicId: variant.public_id, ...stock }] : [];
+          }),
+        );
+        const after = await rereadProduct(trx, product);
+        await recordProductEvent(trx, 'product.updated', after);
+        return after;
       }),
 
     updateVariant: (ctx: AuthedCtx, publicId: string, patch: VariantPatch) =>
@@ -418,8 +430,9 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
           trx,
           variants.map((v) => v.sku),
         );
-        for (const [i, v] of variants.entries()) {
-          await insertVariant(trx, {
+        await insertVariants(
+          trx,
+          variants.map((v, i) => ({
             public_id: newPublicId('var'),
             product_id: product.id,
             sku: skus[i]!,
@@ -431,8 +444,8 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
             status: v.status,
             images: JSON.stringify(v.images),
             position: v.position,
-          });
-        }
+          })),
+        );
         await writeAudit(trx, ctx, {
           action: 'product.duplicate',
           entityType: 'product',
