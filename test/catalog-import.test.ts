@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import { ROWS_PER_STATEMENT } from '../src/lib/batches.js';
 import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './helpers/catalog.js';
 import { consistent, staleDerived } from './helpers/derived.js';
@@ -250,4 +251,36 @@ test('a file longer than one statement batch: every row written, every derived s
   );
   assert.deepEqual(again.updated, { products: 0, variants: 0, stock_records: 0 });
   assert.deepEqual(await events('product.updated'), before);
+});
+
+test('an edit committed while an import waits for its locks is kept: the import changes only what its file changes', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ price: '10.00', stock: 5 }] });
+  const variant = made.variants[0];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  // Holds the product's row, so the import plans (reading the variant as it is) and then waits for the lock.
+  const editor = t.db.transaction().execute(async (trx) => {
+    await sql`SELECT id FROM products WHERE public_id = ${made.id} FOR NO KEY UPDATE`.execute(trx);
+    locked();
+    await released;
+    await sql`UPDATE variants SET status = 'INACTIVE', compare_at_price = 19.00 WHERE public_id = ${variant.public_id}`.execute(trx);
+  });
+  await isLocked;
+  const importing = upload(csv(`,,,,${variant.sku},,,12.00,,,`), 'all_or_nothing');
+  for (let waiting = 0; waiting === 0;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const rows = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
+    waiting = rows.rows[0]!.n;
+  }
+  release();
+  await editor;
+  const report = expectStatus(await importing, 200);
+  assert.deepEqual(report.updated, { products: 0, variants: 1, stock_records: 0 });
+  const after = expectStatus(await t.admin.get(`${API}/admin/products/${made.id}`), 200).variants[0];
+  assert.deepEqual([after.price, after.status, after.compare_at_price], ['12.00', 'INACTIVE', '19.00']);
+  const [audited] = await auditRows(t, 'variant.update', variant.public_id);
+  assert.deepEqual([(audited!.changes as any).before.status, (audited!.changes as any).before.compare_at_price], ['INACTIVE', '19.00']);
 });

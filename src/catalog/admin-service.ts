@@ -354,11 +354,12 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
             changes: { before: null, after: variantAudit(variant) },
           })),
         );
+        const stockBySku = new Map(input.variants.map((item) => [item.sku, item.stock]));
         await createStockRecords(
           trx,
           ctx,
-          made.flatMap((variant, i) => {
-            const stock = input.variants[i]!.stock;
+          made.flatMap((variant) => {
+            const stock = stockBySku.get(variant.sku);
             return stock ? [{ variantId: variant.id, variantPublicId: variant.public_id, ...stock }] : [];
           }),
         );

@@ -117,7 +117,9 @@ async function updateProductFields(run: Applying, target: ProductTarget, before:
     ...(f.brand !== undefined && f.brand !== before.brand ? { brand: f.brand } : {}),
     ...(f.description !== undefined && f.description !== before.description ? { description: f.description } : {}),
   };
-  const categories = f.categories && [...f.categories].sort().join('|') !== target.currentCategories.join('|') ? f.categories : undefined;
+  // Both sides sorted here: the database's collation may order slugs differently from JavaScript.
+  const categories =
+    f.categories && [...f.categories].sort().join('|') !== [...target.currentCategories].sort().join('|') ? f.categories : undefined;
   if (Object.keys(changes).length === 0 && !categories) return before;
   const after = Object.keys(changes).length > 0 ? await updateProduct(run.trx, before.id, { ...changes, updated_at: run.now }) : before;
   if (categories) await setProductCategories(run.trx, before.id, run.linkIds(categories));
@@ -174,12 +176,24 @@ async function createProducts(run: Applying, plan: ImportPlan): Promise<Map<stri
   return new Map(created.map(({ target, product }) => [target.key, product]));
 }
 
-/** The existing variants the file changes, locked in ID order and written together. */
+/**
+ * The existing variants, locked in ID order, and those the file changes written together. The
+ * changes are worked out against the locked rows, not the plan's earlier reads, so an edit
+ * committed meanwhile is neither undone nor missing from the audit's "before".
+ */
 async function updateVariantFields(run: Applying, plan: ImportPlan): Promise<{ target: VariantTarget; variant: VariantRow }[]> {
   const targets = plan.targets.filter((t) => t.existing).sort((a, b) => a.existing!.id - b.existing!.id);
+  const locked = new Map(
+    (
+      await lockVariants(
+        run.trx,
+        targets.map((t) => t.existing!.id),
+      )
+    ).map((v) => [v.id, v]),
+  );
   const wanted = new Map<number, VariantFields>();
   for (const target of targets) {
-    const before = target.existing!;
+    const before = locked.get(target.existing!.id)!;
     const r = target.row;
     const after: VariantFields = {
       id: before.id,
@@ -205,10 +219,9 @@ async function updateVariantFields(run: Applying, plan: ImportPlan): Promise<{ t
       after.status !== before.status;
     if (differs) wanted.set(before.id, after);
   }
-  await lockVariants(run.trx, [...wanted.keys()]);
   const written = new Map((await updateVariants(run.trx, [...wanted.values()], run.now)).map((v) => [v.id, v]));
   return targets.map((target) => {
-    const before = target.existing!;
+    const before = locked.get(target.existing!.id)!;
     const after = written.get(before.id);
     if (!after) return { target, variant: before };
     run.audit.push({

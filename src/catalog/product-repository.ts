@@ -86,9 +86,10 @@ export function lockLiveProducts(db: Executor, ids: readonly number[]): Promise<
     .execute();
 }
 
-/** Variants by internal ID, locked (FOR NO KEY UPDATE) in ID order (lock their products first). */
-export async function lockVariants(db: Executor, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) await db.selectFrom('variants').select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
+/** Variants by internal ID, locked (FOR NO KEY UPDATE) in ID order and read as they are once locked (lock their products first). */
+export function lockVariants(db: Executor, ids: readonly number[]): Promise<VariantRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('variants').selectAll().where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
 }
 
 /** Many products, in order, a batch of rows per statement (each statement's triggers fire once for its batch). */

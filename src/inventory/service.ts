@@ -60,7 +60,7 @@ export async function createStockRecord(
   await createStockRecords(trx, ctx, [input]);
 }
 
-/** createStockRecord for many variants at once (a catalog import): a few statements, whatever their number. */
+/** createStockRecord for many variants at once (a variant batch, a catalog import): a few statements, whatever their number. */
 export async function createStockRecords(
   trx: Trx,
   ctx: AuthedCtx,
@@ -120,7 +120,7 @@ export async function adjustStockRecord(
   await writeAudit(trx, ctx, change.audit);
 }
 
-/** adjustStockRecord for many locked records at once (a stock import): a few statements, whatever their number. */
+/** adjustStockRecord for many locked records at once (a catalog import or stock count): a few statements, whatever their number. */
 export async function adjustStockRecords(
   trx: Trx,
   ctx: AuthedCtx,
