@@ -45,16 +45,27 @@ interface Applying {
   changed: Set<number>;
   /** Category IDs by slug, sorted. */
   linkIds: (slugs: readonly string[]) => number[];
+  /** The rows the import changes, as they are once locked: products and variants by ID, stock records by variant public ID. */
+  locked: {
+    products: Map<number, ProductRow>;
+    variants: Map<number, VariantRow>;
+    records: Map<string, StockRecord>;
+  };
 }
+
+type StockRecord = Awaited<ReturnType<typeof lockRecords>>[number];
 
 const money = (value: string | null | undefined) => (value === null || value === undefined ? value : toCents(value));
 const sorted = (options: Record<string, string>) => Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /**
- * Writes a plan in one transaction, in the lock order of src/db/LOCKING.md: the categories it
- * links (FOR SHARE), the existing products (by ID), their variants and the new products' (by ID),
- * then the stock records (by variant ID). Only what differs from the store is written and
- * audited, so importing the same file twice changes nothing the second time.
+ * Writes a plan in one transaction, in the lock order of src/db/LOCKING.md: every row it changes
+ * is locked before anything is written (the categories it links FOR SHARE, then the existing
+ * products by ID, their variants by ID, their stock records by variant ID), so the derived rows
+ * its writes' triggers lock (documents, totals) come after all of them, as in a checkout. Changes
+ * are worked out against the locked rows, not the plan's earlier reads, so an edit committed
+ * meanwhile is neither undone nor missing from the audit's "before". Only what differs from the
+ * store is written and audited, so importing the same file twice changes nothing the second time.
  *
  * Rows of a kind are written together, a batch per statement: the database keeps what it derives
  * from a table (documents, price ranges, stock totals, cache purges) once per statement, so an
@@ -78,6 +89,7 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
     audit: [],
     changed: new Set(),
     linkIds: (slugs) => slugs.map((slug) => plan.categories.get(slug)!.id).sort((a, b) => a - b),
+    locked: await lockRows(trx, plan),
   };
 
   const existing = await updateProducts(run, plan);
@@ -89,22 +101,45 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
   return run.counts;
 }
 
-/** The existing products, locked in ID order, each written where the file differs from it. */
-async function updateProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
-  const targets = plan.products.filter((p) => p.existing);
-  const locked = new Map(
+/** Steps 8, 9 and 11 of the lock order: the existing products, their variants the file names, and those variants' stock records. */
+async function lockRows(trx: Trx, plan: ImportPlan): Promise<Applying['locked']> {
+  const existing = plan.products.filter((p) => p.existing);
+  const products = new Map(
     (
       await lockLiveProducts(
-        run.trx,
-        targets.map((t) => t.existing!.id),
+        trx,
+        existing.map((t) => t.existing!.id),
       )
     ).map((p) => [p.id, p]),
   );
+  const gone = existing.find((t) => !products.has(t.existing!.id));
+  if (gone) throw concurrentChange(`Product ${gone.existing!.slug} was deleted meanwhile; import again`);
+  const targets = plan.targets.filter((t) => t.existing);
+  const variants = new Map(
+    (
+      await lockVariants(
+        trx,
+        targets.map((t) => t.existing!.id),
+      )
+    ).map((v) => [v.id, v]),
+  );
+  const stocked = targets.filter((t) => t.hasStockRecord && (t.row.quantity_on_hand !== undefined || t.row.reorder_level !== undefined));
+  const records = new Map(
+    (
+      await lockRecords(
+        trx,
+        stocked.map((t) => t.existing!.public_id),
+      )
+    ).map((r) => [r.variant_public_id, r]),
+  );
+  return { products, variants, records };
+}
+
+/** The existing products, each written where the file differs from it. */
+async function updateProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
   const rows = new Map<string, ProductRow>();
-  for (const target of targets.sort((a, b) => a.existing!.id - b.existing!.id)) {
-    const before = locked.get(target.existing!.id);
-    if (!before) throw concurrentChange(`Product ${target.existing!.slug} was deleted meanwhile; import again`);
-    rows.set(target.key, await updateProductFields(run, target, before));
+  for (const target of plan.products.filter((p) => p.existing).sort((a, b) => a.existing!.id - b.existing!.id)) {
+    rows.set(target.key, await updateProductFields(run, target, run.locked.products.get(target.existing!.id)!));
   }
   return rows;
 }
@@ -176,21 +211,10 @@ async function createProducts(run: Applying, plan: ImportPlan): Promise<Map<stri
   return new Map(created.map(({ target, product }) => [target.key, product]));
 }
 
-/**
- * The existing variants, locked in ID order, and those the file changes written together. The
- * changes are worked out against the locked rows, not the plan's earlier reads, so an edit
- * committed meanwhile is neither undone nor missing from the audit's "before".
- */
+/** The existing variants the file changes, written together. */
 async function updateVariantFields(run: Applying, plan: ImportPlan): Promise<{ target: VariantTarget; variant: VariantRow }[]> {
   const targets = plan.targets.filter((t) => t.existing).sort((a, b) => a.existing!.id - b.existing!.id);
-  const locked = new Map(
-    (
-      await lockVariants(
-        run.trx,
-        targets.map((t) => t.existing!.id),
-      )
-    ).map((v) => [v.id, v]),
-  );
+  const locked = run.locked.variants;
   const wanted = new Map<number, VariantFields>();
   for (const target of targets) {
     const before = locked.get(target.existing!.id)!;
@@ -274,19 +298,12 @@ async function createVariants(
   });
 }
 
-/** Stock: the existing records locked in variant order and adjusted where the file differs, new ones made together. */
+/** Stock: the existing records adjusted where the file differs from them, new ones made together. */
 async function applyStock(run: Applying, variants: { target: VariantTarget; variant: VariantRow }[]): Promise<void> {
   const withStock = variants
     .filter(({ target }) => target.row.quantity_on_hand !== undefined || target.row.reorder_level !== undefined)
     .sort((a, b) => a.variant.id - b.variant.id);
-  const records = new Map(
-    (
-      await lockRecords(
-        run.trx,
-        withStock.filter(({ target }) => target.hasStockRecord).map(({ variant }) => variant.public_id),
-      )
-    ).map((record) => [record.variant_public_id, record]),
-  );
+  const records = run.locked.records;
   const toCreate = [];
   const toAdjust = [];
   for (const { target, variant } of withStock) {
