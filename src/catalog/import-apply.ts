@@ -21,6 +21,7 @@ import {
   lockLiveProducts,
   lockVariants,
   setProductCategories,
+  setProductStatuses,
   updateProduct,
   updateVariants,
   type VariantFields,
@@ -43,6 +44,12 @@ interface Applying {
   audit: AuditEntry[];
   /** Existing products whose fields, categories or variants changed: each gets one product.updated. */
   changed: Set<number>;
+  /**
+   * Statuses set last, after the stock records: a product made or made ACTIVE moves the storefront
+   * total (LOCKING.md step 15), which must come after the inventory total a new record moves (13).
+   * `touch`: an existing product's change, which also sets its updated_at.
+   */
+  statuses: { id: number; status: ProductRow['status']; touch: boolean }[];
   /** Category IDs by slug, sorted. */
   linkIds: (slugs: readonly string[]) => number[];
   /** The rows the import changes, as they are once locked: products and variants by ID, stock records by variant public ID. */
@@ -88,6 +95,7 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
     counts: { created: { products: 0, variants: 0, stock_records: 0 }, updated: { products: 0, variants: 0, stock_records: 0 } },
     audit: [],
     changed: new Set(),
+    statuses: [],
     linkIds: (slugs) => slugs.map((slug) => plan.categories.get(slug)!.id).sort((a, b) => a - b),
     locked: await lockRows(trx, plan),
   };
@@ -97,6 +105,7 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
   const variants = [...(await updateVariantFields(run, plan)), ...(await createVariants(run, plan, new Map([...existing, ...created])))];
   await writeAudits(trx, ctx, run.audit);
   await applyStock(run, variants);
+  await setProductStatuses(trx, run.statuses, now);
   await reportProducts(run, [...created.values()]);
   return run.counts;
 }
@@ -146,23 +155,27 @@ async function updateProducts(run: Applying, plan: ImportPlan): Promise<Map<stri
 
 async function updateProductFields(run: Applying, target: ProductTarget, before: ProductRow): Promise<ProductRow> {
   const f = target.fields;
+  const status = f.product_status !== undefined && f.product_status !== before.status ? f.product_status : undefined;
   const changes = {
     ...(f.product_name !== undefined && f.product_name !== before.name ? { name: f.product_name } : {}),
-    ...(f.product_status !== undefined && f.product_status !== before.status ? { status: f.product_status } : {}),
     ...(f.brand !== undefined && f.brand !== before.brand ? { brand: f.brand } : {}),
     ...(f.description !== undefined && f.description !== before.description ? { description: f.description } : {}),
   };
   // Both sides sorted here: the database's collation may order slugs differently from JavaScript.
   const categories =
     f.categories && [...f.categories].sort().join('|') !== [...target.currentCategories].sort().join('|') ? f.categories : undefined;
-  if (Object.keys(changes).length === 0 && !categories) return before;
+  if (Object.keys(changes).length === 0 && !categories && !status) return before;
   const after = Object.keys(changes).length > 0 ? await updateProduct(run.trx, before.id, { ...changes, updated_at: run.now }) : before;
   if (categories) await setProductCategories(run.trx, before.id, run.linkIds(categories));
+  if (status) run.statuses.push({ id: before.id, status, touch: true });
   run.audit.push({
     action: 'product.update',
     entityType: 'product',
     entityPublicId: before.public_id,
-    changes: { before: productAudit(before), after: { ...productAudit(after), ...(categories ? { category_slugs: categories } : {}) } },
+    changes: {
+      before: productAudit(before),
+      after: { ...productAudit(after), ...(status ? { status } : {}), ...(categories ? { category_slugs: categories } : {}) },
+    },
     reason: run.reason,
   });
   run.counts.updated.products++;
@@ -187,7 +200,7 @@ async function createProducts(run: Applying, plan: ImportPlan): Promise<Map<stri
       slug: slugs[i]!,
       description: t.fields.description ?? '',
       brand: t.fields.brand ?? null,
-      status: t.fields.product_status ?? 'DRAFT',
+      status: 'DRAFT', // its own status is set last (run.statuses)
     })),
   );
   const bySlug = new Map(inserted.map((p) => [p.slug, p]));
@@ -199,11 +212,13 @@ async function createProducts(run: Applying, plan: ImportPlan): Promise<Map<stri
     ),
   );
   for (const { target, product } of created) {
+    const status = target.fields.product_status ?? 'DRAFT';
+    if (status !== 'DRAFT') run.statuses.push({ id: product.id, status, touch: false });
     run.audit.push({
       action: 'product.create',
       entityType: 'product',
       entityPublicId: product.public_id,
-      changes: { before: null, after: { ...productAudit(product), category_slugs: target.fields.categories ?? [] } },
+      changes: { before: null, after: { ...productAudit(product), status, category_slugs: target.fields.categories ?? [] } },
       reason: run.reason,
     });
   }

@@ -126,6 +126,21 @@ export async function updateVariants(db: Executor, variants: readonly VariantFie
   return rows;
 }
 
+/** Sets many products' statuses (their rows held), a batch per statement; `touch` also sets updated_at. */
+export async function setProductStatuses(
+  db: Executor,
+  statuses: readonly { id: number; status: ProductRow['status']; touch: boolean }[],
+  now: Date,
+): Promise<void> {
+  for (const batch of batchesOf(statuses)) {
+    await sql`
+      UPDATE products p
+      SET status = x.status, updated_at = CASE WHEN x.touch THEN ${now}::timestamptz ELSE p.updated_at END
+      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, status text, touch boolean)
+      WHERE p.id = x.id`.execute(db);
+  }
+}
+
 /** Links products to categories (hold the products' rows); pairs already linked are left as they are. */
 export async function linkProductsToCategories(db: Executor, links: readonly { product_id: number; category_id: number }[]): Promise<void> {
   for (const batch of batchesOf(links))

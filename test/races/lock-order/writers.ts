@@ -328,7 +328,7 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'POST /api/v1/admin/products/{product_public_id}/variants/batch':
     "takes the locks the raced 'variant creation' and 'inventory record creation' take, in that order (steps 8, 9, 11)",
   'POST /api/v1/admin/imports/products':
-    'one transaction in the order every catalog writer follows: its categories FOR SHARE, products by ID, variants by ID, then stock records by variant ID (steps 7, 8, 9, 11)',
+    'locks its categories FOR SHARE, products by ID, variants by ID and stock records by variant ID before writing (steps 7, 8, 9, 11), sets statuses last; raced against deletions and last-unit checkouts in races/catalog-import-races.test.ts',
   'POST /api/v1/admin/products/bulk-status': "each product in a transaction of its own, as the raced 'product update'",
   'POST /api/v1/admin/products/bulk-delete': "each product in a transaction of its own, as the raced 'product deletion'",
   'POST /api/v1/admin/inventory/bulk-adjust': "each variant in a transaction of its own, as the raced 'stock adjustment'",
