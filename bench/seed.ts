@@ -45,9 +45,6 @@ export async function seedBenchStore(db: Db, customerPasswordHash: string, sizes
            round((5 + (p.id * 37 + v * 11) % 495)::numeric + 0.99, 2), round((2 + (p.id * 37 + v * 11) % 200)::numeric, 2), v
     FROM products p, generate_series(1, ${sql.lit(variantsPerProduct)}) v;
 
-    UPDATE products p SET price_min = s.lo, price_max = s.hi
-    FROM (SELECT product_id, min(price) lo, max(price) hi FROM variants GROUP BY product_id) s WHERE s.product_id = p.id;
-
     INSERT INTO inventory (variant_id, quantity_on_hand, quantity_reserved, reorder_level, last_stock_update)
     SELECT id, CASE WHEN id % 13 = 0 THEN 0 ELSE 20 + id % 180 END, 0, CASE WHEN id % 3 = 0 THEN 25 END, now() - (id % 5000 || ' minutes')::interval
     FROM variants;
