@@ -11,7 +11,7 @@ import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
 import { liveCategoryIds } from './category-repository.js';
 import { slugInUse } from './slug-repository.js';
-import { countProducts, hydrate, listProducts, variantsOf, type ProductFilters } from './listing-repository.js';
+import { countProducts, hydrate, listProducts, readAdminProducts, variantsOf, type ProductFilters } from './listing-repository.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
 import { productFilters } from './product-filters.js';
 import {
@@ -109,8 +109,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   }
 
   async function readProduct(trx: Executor, product: ProductRow): Promise<AdminProduct> {
-    const { variants, categories } = await hydrate(trx, [product], 'admin', product.deleted_at !== null);
-    return toAdminProducts([product], variants, categories)[0]!;
+    return (await readAdminProducts(trx, [product], product.deleted_at !== null))[0]!;
   }
 
   /** product.updated for a change made through a variant or a category link: the product read again (its price range moved). */

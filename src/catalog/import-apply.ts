@@ -11,8 +11,7 @@ import { productAudit, variantAudit } from './audit-shapes.js';
 import { liveCategoryIds } from './category-repository.js';
 import type { ImportPlan, ProductTarget, VariantTarget } from './import-plan.js';
 import { liveProductsBy } from './import-repository.js';
-import { hydrate } from './listing-repository.js';
-import { toAdminProducts } from './mappers.js';
+import { readAdminProducts } from './listing-repository.js';
 import { recordProductEvents } from './product-events.js';
 import {
   insertProducts,
@@ -113,34 +112,16 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
 /** Steps 8, 9 and 11 of the lock order: the existing products, their variants the file names, and those variants' stock records. */
 async function lockRows(trx: Trx, plan: ImportPlan): Promise<Applying['locked']> {
   const existing = plan.products.filter((p) => p.existing);
-  const products = new Map(
-    (
-      await lockLiveProducts(
-        trx,
-        existing.map((t) => t.existing!.id),
-      )
-    ).map((p) => [p.id, p]),
-  );
+  const productIds = existing.map((t) => t.existing!.id);
+  const products = new Map((await lockLiveProducts(trx, productIds)).map((p) => [p.id, p]));
   const gone = existing.find((t) => !products.has(t.existing!.id));
   if (gone) throw concurrentChange(`Product ${gone.existing!.slug} was deleted meanwhile; import again`);
   const targets = plan.targets.filter((t) => t.existing);
-  const variants = new Map(
-    (
-      await lockVariants(
-        trx,
-        targets.map((t) => t.existing!.id),
-      )
-    ).map((v) => [v.id, v]),
-  );
+  const variantIds = targets.map((t) => t.existing!.id);
+  const variants = new Map((await lockVariants(trx, variantIds)).map((v) => [v.id, v]));
   const stocked = targets.filter((t) => t.hasStockRecord && (t.row.quantity_on_hand !== undefined || t.row.reorder_level !== undefined));
-  const records = new Map(
-    (
-      await lockRecords(
-        trx,
-        stocked.map((t) => t.existing!.public_id),
-      )
-    ).map((r) => [r.variant_public_id, r]),
-  );
+  const stockedIds = stocked.map((t) => t.existing!.public_id);
+  const records = new Map((await lockRecords(trx, stockedIds)).map((r) => [r.variant_public_id, r]));
   return { products, variants, records };
 }
 
@@ -341,11 +322,7 @@ async function applyStock(run: Applying, variants: { target: VariantTarget; vari
 
 /** product.created for each new product and product.updated for each changed one, as they stand now. */
 async function reportProducts(run: Applying, created: ProductRow[]): Promise<void> {
-  const read = async (ids: number[]) => {
-    const rows = await liveProductsBy(run.trx, { ids });
-    const { variants, categories } = await hydrate(run.trx, rows, 'admin');
-    return toAdminProducts(rows, variants, categories);
-  };
+  const read = async (ids: number[]) => readAdminProducts(run.trx, await liveProductsBy(run.trx, { ids }));
   if (created.length > 0) await recordProductEvents(run.trx, 'product.created', await read(created.map((p) => p.id)));
   if (run.changed.size > 0) await recordProductEvents(run.trx, 'product.updated', await read([...run.changed]));
 }

@@ -4,7 +4,8 @@ import { catalogVersionColumn } from '../http-cache/repository.js';
 import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
 import type { PageRequest, Sort } from '../lib/pagination.js';
 import { containsPattern, keyIn, offsetOf, pageClause, paged } from '../lib/sql.js';
-import type { ProductSortField } from './schemas.js';
+import { toAdminProducts } from './mappers.js';
+import type { AdminProduct, ProductSortField } from './schemas.js';
 
 /**
  * Product list SQL, storefront and admin. A product page is always the same
@@ -257,4 +258,10 @@ export async function hydrate(db: Executor, products: ProductRow[], audience: Pr
   const ids = products.map((p) => p.id);
   const [variants, categories] = await Promise.all([variantsOf(db, ids, audience, includeDeletedVariants), categoriesOf(db, ids)]);
   return { variants, categories };
+}
+
+/** Products as the admin API shows them (their variants with stock, their categories), read in a few statements however many. */
+export async function readAdminProducts(db: Executor, products: ProductRow[], includeDeletedVariants = false): Promise<AdminProduct[]> {
+  const { variants, categories } = await hydrate(db, products, 'admin', includeDeletedVariants);
+  return toAdminProducts(products, variants, categories);
 }
