@@ -102,7 +102,8 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
       outcomes.push({ what, status: response.status, phase: at, ...(response.status >= 300 ? { body: response.text.slice(0, 300) } : {}) });
       return response;
     } catch (error) {
-      outcomes.push({ what, status: 0, body: String(error), phase: at });
+      const cause = (error as Error).cause as (Error & { code?: string }) | undefined;
+      outcomes.push({ what, status: 0, body: `${String(error)}${cause ? ` (${cause.code ?? ''} ${cause.message})` : ''}`, phase: at });
       return null;
     }
   };
@@ -156,7 +157,13 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
   }
 
   const failures = outcomes.filter((o) => o.status < 200 || o.status >= 300);
-  assert.deepEqual(failures.slice(0, 10), [], `${failures.length} of ${outcomes.length} requests failed`);
+  // HAProxy's log lines whose termination state is not "----" say which side ended a failed exchange.
+  const unusual = haproxy
+    .output()
+    .split('\n')
+    .filter((line) => / [A-Za-z-]{4} \d+\/\d+\/\d+\/\d+\/\+?\d+ /.test(line) && !/ ---- /.test(line))
+    .slice(-20);
+  assert.deepEqual(failures.slice(0, 10), [], `${failures.length} of ${outcomes.length} requests failed; HAProxy:\n${unusual.join('\n')}`);
   for (let p = 0; p <= 4; p++) {
     const orders = outcomes.filter((o) => o.phase === p && o.what === 'POST /orders').length;
     assert.ok(orders > 0, `checkouts went on during phase ${p}`);
