@@ -31,7 +31,7 @@ export async function seedBenchStore(db: Db, customerPasswordHash: string, sizes
            'product-' || g,
            'A dependable ' || lower((${sql.raw(nouns)})[1 + (g / 15) % 15]) || ' for every day, model ' || g || '.',
            'Brand ' || (g % 40),
-           CASE WHEN g % 20 = 0 THEN 'DRAFT' ELSE 'ACTIVE' END,
+           'DRAFT',
            now() - (g || ' minutes')::interval, now()
     FROM generate_series(1, ${sql.lit(products)}) g;
 
@@ -48,6 +48,11 @@ export async function seedBenchStore(db: Db, customerPasswordHash: string, sizes
     INSERT INTO inventory (variant_id, quantity_on_hand, quantity_reserved, reorder_level, last_stock_update)
     SELECT id, CASE WHEN id % 13 = 0 THEN 0 ELSE 20 + id % 180 END, 0, CASE WHEN id % 3 = 0 THEN 25 END, now() - (id % 5000 || ' minutes')::interval
     FROM variants;
+
+    -- Every twentieth product stays a draft. The rest go on sale only now, with their variants, stock
+    -- and categories in place, so each storefront document is built once (drafts have none).
+    ANALYZE products, variants, inventory, product_categories, categories;
+    UPDATE products SET status = 'ACTIVE' WHERE substr(slug, 9)::int % 20 <> 0;
 
     INSERT INTO users (public_id, email, password_hash, first_name, last_name, role, email_verified_at, created_at)
     SELECT ${id('usr', 'g::text')}, 'customer' || g || '@bench.test', ${sql.lit(customerPasswordHash)}, 'Customer', 'Number ' || g, 'CUSTOMER', now(), now() - (g || ' hours')::interval

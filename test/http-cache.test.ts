@@ -230,6 +230,8 @@ describe('purges', () => {
     expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: 5 }), 200);
     expectStatus(await admin.patch(`${API}/admin/inventory/${variantId}`, { quantity_change: -4 }), 200);
     assert.deepEqual(await purgedKeys(), new Set(), "a draft's stock turning scarce purges nothing");
+    expectStatus(await admin.patch(`${API}/admin/products/${productId}`, { status: 'ACTIVE' }), 200);
+    assert.deepEqual(await purgedKeys(), new Set(['products', productId]), 'a draft put on sale');
 
     const response = await admin.delete(`${API}/admin/products/${other}`);
     assert.equal(response.status, 204, response.text);

@@ -190,7 +190,7 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
  * One storefront product as the JSON text of its stored `Product` document,
  * with the catalog's version its statement saw (for its ETag):
  * the same bytes a list shows for it. test/product-documents.test.ts holds
- * every stored document equal to one built fresh by `product_document()`.
+ * every stored document equal to one built fresh by `product_documents_of()`.
  */
 export async function findPublicProductJson(
   db: Executor,

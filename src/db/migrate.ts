@@ -24,6 +24,7 @@ import * as staffInvitations from './migrations/0016-staff-invitations.js';
 import * as events from './migrations/0017-events.js';
 import * as cachePurges from './migrations/0018-cache-purges.js';
 import * as purgeScarceStock from './migrations/0019-purge-scarce-stock.js';
+import * as publicDocuments from './migrations/0020-public-documents.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0017-events': events,
   '0018-cache-purges': cachePurges,
   '0019-purge-scarce-stock': purgeScarceStock,
+  '0020-public-documents': publicDocuments,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

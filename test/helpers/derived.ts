@@ -39,10 +39,23 @@ export async function staleDerived(
     storefront_totals: await run(sql`
       SELECT 'products' AS key FROM storefront_totals
       WHERE products <> (SELECT count(*) FROM products WHERE status = 'ACTIVE' AND deleted_at IS NULL)`),
-    product_documents: await run(sql`
-      SELECT p.public_id AS key FROM products p LEFT JOIN product_documents d ON d.product_id = p.id
-      WHERE p.id >= ${fromProductId} AND (d.document IS NULL OR d.document::text <> product_document(p)::text)`),
+    product_documents: await staleDocuments(db, fromProductId),
   };
+}
+
+/**
+ * Products from `fromProductId` on whose stored document is not the one built
+ * now: a public product's missing or different, or a document kept for a
+ * product that is not public (which should have none).
+ */
+export async function staleDocuments(db: Executor, fromProductId = 0): Promise<string[]> {
+  const { rows } = await sql<{ key: string }>`
+    SELECT p.public_id AS key
+    FROM products p
+    LEFT JOIN product_documents d ON d.product_id = p.id
+    LEFT JOIN product_documents_of(ARRAY(SELECT id FROM products WHERE id >= ${fromProductId})) built ON built.product_id = p.id
+    WHERE p.id >= ${fromProductId} AND d.document::text IS DISTINCT FROM built.document::text`.execute(db);
+  return rows.map((row) => row.key);
 }
 
 /** The stale keys of every store, empty when all are consistent (for assert.deepEqual against `consistent`). */
