@@ -163,6 +163,32 @@ describe('stored product documents under concurrent writes', () => {
     );
   });
 
+  test('products going on sale while their stock crosses zero and their category is renamed get fresh documents', async () => {
+    // A product off sale has no document, only its row: the lock the activation and the other writers
+    // meet on, without which the activation would build from what it saw before they committed.
+    const count = 6;
+    const shared = (await createCategory(t.admin, { name: `Racing ${uniqueSku()}` })).public_id;
+    const made = await Promise.all(
+      Array.from({ length: count }, () => makeProduct(t.admin, { categories: [shared], variants: [{ price: '5.00', stock: 0 }] })),
+    );
+    for (let round = 0; round < 4; round++) {
+      for (const m of made) expectStatus(await t.admin.patch(`${API}/admin/products/${m.id}`, { status: 'DRAFT' }), 200);
+      const quantity = round % 2 === 0 ? 3 : 0;
+      const answers = await Promise.all([
+        ...made.flatMap((m) => [
+          t.admin.patch(`${API}/admin/products/${m.id}`, { status: 'ACTIVE' }),
+          t.admin.patch(`${API}/admin/inventory/${m.variants[0].public_id}`, { quantity_on_hand: quantity }),
+        ]),
+        t.admin.patch(`${API}/admin/categories/${shared}`, { name: `Racing ${uniqueSku()}` }),
+      ]);
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        Array(count * 2 + 1).fill(200),
+      );
+      assert.deepEqual(await staleDocuments(t.db), [], `round ${round}`);
+    }
+  });
+
   test('stock adjustments racing on different variants of one product leave a fresh document', async () => {
     const count = 8;
     const made = await makeProduct(t.admin, {

@@ -386,7 +386,7 @@ export interface InventoryTotalsTable {
   live_records: number;
 }
 
-/** Each product's storefront `Product` document, as JSON text (json, so it is sent as stored). */
+/** Each product's storefront `Product` document, as JSON text (json, so it is sent as stored); null while the product is not public. */
 export interface ProductDocumentsTable {
   product_id: number;
   document: unknown;

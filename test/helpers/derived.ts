@@ -45,8 +45,8 @@ export async function staleDerived(
 
 /**
  * Products from `fromProductId` on whose stored document is not the one built
- * now: a public product's missing or different, or a document kept for a
- * product that is not public (which should have none).
+ * now: a row missing, a public product's document null or different, or a
+ * document kept for a product that is not public (whose row holds null).
  */
 export async function staleDocuments(db: Executor, fromProductId = 0): Promise<string[]> {
   const { rows } = await sql<{ key: string }>`
@@ -54,7 +54,7 @@ export async function staleDocuments(db: Executor, fromProductId = 0): Promise<s
     FROM products p
     LEFT JOIN product_documents d ON d.product_id = p.id
     LEFT JOIN product_documents_of(ARRAY(SELECT id FROM products WHERE id >= ${fromProductId})) built ON built.product_id = p.id
-    WHERE p.id >= ${fromProductId} AND d.document::text IS DISTINCT FROM built.document::text`.execute(db);
+    WHERE p.id >= ${fromProductId} AND (d.product_id IS NULL OR d.document::text IS DISTINCT FROM built.document::text)`.execute(db);
   return rows.map((row) => row.key);
 }
 
