@@ -389,7 +389,7 @@ export interface InventoryTotalsTable {
 /** Each product's storefront `Product` document, as JSON text (json, so it is sent as stored); null while the product is not public. */
 export interface ProductDocumentsTable {
   product_id: number;
-  document: unknown;
+  document: object | null;
 }
 
 /** Each product's name and number of live inventory records, for the admin inventory search. */
