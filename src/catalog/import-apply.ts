@@ -19,10 +19,11 @@ import {
   linkProductsToCategories,
   lockLiveProducts,
   lockVariants,
-  setProductCategories,
+  replaceProductCategories,
   setProductStatuses,
-  updateProduct,
+  updateProducts,
   updateVariants,
+  type ProductFields,
   type VariantFields,
 } from './product-repository.js';
 import { chooseSlugs } from './slug.js';
@@ -99,7 +100,7 @@ export async function applyImport(trx: Trx, ctx: AuthedCtx, plan: ImportPlan, no
     locked: await lockRows(trx, plan),
   };
 
-  const existing = await updateProducts(run, plan);
+  const existing = await updateExistingProducts(run, plan);
   const created = await createProducts(run, plan);
   const variants = [...(await updateVariantFields(run, plan)), ...(await createVariants(run, plan, new Map([...existing, ...created])))];
   await writeAudits(trx, ctx, run.audit);
@@ -125,19 +126,11 @@ async function lockRows(trx: Trx, plan: ImportPlan): Promise<Applying['locked']>
   return { products, variants, records };
 }
 
-/** The existing products, each written where the file differs from it. */
-async function updateProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
-  const rows = new Map<string, ProductRow>();
-  for (const target of plan.products.filter((p) => p.existing).sort((a, b) => a.existing!.id - b.existing!.id)) {
-    rows.set(target.key, await updateProductFields(run, target, run.locked.products.get(target.existing!.id)!));
-  }
-  return rows;
-}
-
-async function updateProductFields(run: Applying, target: ProductTarget, before: ProductRow): Promise<ProductRow> {
+/** What the file changes of an existing product, worked out against its locked row; null when nothing. */
+function productChange(target: ProductTarget, before: ProductRow) {
   const f = target.fields;
   const status = f.product_status !== undefined && f.product_status !== before.status ? f.product_status : undefined;
-  const changes = {
+  const fields = {
     ...(f.product_name !== undefined && f.product_name !== before.name ? { name: f.product_name } : {}),
     ...(f.brand !== undefined && f.brand !== before.brand ? { brand: f.brand } : {}),
     ...(f.description !== undefined && f.description !== before.description ? { description: f.description } : {}),
@@ -145,23 +138,51 @@ async function updateProductFields(run: Applying, target: ProductTarget, before:
   // Both sides sorted here: the database's collation may order slugs differently from JavaScript.
   const categories =
     f.categories && [...f.categories].sort().join('|') !== [...target.currentCategories].sort().join('|') ? f.categories : undefined;
-  if (Object.keys(changes).length === 0 && !categories && !status) return before;
-  const after = Object.keys(changes).length > 0 ? await updateProduct(run.trx, before.id, { ...changes, updated_at: run.now }) : before;
-  if (categories) await setProductCategories(run.trx, before.id, run.linkIds(categories));
-  if (status) run.statuses.push({ id: before.id, status, touch: true });
-  run.audit.push({
-    action: 'product.update',
-    entityType: 'product',
-    entityPublicId: before.public_id,
-    changes: {
-      before: productAudit(before),
-      after: { ...productAudit(after), ...(status ? { status } : {}), ...(categories ? { category_slugs: categories } : {}) },
-    },
-    reason: run.reason,
-  });
-  run.counts.updated.products++;
-  run.changed.add(before.id);
-  return after;
+  if (Object.keys(fields).length === 0 && !categories && !status) return null;
+  const written: ProductFields = { id: before.id, name: before.name, brand: before.brand, description: before.description, ...fields };
+  return { target, before, status, categories, fields: Object.keys(fields).length > 0 ? written : undefined };
+}
+
+/** The existing products, written where the file differs from them: their fields, then their category links, a batch per statement. */
+async function updateExistingProducts(run: Applying, plan: ImportPlan): Promise<Map<string, ProductRow>> {
+  const rows = new Map<string, ProductRow>();
+  const changes: NonNullable<ReturnType<typeof productChange>>[] = [];
+  for (const target of plan.products.filter((p) => p.existing).sort((a, b) => a.existing!.id - b.existing!.id)) {
+    const before = run.locked.products.get(target.existing!.id)!;
+    rows.set(target.key, before);
+    const change = productChange(target, before);
+    if (change) changes.push(change);
+  }
+  const written = await updateProducts(
+    run.trx,
+    changes.flatMap((c) => (c.fields ? [c.fields] : [])),
+    run.now,
+  );
+  const after = new Map(written.map((p) => [p.id, p]));
+  const relinked = changes.filter((c) => c.categories);
+  await replaceProductCategories(
+    run.trx,
+    relinked.map((c) => c.before.id),
+    relinked.flatMap((c) => run.linkIds(c.categories!).map((category_id) => ({ product_id: c.before.id, category_id }))),
+  );
+  for (const { target, before, status, categories } of changes) {
+    const row = after.get(before.id) ?? before;
+    rows.set(target.key, row);
+    if (status) run.statuses.push({ id: before.id, status, touch: true });
+    run.audit.push({
+      action: 'product.update',
+      entityType: 'product',
+      entityPublicId: before.public_id,
+      changes: {
+        before: productAudit(before),
+        after: { ...productAudit(row), ...(status ? { status } : {}), ...(categories ? { category_slugs: categories } : {}) },
+      },
+      reason: run.reason,
+    });
+    run.counts.updated.products++;
+    run.changed.add(before.id);
+  }
+  return rows;
 }
 
 /** The file's new products and their category links, together. */

@@ -106,6 +106,34 @@ export async function insertVariants(db: Executor, values: readonly Insertable<V
   return rows;
 }
 
+/** The fields an import writes of many products at once, each given whole (locked first with lockLiveProducts). */
+export type ProductFields = Pick<ProductRow, 'id' | 'name' | 'brand' | 'description'>;
+
+/** Writes each product's fields as given and sets its updated_at, a batch of products per statement; returns the rows as written. */
+export async function updateProducts(db: Executor, products: readonly ProductFields[], now: Date): Promise<ProductRow[]> {
+  const rows: ProductRow[] = [];
+  for (const batch of batchesOf(products)) {
+    const { rows: written } = await sql<ProductRow>`
+      UPDATE products p
+      SET name = x.name, brand = x.brand, description = x.description, updated_at = ${now}
+      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, name text, brand text, description text)
+      WHERE p.id = x.id
+      RETURNING p.*`.execute(db);
+    rows.push(...written);
+  }
+  return rows;
+}
+
+/** Makes `links` the only category links of these products (their rows held), a batch per statement. */
+export async function replaceProductCategories(
+  db: Executor,
+  productIds: readonly number[],
+  links: readonly { product_id: number; category_id: number }[],
+): Promise<void> {
+  for (const batch of batchesOf(productIds)) await db.deleteFrom('product_categories').where('product_id', 'in', batch).execute();
+  await linkProductsToCategories(db, links);
+}
+
 /** The editable fields of many variants at once, each given whole (locked first with lockVariants). */
 export type VariantFields = Pick<VariantRow, 'id' | 'name' | 'options' | 'price' | 'compare_at_price' | 'cost_price' | 'status'>;
 
