@@ -51,19 +51,19 @@ test('kill -9 mid-delivery and under checkout load: after a restart every stored
   first.signal('SIGKILL');
   await first.exited;
   receiver.answer = slowly;
-  // What the dead service sent but had not yet marked delivered is what may arrive twice (a share's marks follow its answers).
+  // What the dead service sent with no outcome recorded yet is what may arrive twice because of the kill (a
+  // share's marks follow its answers). A hung attempt that timed out before the kill (a loaded machine may
+  // see the sixth arrival late) was recorded as failed, and its resend is an ordinary retry.
   const sentBeforeKill = new Set(receiver.arrivals.map((a) => a.id));
-  const markedBeforeKill = new Set(
-    (
-      await file.db
-        .selectFrom('event_deliveries as d')
-        .innerJoin('events as e', 'e.id', 'd.event_id')
-        .select('e.public_id')
-        .where('d.state', '=', 'SUCCEEDED')
-        .execute()
-    ).map((row) => row.public_id),
-  );
-  const unmarked = [...sentBeforeKill].filter((id) => !markedBeforeKill.has(id));
+  const outcomes = await file.db
+    .selectFrom('event_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['e.public_id', 'd.state'])
+    .where((w) => w.or([w('d.state', '=', 'SUCCEEDED'), w('d.attempts', '>', 0)]))
+    .execute();
+  const markedBeforeKill = new Set(outcomes.filter((o) => o.state === 'SUCCEEDED').map((o) => o.public_id));
+  const failedBeforeKill = new Set(outcomes.filter((o) => o.state !== 'SUCCEEDED').map((o) => o.public_id));
+  const unmarked = [...sentBeforeKill].filter((id) => !markedBeforeKill.has(id) && !failedBeforeKill.has(id));
   assert.ok(unmarked.length > 0, 'the kill came while deliveries were in flight (sent, not yet marked delivered)');
   const acknowledged = [...early, ...(await Promise.all(late))]
     .filter((r) => r?.status === 201)
@@ -83,8 +83,10 @@ test('kill -9 mid-delivery and under checkout load: after a restart every stored
     const times = new Map<string, number>();
     for (const arrival of receiver.arrivals) times.set(arrival.id, (times.get(arrival.id) ?? 0) + 1);
     const repeated = [...times].filter(([, n]) => n > 1).map(([id]) => id);
-    for (const id of repeated) assert.ok(unmarked.includes(id), `${id} came twice though it was marked delivered before the kill`);
-    assert.ok(repeated.length <= PER_TARGET, `${repeated.length} repeats: at most the one share in flight`);
+    for (const id of repeated)
+      assert.ok(unmarked.includes(id) || failedBeforeKill.has(id), `${id} came twice though it was marked delivered before the kill`);
+    const resentAfterKill = repeated.filter((id) => unmarked.includes(id));
+    assert.ok(resentAfterKill.length <= PER_TARGET, `${resentAfterKill.length} repeats of the kill: at most the one share in flight`);
     // And the log says so (the marks follow the answers).
     await waitFor(
       async () => (await file.db.selectFrom('event_deliveries').select('id').where('state', '<>', 'SUCCEEDED').execute()).length === 0,
