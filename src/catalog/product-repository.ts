@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { batchesOf } from '../lib/batches.js';
+import { eachBatchAsRecords } from '../lib/sql.js';
 import type { ProductRow, ProductsTable, VariantRow, VariantsTable } from '../db/schema.js';
 
 /**
@@ -110,18 +111,18 @@ export async function insertVariants(db: Executor, values: readonly Insertable<V
 export type ProductFields = Pick<ProductRow, 'id' | 'name' | 'brand' | 'description'>;
 
 /** Writes each product's fields as given and sets its updated_at, a batch of products per statement; returns the rows as written. */
-export async function updateProducts(db: Executor, products: readonly ProductFields[], now: Date): Promise<ProductRow[]> {
-  const rows: ProductRow[] = [];
-  for (const batch of batchesOf(products)) {
-    const { rows: written } = await sql<ProductRow>`
+export function updateProducts(db: Executor, products: readonly ProductFields[], now: Date): Promise<ProductRow[]> {
+  return eachBatchAsRecords(
+    db,
+    products,
+    'id bigint, name text, brand text, description text',
+    (x) => sql<ProductRow>`
       UPDATE products p
       SET name = x.name, brand = x.brand, description = x.description, updated_at = ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, name text, brand text, description text)
+      FROM ${x}
       WHERE p.id = x.id
-      RETURNING p.*`.execute(db);
-    rows.push(...written);
-  }
-  return rows;
+      RETURNING p.*`,
+  );
 }
 
 /** Makes `links` the only category links of these products (their rows held), a batch per statement. */
@@ -138,20 +139,19 @@ export async function replaceProductCategories(
 export type VariantFields = Pick<VariantRow, 'id' | 'name' | 'options' | 'price' | 'compare_at_price' | 'cost_price' | 'status'>;
 
 /** Writes each variant's fields as given, a batch of variants per statement; returns the rows as written. */
-export async function updateVariants(db: Executor, variants: readonly VariantFields[], now: Date): Promise<VariantRow[]> {
-  const rows: VariantRow[] = [];
-  for (const batch of batchesOf(variants)) {
-    const { rows: written } = await sql<VariantRow>`
+export function updateVariants(db: Executor, variants: readonly VariantFields[], now: Date): Promise<VariantRow[]> {
+  return eachBatchAsRecords(
+    db,
+    variants,
+    'id bigint, name text, options jsonb, price numeric, compare_at_price numeric, cost_price numeric, status text',
+    (x) => sql<VariantRow>`
       UPDATE variants v
       SET name = x.name, options = x.options, price = x.price, compare_at_price = x.compare_at_price,
           cost_price = x.cost_price, status = x.status, updated_at = ${now}
-      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb)
-        AS x(id bigint, name text, options jsonb, price numeric, compare_at_price numeric, cost_price numeric, status text)
+      FROM ${x}
       WHERE v.id = x.id
-      RETURNING v.*`.execute(db);
-    rows.push(...written);
-  }
-  return rows;
+      RETURNING v.*`,
+  );
 }
 
 /** Sets many products' statuses (their rows held), a batch per statement; `touch` also sets updated_at. */
@@ -160,13 +160,16 @@ export async function setProductStatuses(
   statuses: readonly { id: number; status: ProductRow['status']; touch: boolean }[],
   now: Date,
 ): Promise<void> {
-  for (const batch of batchesOf(statuses)) {
-    await sql`
+  await eachBatchAsRecords(
+    db,
+    statuses,
+    'id bigint, status text, touch boolean',
+    (x) => sql`
       UPDATE products p
       SET status = x.status, updated_at = CASE WHEN x.touch THEN ${now}::timestamptz ELSE p.updated_at END
-      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, status text, touch boolean)
-      WHERE p.id = x.id`.execute(db);
-  }
+      FROM ${x}
+      WHERE p.id = x.id`,
+  );
 }
 
 /** Links products to categories (hold the products' rows); pairs already linked are left as they are. */

@@ -3,7 +3,7 @@ import type { Database, InventoryTable, MovementKind } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
 import { batchesOf } from '../lib/batches.js';
 import { type PageRequest, type Sort } from '../lib/pagination.js';
-import { containsPattern, countOf, keyIn, offsetOf, pageClause, paged, totalOf } from '../lib/sql.js';
+import { containsPattern, countOf, eachBatchAsRecords, keyIn, offsetOf, pageClause, paged, totalOf } from '../lib/sql.js';
 import type { InventorySortField, StockStatus } from './schemas.js';
 
 /**
@@ -330,14 +330,17 @@ export async function updateRecords(
   records: readonly { id: number; quantity_on_hand: number; reorder_level: number | null; stock_changed: boolean }[],
   now: Date,
 ): Promise<void> {
-  for (const batch of batchesOf(records)) {
-    await sql`
+  await eachBatchAsRecords(
+    db,
+    records,
+    'id bigint, quantity_on_hand integer, reorder_level integer, stock_changed boolean',
+    (x) => sql`
       UPDATE inventory i
       SET quantity_on_hand = x.quantity_on_hand, reorder_level = x.reorder_level,
           last_stock_update = CASE WHEN x.stock_changed THEN ${now}::timestamptz ELSE i.last_stock_update END
-      FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(id bigint, quantity_on_hand integer, reorder_level integer, stock_changed boolean)
-      WHERE i.id = x.id`.execute(db);
-  }
+      FROM ${x}
+      WHERE i.id = x.id`,
+  );
 }
 
 /** Writes a locked record's new quantities; `stockUpdatedAt` is set when a stock quantity changed. */

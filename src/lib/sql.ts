@@ -1,4 +1,5 @@
-import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { batchesOf } from './batches.js';
 import type { PageRequest } from './pagination.js';
 
 /** SQL fragments shared by the repositories (no table of their own): patterns, key lists, paging, counts. */
@@ -51,3 +52,22 @@ export const totalOf =
   <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, object>) =>
   async (): Promise<number> =>
     ((await countOf(base).executeTakeFirstOrThrow()) as { n: number }).n;
+
+/**
+ * Runs `statement` once per batch of `rows`, each batch passed as `x`, the JSON record set of
+ * `columns` (`id bigint, name text`): one parameter however many rows, for an UPDATE ... FROM.
+ * Returns the rows every statement returned, in order.
+ */
+export async function eachBatchAsRecords<R>(
+  db: QueryExecutorProvider,
+  rows: readonly object[],
+  columns: string,
+  statement: (x: RawBuilder<unknown>) => RawBuilder<R>,
+): Promise<R[]> {
+  const returned: R[] = [];
+  for (const batch of batchesOf(rows)) {
+    const x = sql`jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS x(${sql.raw(columns)})`;
+    returned.push(...(await statement(x).execute(db)).rows);
+  }
+  return returned;
+}
