@@ -29,7 +29,7 @@ const SLIDING: Record<string, string[]> = { sessions: ['last_seen_at', 'expires_
 
 /**
  * A function that takes a fingerprint of every table (its row count and a
- * hash of every row's content, in a stable order), rate-limit counters, the
+ * sum of every row's 64-bit hash: no sort, whatever the rows' order), rate-limit counters, the
  * audit entries of refusals and sliding session expiry excepted: a refused
  * request leaves every fingerprint as it was, so an UPDATE that wrote a value
  * is caught as surely as an INSERT.
@@ -51,7 +51,7 @@ export async function tableFingerprints(db: Db): Promise<() => Promise<Record<st
       // Stored files by their digest: their hex text would be most of every fingerprint's work.
       .map((c) => (c.data_type === 'bytea' ? `md5("${c.column_name}")` : `"${c.column_name}"`));
     const where = table === 'audit_log' ? `WHERE action NOT IN (${REFUSAL_AUDITS.map((a) => `'${a}'`).join(', ')})` : '';
-    return `(SELECT count(*) || ':' || md5(coalesce(string_agg(r::text, ',' ORDER BY r::text), '')) FROM (SELECT ${kept.join(', ')} FROM "${table}" ${where}) r) AS "${table}"`;
+    return `(SELECT count(*) || ':' || coalesce(sum(hashtextextended(r::text, 0)::numeric), 0) FROM (SELECT ${kept.join(', ')} FROM "${table}" ${where}) r) AS "${table}"`;
   };
   const query = sql.raw(`SELECT ${tables.map(fingerprint).join(',\n')}`);
   return async () => (await query.execute(db)).rows[0] as Record<string, string>;
