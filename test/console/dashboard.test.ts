@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { inConsole, LAPTOP, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { clearOfUtcMidnight } from '../helpers/clock.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp, type Client } from '../helpers/factories.js';
 
+await clearOfUtcMidnight();
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
 /** The dashboard's new-customers figure for a period, as the API gives it. */

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { clearOfUtcMidnight } from '../helpers/clock.js';
 import { signInAs } from '../helpers/factories.js';
 
+await clearOfUtcMidnight();
 const { t, browser } = await startConsole();
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { newPublicId } from '../../src/lib/ids.js';
 import type { RunningApp } from './app.js';
+import { clearOfUtcMidnight } from './clock.js';
 import { checkout, sellableVariant, shopper } from './commerce.js';
 import { ok } from './orders.js';
 import type { AppFixture } from './use-app.js';
@@ -43,6 +44,7 @@ async function buy(t: RunningApp, variants: Record<string, string>, lines: [stri
  * checks look up: the days it is dated by, and the public IDs it made.
  */
 export async function seedAnalytics(t: AppFixture<'ADMIN' | 'SUPER_ADMIN'>) {
+  await clearOfUtcMidnight();
   const products: Record<string, string> = {};
   const variants: Record<string, string> = {};
   const orders: Record<string, any> = {};
