@@ -96,7 +96,8 @@ export async function webhookBench(options: { db: Db; base: string; admin: { coo
       const stats = {
         retried: Object.fromEntries(retried.map((r) => [r.error ?? 'none', r.n])),
         endpoints: endpoints.length,
-        owed: atEnd.owed,
+        // Counted once drained: checkouts still in flight when the last round ended owe deliveries too.
+        owed: now.owed,
         deliveredByTheEnd: atEnd.delivered,
         drainSeconds: Math.round((Date.now() - started) / 100) / 10,
         received,
