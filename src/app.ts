@@ -105,6 +105,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Whether the database's schema matches the code (src/db/connect.ts); always, when absent. */
   schema?: SchemaGate;
+  /** Whether the process has been told to stop (src/main.ts): readiness then answers 503. Never, when absent. */
+  stopping?: () => boolean;
 }
 
 /** A caller's `x-request-id`, logged when it is sane. */
@@ -118,6 +120,7 @@ export async function buildApp({
   log,
   metrics,
   schema = schemaIsCurrent,
+  stopping = () => false,
 }: AppDeps): Promise<FastifyInstance> {
   const deferCompiles = config.schemaCompile === 'first-use';
   const app = Fastify({
@@ -280,7 +283,7 @@ export async function buildApp({
   if (config.events.worker === 'in-process') startWhenServing(() => dispatch.start());
   app.addHook('onClose', () => dispatch.close());
 
-  await app.register(healthRoutes({ db, schema }));
+  await app.register(healthRoutes({ db, schema, stopping }));
   await registerConsole(app, config.consoleDir);
   await registerStorefront(app, {
     dir: config.storefrontDir,

@@ -68,6 +68,12 @@ export interface Config {
   readonly metrics: { readonly host: string; readonly port: number | null; readonly token: string | null };
   /** How long a SIGTERM/SIGINT waits for in-flight requests and the email worker before closing what is left. */
   readonly shutdownGraceMs: number;
+  /**
+   * How long a SIGTERM/SIGINT keeps serving, readiness answering 503, before the drain begins: time
+   * for a balancer's health checks to take the instance out, so none of its kept-alive connections
+   * is closed under a request. Part of the grace period.
+   */
+  readonly shutdownDelayMs: number;
   /** How often the email worker looks for pending messages. */
   readonly emailPollIntervalMs: number;
   /** How long a claimed message stays hidden from other workers without a heartbeat (renewed every third of it). */
@@ -306,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     emailLeaseMs: int('EMAIL_LEASE_MS', 60_000, 1000, 3_600_000),
     emailWorker: (() => {
@@ -408,6 +415,12 @@ export function loadConfig(env: Env = process.env): Config {
       defaultReorderLevel: read('DEFAULT_REORDER_LEVEL')?.toLowerCase() === 'none' ? null : int('DEFAULT_REORDER_LEVEL', 5, 0, 1_000_000),
     },
   };
+  if (config.shutdownDelayMs > 0 && config.shutdownDelayMs >= config.shutdownGraceMs) {
+    throw new ConfigError(
+      'SHUTDOWN_DELAY_MS',
+      `must be below SHUTDOWN_GRACE_MS (${config.shutdownGraceMs}): the delay is part of the grace period`,
+    );
+  }
   if (config.events.leaseMs < 2 * config.webhooks.timeoutMs) {
     throw new ConfigError(
       'EVENT_LEASE_MS',

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { connectDatabase } from './db/connect.js';
 import { systemClock } from './lib/clock.js';
@@ -8,7 +9,8 @@ import { startMetricsServer } from './metrics/server.js';
 /**
  * `npm start`: config, database (embedded unless DATABASE_URL), migrations
  * (or, with MIGRATE_ON_START=false, not ready until they are applied), HTTP.
- * SIGTERM and SIGINT drain: stop accepting, finish the requests in flight
+ * SIGTERM and SIGINT drain: readiness fails at once (and, for SHUTDOWN_DELAY_MS, the
+ * instance serves on while a balancer notices), then stop accepting, finish the requests in flight
  * (within SHUTDOWN_GRACE_MS), let the email worker finish its message, close
  * the pool, then stop the embedded server if this process runs it.
  */
@@ -21,8 +23,16 @@ startProcess(async ({ config, log, shutdown }) => {
     void shutdown.run('the database schema is newer than this version', 1);
   });
   metrics = createMetrics({ db, clock: systemClock });
-  const app = await buildApp({ config, db, log, metrics, schema });
+  let stopping = false;
+  const app = await buildApp({ config, db, log, metrics, schema, stopping: () => stopping });
   shutdown.add('http', async (deadline) => {
+    // Serving on, not ready, until the balancer has taken this instance out: it then sends nothing
+    // on the connections closed below, so no request meets a connection closing under it.
+    stopping = true;
+    if (config.shutdownDelayMs > 0) {
+      log.info({ delay_ms: config.shutdownDelayMs }, 'not ready; serving until the delay ends, then draining');
+      await sleep(Math.min(config.shutdownDelayMs, Math.max(0, deadline - Date.now())));
+    }
     // Requests in flight finish. A keep-alive connection whose request finishes during the drain
     // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
     const idle = setInterval(() => app.server.closeIdleConnections(), 100);

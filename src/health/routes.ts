@@ -8,7 +8,7 @@ import { ping } from './repository.js';
 
 /** Liveness and readiness probes; they sit outside /api/v1. */
 export const healthRoutes =
-  (deps: { db: Db; schema: Pick<SchemaGate, 'pending'> }): FastifyPluginAsyncTypebox =>
+  (deps: { db: Db; schema: Pick<SchemaGate, 'pending'>; stopping: () => boolean }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const tags = ['Health'];
     const Status = Ok(Type.Object({ status: Type.String() }));
@@ -23,10 +23,12 @@ export const healthRoutes =
       config: { access: 'public' },
       schema: {
         tags,
-        summary: 'Readiness: the database answers and its schema matches this version',
+        summary: 'Readiness: the instance is not stopping, the database answers and its schema matches this version',
         response: { 200: Status, ...errorResponses('NOT_READY') },
       },
       handler: async (request, reply) => {
+        // A balancer stops sending here while the instance still serves (SHUTDOWN_DELAY_MS).
+        if (deps.stopping()) return sendError(reply, 503, 'NOT_READY', 'This instance is shutting down');
         const waiting = deps.schema.pending();
         if (waiting !== null) return sendError(reply, 503, 'NOT_READY', waiting);
         try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import { createDb, type Db } from '../../src/db/database.js';
 import { freePort } from '../../src/lib/ports.js';
 import { Client } from '../helpers/client.js';
@@ -22,6 +22,9 @@ import { adminQuery, cloneTemplate, startService, testServerUrl, type ServicePro
  * cannot retry gets its connection closed unanswered, which the client
  * answers by sending it again (once), as HTTP clients do. Every acknowledged
  * order is stored exactly once, and the stock accounts for exactly them.
+ * Then again with SHUTDOWN_DELAY_MS, as docs/scale-out.md recommends: each
+ * instance fails its readiness and serves on until HAProxy has taken it out,
+ * so nothing needs retrying at all.
  */
 const READERS = 2;
 const SHOPPERS = 4;
@@ -38,7 +41,7 @@ let db: Db;
 let instances: ServiceProcess[] = [];
 const ports: number[] = [];
 
-const env = () => ({
+const env = (shutdownDelayMs: number) => ({
   DB_NAMED_STATEMENTS: 'false',
   DB_POOL_SIZE: '5',
   TRUST_PROXY: 'loopback',
@@ -46,12 +49,15 @@ const env = () => ({
   RATE_LIMIT_CHECKOUT: '0',
   RATE_LIMIT_REGISTER: '0',
   SHUTDOWN_GRACE_MS: '10000',
+  SHUTDOWN_DELAY_MS: String(shutdownDelayMs),
   LOG_LEVEL: 'warn',
 });
-const startInstance = (slot: number) => {
+const startInstance = (slot: number, shutdownDelayMs = 0) => {
   const databaseUrl = bouncer.url(database);
-  return startService({ databaseUrl, port: ports[slot]!, env: env(), readyTimeoutMs: READY_TIMEOUT_MS });
+  return startService({ databaseUrl, port: ports[slot]!, env: env(shutdownDelayMs), readyTimeoutMs: READY_TIMEOUT_MS });
 };
+/** Longer than HAProxy's checks take to mark an instance DOWN (fall 2 x inter 1 s, and a check under way). */
+const DELAY_MS = 4000;
 
 before(async () => {
   bouncer = await startPgBouncer();
@@ -79,7 +85,16 @@ interface Outcome {
   phase: number;
 }
 
-test('a rolling restart of three instances behind HAProxy under read and checkout load: no client sees an error, every order exactly once', async (t) => {
+/** Every order acknowledged so far, across the file's restarts. */
+const acknowledged: string[] = [];
+
+/**
+ * Clients read and check out through HAProxy while each instance in turn gets SIGTERM, exits and
+ * is replaced by one started with `nextDelayMs` as its SHUTDOWN_DELAY_MS. Asserts what holds
+ * whatever the delay: no client saw an error, checkouts went on in every phase, every acknowledged
+ * order is stored once and the stock accounts for exactly them. Returns what differs.
+ */
+async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ retried: number; served5xx: number; resent: number }> {
   const store = { client: () => new Client(haproxy.url), db, config: { passwordHashCost: 10 } };
   const admin = (await signInAs(store, 'ADMIN')).client;
   const { variantId, productId } = await sellableVariant(admin, { stock: STOCK, price: '5.00' });
@@ -93,6 +108,10 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
     }),
   );
 
+  const statsBefore = Object.values(await haproxy.servers()).reduce(
+    (sum, s) => ({ retried: sum.retried + s.wretr + s.wredis, served5xx: sum.served5xx + s.hrsp_5xx }),
+    { retried: 0, served5xx: 0 },
+  );
   const outcomes: Outcome[] = [];
   const placed: { key: string; order: string }[] = [];
   let phase = 0;
@@ -159,7 +178,7 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
       const status = await instances[slot]!.stop();
       assert.deepEqual(status, { code: 0, signal: null }, `instance ${slot + 1} drained and exited 0`);
       const starting = Date.now();
-      instances[slot] = await startInstance(slot);
+      instances[slot] = await startInstance(slot, nextDelayMs);
       const started = Date.now();
       await haproxy.waitUntilUp();
       timings.push(`stopped in ${starting - stopping} ms, ready in ${started - starting} ms, UP in ${Date.now() - started} ms`);
@@ -173,6 +192,9 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
     await Promise.all([...readers, ...buyers]);
   }
 
+  const stats = Object.values(await haproxy.servers());
+  const retried = stats.reduce((sum, s) => sum + s.wretr + s.wredis, 0) - statsBefore.retried;
+  const served5xx = stats.reduce((sum, s) => sum + s.hrsp_5xx, 0) - statsBefore.served5xx;
   const failures = outcomes.filter((o) => o.status < 200 || o.status >= 300);
   // HAProxy's log lines whose termination state is not "----" say which side ended a failed exchange.
   const unusual = haproxy
@@ -185,16 +207,26 @@ test('a rolling restart of three instances behind HAProxy under read and checkou
     const orders = outcomes.filter((o) => o.phase === p && o.what === 'POST /orders').length;
     assert.ok(orders > 0, `checkouts went on during phase ${p}`);
   }
-  const stats = await haproxy.servers();
-  const retried = Object.values(stats).reduce((sum, s) => sum + s.wretr + s.wredis, 0);
-  assert.ok(retried > 0, `HAProxy retried requests the restarts refused (stats: ${JSON.stringify(stats)})`);
 
   // Every acknowledged order is stored once, nothing else was placed, and the stock accounts for exactly them.
+  acknowledged.push(...placed.map((p) => p.order));
   const stored = await db.selectFrom('orders').select('public_id').execute();
-  assert.equal(new Set(placed.map((p) => p.order)).size, placed.length, 'no order acknowledged twice');
-  assert.deepEqual(stored.map((o) => o.public_id).sort(), placed.map((p) => p.order).sort());
+  assert.equal(new Set(acknowledged).size, acknowledged.length, 'no order acknowledged twice');
+  assert.deepEqual(stored.map((o) => o.public_id).sort(), [...acknowledged].sort());
   assert.deepEqual(await inventoryOf({ db }, variantId), { quantity_on_hand: STOCK, quantity_reserved: placed.length });
   t.diagnostic(
-    `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}; closed unanswered and sent again ${resent}`,
+    `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}, answered 5xx ${served5xx}; closed unanswered and sent again ${resent}`,
   );
+  return { retried, served5xx, resent };
+}
+
+test('a rolling restart with a plain SIGTERM under read and checkout load: HAProxy retries what the draining instances refuse; no client sees an error, every order exactly once', async (t) => {
+  // The replacements start with SHUTDOWN_DELAY_MS, for the next test to restart.
+  const { retried } = await restartUnderLoad(t, DELAY_MS);
+  assert.ok(retried > 0, 'HAProxy retried requests the restarts refused');
+});
+
+test('a rolling restart of instances with SHUTDOWN_DELAY_MS: HAProxy takes each out before it drains, so nothing is refused, retried or closed under a request', async (t) => {
+  const { retried, served5xx, resent } = await restartUnderLoad(t, DELAY_MS);
+  assert.deepEqual({ retried, served5xx, resent }, { retried: 0, served5xx: 0, resent: 0 });
 });

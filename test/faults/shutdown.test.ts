@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import http from 'node:http';
 import net from 'node:net';
 import { shopper } from '../helpers/commerce.js';
 import { checkoutsInFlight as heldInFlight, drains } from '../helpers/in-flight.js';
@@ -99,5 +100,35 @@ test('past SHUTDOWN_GRACE_MS the open connections are cut and the process exits'
   for (const response of await Promise.all(held.responses)) assert.notEqual(response.status, 201, 'a cut request was never acknowledged');
   await held.lock.query('ROLLBACK');
   await held.lock.end();
+  await service.stop();
+});
+
+test('with SHUTDOWN_DELAY_MS, SIGTERM first fails readiness while every request is served, on kept-alive and new connections; then it drains and exits 0', async () => {
+  const service = await startService({
+    databaseUrl: file.database.url,
+    env: { ...ENV, SHUTDOWN_DELAY_MS: '2500', SHUTDOWN_GRACE_MS: '10000' },
+  });
+  const get = (path: string) => fetch(`${service.baseUrl}${path}`);
+  /** On a connection of its own, as a balancer's next connection would be. */
+  const getOnNewConnection = (path: string) =>
+    new Promise<number>((resolve, reject) =>
+      http.get(`${service.baseUrl}${path}`, { agent: false }, (response) => resolve(response.resume().statusCode!)).on('error', reject),
+    );
+  assert.equal((await get('/health/ready')).status, 200);
+  const signalled = Date.now();
+  service.signal('SIGTERM');
+  await service.waitForLog((line) => line.msg === 'not ready; serving until the delay ends, then draining');
+
+  const ready = await get('/health/ready');
+  assert.equal(ready.status, 503);
+  const envelope = (await ready.json()) as { error: { code: string; message: string } };
+  assert.deepEqual([envelope.error.code, envelope.error.message], ['NOT_READY', 'This instance is shutting down']);
+  assert.equal((await get('/api/v1/products')).status, 200, 'a kept-alive connection is still served');
+  assert.equal(await getOnNewConnection('/api/v1/products'), 200, 'so is a new one');
+
+  const status = await service.exited;
+  const elapsed = Date.now() - signalled;
+  assert.equal(status.code, 0);
+  assert.ok(elapsed >= 2400, `exited ${elapsed} ms after the signal, before the delay ended`);
   await service.stop();
 });

@@ -30,6 +30,8 @@ describe('configuration', () => {
       [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be false, a hop count/],
       [{ CORS_ORIGINS: 'http://ok.example,::bad' }, /CORS_ORIGINS has an invalid origin/],
       [{ SCHEMA_COMPILE: 'lazy' }, /SCHEMA_COMPILE must be start or first-use/],
+      [{ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_GRACE_MS: '5000' }, /SHUTDOWN_DELAY_MS must be below SHUTDOWN_GRACE_MS \(5000\)/],
+      [{ SHUTDOWN_DELAY_MS: '60001' }, /SHUTDOWN_DELAY_MS must be between/],
     ];
     for (const [env, message] of cases) {
       assert.throws(

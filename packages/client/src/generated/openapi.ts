@@ -107,7 +107,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers and its schema matches this version
+         * Readiness: the instance is not stopping, the database answers and its schema matches this version
          * @description Public.
          */
         get: {
