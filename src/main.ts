@@ -26,13 +26,7 @@ startProcess(async ({ config, log, shutdown }) => {
   let stopping = false;
   const app = await buildApp({ config, db, log, metrics, schema, stopping: () => stopping });
   shutdown.add('http', async (deadline) => {
-    // Serving on, not ready, until the balancer has taken this instance out: it then sends nothing
-    // on the connections closed below, so no request meets a connection closing under it.
     stopping = true;
-    if (config.shutdownDelayMs > 0) {
-      log.info({ delay_ms: config.shutdownDelayMs }, 'not ready; serving until the delay ends, then draining');
-      await sleep(Math.min(config.shutdownDelayMs, Math.max(0, deadline - Date.now())));
-    }
     // Requests in flight finish. A keep-alive connection whose request finishes during the drain
     // would otherwise stay open until its keep-alive timeout: idle ones are closed as they appear.
     const idle = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -56,4 +50,13 @@ startProcess(async ({ config, log, shutdown }) => {
     const server = await startMetricsServer({ registry: metrics.registry, ...config.metrics, port: config.metrics.port, log });
     if (server) shutdown.add('metrics', () => new Promise<void>((resolve) => server.close(() => resolve())));
   }
+  // The first step to run, once serving (an instance that never listened has no balancer to wait for):
+  // not ready, still serving, until the balancer has taken this instance out; it then sends nothing on
+  // the connections the drain closes, so no request meets a connection closing under it.
+  shutdown.add('readiness', async (deadline) => {
+    stopping = true;
+    if (config.shutdownDelayMs === 0) return;
+    log.info({ delay_ms: config.shutdownDelayMs }, 'not ready; serving until the delay ends, then draining');
+    await sleep(Math.min(config.shutdownDelayMs, Math.max(0, deadline - Date.now())));
+  });
 });

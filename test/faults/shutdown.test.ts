@@ -104,31 +104,42 @@ test('past SHUTDOWN_GRACE_MS the open connections are cut and the process exits'
 });
 
 test('with SHUTDOWN_DELAY_MS, SIGTERM first fails readiness while every request is served, on kept-alive and new connections; then it drains and exits 0', async () => {
+  const DELAY_MS = 4000;
   const service = await startService({
     databaseUrl: file.database.url,
-    env: { ...ENV, SHUTDOWN_DELAY_MS: '2500', SHUTDOWN_GRACE_MS: '10000' },
+    env: { ...ENV, SHUTDOWN_DELAY_MS: String(DELAY_MS), SHUTDOWN_GRACE_MS: '10000' },
   });
-  const get = (path: string) => fetch(`${service.baseUrl}${path}`);
-  /** On a connection of its own, as a balancer's next connection would be. */
-  const getOnNewConnection = (path: string) =>
-    new Promise<number>((resolve, reject) =>
-      http.get(`${service.baseUrl}${path}`, { agent: false }, (response) => resolve(response.resume().statusCode!)).on('error', reject),
-    );
+  // One kept-alive connection, as a balancer's pooled one; `reused` says whether a request went on it again.
+  const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path: string, agent: http.Agent | false = keptAlive) =>
+    new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+      const request = http.get(`${service.baseUrl}${path}`, { agent }, (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body, reused: request.reusedSocket }));
+      });
+      request.on('error', reject);
+    });
   assert.equal((await get('/health/ready')).status, 200);
+  assert.equal((await get('/api/v1/products')).status, 200, 'the route is warm before the signal');
   const signalled = Date.now();
   service.signal('SIGTERM');
   await service.waitForLog((line) => line.msg === 'not ready; serving until the delay ends, then draining');
 
   const ready = await get('/health/ready');
   assert.equal(ready.status, 503);
-  const envelope = (await ready.json()) as { error: { code: string; message: string } };
-  assert.deepEqual([envelope.error.code, envelope.error.message], ['NOT_READY', 'This instance is shutting down']);
-  assert.equal((await get('/api/v1/products')).status, 200, 'a kept-alive connection is still served');
-  assert.equal(await getOnNewConnection('/api/v1/products'), 200, 'so is a new one');
+  const { error } = JSON.parse(ready.body) as { error: { code: string; message: string } };
+  assert.deepEqual([error.code, error.message], ['NOT_READY', 'This instance is shutting down']);
+  const again = await get('/api/v1/products');
+  assert.deepEqual([again.status, again.reused], [200, true], 'the kept-alive connection is still open and served');
+  assert.equal((await get('/api/v1/products', false)).status, 200, 'so is a new connection');
+  const served = Date.now() - signalled;
+  assert.ok(served < DELAY_MS, `all of it within the delay (${served} ms)`);
 
   const status = await service.exited;
   const elapsed = Date.now() - signalled;
+  keptAlive.destroy();
   assert.equal(status.code, 0);
-  assert.ok(elapsed >= 2400, `exited ${elapsed} ms after the signal, before the delay ended`);
+  assert.ok(elapsed >= DELAY_MS, `exited ${elapsed} ms after the signal, before the delay ended`);
   await service.stop();
 });
