@@ -49,8 +49,9 @@ const changePassword = (client: ReturnType<typeof t.client>) =>
 
 const loginStatus = async (email: string, password: string) => (await t.client().post('/api/v1/auth/login', { email, password })).status;
 
-test('a password change raced with a reset of the same account: both answer as alone, the change wins, no deadlock', async () => {
+test('a password change raced with a reset of the same account: both answer as alone, the later commit wins, no deadlock', async () => {
   const before = { ...transactionRetries(t.db) };
+  let changeWon = 0;
   for (const offset of offsets(await hashMs())) {
     const { client, email } = await signUp(t);
     const token = await resetToken(t, email);
@@ -58,11 +59,22 @@ test('a password change raced with a reset of the same account: both answer as a
     await sleep(offset);
     const reset = await t.client().post('/api/v1/auth/password-reset/verify', { token, new_password: RESET });
     const changed = await change;
+    if (changed.status === 400 || changed.status === 401) {
+      // On a loaded machine the reset can commit before the change has even read the account: the
+      // change then meets the new password (or its session ended by the reset), as it would alone
+      // after the reset, and the reset holds.
+      assert.ok(['INVALID_PASSWORD', 'UNAUTHENTICATED'].includes(changed.body.error.code), changed.text);
+      assert.equal(reset.status, 204, reset.text);
+      assert.equal(await loginStatus(email, RESET), 200, `offset ${offset} ms: the reset came first and holds`);
+      continue;
+    }
     assert.equal(changed.status, 204, changed.text);
+    changeWon += 1;
     // A reset that committed first is overwritten by the change; one that came second found its link ended.
     assert.ok(reset.status === 204 || (reset.status === 410 && reset.body.error.code === 'TOKEN_EXPIRED'), `${reset.status} ${reset.text}`);
     assert.equal(await loginStatus(email, CHANGED), 200, `offset ${offset} ms: the change is the password that holds`);
   }
+  assert.ok(changeWon > 0, 'in no round did the change read the account before the reset committed: the race was never run');
   assert.deepEqual(transactionRetries(t.db), before, 'no transaction was aborted as a deadlock victim');
 });
 
