@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { Database, DeliveryState, TargetKind } from '../db/schema.js';
-import { keyIn } from '../lib/sql.js';
+import { eachBatchAsRecords, keyIn } from '../lib/sql.js';
 
 /**
  * SQL of `event_deliveries`, their one owner: one row per event and target,
@@ -117,25 +117,28 @@ const attemptColumns = (a: AttemptRecord) => ({
  * The last failure's reason stays: the log says why it took more than one attempt.
  */
 export async function markDeliveriesSucceeded(db: Executor, done: { id: number; attempt: AttemptRecord }[]): Promise<void> {
-  const rows = JSON.stringify(
-    done.map(({ id, attempt: a }) => ({
-      id,
-      attempts: a.attempts,
-      at: a.startedAt.toISOString(),
-      status: a.status,
-      body: a.body,
-      latency: a.latencyMs,
-    })),
+  const rows = done.map(({ id, attempt: a }) => ({
+    id,
+    attempts: a.attempts,
+    at: a.startedAt.toISOString(),
+    status: a.status,
+    body: a.body,
+    latency: a.latencyMs,
+  }));
+  await eachBatchAsRecords(
+    db,
+    rows,
+    'id bigint, attempts int, at timestamptz, status int, body text, latency int',
+    (records) => sql`
+      WITH v AS MATERIALIZED (SELECT * FROM ${records}),
+      locked AS (
+        SELECT id FROM event_deliveries WHERE id = ANY(ARRAY(SELECT id FROM v)) AND state = 'PENDING' ORDER BY id FOR UPDATE
+      )
+      UPDATE event_deliveries d SET state = 'SUCCEEDED', attempts = v.attempts, delivered_at = v.at,
+        first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at, response_status = v.status,
+        response_body = v.body, latency_ms = v.latency, claim = NULL
+      FROM v WHERE d.id = v.id AND d.id IN (SELECT id FROM locked)`,
   );
-  await sql`
-    WITH locked AS (
-      SELECT id FROM event_deliveries WHERE id = ANY(${done.map((d) => d.id)}::bigint[]) AND state = 'PENDING' ORDER BY id FOR UPDATE
-    )
-    UPDATE event_deliveries d SET state = 'SUCCEEDED', attempts = v.attempts, delivered_at = v.at,
-      first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at, response_status = v.status,
-      response_body = v.body, latency_ms = v.latency, claim = NULL
-    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id bigint, attempts int, at timestamptz, status int, body text, latency int)
-    WHERE d.id = v.id AND d.id IN (SELECT id FROM locked)`.execute(db);
 }
 
 /**
