@@ -416,6 +416,13 @@ async function main() {
           );
         },
       },
+      // The checkout without endpoints again, after the scenario with them: the scenario with webhooks always runs
+      // second, on a database still vacuuming what the first left behind, so it is compared with the mean of both.
+      {
+        name: 'checkout: spread (again)',
+        scenario: { kind: 'orders', url: base, shoppersFile: shopperFiles.spread },
+        prepare: prepare('spread'),
+      },
       {
         name: 'checkout baseline: raw transaction, hot variant',
         scenario: { kind: 'raw-checkout', databaseUrl, shoppersFile: shopperFiles.hot },
@@ -566,8 +573,10 @@ async function main() {
           ...webhookRun.stats,
           ratioToWithout: ((name) => {
             const find = (n: string) => results.find((r) => r.name === n && !r.setup)?.ordersPerSecond;
-            const without = find('checkout: spread');
+            const before = find('checkout: spread');
+            const after = find('checkout: spread (again)');
             const with3 = find(name);
+            const without = before && after ? (before + after) / 2 : (before ?? after);
             return without && with3 ? with3 / without : null;
           })('checkout: spread, 3 webhooks on order.placed'),
         },
@@ -625,7 +634,7 @@ async function main() {
       `oversold variants: ${oversold}; orders placed during checkout scenarios: ${placed}; with their email in the outbox: ${emails} (missing: ${missing})`,
       ...(report.checkout.webhooks
         ? [
-            `checkout with 3 webhook endpoints on order.placed: ${report.checkout.webhooks.ratioToWithout?.toFixed(2) ?? '?'} of the orders/s without; ${report.checkout.webhooks.deliveredByTheEnd} of ${report.checkout.webhooks.owed} deliveries sent by the end of the load, all within ${report.checkout.webhooks.drainSeconds} s after it (${report.checkout.webhooks.received} received)`,
+            `checkout with 3 webhook endpoints on order.placed: ${report.checkout.webhooks.ratioToWithout?.toFixed(2) ?? '?'} of the orders/s without (the mean of the runs before and after it); ${report.checkout.webhooks.deliveredByTheEnd} of ${report.checkout.webhooks.owed} deliveries sent by the end of the load, all within ${report.checkout.webhooks.drainSeconds} s after it (${report.checkout.webhooks.received} received)`,
           ]
         : []),
       ...(browse
