@@ -94,7 +94,10 @@ interface Outcome {
  * whatever the delay: no client saw an error, checkouts went on in every phase, every acknowledged
  * order is stored once and the stock accounts for exactly them. Returns what differs.
  */
-async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ retried: number; served5xx: number; resent: number }> {
+async function restartUnderLoad(
+  t: TestContext,
+  nextDelayMs: number,
+): Promise<{ retried: number; served5xx: number; resent: number; resends: string[] }> {
   const store = { client: () => new Client(haproxy.url), db, config: { passwordHashCost: 10 } };
   const admin = (await signInAs(store, 'ADMIN')).client;
   const { variantId, productId } = await sellableVariant(admin, { stock: STOCK, price: '5.00' });
@@ -116,6 +119,9 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
   const outcomes: Outcome[] = [];
   const placed: { key: string; order: string }[] = [];
   let phase = 0;
+  let phaseStarted = Date.now();
+  /** When each resend happened, for a failure's message: the phase and the time since its instance was told to stop. */
+  const resends: string[] = [];
   let running = true;
   let resent = 0;
   /**
@@ -129,6 +135,7 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
     } catch (error) {
       if (((error as Error).cause as { code?: string } | undefined)?.code !== 'UND_ERR_SOCKET') throw error;
       resent++;
+      resends.push(`phase ${phase}, ${Date.now() - phaseStarted} ms after the stop: ${String((error as Error).cause)}`);
       return request();
     }
   };
@@ -175,7 +182,7 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
     const timings: string[] = [];
     for (let slot = 0; slot < instances.length; slot++) {
       phase = slot + 1;
-      const stopping = Date.now();
+      const stopping = (phaseStarted = Date.now());
       const status = await instances[slot]!.stop();
       assert.deepEqual(status, { code: 0, signal: null }, `instance ${slot + 1} drained and exited 0`);
       const starting = Date.now();
@@ -217,7 +224,7 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
   t.diagnostic(
     `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}, answered 5xx ${served5xx}; closed unanswered and sent again ${resent}`,
   );
-  return { retried, served5xx, resent };
+  return { retried, served5xx, resent, resends };
 }
 
 test('a rolling restart with a plain SIGTERM under read and checkout load: HAProxy retries what the draining instances refuse; no client sees an error, every order exactly once', async (t) => {
@@ -234,6 +241,6 @@ test('a rolling restart of instances with SHUTDOWN_DELAY_MS: HAProxy takes each 
     instances[slot] = await startInstance(slot, DELAY_MS);
   }
   await haproxy.waitUntilUp();
-  const { retried, served5xx, resent } = await restartUnderLoad(t, DELAY_MS);
-  assert.deepEqual({ retried, served5xx, resent }, { retried: 0, served5xx: 0, resent: 0 });
+  const { retried, served5xx, resent, resends } = await restartUnderLoad(t, DELAY_MS);
+  assert.deepEqual({ retried, served5xx, resent }, { retried: 0, served5xx: 0, resent: 0 }, `resends: ${resends.join('; ') || 'none'}`);
 });
