@@ -94,10 +94,7 @@ interface Outcome {
  * whatever the delay: no client saw an error, checkouts went on in every phase, every acknowledged
  * order is stored once and the stock accounts for exactly them. Returns what differs.
  */
-async function restartUnderLoad(
-  t: TestContext,
-  nextDelayMs: number,
-): Promise<{ retried: number; served5xx: number; resent: number; resends: string[] }> {
+async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ retried: number; served5xx: number; resends: string[] }> {
   const store = { client: () => new Client(haproxy.url), db, config: { passwordHashCost: 10 } };
   const admin = (await signInAs(store, 'ADMIN')).client;
   const { variantId, productId } = await sellableVariant(admin, { stock: STOCK, price: '5.00' });
@@ -123,7 +120,6 @@ async function restartUnderLoad(
   /** When each resend happened, for a failure's message: the phase and the time since its instance was told to stop. */
   const resends: string[] = [];
   let running = true;
-  let resent = 0;
   /**
    * A request whose kept-alive connection HAProxy closed without an answer is sent once more, as
    * browsers and most HTTP clients do: that close is how HAProxy says the request may be repeated,
@@ -134,7 +130,6 @@ async function restartUnderLoad(
       return await request();
     } catch (error) {
       if (((error as Error).cause as { code?: string } | undefined)?.code !== 'UND_ERR_SOCKET') throw error;
-      resent++;
       resends.push(`phase ${phase}, ${Date.now() - phaseStarted} ms after the stop: ${String((error as Error).cause)}`);
       return request();
     }
@@ -182,14 +177,14 @@ async function restartUnderLoad(
     const timings: string[] = [];
     for (let slot = 0; slot < instances.length; slot++) {
       phase = slot + 1;
-      const stopping = (phaseStarted = Date.now());
+      phaseStarted = Date.now();
       const status = await instances[slot]!.stop();
       assert.deepEqual(status, { code: 0, signal: null }, `instance ${slot + 1} drained and exited 0`);
       const starting = Date.now();
       instances[slot] = await startInstance(slot, nextDelayMs);
       const started = Date.now();
       await haproxy.waitUntilUp();
-      timings.push(`stopped in ${starting - stopping} ms, ready in ${started - starting} ms, UP in ${Date.now() - started} ms`);
+      timings.push(`stopped in ${starting - phaseStarted} ms, ready in ${started - starting} ms, UP in ${Date.now() - started} ms`);
       await sleep(500);
     }
     t.diagnostic(`restarts: ${timings.join('; ')}`);
@@ -222,9 +217,9 @@ async function restartUnderLoad(
   assert.deepEqual(stored.sort(), placed.map((p) => p.order).sort());
   assert.deepEqual(await inventoryOf({ db }, variantId), { quantity_on_hand: STOCK, quantity_reserved: placed.length });
   t.diagnostic(
-    `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}, answered 5xx ${served5xx}; closed unanswered and sent again ${resent}`,
+    `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}, answered 5xx ${served5xx}; closed unanswered and sent again ${resends.length}`,
   );
-  return { retried, served5xx, resent, resends };
+  return { retried, served5xx, resends };
 }
 
 test('a rolling restart with a plain SIGTERM under read and checkout load: HAProxy retries what the draining instances refuse; no client sees an error, every order exactly once', async (t) => {
@@ -241,6 +236,10 @@ test('a rolling restart of instances with SHUTDOWN_DELAY_MS: HAProxy takes each 
     instances[slot] = await startInstance(slot, DELAY_MS);
   }
   await haproxy.waitUntilUp();
-  const { retried, served5xx, resent, resends } = await restartUnderLoad(t, DELAY_MS);
-  assert.deepEqual({ retried, served5xx, resent }, { retried: 0, served5xx: 0, resent: 0 }, `resends: ${resends.join('; ') || 'none'}`);
+  const { retried, served5xx, resends } = await restartUnderLoad(t, DELAY_MS);
+  assert.deepEqual(
+    { retried, served5xx, resent: resends.length },
+    { retried: 0, served5xx: 0, resent: 0 },
+    `resends: ${resends.join('; ') || 'none'}`,
+  );
 });
