@@ -25,6 +25,7 @@ import * as events from './migrations/0017-events.js';
 import * as cachePurges from './migrations/0018-cache-purges.js';
 import * as purgeScarceStock from './migrations/0019-purge-scarce-stock.js';
 import * as publicDocuments from './migrations/0020-public-documents.js';
+import * as deliveryClaims from './migrations/0021-delivery-claims.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0018-cache-purges': cachePurges,
   '0019-purge-scarce-stock': purgeScarceStock,
   '0020-public-documents': publicDocuments,
+  '0021-delivery-claims': deliveryClaims,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -48,22 +48,31 @@ export interface ClaimedDelivery {
 
 /**
  * Takes due deliveries of active targets, up to `perTarget` each. A delivery
- * is due only when no earlier event with the same ordering key is still
- * pending for its target (being sent, or waiting for a retry), so one
- * target sees a resource's events in the order they happened. The lock step
+ * is due only when it is the earliest event with its ordering key still
+ * pending for its target (being sent, or waiting for a retry), so one target
+ * sees a resource's events in the order they happened. The lock step
  * re-checks `next_attempt_at`, so a row another worker claimed since this
  * statement's snapshot is skipped, not taken twice.
+ *
+ * Every step has one sensible plan whatever the statistics say, because a
+ * queue's statistics are always stale (a burst arrives after the last
+ * ANALYZE saw an empty table): each target's due deliveries come off
+ * `event_deliveries_due` in claim order and stop at the limit, the ordering
+ * check is one `min()` probe of `event_deliveries_in_order` per candidate (a
+ * NOT EXISTS became an anti-join that read the target's whole backlog per
+ * candidate), and the lock step reaches each candidate by its primary key
+ * (an `id = ANY(...)` filter walked the whole pending index).
  */
-export async function claimDueDeliveries(db: Executor, request: ClaimRequest): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
+export function claimDueDeliveriesStatement(request: ClaimRequest) {
+  return sql<ClaimedDelivery>`
     WITH candidates AS (
       SELECT d.id, d.event_id FROM event_targets t
       CROSS JOIN LATERAL (
         SELECT d.id, d.event_id FROM event_deliveries d
         WHERE d.target_id = t.id AND d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
-          AND NOT EXISTS (
-            SELECT 1 FROM event_deliveries p
-            WHERE p.target_id = d.target_id AND p.ordering_key = d.ordering_key AND p.state = 'PENDING' AND p.event_id < d.event_id
+          AND d.event_id = (
+            SELECT min(p.event_id) FROM event_deliveries p
+            WHERE p.target_id = d.target_id AND p.ordering_key = d.ordering_key AND p.state = 'PENDING'
           )
         ORDER BY d.next_attempt_at, d.event_id
         LIMIT ${request.perTarget}
@@ -73,10 +82,10 @@ export async function claimDueDeliveries(db: Executor, request: ClaimRequest): P
       LIMIT ${request.limit}
     ),
     locked AS (
-      SELECT d.id FROM event_deliveries d
-      WHERE d.id = ANY(ARRAY(SELECT id FROM candidates)) AND d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
+      SELECT d.id FROM candidates c JOIN event_deliveries d ON d.id = c.id
+      WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
       ORDER BY d.id
-      FOR UPDATE SKIP LOCKED
+      FOR UPDATE OF d SKIP LOCKED
     ),
     claimed AS (
       UPDATE event_deliveries d SET claim = ${request.claim}, next_attempt_at = ${request.leaseEnd}
@@ -86,7 +95,11 @@ export async function claimDueDeliveries(db: Executor, request: ClaimRequest): P
     SELECT c.id, c.public_id, c.attempts, c.first_attempt_at, c.target_id, t.kind, t.public_id AS target_public_id, t.failing_since,
            e.public_id AS event_public_id, e.type, e.version, e.payload, e.created_at AS event_created_at
     FROM claimed c JOIN event_targets t ON t.id = c.target_id JOIN events e ON e.id = c.event_id
-    ORDER BY e.id`.execute(db);
+    ORDER BY e.id`;
+}
+
+export async function claimDueDeliveries(db: Executor, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { rows } = await claimDueDeliveriesStatement(request).execute(db);
   return rows;
 }
 
