@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
-import type { Db } from '../src/db/database.js';
-import { claimDueDeliveriesStatement, type ClaimRequest } from '../src/events/delivery-repository.js';
+import { createDb, type Db } from '../src/db/database.js';
+import { claimDueDeliveries, claimDueDeliveriesStatement, type ClaimRequest } from '../src/events/delivery-repository.js';
 import { fileDatabase } from './helpers/service.js';
 
 /**
@@ -27,7 +27,7 @@ async function addOrders(db: Db, from: number, count: number, eventsPerOrder: nu
   // Each order's events share its ordering key; a later one waits for the earlier (placed before shipped).
   await sql`
     INSERT INTO events (type, version, ordering_key, payload)
-    SELECT 'order.placed', 1, 'order:' || o, '{}'::jsonb
+    SELECT 'order.placed', 1, 'order:ord_' || md5(o::text), '{}'::jsonb
     FROM generate_series(${from}::int, ${from + count - 1}::int) o, generate_series(1, ${eventsPerOrder}::int) n
     ORDER BY o, n`.execute(db);
 }
@@ -101,4 +101,29 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
     large.buffers < small.buffers * 2,
     `a claim over ten times the backlog touched ${large.buffers} buffers against ${small.buffers}`,
   );
+});
+
+test('the claim is planned at each run: no connection keeps it as a prepared statement', async () => {
+  const db = createDb(state.database.url, 1);
+  try {
+    const now = new Date();
+    await claimDueDeliveries(db, {
+      claim: randomUUID(),
+      now,
+      leaseEnd: new Date(now.getTime() + 60_000),
+      limit: 1,
+      perTarget: 1,
+      busyTargets: [],
+    });
+    await db.selectFrom('event_targets').select('id').where('id', '=', 0).execute();
+    const prepared = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(db);
+    const texts = prepared.rows.map((row) => row.statement);
+    assert.ok(
+      texts.some((text) => text.includes('from "event_targets"')),
+      'an ordinary statement is prepared (the check sees this connection)',
+    );
+    assert.ok(!texts.some((text) => text.includes('candidates AS')), 'the claim is not');
+  } finally {
+    await db.destroy();
+  }
 });

@@ -39,12 +39,25 @@ function statementName(text: string): string | undefined {
 }
 
 /**
+ * Begins a statement that is planned afresh at every run, never from a cached
+ * plan: one over a queue table, empty for hours and then holding thousands of
+ * rows within seconds. Its cached plan is made while the table is empty, when
+ * every plan costs nothing and a sequential scan wins, and is kept until an
+ * ANALYZE of the table (bench/NOTES.md: a webhook claim took 66 ms a run on
+ * one during the checkout bench). Planning such a statement costs about a
+ * millisecond; it runs a few times a second at most.
+ */
+export const PLANNED_EACH_RUN = '/* planned each run */ ';
+
+/**
  * A statement with parameters, or a single query (SELECT or WITH, no `;`)
  * without them: a page whose limit, offset and filters are all literals still
- * deserves its cached plan. Scripts (migrations, seeds) are left alone.
+ * deserves its cached plan. Scripts (migrations, seeds) are left alone, and so
+ * is a statement that asks to be planned at every run.
  */
 const SINGLE_QUERY = /^\s*(select|with)\b[^;]*$/i;
-const preparable = (text: string, values: unknown) => (Array.isArray(values) && values.length > 0) || SINGLE_QUERY.test(text);
+const preparable = (text: string, values: unknown) =>
+  !text.startsWith(PLANNED_EACH_RUN) && ((Array.isArray(values) && values.length > 0) || SINGLE_QUERY.test(text));
 
 function prepareStatements(client: pg.PoolClient, onRefused: (error: Error) => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

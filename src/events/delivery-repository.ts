@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PLANNED_EACH_RUN, type Executor } from '../db/database.js';
 import type { Database, DeliveryState, TargetKind } from '../db/schema.js';
 import { eachBatchAsRecords, keyIn } from '../lib/sql.js';
 
@@ -60,11 +60,12 @@ export interface ClaimedDelivery {
  * `event_deliveries_due` in claim order and stop at the limit, the ordering
  * check is one `min()` probe of `event_deliveries_in_order` per candidate (a
  * NOT EXISTS became an anti-join that read the target's whole backlog per
- * candidate), and the lock step reaches each candidate by its primary key
- * (an `id = ANY(...)` filter walked the whole pending index).
+ * candidate), and the lock step reaches each candidate by its primary key,
+ * one lateral lookup each (an `id = ANY(...)` filter, or a join the planner
+ * could hash, walked the whole pending index).
  */
 export function claimDueDeliveriesStatement(request: ClaimRequest) {
-  return sql<ClaimedDelivery>`
+  return sql<ClaimedDelivery>`${sql.raw(PLANNED_EACH_RUN)}
     WITH candidates AS (
       SELECT d.id, d.event_id FROM event_targets t
       CROSS JOIN LATERAL (
@@ -82,10 +83,12 @@ export function claimDueDeliveriesStatement(request: ClaimRequest) {
       LIMIT ${request.limit}
     ),
     locked AS (
-      SELECT d.id FROM candidates c JOIN event_deliveries d ON d.id = c.id
-      WHERE d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
-      ORDER BY d.id
-      FOR UPDATE OF d SKIP LOCKED
+      SELECT d.id FROM (SELECT id FROM candidates ORDER BY id) c
+      CROSS JOIN LATERAL (
+        SELECT d.id FROM event_deliveries d
+        WHERE d.id = c.id AND d.state = 'PENDING' AND d.next_attempt_at <= ${request.now}
+        FOR UPDATE SKIP LOCKED
+      ) d
     ),
     claimed AS (
       UPDATE event_deliveries d SET claim = ${request.claim}, next_attempt_at = ${request.leaseEnd}
@@ -126,7 +129,8 @@ const attemptColumns = (a: AttemptRecord) => ({
 
 /**
  * Marks deliveries done whoever holds them now (sent is sent), unless they
- * were cancelled meanwhile: one statement for a target's share of a batch.
+ * were cancelled meanwhile: one statement for a target's share of a batch,
+ * planned at each run and reaching each delivery by its primary key, like the claim.
  * The last failure's reason stays: the log says why it took more than one attempt.
  */
 export async function markDeliveriesSucceeded(db: Executor, done: { id: number; attempt: AttemptRecord }[]): Promise<void> {
@@ -142,10 +146,11 @@ export async function markDeliveriesSucceeded(db: Executor, done: { id: number; 
     db,
     rows,
     'id bigint, attempts int, at timestamptz, status int, body text, latency int',
-    (records) => sql`
+    (records) => sql`${sql.raw(PLANNED_EACH_RUN)}
       WITH v AS MATERIALIZED (SELECT * FROM ${records}),
       locked AS (
-        SELECT id FROM event_deliveries WHERE id = ANY(ARRAY(SELECT id FROM v)) AND state = 'PENDING' ORDER BY id FOR UPDATE
+        SELECT d.id FROM (SELECT id FROM v ORDER BY id) v
+        CROSS JOIN LATERAL (SELECT d.id FROM event_deliveries d WHERE d.id = v.id AND d.state = 'PENDING' FOR UPDATE) d
       )
       UPDATE event_deliveries d SET state = 'SUCCEEDED', attempts = v.attempts, delivered_at = v.at,
         first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at, response_status = v.status,
