@@ -53,21 +53,22 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
 
   /** Takes up to BATCH due messages nobody else holds, under a new claim. */
   const claimBatch = (claim: string) => claimDueEmails(db, claim, clock.now(), leaseEnd(), BATCH);
-  /** Renews the lease on what the claim still holds; returns the IDs it holds. */
-  const heartbeat = (claim: string) => renewEmailLease(db, claim, leaseEnd());
-  /** Hands back what the claim holds and has not sent, due at once (a stopping worker's unsent messages). */
-  const release = (claim: string) => releaseEmailClaim(db, claim, clock.now());
+  /** Renews the lease on what the claim still holds of its batch; returns the IDs it holds. */
+  const heartbeat = (claim: string, ids: number[]) => renewEmailLease(db, claim, ids, leaseEnd());
+  /** Hands back what the claim holds of its batch and has not sent, due at once (a stopping worker's unsent messages). */
+  const release = (claim: string, ids: number[]) => releaseEmailClaim(db, claim, ids, clock.now());
 
   async function runOnce(): Promise<number> {
     const claim = randomUUID();
     let leaseUntil = leaseEnd().getTime();
     const batch = (await claimBatch(claim)).sort((a, b) => a.id - b.id);
     if (batch.length === 0) return 0;
-    let held = new Set(batch.map((message) => message.id));
+    const ids = batch.map((message) => message.id);
+    let held = new Set(ids);
     const beat = setInterval(
       () => {
         const renewedUntil = leaseEnd().getTime();
-        heartbeat(claim).then(
+        heartbeat(claim, ids).then(
           (still) => {
             leaseUntil = renewedUntil;
             const lost = [...held].filter((id) => !still.has(id));
@@ -96,7 +97,7 @@ export function createEmailWorker(deps: EmailWorkerDeps) {
       }
     } finally {
       clearInterval(beat);
-      await release(claim);
+      await release(claim, ids);
     }
     return batch.length;
   }

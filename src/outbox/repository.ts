@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { keyIn } from '../lib/sql.js';
 import type { EmailKind, EmailPayloads } from './emails.js';
@@ -51,7 +51,9 @@ const isSql = (value: unknown): value is RawBuilder<unknown> => typeof value ===
 
 /**
  * Takes up to `limit` due messages nobody else holds (FOR UPDATE SKIP LOCKED)
- * under `claim`, hidden from other workers until `leaseEnd`.
+ * under `claim`, hidden from other workers until `leaseEnd`: the longest due
+ * first, in the order of `outbox_pending`, so the scan stops at the limit
+ * whatever the backlog (ordered by ID, it read and sorted every due message).
  */
 export function claimDueEmails(db: Executor, claim: string, now: Date, leaseEnd: Date, limit: number) {
   const due = db
@@ -59,6 +61,7 @@ export function claimDueEmails(db: Executor, claim: string, now: Date, leaseEnd:
     .select('id')
     .where('delivered_at', 'is', null)
     .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(limit)
     .forUpdate()
@@ -71,11 +74,15 @@ export function claimDueEmails(db: Executor, claim: string, now: Date, leaseEnd:
     .execute();
 }
 
-/** Renews the lease on what the claim still holds; returns the IDs it holds. */
-export async function renewEmailLease(db: Executor, claim: string, leaseEnd: Date): Promise<Set<number>> {
+/** The claim's own messages, by primary key (`claim` has no index: the pending index would be read whole). */
+const claimed = (ids: readonly number[]) => sql<SqlBool>`id = ANY(${[...ids]}::bigint[])`;
+
+/** Renews the lease on what the claim still holds of `ids` (its batch); returns the IDs it holds. */
+export async function renewEmailLease(db: Executor, claim: string, ids: readonly number[], leaseEnd: Date): Promise<Set<number>> {
   const held = await db
     .updateTable('outbox')
     .set({ next_attempt_at: leaseEnd })
+    .where(claimed(ids))
     .where('claim', '=', claim)
     .where('delivered_at', 'is', null)
     .returning('id')
@@ -83,11 +90,12 @@ export async function renewEmailLease(db: Executor, claim: string, leaseEnd: Dat
   return new Set(held.map((row) => row.id));
 }
 
-/** Hands back what the claim holds and has not sent, due at `now`. */
-export async function releaseEmailClaim(db: Executor, claim: string, now: Date): Promise<void> {
+/** Hands back what the claim holds of `ids` (its batch) and has not sent, due at `now`. */
+export async function releaseEmailClaim(db: Executor, claim: string, ids: readonly number[], now: Date): Promise<void> {
   await db
     .updateTable('outbox')
     .set({ next_attempt_at: now, claim: null })
+    .where(claimed(ids))
     .where('claim', '=', claim)
     .where('delivered_at', 'is', null)
     .execute();
