@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { createDb, type Db } from '../src/db/database.js';
-import { claimDueDeliveries, claimDueDeliveriesStatement, type ClaimRequest } from '../src/events/delivery-repository.js';
+import {
+  claimDueDeliveries,
+  claimDueDeliveriesStatement,
+  markDeliveriesSucceeded,
+  type ClaimRequest,
+} from '../src/events/delivery-repository.js';
 import { fileDatabase } from './helpers/service.js';
 
 /**
@@ -68,12 +73,14 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
     SELECT 'whk_claim_cost_' || g, 'webhook', ARRAY['order.placed'] FROM generate_series(1, ${TARGETS}::int) g`.execute(db);
   await sql`ANALYZE event_deliveries`.execute(db);
 
-  const now = new Date(Date.now() + 1000);
+  // An hour ahead: every delivery inserted below is due, however slow the machine or apart the clocks.
+  const now = new Date(Date.now() + 3_600_000);
   const request = (): ClaimRequest => ({
     claim: randomUUID(),
     now,
     leaseEnd: new Date(now.getTime() + 60_000),
-    limit: 10,
+    // Nine: the first three unblocked events for each of the three targets (a tenth would be a tie the sort may break either way).
+    limit: 9,
     perTarget: 10,
     busyTargets: [],
   });
@@ -92,9 +99,9 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
   const large = await claimCost(db, request());
 
   for (const { claimed } of [small, large]) {
-    assert.equal(claimed.length, 10, 'a full claim');
+    assert.equal(claimed.length, 9, 'a full claim');
     const perTarget = new Set(claimed.map((d) => `${d.target_id} ${d.ordering_key}`));
-    assert.equal(perTarget.size, 10, "never an order's second event to a target beside its first");
+    assert.equal(perTarget.size, 9, "never an order's second event to a target beside its first");
   }
   assert.deepEqual(large.claimed, small.claimed, 'the oldest due deliveries, whatever came after them');
   assert.ok(
@@ -103,7 +110,7 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
   );
 });
 
-test('the claim is planned at each run: no connection keeps it as a prepared statement', async () => {
+test('the claim and the mark are planned at each run: no connection keeps them as prepared statements', async () => {
   const db = createDb(state.database.url, 1);
   try {
     const now = new Date();
@@ -115,6 +122,8 @@ test('the claim is planned at each run: no connection keeps it as a prepared sta
       perTarget: 1,
       busyTargets: [],
     });
+    const attempt = { attempts: 1, startedAt: now, status: 204, body: null, latencyMs: 1, error: null };
+    await markDeliveriesSucceeded(db, [{ id: 0, attempt }]);
     await db.selectFrom('event_targets').select('id').where('id', '=', 0).execute();
     const prepared = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(db);
     const texts = prepared.rows.map((row) => row.statement);
@@ -123,6 +132,7 @@ test('the claim is planned at each run: no connection keeps it as a prepared sta
       'an ordinary statement is prepared (the check sees this connection)',
     );
     assert.ok(!texts.some((text) => text.includes('candidates AS')), 'the claim is not');
+    assert.ok(!texts.some((text) => text.includes('event_deliveries d SET state')), 'the mark is not');
   } finally {
     await db.destroy();
   }
