@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { keyIn } from '../lib/sql.js';
 import type { EmailKind, EmailPayloads } from './emails.js';
@@ -74,15 +74,15 @@ export function claimDueEmails(db: Executor, claim: string, now: Date, leaseEnd:
     .execute();
 }
 
-/** The claim's own messages, by primary key (`claim` has no index: the pending index would be read whole). */
-const claimed = (ids: readonly number[]) => sql<SqlBool>`id = ANY(${[...ids]}::bigint[])`;
-
-/** Renews the lease on what the claim still holds of `ids` (its batch); returns the IDs it holds. */
+/**
+ * Renews the lease on what the claim still holds of `ids` (its batch); returns the IDs it holds.
+ * The batch's IDs reach its rows by primary key (`claim` has no index: the pending index would be read whole).
+ */
 export async function renewEmailLease(db: Executor, claim: string, ids: readonly number[], leaseEnd: Date): Promise<Set<number>> {
   const held = await db
     .updateTable('outbox')
     .set({ next_attempt_at: leaseEnd })
-    .where(claimed(ids))
+    .where('id', '=', (eb) => eb.fn.any(eb.val(ids)))
     .where('claim', '=', claim)
     .where('delivered_at', 'is', null)
     .returning('id')
@@ -95,7 +95,7 @@ export async function releaseEmailClaim(db: Executor, claim: string, ids: readon
   await db
     .updateTable('outbox')
     .set({ next_attempt_at: now, claim: null })
-    .where(claimed(ids))
+    .where('id', '=', (eb) => eb.fn.any(eb.val(ids)))
     .where('claim', '=', claim)
     .where('delivered_at', 'is', null)
     .execute();
