@@ -36,6 +36,7 @@ import { gzipSync } from 'node:zlib';
 import { startBalancer, type Balancer } from '../test/helpers/balancer.js';
 import type { Round } from './types.js';
 import { webhookBench, type WebhookBench, type WebhookStats } from './webhooks.js';
+import { startDiagnostics } from './diagnostics.js';
 import { browseMix, PURGE_TOKEN, startCacheBench, type BrowseMixStats, type CacheBench } from './cache.js';
 
 const PASSWORD = 'Bench-Pass-1';
@@ -473,7 +474,9 @@ async function main() {
           : setup.via === 'balancer' && balancer
             ? { ...scenario, url: balancer.url }
             : { ...scenario, spread: targets.map((i) => i.url) };
+        const diagnosed = process.env.BENCH_DIAG ? await startDiagnostics(db) : null;
         const rounds = await runLoad(routed);
+        if (diagnosed) for (const line of await diagnosed()) log(`${name}: ${line}`);
         // The shares are of the load alone: what a scenario's `after` waits for (a webhook backlog draining) is reported by it.
         const shares = measure();
         await after?.();
