@@ -109,3 +109,26 @@ export async function webhookBench(options: { db: Db; base: string; admin: { coo
     close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(() => {}),
   };
 }
+
+/** Runs with three endpoints, each between two without (BENCH_WEBHOOK_PAIRS, default 2). */
+export const WEBHOOK_PAIRS = Math.max(1, Number(process.env.BENCH_WEBHOOK_PAIRS ?? 2));
+export const withWebhooks = (i: number) => `checkout: spread, 3 webhooks on order.placed${i === 0 ? '' : ` (${i + 1})`}`;
+export const withoutWebhooks = (i: number) => (i === 0 ? 'checkout: spread' : `checkout: spread (again${i === 1 ? '' : `, ${i}`})`);
+
+/**
+ * Each run with webhooks against the mean of the runs without on both sides,
+ * and their median: what the webhooks cost, with the drift between runs
+ * (a fifth, either way) averaged out. The delivery figures are the first run's.
+ */
+export function webhookSummary(stats: WebhookStats[], ordersPerSecond: (scenario: string) => number | undefined) {
+  const ratios = stats.flatMap((_, i) => {
+    const withThem = ordersPerSecond(withWebhooks(i));
+    const sides = [ordersPerSecond(withoutWebhooks(i)), ordersPerSecond(withoutWebhooks(i + 1))].filter((v) => v !== undefined);
+    return withThem !== undefined && sides.length > 0 ? [withThem / (sides.reduce((a, b) => a + b, 0) / sides.length)] : [];
+  });
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const ratioToWithout =
+    sorted.length === 0 ? null : sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { ...stats[0]!, ratioToWithout, ratios };
+}
