@@ -64,6 +64,8 @@ const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_C
 const counts = instanceCounts(process.env.BENCH_INSTANCES);
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()) ?? (counts ? SCALE_OUT_SCENARIOS : undefined);
 
+/** How long the service is watched at rest after the last scenario (its RSS once the load's garbage is collected). */
+const REST_SECONDS = Number(process.env.BENCH_REST_SECONDS ?? 30);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -509,7 +511,7 @@ async function main() {
         };
         results.push(row);
         log(
-          `${name}${row.setup ? ` [${row.setup}]` : ''}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+          `${name}${row.setup ? ` [${row.setup}]` : ''}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms${row.ordersPerSecond !== undefined ? `, ${row.ordersPerSecond.toFixed(0)} orders/s` : ''} (${((Date.now() - t) / 1000).toFixed(0)} s; service RSS ${memoryOf(service.pid!).rssMb} MB)`,
         );
       }
 
@@ -537,6 +539,13 @@ async function main() {
     }
 
     const memory = memoryOf(service.pid!);
+    // At rest: what the service keeps once the load's garbage is collected. V8 collects when allocation slows (its
+    // memory reducer, some seconds after the load), so the end sample above may hold a load's worth of garbage.
+    let atRest = memory.rssMb;
+    for (let second = 0; second < REST_SECONDS; second++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      atRest = Math.min(atRest, memoryOf(service.pid!).rssMb);
+    }
     const oversold = (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)
     ).rows[0]!.n;
@@ -604,7 +613,7 @@ async function main() {
           }
         : null,
       browseMix: browse,
-      service: memory,
+      service: { ...memory, rssAtRestMb: atRest, restSeconds: REST_SECONDS },
       seconds: Math.round((Date.now() - started) / 1000),
     };
 
@@ -651,7 +660,7 @@ async function main() {
             `browse mix through Varnish (Zipf popularity over ${BENCH_SIZES.products} products and the categories' list pages, 20 shoppers, a price change every 250 ms): hit ratio ${(browse.hitRatio * 100).toFixed(1)}% of ${browse.requests} requests; a change visible through the cache after p50 ${browse.purgeLagMs.p50} ms, p95 ${browse.purgeLagMs.p95} ms, max ${browse.purgeLagMs.max} ms (${browse.writes} changes)`,
           ]
         : []),
-      `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`,
+      `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB); at rest ${atRest} MB (the least in the ${REST_SECONDS} s after the load)`,
       `CPU "others" is work on the machine outside the service, PostgreSQL and the load driver: Varnish in the cache scenarios, the balancer in instance runs, other sessions on a shared host`,
       `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
     ];
