@@ -4,11 +4,11 @@ import type { Db } from '../src/db/database.js';
 /**
  * What PostgreSQL did during one scenario (BENCH_DIAG=1): the WAL it wrote, by
  * record type (pg_walinspect), and what its client backends were waiting on,
- * sampled every 50 ms from pg_stat_activity ("CPU" when running). It told
- * that checkouts wait mostly on WAL flushes and where each order's WAL goes
- * (bench/NOTES.md, seventeenth session). Sampling costs a query every 50 ms
- * on a connection of its own, so the figures of a run with it are not
- * compared with one without.
+ * sampled every 50 ms from pg_stat_activity ("CPU" when running, or waiting
+ * for a core). It showed where each order's WAL goes and that most backends
+ * wait on commit flushes (bench/NOTES.md, seventeenth session). Sampling
+ * costs a query every 50 ms from the bench's own pool, so the figures of a
+ * run with it are not compared with one without.
  */
 export async function startDiagnostics(db: Db): Promise<() => Promise<string[]>> {
   await sql`CREATE EXTENSION IF NOT EXISTS pg_walinspect`.execute(db);

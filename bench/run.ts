@@ -45,6 +45,7 @@ import {
   type WebhookStats,
 } from './webhooks.js';
 import { startDiagnostics } from './diagnostics.js';
+import { median } from './stats.js';
 import { browseMix, PURGE_TOKEN, startCacheBench, type BrowseMixStats, type CacheBench } from './cache.js';
 
 const PASSWORD = 'Bench-Pass-1';
@@ -67,7 +68,6 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()) ?? (counts 
 /** How long the service is watched at rest after the last scenario (its RSS once the load's garbage is collected). */
 const REST_SECONDS = Number(process.env.BENCH_REST_SECONDS ?? 30);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.js';
+import { median } from './stats.js';
 
 /**
  * The webhook side of the checkout benchmark (issue 29): receivers in the
@@ -126,9 +127,5 @@ export function webhookSummary(stats: WebhookStats[], ordersPerSecond: (scenario
     const sides = [ordersPerSecond(withoutWebhooks(i)), ordersPerSecond(withoutWebhooks(i + 1))].filter((v) => v !== undefined);
     return withThem !== undefined && sides.length > 0 ? [withThem / (sides.reduce((a, b) => a + b, 0) / sides.length)] : [];
   });
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  const ratioToWithout =
-    sorted.length === 0 ? null : sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  return { ...stats[0]!, ratioToWithout, ratios };
+  return { ...stats[0]!, ratioToWithout: ratios.length > 0 ? median(ratios) : null, ratios };
 }
