@@ -26,6 +26,7 @@ import * as cachePurges from './migrations/0018-cache-purges.js';
 import * as purgeScarceStock from './migrations/0019-purge-scarce-stock.js';
 import * as publicDocuments from './migrations/0020-public-documents.js';
 import * as deliveryClaims from './migrations/0021-delivery-claims.js';
+import * as fanOutWaitsForDeletions from './migrations/0022-fan-out-waits-for-deletions.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0019-purge-scarce-stock': purgeScarceStock,
   '0020-public-documents': publicDocuments,
   '0021-delivery-claims': deliveryClaims,
+  '0022-fan-out-waits-for-deletions': fanOutWaitsForDeletions,
 };
 
 /** The names of the migrations this code has, in the order they apply. */
