@@ -73,6 +73,7 @@ import { createMailTransport } from './email/transport.js';
 import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
 import { createDispatch } from './event-dispatch.js';
+import { countRequestsInFlight } from './lib/requests-in-flight.js';
 import { createHttpCache, registerCacheHeaders } from './http-cache/policy.js';
 import type { EventDispatcher } from './events/dispatcher.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
@@ -170,6 +171,8 @@ export async function buildApp({
     }
   });
 
+  // First, so that a request refused by a later hook is counted too (the dispatcher yields to the count).
+  const requestsInFlight = countRequestsInFlight(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const correlation = request.headers['x-request-id'];
@@ -278,7 +281,15 @@ export async function buildApp({
   });
 
   // The event dispatcher (webhooks) likewise: EVENT_WORKER=off leaves it to `npm run worker`.
-  const dispatch = createDispatch({ db, clock, log: app.log, config, registry: metrics?.registry ?? null });
+  const { yieldAtRequests } = config.events;
+  const dispatch = createDispatch({
+    db,
+    clock,
+    log: app.log,
+    config,
+    registry: metrics?.registry ?? null,
+    ...(yieldAtRequests > 0 ? { busy: () => requestsInFlight() >= yieldAtRequests } : {}),
+  });
   app.decorate('eventDispatcher', dispatch.dispatcher);
   if (config.events.worker === 'in-process') startWhenServing(() => dispatch.start());
   app.addHook('onClose', () => dispatch.close());

@@ -87,6 +87,11 @@ export interface Config {
     readonly pollIntervalMs: number;
     /** How long claimed deliveries stay hidden from other dispatchers; more than twice an attempt's timeout. */
     readonly leaseMs: number;
+    /**
+     * With this many requests in flight in the API process, its dispatcher yields to them: one claim
+     * per poll interval, however much is due (0: never yields). `npm run worker` never yields.
+     */
+    readonly yieldAtRequests: number;
   };
   readonly webhooks: {
     /** One attempt's deadline: resolution, connection, answer and its first bytes. */
@@ -328,6 +333,7 @@ export function loadConfig(env: Env = process.env): Config {
       })(),
       pollIntervalMs: int('EVENT_POLL_INTERVAL_MS', 500, 10, 600_000),
       leaseMs: int('EVENT_LEASE_MS', 60_000, 1000, 3_600_000),
+      yieldAtRequests: int('EVENT_YIELD_AT_REQUESTS', 16, 0, 100_000),
     },
     webhooks: {
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -25,12 +25,15 @@ export function createDispatch({
   log,
   config,
   registry = null,
+  busy,
 }: {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
   config: Config;
   registry?: Registry | null;
+  /** Whether the API beside it needs the machine (the dispatcher then yields); absent in `npm run worker`. */
+  busy?: () => boolean;
 }) {
   const sender = createHttpSender({
     policy: createAddressPolicy(config.webhooks.allowedNetworks),
@@ -49,6 +52,7 @@ export function createDispatch({
     leaseMs: config.events.leaseMs,
     retry: config.webhooks.retry,
     pauseAfterMs: config.webhooks.pauseAfterMs,
+    ...(busy ? { busy } : {}),
   });
   return {
     dispatcher,

@@ -28,6 +28,8 @@ export interface ClaimRequest {
   perTarget: number;
   /** Targets this worker is already sending to (their next batch waits for the current one). */
   busyTargets: number[];
+  /** Only targets of these kinds (absent: every kind). */
+  kinds?: TargetKind[];
 }
 
 export interface ClaimedDelivery {
@@ -79,6 +81,7 @@ export function claimDueDeliveriesStatement(request: ClaimRequest) {
         LIMIT ${request.perTarget}
       ) d
       WHERE t.status = 'ACTIVE' AND t.deleted_at IS NULL AND NOT (t.id = ANY(${request.busyTargets}::bigint[]))
+        AND (${request.kinds ?? null}::text[] IS NULL OR t.kind = ANY(${request.kinds ?? null}::text[]))
       ORDER BY d.event_id
       LIMIT ${request.limit}
     ),

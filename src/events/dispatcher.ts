@@ -36,6 +36,13 @@ import { clearTargetFailing, markTargetFailing, pauseFailingTarget } from './tar
  * transaction as the failure that showed it, its kind told (an email to the
  * super admins for webhooks).
  *
+ * A backlog is worked off as fast as receivers answer (a full share or batch
+ * is followed by the next claim at once), except while `busy` says the
+ * process's API needs the machine: then one claim per poll interval, so at
+ * a saturated instance's peak the shoppers get the cores and deliveries wait
+ * (bench/NOTES.md), except an urgent kind's (cache purges), claimed as
+ * before; a dispatcher in `npm run worker` is never busy.
+ *
  * What a delivery means for a kind of target (an HTTP POST for a webhook) is
  * the kind's business (DeliveryKind); this file knows none of it.
  */
@@ -69,6 +76,8 @@ export interface DeliveryKind<Destination = unknown> {
   readonly policy?: { retry: RetryPolicy; pauseAfterMs: number | null };
   /** Told of each delivery that succeeded, with the time of its event (for metrics). */
   delivered?(eventAt: Date): void;
+  /** Sent at once even while the API is busy (a cache must hear of a change within a second); others wait for the next poll. */
+  readonly urgent?: boolean;
 }
 
 export interface DispatcherDeps {
@@ -82,6 +91,11 @@ export interface DispatcherDeps {
   retry: RetryPolicy;
   /** A target failing without a success this long is paused (null: never). */
   pauseAfterMs: number | null;
+  /**
+   * Whether the process's other work (the API) needs the machine now: while it does, the dispatcher
+   * claims once per poll interval instead of again at once when more is due. Absent: never.
+   */
+  busy?: () => boolean;
 }
 
 /** At most this many deliveries per claim, and per target (sent in parallel). */
@@ -90,10 +104,18 @@ export const PER_TARGET = 10;
 
 export function createEventDispatcher(deps: DispatcherDeps) {
   const { db, clock, log } = deps;
+  const busy = deps.busy ?? (() => false);
+  const urgentKinds = (Object.keys(deps.kinds) as TargetKind[]).filter((kind) => deps.kinds[kind].urgent);
+  /** When the last claim open to every kind was made (performance.now()): while busy, one per poll interval. */
+  let lastOpenClaim = -Infinity;
   /** Each target's share of a batch being sent by this dispatcher. */
   const inFlight = new Map<number, Promise<void>>();
 
   async function runOnce(): Promise<number> {
+    // While the API is busy, a claim within a poll interval of the last open one takes only urgent kinds.
+    const paced = busy() && performance.now() - lastOpenClaim < deps.pollIntervalMs;
+    if (paced && urgentKinds.length === 0) return 0;
+    if (!paced) lastOpenClaim = performance.now();
     const claim = randomUUID();
     const now = clock.now();
     const leaseEnd = new Date(now.getTime() + deps.leaseMs);
@@ -104,6 +126,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       limit: BATCH,
       perTarget: PER_TARGET,
       busyTargets: [...inFlight.keys()],
+      ...(paced ? { kinds: urgentKinds } : {}),
     });
     const byTarget = new Map<number, ClaimedDelivery[]>();
     for (const delivery of batch) byTarget.set(delivery.target_id, [...(byTarget.get(delivery.target_id) ?? []), delivery]);
@@ -115,8 +138,8 @@ export function createEventDispatcher(deps: DispatcherDeps) {
         })
         .finally(() => {
           inFlight.delete(targetId);
-          // A full share means more may be waiting for this target.
-          if (deliveries.length === PER_TARGET) loop.nudge();
+          // A full share means more may be waiting for this target (left to the next poll while busy, unless urgent).
+          if (deliveries.length === PER_TARGET && (!busy() || deps.kinds[deliveries[0]!.kind as TargetKind]?.urgent)) loop.nudge();
         });
       inFlight.set(targetId, work);
     }
@@ -217,7 +240,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
 
   const loop = backgroundLoop({
     run: runOnce,
-    // A full batch means more may be waiting: go again at once.
+    // A full batch means more may be waiting: go again at once (while busy, runOnce takes only urgent kinds).
     pauseAfter: (count) => (count === BATCH ? 0 : deps.pollIntervalMs),
     retryMs: deps.pollIntervalMs,
     onError: (error) => log.error({ err: error }, 'event dispatcher claim failed'),

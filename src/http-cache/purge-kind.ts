@@ -100,6 +100,8 @@ export function createCachePurgeKind(deps: {
 
   return {
     policy: { retry: config.purgeRetry, pauseAfterMs: null },
+    // A change must show through the cache within about a second, busy API or not.
+    urgent: true,
 
     async load(targetIds) {
       const rows = await cacheDestinations(deps.db, targetIds);

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { after, test } from 'node:test';
+import { PER_TARGET } from '../src/events/dispatcher.js';
+import { recordEvents } from '../src/events/repository.js';
+import { sql } from 'kysely';
+import { startTestApp } from './helpers/app.js';
+import { waitFor } from './helpers/mail.js';
+import { useApp } from './helpers/use-app.js';
+import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Arrival, type Receiver } from './helpers/webhooks.js';
+
+/**
+ * The API process's dispatcher yields to the API (EVENT_YIELD_AT_REQUESTS):
+ * a backlog goes out share after share at once while the process is quiet,
+ * and one claim per poll interval while it answers that many requests. Here
+ * the threshold is one request, held open by a client that sends a request's
+ * head and not its body. Cache purges are urgent: they go out at once, busy
+ * or not.
+ */
+const POLL_MS = 1500;
+const t = useApp({
+  env: {
+    ...LOCAL_RECEIVERS,
+    EMAIL_WORKER: 'off',
+    EVENT_POLL_INTERVAL_MS: String(POLL_MS),
+    EVENT_YIELD_AT_REQUESTS: '1',
+  },
+  as: ['SUPER_ADMIN'],
+});
+
+let receiver: Receiver | undefined;
+after(() => receiver?.close());
+
+/** The receiver, with an endpoint subscribed to customer.registered pointing at it (made once). */
+async function subscribed(): Promise<Receiver> {
+  if (!receiver) {
+    receiver = await startReceiver();
+    await createEndpoint(t.superAdmin, receiver.url, ['customer.registered']);
+  }
+  return receiver;
+}
+
+/** Three full shares' worth of events for the endpoint, written at once. */
+async function backlog(tag: string) {
+  const events = Array.from({ length: 3 * PER_TARGET }, (_, i) => {
+    const email = `${tag}-${i}@example.com`;
+    return {
+      orderingKey: `usr_${tag}_${i}`,
+      data: {
+        customer: {
+          public_id: `usr_${tag}_${i}`,
+          email,
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          phone_number: null,
+          created_at: new Date().toISOString(),
+        },
+      },
+    };
+  });
+  await recordEvents(t.db, 'customer.registered', events);
+  return new Set(events.map((e) => e.data.customer.email));
+}
+
+const of = (emails: Set<string>) => (arrivals: Arrival[]) => arrivals.filter((a) => emails.has(a.event?.data?.customer?.email));
+
+/** A request the API is answering until the socket is closed: its head, with a body announced and never sent (an upload to the image host, which waits for its form's first field). */
+async function requestHeldOpen(baseUrl = t.baseUrl): Promise<Socket> {
+  const { port } = new URL(baseUrl);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(
+    `POST /media/api/v1/files/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: multipart/form-data; boundary=held\r\nContent-Length: 4096\r\n\r\n`,
+  );
+  return socket;
+}
+
+test('while the API is quiet, a backlog goes out share after share at once', async () => {
+  const receiver = await subscribed();
+  const emails = await backlog('quiet');
+  const arrivals = await receiver.waitFor((all) => (of(emails)(all).length === emails.size ? of(emails)(all) : null), 20_000);
+  const spread = arrivals.at(-1)!.arrivedAt - arrivals[0]!.arrivedAt;
+  assert.ok(spread < POLL_MS * 0.7, `three shares went out within ${Math.round(spread)} ms, not a poll interval apart`);
+});
+
+test('while the API is busy, the dispatcher claims once per poll interval, and catches up once it is quiet', async () => {
+  const receiver = await subscribed();
+  const held = await requestHeldOpen();
+  let released = false;
+  try {
+    const emails = await backlog('busy');
+    const first = await receiver.waitFor((all) => (of(emails)(all).length >= PER_TARGET ? of(emails)(all) : null), 20_000);
+    const second = await receiver.waitFor((all) => (of(emails)(all).length >= 2 * PER_TARGET ? of(emails)(all) : null), 20_000);
+    assert.equal(first.length, PER_TARGET, 'one share per claim');
+    const gap = second[PER_TARGET]!.arrivedAt - second[PER_TARGET - 1]!.arrivedAt;
+    assert.ok(gap > POLL_MS * 0.7, `the next share waited for the next poll (${Math.round(gap)} ms)`);
+    held.destroy();
+    released = true;
+    await receiver.waitFor((all) => of(emails)(all).length === emails.size, 20_000);
+  } finally {
+    if (!released) held.destroy();
+  }
+});
+
+test('while the API is busy, cache purges still go out at once', async (context) => {
+  const cache = await startReceiver();
+  const started: { app?: Awaited<ReturnType<typeof startTestApp>>; held?: Socket } = {};
+  // One hook, in this order: the held request ends before the app's close waits for it.
+  context.after(async () => {
+    started.held?.destroy();
+    await started.app?.close();
+    await cache.close();
+  });
+  const app = (started.app = await startTestApp({
+    EMAIL_WORKER: 'off',
+    EVENT_POLL_INTERVAL_MS: String(POLL_MS),
+    EVENT_YIELD_AT_REQUESTS: '1',
+    CACHE_PURGE_URLS: cache.url,
+    CACHE_PURGE_TOKEN: 'purge-token-0123456789',
+  }));
+  started.held = await requestHeldOpen(app.baseUrl);
+  // The dispatcher makes the cache's target when it starts.
+  const cacheTargets = async () =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM event_targets WHERE kind = 'cache'`.execute(app.db)).rows[0]!.n;
+  await waitFor(async () => (await cacheTargets()) === 1);
+  await sql`SELECT purge_cache(ARRAY['product:' || i]) FROM generate_series(1, ${3 * PER_TARGET}) i`.execute(app.db);
+  const arrivals = await cache.waitFor((all) => (all.length === 3 * PER_TARGET ? all : null), 20_000);
+  const spread = arrivals.at(-1)!.arrivedAt - arrivals[0]!.arrivedAt;
+  assert.ok(spread < POLL_MS * 0.7, `three shares of purges went out within ${Math.round(spread)} ms, not a poll interval apart`);
+});
