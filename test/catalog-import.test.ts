@@ -6,6 +6,7 @@ import { API, createCategory, expectStatus, makeProduct, uniqueSku } from './hel
 import { consistent, staleDerived } from './helpers/derived.js';
 import { errorOf } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
+import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { useApp } from './helpers/use-app.js';
 
 /** POST /admin/imports/products: products, variants and stock from CSV, checked first, idempotent on SKU. */
@@ -269,12 +270,7 @@ test('an edit committed while an import waits for its locks is kept: the import 
   });
   await isLocked;
   const importing = upload(csv(`,,,,${variant.sku},,,12.00,,,`), 'all_or_nothing');
-  for (let waiting = 0; waiting === 0;) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const rows = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
-    waiting = rows.rows[0]!.n;
-  }
+  await someoneWaitsOnALock(t.db);
   release();
   await editor;
   const report = expectStatus(await importing, 200);

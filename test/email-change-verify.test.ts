@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { NOTICE_SUBJECT, VERIFY, emailOf, startChange, withSubject } from './helpers/email-change.js';
 import { PASSWORD, errorOf, login, signUp, uniqueEmail } from './helpers/factories.js';
-import { partOf, tokenFrom, waitFor } from './helpers/mail.js';
+import { partOf, tokenFrom } from './helpers/mail.js';
+import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { sendDueMail } from './helpers/outbox.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -147,12 +147,7 @@ describe('POST /users/me/email/verify', () => {
     const { pendingB, resultA } = await t.db.transaction().execute(async (trx) => {
       await trx.selectFrom('users').select('id').where('public_id', '=', b.user.public_id).forUpdate().execute();
       const pending = b.client.post(VERIFY, { token: tokenB });
-      await waitFor(async () => {
-        const waiting = await sql<{
-          n: number;
-        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
-        return waiting.rows[0]!.n > 0;
-      });
+      await someoneWaitsOnALock(t.db);
       return { pendingB: pending, resultA: await a.client.post(VERIFY, { token: tokenA }) };
     });
     assert.equal(resultA.status, 200, resultA.text);

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { sql } from 'kysely';
-import type { Db } from '../../src/db/database.js';
+import { after, before, test } from 'node:test';
 import { recordEvent } from '../../src/events/repository.js';
 import { deleteTarget } from '../../src/events/target-repository.js';
-import { waitFor } from '../helpers/mail.js';
+import { someoneWaitsOnALock } from '../helpers/lock-waits.js';
 import { useApp } from '../helpers/use-app.js';
-import { createEndpoint, LOCAL_RECEIVERS, startReceiver, WEBHOOKS } from '../helpers/webhooks.js';
+import { createEndpoint, LOCAL_RECEIVERS, startReceiver, WEBHOOKS, type Receiver } from '../helpers/webhooks.js';
 
 /**
  * An endpoint deleted while an event for it is being written (src/db/LOCKING.md,
@@ -32,62 +30,47 @@ const customer = (email: string) => ({
   },
 });
 
-async function targetId(publicId: string): Promise<number> {
-  const row = await t.db.selectFrom('event_targets').select('id').where('public_id', '=', publicId).executeTakeFirstOrThrow();
-  return row.id;
+let receiver: Receiver;
+before(async () => (receiver = await startReceiver()));
+after(() => receiver.close());
+
+/** A new endpoint subscribed to customer.registered, with its target's id. */
+async function newEndpoint() {
+  const endpoint = await createEndpoint(t.superAdmin, receiver.url, ['customer.registered']);
+  const row = await t.db.selectFrom('event_targets').select('id').where('public_id', '=', endpoint.public_id).executeTakeFirstOrThrow();
+  return { endpoint, target: row.id };
 }
 
 async function deliveriesOf(target: number) {
   return (await t.db.selectFrom('event_deliveries').select('state').where('target_id', '=', target).execute()).map((d) => d.state);
 }
 
-/** Resolves once some backend waits for a row lock in a statement matching `pattern`. */
-const lockWaitIn = (db: Db, pattern: string) =>
-  waitFor(async () => {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE wait_event_type = 'Lock' AND query ILIKE ${pattern}`.execute(db);
-    return rows[0]!.n > 0;
-  }, 10_000);
-
 test('a deletion waits for the event being written for its endpoint, then cancels its delivery', async () => {
-  const receiver = await startReceiver();
-  try {
-    const endpoint = await createEndpoint(t.superAdmin, receiver.url, ['customer.registered']);
-    const target = await targetId(endpoint.public_id);
-    let deleted: Promise<number> | undefined;
-    await t.db.transaction().execute(async (trx) => {
-      await recordEvent(trx, 'customer.registered', 'usr_a', customer('a@example.com'));
-      deleted = t.superAdmin.delete(`${WEBHOOKS}/endpoints/${endpoint.public_id}`).then((r) => r.status);
-      // The deletion must wait for this transaction, not cancel around its uncommitted delivery.
-      await Promise.race([
-        lockWaitIn(t.db, '%event_targets%for update%'),
-        deleted.then((status) => assert.fail(`the deletion answered ${status} while the event's transaction was open`)),
-      ]);
-    });
-    assert.equal(await deleted, 204);
-    assert.deepEqual(await deliveriesOf(target), ['CANCELLED']);
-  } finally {
-    await receiver.close();
-  }
+  const { endpoint, target } = await newEndpoint();
+  let deleted: Promise<number> | undefined;
+  await t.db.transaction().execute(async (trx) => {
+    await recordEvent(trx, 'customer.registered', 'usr_a', customer('a@example.com'));
+    deleted = t.superAdmin.delete(`${WEBHOOKS}/endpoints/${endpoint.public_id}`).then((r) => r.status);
+    // The deletion must wait for this transaction, not cancel around its uncommitted delivery.
+    await Promise.race([
+      someoneWaitsOnALock(t.db, '%event_targets%for update%'),
+      deleted.then((status) => assert.fail(`the deletion answered ${status} while the event's transaction was open`)),
+    ]);
+  });
+  assert.equal(await deleted, 204);
+  assert.deepEqual(await deliveriesOf(target), ['CANCELLED']);
 });
 
 test('an event written while its endpoint is being deleted leaves the endpoint out', async () => {
-  const receiver = await startReceiver();
-  try {
-    const endpoint = await createEndpoint(t.superAdmin, receiver.url, ['customer.registered']);
-    const target = await targetId(endpoint.public_id);
-    let written: Promise<string> | undefined;
-    await t.db.transaction().execute(async (trx) => {
-      await deleteTarget(trx, target, new Date());
-      written = recordEvent(t.db, 'customer.registered', 'usr_b', customer('b@example.com'));
-      // It waits for the deletion (or, were nothing to stop it, is written at once).
-      await Promise.race([lockWaitIn(t.db, '%insert into%events%'), written]);
-    });
-    const event = await written!;
-    assert.match(event, /^evt_/);
-    assert.deepEqual(await deliveriesOf(target), [], 'no delivery for an endpoint deleted before the event committed');
-  } finally {
-    await receiver.close();
-  }
+  const { target } = await newEndpoint();
+  let written: Promise<string> | undefined;
+  await t.db.transaction().execute(async (trx) => {
+    await deleteTarget(trx, target, new Date());
+    written = recordEvent(t.db, 'customer.registered', 'usr_b', customer('b@example.com'));
+    // It waits for the deletion (or, were nothing to stop it, is written at once).
+    await Promise.race([someoneWaitsOnALock(t.db, '%insert into%events%'), written]);
+  });
+  const event = await written!;
+  assert.match(event, /^evt_/);
+  assert.deepEqual(await deliveriesOf(target), [], 'no delivery for an endpoint deleted before the event committed');
 });

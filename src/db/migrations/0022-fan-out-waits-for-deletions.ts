@@ -16,8 +16,9 @@ import { sql, type Kysely } from 'kysely';
  * target being deleted waits, then sees `deleted_at` set when PostgreSQL
  * re-checks the row, and leaves it out.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
+/** The fan-out of migration 0017, with the targets it picks locked `FOR KEY SHARE` or not. */
+const fanOut = (lockTargets: boolean) =>
+  sql`
     CREATE OR REPLACE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO event_deliveries (event_id, target_id, ordering_key)
@@ -26,23 +27,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       JOIN event_targets t ON (e.target_id IS NULL AND e.type = ANY (t.event_types)) OR e.target_id = t.id
       WHERE t.deleted_at IS NULL
       ORDER BY e.id, t.id
-      FOR KEY SHARE OF t;
+      ${sql.raw(lockTargets ? 'FOR KEY SHARE OF t' : '')};
       RETURN NULL;
     END $$;
-  `.execute(db);
+  `;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await fanOut(true).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    CREATE OR REPLACE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO event_deliveries (event_id, target_id, ordering_key)
-      SELECT e.id, t.id, e.ordering_key
-      FROM new_rows e
-      JOIN event_targets t ON (e.target_id IS NULL AND e.type = ANY (t.event_types)) OR e.target_id = t.id
-      WHERE t.deleted_at IS NULL
-      ORDER BY e.id, t.id;
-      RETURN NULL;
-    END $$;
-  `.execute(db);
+  await fanOut(false).execute(db);
 }
