@@ -5,6 +5,7 @@ import { PER_TARGET } from '../src/events/dispatcher.js';
 import { recordEvents } from '../src/events/repository.js';
 import { sql } from 'kysely';
 import { startTestApp } from './helpers/app.js';
+import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { waitFor } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Arrival, type Receiver } from './helpers/webhooks.js';
@@ -64,23 +65,50 @@ async function backlog(tag: string) {
 
 const of = (emails: Set<string>) => (arrivals: Arrival[]) => arrivals.filter((a) => emails.has(a.event?.data?.customer?.email));
 
-/** A request the API is answering until the socket is closed: its head, with a body announced and never sent (an upload to the image host, which waits for its form's first field). */
-async function requestHeldOpen(baseUrl = t.baseUrl): Promise<Socket> {
+async function connectTo(baseUrl: string): Promise<{ socket: Socket; port: string }> {
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return { socket, port };
+}
+
+/** A request the API is answering until the socket is closed: its head, with a body announced and never sent (an upload to the image host, which waits for its form's first field). */
+async function requestHeldOpen(baseUrl = t.baseUrl): Promise<Socket> {
+  const { socket, port } = await connectTo(baseUrl);
   socket.write(
     `POST /media/api/v1/files/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: multipart/form-data; boundary=held\r\nContent-Length: 4096\r\n\r\n`,
   );
   return socket;
 }
 
-test('while the API is quiet, a backlog goes out share after share at once', async () => {
-  const receiver = await subscribed();
-  const emails = await backlog('quiet');
+/** Writes a backlog of three shares and checks they went out one right after another, not a poll interval apart. */
+async function goesOutAtOnce(receiver: Receiver, tag: string) {
+  const emails = await backlog(tag);
   const arrivals = await receiver.waitFor((all) => (of(emails)(all).length === emails.size ? of(emails)(all) : null), 20_000);
   const spread = arrivals.at(-1)!.arrivedAt - arrivals[0]!.arrivedAt;
   assert.ok(spread < POLL_MS * 0.7, `three shares went out within ${Math.round(spread)} ms, not a poll interval apart`);
+}
+
+test('while the API is quiet, a backlog goes out share after share at once', async () => {
+  await goesOutAtOnce(await subscribed(), 'quiet');
+});
+
+test('requests of a pipelined connection reset while queued are not counted as in flight for ever', async () => {
+  const receiver = await subscribed();
+  const { socket, port } = await connectTo(t.baseUrl);
+  const cookie = [...t.superAdmin.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const ofTheAdmin = sql`user_id = (SELECT id FROM users WHERE email = ${t.superAdmin.email})`;
+  // The first request waits on its session's row (a session last seen minutes ago is touched), so the
+  // answers of the three behind it are queued on the connection when it is reset.
+  await sql`UPDATE sessions SET last_seen_at = now() - interval '5 minutes' WHERE ${ofTheAdmin}`.execute(t.db);
+  await t.db.transaction().execute(async (trx) => {
+    await sql`SELECT id FROM sessions WHERE ${ofTheAdmin} FOR UPDATE`.execute(trx);
+    const head = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n\r\n`;
+    socket.write(head('/api/v1/users/me') + head('/health') + head('/health') + head('/health'));
+    await someoneWaitsOnALock(t.db, '%sessions%');
+    socket.destroy();
+  });
+  await goesOutAtOnce(receiver, 'pipelined');
 });
 
 test('while the API is busy, the dispatcher claims once per poll interval, and catches up once it is quiet', async () => {
