@@ -111,9 +111,10 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   /** Each target's share of a batch being sent by this dispatcher. */
   const inFlight = new Map<number, Promise<void>>();
 
-  async function runOnce(): Promise<number> {
+  /** Claims what is due and starts sending it; `yielding` lets a busy API hold back all but urgent kinds (the loop's claims). */
+  async function runOnce({ yielding = false } = {}): Promise<number> {
     // While the API is busy, a claim within a poll interval of the last open one takes only urgent kinds.
-    const paced = busy() && performance.now() - lastOpenClaim < deps.pollIntervalMs;
+    const paced = yielding && busy() && performance.now() - lastOpenClaim < deps.pollIntervalMs;
     if (paced && urgentKinds.length === 0) return 0;
     if (!paced) lastOpenClaim = performance.now();
     const claim = randomUUID();
@@ -239,7 +240,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   });
 
   const loop = backgroundLoop({
-    run: runOnce,
+    run: () => runOnce({ yielding: true }),
     // A full batch means more may be waiting: go again at once (while busy, runOnce takes only urgent kinds).
     pauseAfter: (count) => (count === BATCH ? 0 : deps.pollIntervalMs),
     retryMs: deps.pollIntervalMs,
