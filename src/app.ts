@@ -23,7 +23,7 @@ import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { securityHeaders } from './lib/security-headers.js';
-import { registerProtocolChecks, SERVER_OPTIONS } from './lib/http-protocol.js';
+import { registerProtocolChecks, serverOptions } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { ErrorEnvelope } from './lib/schemas.js';
@@ -138,7 +138,8 @@ export async function buildApp({
     // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
     frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
     clientErrorHandler,
-    http: SERVER_OPTIONS,
+    http: serverOptions(config.requestTimeoutMs),
+    requestTimeout: config.requestTimeoutMs,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: responseSerializers({ deferred: deferCompiles }) } },

@@ -74,6 +74,12 @@ export interface Config {
    * is closed under a request. Part of the grace period.
    */
   readonly shutdownDelayMs: number;
+  /**
+   * How long a request may take to arrive, headers and body (Node's `requestTimeout`): a client that
+   * stalls is answered 408 and its connection closed, so it holds neither a socket nor a place in the
+   * count of requests in flight that the event dispatcher yields to. `0`: no limit.
+   */
+  readonly requestTimeoutMs: number;
   /** How often the email worker looks for pending messages. */
   readonly emailPollIntervalMs: number;
   /** How long a claimed message stays hidden from other workers without a heartbeat (renewed every third of it). */
@@ -318,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     emailLeaseMs: int('EMAIL_LEASE_MS', 60_000, 1000, 3_600_000),
     emailWorker: (() => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, test } from 'node:test';
 import { PER_TARGET } from '../src/events/dispatcher.js';
-import { recordEvents } from '../src/events/repository.js';
 import { sql } from 'kysely';
 import { startTestApp } from './helpers/app.js';
+import { backlog, connectTo, goesOutAtOnce, of, requestHeldOpen } from './helpers/busy-api.js';
 import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { waitFor } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
-import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Arrival, type Receiver } from './helpers/webhooks.js';
+import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Receiver } from './helpers/webhooks.js';
 
 /**
  * The API process's dispatcher yields to the API (EVENT_YIELD_AT_REQUESTS):
@@ -41,56 +41,8 @@ async function subscribed(): Promise<Receiver> {
   return receiver;
 }
 
-/** Three full shares' worth of events for the endpoint, written at once. */
-async function backlog(tag: string) {
-  const events = Array.from({ length: 3 * PER_TARGET }, (_, i) => {
-    const email = `${tag}-${i}@example.com`;
-    return {
-      orderingKey: `usr_${tag}_${i}`,
-      data: {
-        customer: {
-          public_id: `usr_${tag}_${i}`,
-          email,
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          phone_number: null,
-          created_at: new Date().toISOString(),
-        },
-      },
-    };
-  });
-  await recordEvents(t.db, 'customer.registered', events);
-  return new Set(events.map((e) => e.data.customer.email));
-}
-
-const of = (emails: Set<string>) => (arrivals: Arrival[]) => arrivals.filter((a) => emails.has(a.event?.data?.customer?.email));
-
-async function connectTo(baseUrl: string): Promise<{ socket: Socket; port: string }> {
-  const { port } = new URL(baseUrl);
-  const socket = connect(Number(port), '127.0.0.1');
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  return { socket, port };
-}
-
-/** A request the API is answering until the socket is closed: its head, with a body announced and never sent (an upload to the image host, which waits for its form's first field). */
-async function requestHeldOpen(baseUrl = t.baseUrl): Promise<Socket> {
-  const { socket, port } = await connectTo(baseUrl);
-  socket.write(
-    `POST /media/api/v1/files/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: multipart/form-data; boundary=held\r\nContent-Length: 4096\r\n\r\n`,
-  );
-  return socket;
-}
-
-/** Writes a backlog of three shares and checks they went out one right after another, not a poll interval apart. */
-async function goesOutAtOnce(receiver: Receiver, tag: string) {
-  const emails = await backlog(tag);
-  const arrivals = await receiver.waitFor((all) => (of(emails)(all).length === emails.size ? of(emails)(all) : null), 20_000);
-  const spread = arrivals.at(-1)!.arrivedAt - arrivals[0]!.arrivedAt;
-  assert.ok(spread < POLL_MS * 0.7, `three shares went out within ${Math.round(spread)} ms, not a poll interval apart`);
-}
-
 test('while the API is quiet, a backlog goes out share after share at once', async () => {
-  await goesOutAtOnce(await subscribed(), 'quiet');
+  await goesOutAtOnce(t.db, await subscribed(), 'quiet', POLL_MS);
 });
 
 test('requests of a pipelined connection reset while queued are not counted as in flight for ever', async () => {
@@ -108,15 +60,15 @@ test('requests of a pipelined connection reset while queued are not counted as i
     await someoneWaitsOnALock(t.db, '%sessions%');
     socket.destroy();
   });
-  await goesOutAtOnce(receiver, 'pipelined');
+  await goesOutAtOnce(t.db, receiver, 'pipelined', POLL_MS);
 });
 
 test('while the API is busy, the dispatcher claims once per poll interval, and catches up once it is quiet', async () => {
   const receiver = await subscribed();
-  const held = await requestHeldOpen();
+  const held = await requestHeldOpen(t.baseUrl);
   let released = false;
   try {
-    const emails = await backlog('busy');
+    const emails = await backlog(t.db, 'busy');
     const first = await receiver.waitFor((all) => (of(emails)(all).length >= PER_TARGET ? of(emails)(all) : null), 20_000);
     const second = await receiver.waitFor((all) => (of(emails)(all).length >= 2 * PER_TARGET ? of(emails)(all) : null), 20_000);
     assert.equal(first.length, PER_TARGET, 'one share per claim');

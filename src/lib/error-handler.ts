@@ -166,7 +166,10 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Dup
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'REQUEST_TIMEOUT', 'The request took too long to arrive']
         : [400, 'VALIDATION_ERROR', 'The request is not valid HTTP'];
-  writeErrorToSocket(socket, status, code, message);
+  // A request that timed out mid-body may already be answered (a handler that replied without reading it all):
+  // its response's bytes are on the wire, and ours would corrupt them.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!answering?.headersSent) writeErrorToSocket(socket, status, code, message);
   socket.destroy(error);
 }
 

@@ -5,7 +5,7 @@ import { expectationFailed, validationError } from './errors.js';
 /**
  * Requests Node's HTTP server would answer itself, bare (no body, request ID
  * or security headers), are let through to the app and refused here, in the
- * envelope. The server must be created with `SERVER_OPTIONS`.
+ * envelope. The server must be created with `serverOptions`.
  *
  * - An HTTP/1.1 request without Host, and one with two Host headers (Node
  *   keeps the first and drops the rest, so the two could name different
@@ -18,8 +18,19 @@ import { expectationFailed, validationError } from './errors.js';
  * What Node's parser refuses before any of this runs (malformed HTTP,
  * headers past 16 KB, a request that is too slow) is answered by
  * `clientErrorHandler` in src/lib/error-handler.ts.
+ *
+ * Node checks its timeouts every `connectionsCheckingInterval` (30 s by
+ * default), so a request that is too slow is cut within a quarter of its
+ * allowance past it, and the headers' allowance is never the longer one.
  */
-export const SERVER_OPTIONS = { requireHostHeader: false } as const;
+export function serverOptions(requestTimeoutMs: number) {
+  const headersTimeout = requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000;
+  return {
+    requireHostHeader: false,
+    headersTimeout,
+    connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.round(headersTimeout / 4))),
+  };
+}
 
 const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
