@@ -27,6 +27,7 @@ import * as purgeScarceStock from './migrations/0019-purge-scarce-stock.js';
 import * as publicDocuments from './migrations/0020-public-documents.js';
 import * as deliveryClaims from './migrations/0021-delivery-claims.js';
 import * as fanOutWaitsForDeletions from './migrations/0022-fan-out-waits-for-deletions.js';
+import * as deletionsWaitForNoOne from './migrations/0023-deletions-wait-for-no-one.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0020-public-documents': publicDocuments,
   '0021-delivery-claims': deliveryClaims,
   '0022-fan-out-waits-for-deletions': fanOutWaitsForDeletions,
+  '0023-deletions-wait-for-no-one': deletionsWaitForNoOne,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -211,6 +211,30 @@ export async function cancelPendingDeliveries(db: Executor, targetId: number): P
 }
 
 /**
+ * Cancels, in a batch, waiting deliveries of deleted targets: those a
+ * fan-out committed after the deletion had cancelled the ones it could see.
+ * Rows being claimed or cancelled meanwhile are left for the next run.
+ */
+export async function cancelOrphanedDeliveries(db: Executor, batchSize: number): Promise<number> {
+  const result = await db
+    .updateTable('event_deliveries')
+    .set({ state: 'CANCELLED', claim: null })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('event_deliveries as d')
+        .innerJoin('event_targets as t', 't.id', 'd.target_id')
+        .select('d.id')
+        .where('t.deleted_at', 'is not', null)
+        .where('d.state', '=', 'PENDING')
+        .limit(batchSize)
+        .forUpdate('d')
+        .skipLocked(),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
  * Sends one delivery again, from a new round of retries, with the same
  * webhook-id. One being sent right now is left to finish (and returned as is).
  */

@@ -66,14 +66,12 @@ export function updateTarget(
 }
 
 /**
- * Deletes a target (softly). Its row is locked `FOR UPDATE` first, which waits
- * for every uncommitted fan-out that chose it (they hold it `FOR KEY SHARE`),
- * so the caller's cancellation of its pending deliveries sees theirs too; a
- * fan-out that comes later waits for this transaction and then leaves the
- * target out (migration 0022).
+ * Deletes a target (softly). The update conflicts with no fan-out (they hold
+ * the target `FOR KEY SHARE`, for their foreign keys), so it waits for none:
+ * a delivery an uncommitted fan-out made for it is never claimed, and the
+ * pruner cancels it once committed (migration 0023).
  */
 export async function deleteTarget(db: Executor, id: number, now: Date): Promise<void> {
-  await db.selectFrom('event_targets').select('id').where('id', '=', id).forUpdate().execute();
   await db.updateTable('event_targets').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
 }
 

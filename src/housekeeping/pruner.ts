@@ -5,14 +5,15 @@ import type { Clock } from '../lib/clock.js';
 import { backgroundLoop } from '../lib/background-loop.js';
 import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.js';
 import { deleteDeliveredEmails } from '../outbox/repository.js';
-import { deleteFinishedDeliveries } from '../events/delivery-repository.js';
+import { cancelOrphanedDeliveries, deleteFinishedDeliveries } from '../events/delivery-repository.js';
 import { deleteOldEvents } from '../events/repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the
  * database by using the service: uploads nothing points at, expired upload
  * tokens, delivered mail, and events with their finished deliveries (an
- * event stays while a delivery of it waits), each after its retention period (config
+ * event stays while a delivery of it waits; one for a deleted endpoint is
+ * cancelled first, whatever its age), each after its retention period (config
  * `retention`). Work goes in batches of `batchSize` rows per statement, at
  * most MAX_BATCHES per kind per run, so a backlog is worked off over several
  * runs without long statements; several instances may run it at once.
@@ -22,6 +23,7 @@ export interface PruneResult {
   uploadsKept: number;
   uploadTokensDeleted: number;
   emailsDeleted: number;
+  deliveriesCancelled: number;
   deliveriesDeleted: number;
   eventsDeleted: number;
 }
@@ -55,6 +57,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
       uploadsKept: 0,
       uploadTokensDeleted: 0,
       emailsDeleted: 0,
+      deliveriesCancelled: 0,
       deliveriesDeleted: 0,
       eventsDeleted: 0,
     };
@@ -73,6 +76,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     if (deliveredEmails !== null) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }
+    result.deliveriesCancelled = await drain(() => cancelOrphanedDeliveries(db, batchSize));
     if (events !== null) {
       result.deliveriesDeleted = await drain(() => deleteFinishedDeliveries(db, ago(events), batchSize));
       result.eventsDeleted = await drain(() => deleteOldEvents(db, ago(events), batchSize));

@@ -17,7 +17,7 @@ import { sql, type Kysely } from 'kysely';
  * re-checks the row, and leaves it out.
  */
 /** The fan-out of migration 0017, with the targets it picks locked `FOR KEY SHARE` or not. */
-const fanOut = (lockTargets: boolean) =>
+export const fanOut = (lockTargets: boolean) =>
   sql`
     CREATE OR REPLACE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
