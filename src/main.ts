@@ -53,10 +53,13 @@ startProcess(async ({ config, log, shutdown }) => {
   // The first step to run, once serving (an instance that never listened has no balancer to wait for):
   // not ready, still serving, until the balancer has taken this instance out; it then sends nothing on
   // the connections the drain closes, so no request meets a connection closing under it.
-  shutdown.add('readiness', async (deadline) => {
+  // A second signal ends the delay at once.
+  shutdown.add('readiness', async (deadline, hurry) => {
     stopping = true;
-    if (config.shutdownDelayMs === 0) return;
+    if (config.shutdownDelayMs === 0 || hurry.aborted) return;
     log.info({ delay_ms: config.shutdownDelayMs }, 'not ready; serving until the delay ends, then draining');
-    await sleep(Math.min(config.shutdownDelayMs, Math.max(0, deadline - Date.now())));
+    await sleep(Math.min(config.shutdownDelayMs, Math.max(0, deadline - Date.now())), undefined, { signal: hurry }).catch(() => {
+      log.info('delay cut short by a second signal; draining');
+    });
   });
 });

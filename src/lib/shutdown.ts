@@ -6,11 +6,14 @@ import type { Logger } from 'pino';
  * order (last started, first stopped), each told the deadline of the grace
  * period so it can cut its own waiting short (the HTTP server closes the
  * connections still open). If the steps overrun the grace period by more
- * than a few seconds the process exits anyway, with code 1.
+ * than a few seconds the process exits anyway, with code 1. A second signal
+ * (a second Ctrl-C, an orchestrator that repeats itself) hurries the steps:
+ * what waits only for others (the balancer's delay) stops waiting, and what
+ * protects work (the drain of requests in flight) goes on.
  */
 export interface Shutdown {
-  /** `close` runs on shutdown; `deadline` is when the grace period ends (epoch ms). */
-  add(name: string, close: (deadline: number) => Promise<void>): void;
+  /** `close` runs on shutdown; `deadline` is when the grace period ends (epoch ms); `hurry` aborts on a second signal. */
+  add(name: string, close: (deadline: number, hurry: AbortSignal) => Promise<void>): void;
   /** Runs the steps and exits, as a signal would (start-up failures use it too). */
   run(reason: string, exitCode?: number): Promise<never>;
 }
@@ -21,8 +24,9 @@ const HARD_MARGIN_MS = 5_000;
 export function installShutdown(options: { graceMs: number; log: Logger; exit?: (code: number) => never }): Shutdown {
   const { graceMs, log } = options;
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const steps: { name: string; close: (deadline: number) => Promise<void> }[] = [];
+  const steps: { name: string; close: (deadline: number, hurry: AbortSignal) => Promise<void> }[] = [];
   let running: Promise<never> | null = null;
+  const hurry = new AbortController();
 
   async function run(reason: string, exitCode = 0): Promise<never> {
     const started = Date.now();
@@ -35,7 +39,7 @@ export function installShutdown(options: { graceMs: number; log: Logger; exit?: 
     let code = exitCode;
     for (const step of [...steps].reverse()) {
       try {
-        await step.close(deadline);
+        await step.close(deadline, hurry.signal);
       } catch (error) {
         code = 1;
         log.error({ err: error, step: step.name }, 'shutdown step failed');
@@ -54,7 +58,10 @@ export function installShutdown(options: { graceMs: number; log: Logger; exit?: 
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
-      if (running) log.warn({ signal }, 'already shutting down');
+      if (running) {
+        log.warn({ signal }, 'already shutting down; hurrying (requests in flight still finish)');
+        hurry.abort();
+      }
       void shutdown.run(signal);
     });
   }

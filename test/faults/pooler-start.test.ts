@@ -74,14 +74,14 @@ async function dropDatabase(name: string): Promise<void> {
  * Resolves with the instance's readiness as to the schema (null: it would serve).
  */
 async function startUp(url: string): Promise<string | null> {
-  const steps: ((deadline: number) => Promise<void>)[] = [];
+  const steps: ((deadline: number, hurry: AbortSignal) => Promise<void>)[] = [];
   const shutdown: Shutdown = { add: (_name, close) => void steps.push(close), run: () => Promise.reject(new Error('not in a test')) };
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, DB_NAMED_STATEMENTS: 'false', DB_POOL_SIZE: '2' });
   try {
     const { schema } = await connectDatabase(config, pino({ level: 'silent' }), shutdown);
     return schema.pending();
   } finally {
-    for (const close of steps.reverse()) await close(Date.now() + 5000);
+    for (const close of steps.reverse()) await close(Date.now() + 5000, new AbortController().signal);
   }
 }
 

@@ -143,3 +143,21 @@ test('with SHUTDOWN_DELAY_MS, SIGTERM first fails readiness while every request 
   assert.ok(elapsed >= DELAY_MS, `exited ${elapsed} ms after the signal, before the delay ended`);
   await service.stop();
 });
+
+test('a second signal cuts SHUTDOWN_DELAY_MS short: the instance drains and exits 0 at once', async () => {
+  const DELAY_MS = 30_000;
+  const service = await startService({
+    databaseUrl: file.database.url,
+    env: { ...ENV, SHUTDOWN_DELAY_MS: String(DELAY_MS), SHUTDOWN_GRACE_MS: '40000' },
+  });
+  const signalled = Date.now();
+  service.signal('SIGTERM');
+  await service.waitForLog((line) => line.msg === 'not ready; serving until the delay ends, then draining');
+  service.signal('SIGINT');
+  await service.waitForLog((line) => line.msg === 'delay cut short by a second signal; draining');
+  const status = await service.exited;
+  const elapsed = Date.now() - signalled;
+  assert.equal(status.code, 0);
+  assert.ok(elapsed < DELAY_MS / 3, `exited ${elapsed} ms after the first signal, not after the delay`);
+  await service.stop();
+});
