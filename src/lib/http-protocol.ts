@@ -20,8 +20,9 @@ import { expectationFailed, validationError } from './errors.js';
  * `clientErrorHandler` in src/lib/error-handler.ts.
  *
  * Node checks its timeouts every `connectionsCheckingInterval` (30 s by
- * default), so a request that is too slow is cut within a quarter of its
- * allowance past it, and the headers' allowance is never the longer one.
+ * default); here every quarter of the headers' allowance, which is never
+ * longer than the whole request's, so a slow request is cut at most that
+ * long after its allowance ends.
  */
 export function serverOptions(requestTimeoutMs: number) {
   const headersTimeout = requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000;
