@@ -324,7 +324,11 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: int('PASSWORD_HASH_COST', 15, 10, 20),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),
-    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000),
+    requestTimeoutMs: ((ms) => {
+      // Milliseconds: a value meant as seconds (120) would refuse every upload.
+      if (ms > 0 && ms < 1000) throw new ConfigError('REQUEST_TIMEOUT_MS', `must be 0 (no limit) or at least 1000 ms, got ${ms}`);
+      return ms;
+    })(int('REQUEST_TIMEOUT_MS', 120_000, 0, 3_600_000)),
     emailPollIntervalMs: int('EMAIL_POLL_INTERVAL_MS', 1000, 10, 600_000),
     emailLeaseMs: int('EMAIL_LEASE_MS', 60_000, 1000, 3_600_000),
     emailWorker: (() => {

@@ -213,9 +213,10 @@ export async function cancelPendingDeliveries(db: Executor, targetId: number): P
 /**
  * Cancels, in a batch, waiting deliveries of deleted targets: those a
  * fan-out committed after the deletion had cancelled the ones it could see.
- * Rows being claimed or cancelled meanwhile are left for the next run.
+ * One being sent under a live claim is left to finish (its mark records
+ * what happened); a row another statement holds locked, to the next run.
  */
-export async function cancelOrphanedDeliveries(db: Executor, batchSize: number): Promise<number> {
+export async function cancelOrphanedDeliveries(db: Executor, batchSize: number, now: Date): Promise<number> {
   const result = await db
     .updateTable('event_deliveries')
     .set({ state: 'CANCELLED', claim: null })
@@ -226,6 +227,7 @@ export async function cancelOrphanedDeliveries(db: Executor, batchSize: number):
         .select('d.id')
         .where('t.deleted_at', 'is not', null)
         .where('d.state', '=', 'PENDING')
+        .where((eb) => eb.or([eb('d.claim', 'is', null), eb('d.next_attempt_at', '<=', now)]))
         .limit(batchSize)
         .forUpdate('d')
         .skipLocked(),

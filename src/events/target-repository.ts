@@ -68,8 +68,8 @@ export function updateTarget(
 /**
  * Deletes a target (softly). The update conflicts with no fan-out (they hold
  * the target `FOR KEY SHARE`, for their foreign keys), so it waits for none:
- * a delivery an uncommitted fan-out made for it is never claimed, and the
- * pruner cancels it once committed (migration 0023).
+ * a delivery an uncommitted fan-out made for it is not claimed once the
+ * deletion has committed, and the pruner cancels it (migration 0023).
  */
 export async function deleteTarget(db: Executor, id: number, now: Date): Promise<void> {
   await db.updateTable('event_targets').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();

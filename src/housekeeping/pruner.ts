@@ -76,7 +76,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     if (deliveredEmails !== null) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }
-    result.deliveriesCancelled = await drain(() => cancelOrphanedDeliveries(db, batchSize));
+    result.deliveriesCancelled = await drain(() => cancelOrphanedDeliveries(db, batchSize, clock.now()));
     if (events !== null) {
       result.deliveriesDeleted = await drain(() => deleteFinishedDeliveries(db, ago(events), batchSize));
       result.eventsDeleted = await drain(() => deleteOldEvents(db, ago(events), batchSize));

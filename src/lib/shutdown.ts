@@ -9,7 +9,10 @@ import type { Logger } from 'pino';
  * than a few seconds the process exits anyway, with code 1. A second signal
  * (a second Ctrl-C, an orchestrator that repeats itself) hurries the steps:
  * what waits only for others (the balancer's delay) stops waiting, and what
- * protects work (the drain of requests in flight) goes on.
+ * protects work (the drain of requests in flight) goes on. A repeat within
+ * REPEAT_MS of the first is the same stop delivered twice (a terminal's
+ * Ctrl-C reaches both npm and the service, and npm passes its copy on), not
+ * a hurry.
  */
 export interface Shutdown {
   /** `close` runs on shutdown; `deadline` is when the grace period ends (epoch ms); `hurry` aborts on a second signal. */
@@ -20,6 +23,8 @@ export interface Shutdown {
 
 /** How far past the grace period the steps may run before the process exits regardless. */
 const HARD_MARGIN_MS = 5_000;
+/** A signal this soon after the first is a copy of it. */
+const REPEAT_MS = 1_000;
 
 export function installShutdown(options: { graceMs: number; log: Logger; exit?: (code: number) => never }): Shutdown {
   const { graceMs, log } = options;
@@ -27,6 +32,7 @@ export function installShutdown(options: { graceMs: number; log: Logger; exit?: 
   const steps: { name: string; close: (deadline: number, hurry: AbortSignal) => Promise<void> }[] = [];
   let running: Promise<never> | null = null;
   const hurry = new AbortController();
+  let firstSignalAt = 0;
 
   async function run(reason: string, exitCode = 0): Promise<never> {
     const started = Date.now();
@@ -58,7 +64,9 @@ export function installShutdown(options: { graceMs: number; log: Logger; exit?: 
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
-      if (running) {
+      if (!running) firstSignalAt = Date.now();
+      else if (Date.now() - firstSignalAt < REPEAT_MS) log.info({ signal }, 'already shutting down (the same stop, delivered twice)');
+      else {
         log.warn({ signal }, 'already shutting down; hurrying (requests in flight still finish)');
         hurry.abort();
       }

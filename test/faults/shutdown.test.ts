@@ -144,15 +144,20 @@ test('with SHUTDOWN_DELAY_MS, SIGTERM first fails readiness while every request 
   await service.stop();
 });
 
-test('a second signal cuts SHUTDOWN_DELAY_MS short: the instance drains and exits 0 at once', async () => {
+test('a second signal cuts SHUTDOWN_DELAY_MS short: the instance drains and exits 0 at once; the same stop delivered twice does not', async () => {
   const DELAY_MS = 30_000;
   const service = await startService({
     databaseUrl: file.database.url,
     env: { ...ENV, SHUTDOWN_DELAY_MS: String(DELAY_MS), SHUTDOWN_GRACE_MS: '40000' },
   });
   const signalled = Date.now();
+  // A terminal's Ctrl-C reaches npm and the service at once, and npm passes its copy on: two signals together.
   service.signal('SIGTERM');
+  service.signal('SIGINT');
+  await service.waitForLog((line) => line.msg === 'already shutting down (the same stop, delivered twice)');
   await service.waitForLog((line) => line.msg === 'not ready; serving until the delay ends, then draining');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal((await fetch(`${service.baseUrl}/health/ready`)).status, 503, 'still serving out the delay');
   service.signal('SIGINT');
   await service.waitForLog((line) => line.msg === 'delay cut short by a second signal; draining');
   const status = await service.exited;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
 import { recordEvent } from '../../src/events/repository.js';
 import { someoneWaitsOnALock } from '../helpers/lock-waits.js';
 import { useApp } from '../helpers/use-app.js';
@@ -65,4 +66,20 @@ test('a deletion does not wait for an event being written for its endpoint; that
   assert.deepEqual(await deliveriesOf(deleted.target), ['CANCELLED']);
   assert.deepEqual(await deliveriesOf(kept.target), ['SUCCEEDED']);
   assert.equal(receiver.arrivals.length, 1, 'the deleted endpoint was never sent to');
+});
+
+test("the pruner leaves a deleted endpoint's delivery alone while a live claim is sending it, and cancels it once the lease is over", async () => {
+  const { endpoint, target } = await newEndpoint();
+  await t.db.transaction().execute(async (trx) => {
+    await recordEvent(trx, 'customer.registered', 'usr_c', customer('c@example.com'));
+    assert.equal((await t.superAdmin.delete(`${WEBHOOKS}/endpoints/${endpoint.public_id}`)).status, 204);
+  });
+  // As a claim taken in the moment before the deletion committed leaves it: claimed, hidden until its lease ends.
+  const claimed = sql`UPDATE event_deliveries SET claim = gen_random_uuid(), next_attempt_at = now() + interval '1 minute' WHERE target_id = ${target}`;
+  await claimed.execute(t.db);
+  assert.equal((await t.app.pruner.runOnce()).deliveriesCancelled, 0, 'its sender will mark what happened');
+  assert.deepEqual(await deliveriesOf(target), ['PENDING']);
+  await sql`UPDATE event_deliveries SET next_attempt_at = now() - interval '1 second' WHERE target_id = ${target}`.execute(t.db);
+  assert.equal((await t.app.pruner.runOnce()).deliveriesCancelled, 1, 'a lapsed lease: no one is sending it');
+  assert.deepEqual(await deliveriesOf(target), ['CANCELLED']);
 });

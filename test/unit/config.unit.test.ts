@@ -32,6 +32,7 @@ describe('configuration', () => {
       [{ SCHEMA_COMPILE: 'lazy' }, /SCHEMA_COMPILE must be start or first-use/],
       [{ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_GRACE_MS: '5000' }, /SHUTDOWN_DELAY_MS must be below SHUTDOWN_GRACE_MS \(5000\)/],
       [{ SHUTDOWN_DELAY_MS: '60001' }, /SHUTDOWN_DELAY_MS must be between/],
+      [{ REQUEST_TIMEOUT_MS: '120' }, /REQUEST_TIMEOUT_MS must be 0 \(no limit\) or at least 1000 ms, got 120/],
     ];
     for (const [env, message] of cases) {
       assert.throws(

@@ -15,6 +15,9 @@ import { sql, type Kysely } from 'kysely';
  * to commit (and then cancels their deliveries), and a fan-out that reaches a
  * target being deleted waits, then sees `deleted_at` set when PostgreSQL
  * re-checks the row, and leaves it out.
+ *
+ * Superseded by migration 0023: a deletion could wait without end behind a
+ * stream of fan-outs, so neither side locks for the other any more.
  */
 /** The fan-out of migration 0017, with the targets it picks locked `FOR KEY SHARE` or not. */
 export const fanOut = (lockTargets: boolean) =>

@@ -12,9 +12,9 @@ import { fanOut } from './0022-fan-out-waits-for-deletions.js';
  * deletion could wait without end, holding the endpoint's row (and, at a
  * start, the cache-target sync's advisory lock) all the while. A deletion
  * now takes no lock a fan-out holds: what a fan-out still commits for a
- * target deleted meanwhile is never claimed (claims skip deleted targets),
- * and the pruner cancels it (`cancelOrphanedDeliveries`), so the event it
- * holds ages out as usual.
+ * target deleted meanwhile is not claimed once the deletion has committed
+ * (claims skip deleted targets), and the pruner cancels it
+ * (`cancelOrphanedDeliveries`), so the event it holds ages out as usual.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await fanOut(false).execute(db);
