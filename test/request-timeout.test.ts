@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { goesOutAtOnce, requestHeldOpen } from './helpers/busy-api.js';
+import { goesOutAtOnce, requestHeldOpen, YIELDING_AT_ONE_REQUEST } from './helpers/busy-api.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Receiver } from './helpers/webhooks.js';
 
@@ -10,16 +10,9 @@ import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Receiver } from '.
  * clients cannot hold sockets for ever, nor keep the event dispatcher, which
  * yields while that many requests are in flight, yielding for ever.
  */
-const POLL_MS = 1500;
 const TIMEOUT_MS = 1000;
 const t = useApp({
-  env: {
-    ...LOCAL_RECEIVERS,
-    EMAIL_WORKER: 'off',
-    EVENT_POLL_INTERVAL_MS: String(POLL_MS),
-    EVENT_YIELD_AT_REQUESTS: '1',
-    REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
-  },
+  env: { ...LOCAL_RECEIVERS, ...YIELDING_AT_ONE_REQUEST, REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) },
   as: ['SUPER_ADMIN'],
 });
 
@@ -46,5 +39,5 @@ test('a request whose body stalls is answered 408 in the envelope, and no longer
   assert.equal(body.error.code, 'REQUEST_TIMEOUT');
   assert.ok(waited >= TIMEOUT_MS * 0.9, `cut after ${waited} ms, not before its allowance`);
   // The dispatcher is not yielding to it any more: a backlog goes out share after share at once.
-  await goesOutAtOnce(t.db, receiver, 'after-timeout', POLL_MS);
+  await goesOutAtOnce(t.db, receiver, 'after-timeout');
 });

@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import { PER_TARGET } from '../src/events/dispatcher.js';
 import { sql } from 'kysely';
 import { startTestApp } from './helpers/app.js';
-import { backlog, connectTo, goesOutAtOnce, of, requestHeldOpen } from './helpers/busy-api.js';
+import { backlog, connectTo, goesOutAtOnce, of, POLL_MS, requestHeldOpen, YIELDING_AT_ONE_REQUEST } from './helpers/busy-api.js';
 import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { waitFor } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
@@ -18,16 +18,7 @@ import { createEndpoint, LOCAL_RECEIVERS, startReceiver, type Receiver } from '.
  * head and not its body. Cache purges are urgent: they go out at once, busy
  * or not.
  */
-const POLL_MS = 1500;
-const t = useApp({
-  env: {
-    ...LOCAL_RECEIVERS,
-    EMAIL_WORKER: 'off',
-    EVENT_POLL_INTERVAL_MS: String(POLL_MS),
-    EVENT_YIELD_AT_REQUESTS: '1',
-  },
-  as: ['SUPER_ADMIN'],
-});
+const t = useApp({ env: { ...LOCAL_RECEIVERS, ...YIELDING_AT_ONE_REQUEST }, as: ['SUPER_ADMIN'] });
 
 let receiver: Receiver | undefined;
 after(() => receiver?.close());
@@ -42,7 +33,7 @@ async function subscribed(): Promise<Receiver> {
 }
 
 test('while the API is quiet, a backlog goes out share after share at once', async () => {
-  await goesOutAtOnce(t.db, await subscribed(), 'quiet', POLL_MS);
+  await goesOutAtOnce(t.db, await subscribed(), 'quiet');
 });
 
 test('requests of a pipelined connection reset while queued are not counted as in flight for ever', async () => {
@@ -60,7 +51,7 @@ test('requests of a pipelined connection reset while queued are not counted as i
     await someoneWaitsOnALock(t.db, '%sessions%');
     socket.destroy();
   });
-  await goesOutAtOnce(t.db, receiver, 'pipelined', POLL_MS);
+  await goesOutAtOnce(t.db, receiver, 'pipelined');
 });
 
 test('while the API is busy, the dispatcher claims once per poll interval, and catches up once it is quiet', async () => {
@@ -92,9 +83,7 @@ test('while the API is busy, cache purges still go out at once', async (context)
     await cache.close();
   });
   const app = (started.app = await startTestApp({
-    EMAIL_WORKER: 'off',
-    EVENT_POLL_INTERVAL_MS: String(POLL_MS),
-    EVENT_YIELD_AT_REQUESTS: '1',
+    ...YIELDING_AT_ONE_REQUEST,
     CACHE_PURGE_URLS: cache.url,
     CACHE_PURGE_TOKEN: 'purge-token-0123456789',
   }));

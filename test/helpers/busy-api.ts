@@ -11,6 +11,12 @@ import type { Arrival, Receiver } from './webhooks.js';
  * dispatcher yielded.
  */
 
+/** How often the dispatcher of an app started with `YIELDING_AT_ONE_REQUEST` polls. */
+export const POLL_MS = 1500;
+
+/** An app whose dispatcher yields while a single request is in flight (mail left alone). */
+export const YIELDING_AT_ONE_REQUEST = { EMAIL_WORKER: 'off', EVENT_POLL_INTERVAL_MS: String(POLL_MS), EVENT_YIELD_AT_REQUESTS: '1' };
+
 export async function connectTo(baseUrl: string): Promise<{ socket: Socket; port: string }> {
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
@@ -53,9 +59,9 @@ export async function backlog(db: Db, tag: string): Promise<Set<string>> {
 export const of = (emails: Set<string>) => (arrivals: Arrival[]) => arrivals.filter((a) => emails.has(a.event?.data?.customer?.email));
 
 /** Writes a backlog of three shares and checks they went out one right after another, not a poll interval apart. */
-export async function goesOutAtOnce(db: Db, receiver: Receiver, tag: string, pollMs: number): Promise<void> {
+export async function goesOutAtOnce(db: Db, receiver: Receiver, tag: string): Promise<void> {
   const emails = await backlog(db, tag);
   const arrivals = await receiver.waitFor((all) => (of(emails)(all).length === emails.size ? of(emails)(all) : null), 20_000);
   const spread = arrivals.at(-1)!.arrivedAt - arrivals[0]!.arrivedAt;
-  assert.ok(spread < pollMs * 0.7, `three shares went out within ${Math.round(spread)} ms, not a poll interval apart`);
+  assert.ok(spread < POLL_MS * 0.7, `three shares went out within ${Math.round(spread)} ms, not a poll interval apart`);
 }
