@@ -52,6 +52,7 @@ test('a backlog larger than a batch is deleted PRUNE_BATCH_SIZE rows per stateme
     uploadTokensDeleted: 0,
     emailsDeleted: 0,
     deliveriesCancelled: 0,
+    streamPruned: 0,
     deliveriesDeleted: 0,
     eventsDeleted: 0,
   });

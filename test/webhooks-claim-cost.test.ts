@@ -28,13 +28,20 @@ interface PlanNode {
   'Shared Read Blocks': number;
 }
 
+/** Events with a PENDING delivery to every target each, as a receiver's outage leaves them (retries, and what waits behind them). */
 async function addOrders(db: Db, from: number, count: number, eventsPerOrder: number) {
   // Each order's events share its ordering key; a later one waits for the earlier (placed before shipped).
   await sql`
-    INSERT INTO events (type, version, ordering_key, payload)
-    SELECT 'order.placed', 1, 'order:ord_' || md5(o::text), '{}'::jsonb
-    FROM generate_series(${from}::int, ${from + count - 1}::int) o, generate_series(1, ${eventsPerOrder}::int) n
-    ORDER BY o, n`.execute(db);
+    WITH e AS (
+      INSERT INTO events (type, version, ordering_key, payload)
+      SELECT 'order.placed', 1, 'order:ord_' || md5(o::text), '{}'::jsonb
+      FROM generate_series(${from}::int, ${from + count - 1}::int) o, generate_series(1, ${eventsPerOrder}::int) n
+      ORDER BY o, n
+      RETURNING id, ordering_key
+    )
+    INSERT INTO event_deliveries (event_id, target_id, ordering_key)
+    SELECT e.id, t.id, e.ordering_key FROM e CROSS JOIN event_targets t WHERE t.public_id LIKE 'whk_claim_cost_%'
+    ORDER BY e.id, t.id`.execute(db);
 }
 
 /** The claim's cost and what it took; it is rolled back, so each measurement starts from the same queue. */

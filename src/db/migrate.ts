@@ -28,6 +28,7 @@ import * as publicDocuments from './migrations/0020-public-documents.js';
 import * as deliveryClaims from './migrations/0021-delivery-claims.js';
 import * as fanOutWaitsForDeletions from './migrations/0022-fan-out-waits-for-deletions.js';
 import * as deletionsWaitForNoOne from './migrations/0023-deletions-wait-for-no-one.js';
+import * as eventStreams from './migrations/0024-event-streams.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0021-delivery-claims': deliveryClaims,
   '0022-fan-out-waits-for-deletions': fanOutWaitsForDeletions,
   '0023-deletions-wait-for-no-one': deletionsWaitForNoOne,
+  '0024-event-streams': eventStreams,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

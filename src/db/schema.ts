@@ -453,7 +453,26 @@ export interface EventsTable {
   created_at: CreatedAt;
 }
 
-/** One event owed to one target: made by the events' fan-out trigger, then claimed, sent and logged by the dispatcher. */
+/** An event not yet placed in the stream (written by the events' own statement, migration 0024). */
+export interface EventInboxTable {
+  event_id: number;
+}
+
+/** Every event, at its place in the stream that the targets' cursors read. */
+export interface EventStreamTable {
+  position: number;
+  event_id: number;
+}
+
+/** A target's place in the stream, and the lease of the dispatcher reading it. */
+export interface EventCursorsTable {
+  target_id: number;
+  position: number;
+  claim: string | null;
+  lease_until: Timestamp | null;
+}
+
+/** One event's delivery to one target, written after its first attempt: the log, and the retries of what failed. */
 export interface EventDeliveriesTable {
   id: Generated<number>;
   public_id: Generated<string>;
@@ -524,6 +543,9 @@ export interface Database {
   catalog_version: CatalogVersionTable;
   events: EventsTable;
   event_deliveries: EventDeliveriesTable;
+  event_inbox: EventInboxTable;
+  event_stream: EventStreamTable;
+  event_cursors: EventCursorsTable;
   staff_invitations: StaffInvitationsTable;
 }
 

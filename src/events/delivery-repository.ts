@@ -2,11 +2,13 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { PLANNED_EACH_RUN, type Executor } from '../db/database.js';
 import type { Database, DeliveryState, TargetKind } from '../db/schema.js';
 import { eachBatchAsRecords, keyIn } from '../lib/sql.js';
+import { unreadEvents } from './stream-repository.js';
 
 /**
  * SQL of `event_deliveries`, their one owner: one row per event and target,
- * made by the events' fan-out trigger, then claimed, sent and marked by the
- * dispatcher (./dispatcher.ts). Claims follow the email outbox's: a claim is
+ * written by the dispatcher once the event was read from the stream and
+ * tried (./stream-repository.ts); what is PENDING is then claimed, sent and
+ * marked by the dispatcher (./dispatcher.ts). Claims follow the email outbox's: a claim is
  * taken in one short statement, FOR UPDATE SKIP LOCKED, and hides what it
  * takes from other workers until its lease ends; marks are single statements.
  * A statement that writes several deliveries locks them in id order first
@@ -162,6 +164,64 @@ export async function markDeliveriesSucceeded(db: Executor, done: { id: number; 
   );
 }
 
+/** A delivery first written after its event was read from the stream: sent (with its attempt), or held back untried. */
+export interface FirstDelivery {
+  eventId: number;
+  orderingKey: string;
+  eventCreatedAt: Date;
+  /** Absent: held back, due at once (it waits behind an earlier delivery of its ordering key). */
+  attempt?: AttemptRecord & { ok: boolean };
+  /** After a failed attempt: when to try again (null: never). */
+  retryAt?: Date | null;
+}
+
+/**
+ * Writes the deliveries of a target's stream batch, once each: SUCCEEDED,
+ * PENDING (a failure to retry, or a delivery held back untried) or FAILED.
+ * Their `created_at` is their event's, as for every delivery the log lists.
+ */
+export async function insertFirstDeliveries(db: Executor, targetId: number, deliveries: FirstDelivery[], now: Date): Promise<void> {
+  if (deliveries.length === 0) return;
+  await db
+    .insertInto('event_deliveries')
+    .values(
+      deliveries.map(({ eventId, orderingKey, eventCreatedAt, attempt, retryAt }) => {
+        const state = !attempt ? 'PENDING' : attempt.ok ? 'SUCCEEDED' : retryAt ? 'PENDING' : 'FAILED';
+        return {
+          event_id: eventId,
+          target_id: targetId,
+          ordering_key: orderingKey,
+          state,
+          attempts: attempt?.attempts ?? 0,
+          next_attempt_at: (attempt && !attempt.ok && retryAt) || now,
+          first_attempt_at: attempt?.startedAt ?? null,
+          last_attempt_at: attempt?.startedAt ?? null,
+          response_status: attempt?.status ?? null,
+          response_body: attempt?.body ?? null,
+          latency_ms: attempt?.latencyMs ?? null,
+          last_error: attempt?.error ?? null,
+          delivered_at: attempt?.ok ? attempt.startedAt : null,
+          created_at: eventCreatedAt,
+        };
+      }),
+    )
+    .execute();
+}
+
+/** Which of these ordering keys have a delivery still PENDING for the target (their later events wait behind it). */
+export async function pendingOrderingKeys(db: Executor, targetId: number, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('event_deliveries')
+    .select('ordering_key')
+    .distinct()
+    .where('target_id', '=', targetId)
+    .where('ordering_key', 'in', keys)
+    .where('state', '=', 'PENDING')
+    .execute();
+  return new Set(rows.map((row) => row.ordering_key));
+}
+
 /**
  * Records a failed attempt and when to try again (`null`: never, the retry
  * window is over), only while `claim` still holds the delivery: a worker
@@ -278,13 +338,22 @@ export async function deleteFinishedDeliveries(db: Executor, createdBefore: Date
   return Number(result.numDeletedRows);
 }
 
-/** The backlog for metrics: deliveries waiting for active targets (of one kind), and the age in seconds of the oldest (0 when none). */
+/**
+ * The backlog for metrics: deliveries waiting for active targets (of one
+ * kind), PENDING or not yet read from the stream, and the age in seconds of
+ * the oldest (0 when none).
+ */
 export async function deliveryBacklog(db: Executor, kind: TargetKind): Promise<{ pending: number; age: number }> {
-  const { rows } = await sql<{ pending: number; age: number | null }>`
-    SELECT count(*)::int AS pending, extract(epoch FROM now() - min(d.created_at))::float8 AS age
+  const { rows } = await sql<{ pending: number; oldest: Date | null; now: Date }>`
+    SELECT count(*)::int AS pending, min(d.created_at) AS oldest, now() AS now
     FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
     WHERE d.state = 'PENDING' AND t.status = 'ACTIVE' AND t.deleted_at IS NULL AND t.kind = ${kind}`.execute(db);
-  return { pending: rows[0]?.pending ?? 0, age: rows[0]?.age ?? 0 };
+  const unread = await unreadEvents(db, kind);
+  const oldest = [rows[0]?.oldest, unread.oldest].filter((at): at is Date => !!at).sort((a, b) => a.getTime() - b.getTime())[0];
+  return {
+    pending: (rows[0]?.pending ?? 0) + unread.count,
+    age: oldest && rows[0] ? Math.max(0, (rows[0].now.getTime() - oldest.getTime()) / 1000) : 0,
+  };
 }
 
 export type { DeliveryState };

@@ -9,32 +9,53 @@ import type { Clock } from '../lib/clock.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import {
   claimDueDeliveries,
+  insertFirstDeliveries,
   markDeliveriesSucceeded,
+  pendingOrderingKeys,
   recordDeliveryFailure,
   releaseDeliveryClaims,
   type AttemptRecord,
   type ClaimedDelivery,
+  type FirstDelivery,
 } from './delivery-repository.js';
 import { nextAttemptAt, type RetryPolicy } from './retry.js';
+import {
+  advanceCursor,
+  claimCursors,
+  readStream,
+  inboxWaiting,
+  releaseCursors,
+  SEQUENCE_BATCH,
+  sequenceEvents,
+  type ClaimedCursor,
+  type StreamEvent,
+} from './stream-repository.js';
 import { clearTargetFailing, markTargetFailing, pauseFailingTarget } from './target-repository.js';
 
 /**
  * Delivers the event stream to its targets, at least once, in the order of
  * their events per target and ordering key. Any number of dispatchers, in
- * any number of processes, share the work: a batch is claimed in one short
- * statement (FOR UPDATE SKIP LOCKED) under a lease longer than any attempt
- * can take, so a delivery goes to one of them, and a dead dispatcher's batch
- * is taken over when its lease ends. No transaction is open while sending.
+ * any number of processes, share the work, with no transaction open while
+ * sending:
  *
- * Each target's share of a batch is sent on its own (its deliveries in
- * parallel: a batch never holds two of one ordering key), and the next claim
- * leaves out the targets still being sent to here, so a slow or hanging
- * receiver holds up only its own deliveries, for at most one attempt's
- * timeout. Successes are marked together when the target's share is done;
- * each failure is recorded with its next attempt (RetryPolicy), and a target
- * failing without a success for `pauseAfterMs` is paused in the same
- * transaction as the failure that showed it, its kind told (an email to the
- * super admins for webhooks).
+ * - Each run first places the inbox's new events in the stream (one
+ *   sequencer at a time), then leases the cursors of active targets with
+ *   events to read (one dispatcher per target at a time), reads the next
+ *   events of each and sends them: one ordering key's events one after the
+ *   other, different keys in parallel. A batch's outcome is written in one
+ *   transaction with the cursor's move, a delivery row per event (the log);
+ *   a failure becomes a PENDING row with its next attempt, and the later
+ *   events of its ordering key PENDING rows that wait behind it. A dead
+ *   dispatcher's lease ends and the batch is read again (same webhook-id).
+ * - PENDING rows (retries, what waits behind them, redeliveries) are claimed
+ *   in one short statement (FOR UPDATE SKIP LOCKED) under a lease longer than
+ *   any attempt can take, the earliest of each ordering key only.
+ *
+ * The next claim leaves out the targets still being sent to here, so a slow
+ * or hanging receiver holds up only its own deliveries, for at most one
+ * attempt's timeout. A target failing without a success for `pauseAfterMs`
+ * is paused in the same transaction as the failure that showed it, its kind
+ * told (an email to the super admins for webhooks).
  *
  * A backlog is worked off as fast as receivers answer (a full share or batch
  * is followed by the next claim at once), except while `busy` says the
@@ -101,6 +122,9 @@ export interface DispatcherDeps {
 /** At most this many deliveries per claim, and per target (sent in parallel). */
 export const BATCH = 100;
 export const PER_TARGET = 10;
+/** Events read from a target's stream per lease (PER_TARGET at a time), and how far ahead a read looks for the target's types. */
+export const STREAM_BATCH = 50;
+export const STREAM_SCAN = 5_000;
 
 export function createEventDispatcher(deps: DispatcherDeps) {
   const { db, clock, log } = deps;
@@ -110,6 +134,8 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   let lastOpenClaim = -Infinity;
   /** Each target's share of a batch being sent by this dispatcher. */
   const inFlight = new Map<number, Promise<void>>();
+  const kindOf = (name: string) => deps.kinds[name as TargetKind] as DeliveryKind<unknown> | undefined;
+  const policyOf = (name: string) => kindOf(name)?.policy ?? deps;
 
   /** Claims what is due and starts sending it; `yielding` lets a busy API hold back all but urgent kinds (the loop's claims). */
   async function runOnce({ yielding = false } = {}): Promise<number> {
@@ -117,9 +143,11 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     const paced = yielding && busy() && performance.now() - lastOpenClaim < deps.pollIntervalMs;
     if (paced && urgentKinds.length === 0) return 0;
     if (!paced) lastOpenClaim = performance.now();
+    const placed = await sequenceEvents(db, SEQUENCE_BATCH);
     const claim = randomUUID();
     const now = clock.now();
     const leaseEnd = new Date(now.getTime() + deps.leaseMs);
+    const kinds = paced ? { kinds: urgentKinds } : {};
     const batch = await claimDueDeliveries(db, {
       claim,
       now,
@@ -127,70 +155,159 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       limit: BATCH,
       perTarget: PER_TARGET,
       busyTargets: [...inFlight.keys()],
-      ...(paced ? { kinds: urgentKinds } : {}),
+      ...kinds,
     });
     const byTarget = new Map<number, ClaimedDelivery[]>();
     for (const delivery of batch) byTarget.set(delivery.target_id, [...(byTarget.get(delivery.target_id) ?? []), delivery]);
     for (const [targetId, deliveries] of byTarget) {
-      const work = sendShare(claim, deliveries, leaseEnd)
-        .catch(async (error: unknown) => {
-          log.error({ err: error, target_id: targetId }, 'event delivery batch failed; its deliveries are handed back');
-          await releaseDeliveryClaims(db, [claim], clock.now()).catch(() => {});
-        })
-        .finally(() => {
-          inFlight.delete(targetId);
-          // A full share means more may be waiting for this target (left to the next poll while busy, unless urgent).
-          if (deliveries.length === PER_TARGET && (!busy() || deps.kinds[deliveries[0]!.kind as TargetKind]?.urgent)) loop.nudge();
-        });
-      inFlight.set(targetId, work);
+      // A full share means more may be waiting for this target.
+      track(targetId, deliveries[0]!.kind, sendShare(claim, deliveries, leaseEnd), deliveries.length === PER_TARGET, () =>
+        releaseDeliveryClaims(db, [claim], clock.now()),
+      );
     }
-    return batch.length;
+    const cursors = await claimCursors(db, { claim, now, leaseEnd, busyTargets: [...inFlight.keys()], ...kinds });
+    for (const cursor of cursors) {
+      const more = { full: false };
+      track(cursor.target_id, cursor.kind, sendFromStream(claim, cursor, leaseEnd, more), more, () => releaseCursors(db, claim));
+    }
+    if (placed === SEQUENCE_BATCH && !paced) loop.nudge();
+    return batch.length + cursors.length;
   }
 
-  /** One target's deliveries of a claim: sent in parallel, successes marked together, failures one by one. */
+  /** Keeps a target's share in flight until it settles; then, when it was full, goes again (left to the next poll while busy, unless urgent). */
+  function track(targetId: number, kind: string, work: Promise<void>, full: boolean | { full: boolean }, handBack: () => Promise<void>) {
+    const tracked = work
+      .catch(async (error: unknown) => {
+        log.error({ err: error, target_id: targetId }, 'event delivery batch failed; its deliveries are handed back');
+        await handBack().catch(() => {});
+      })
+      .finally(() => {
+        inFlight.delete(targetId);
+        const wasFull = typeof full === 'boolean' ? full : full.full;
+        if (wasFull && (!busy() || kindOf(kind)?.urgent)) loop.nudge();
+      });
+    inFlight.set(targetId, tracked);
+  }
+
+  /** One attempt at one delivery, as the log records it. */
+  async function attempt(
+    kind: DeliveryKind<unknown> | undefined,
+    destination: unknown,
+    target: { kind: string; public_id: string },
+    event: OutgoingEvent,
+    attemptsBefore: number,
+  ): Promise<AttemptRecord & { ok: boolean }> {
+    const startedAt = clock.now();
+    const started = performance.now();
+    const outcome: Outcome =
+      kind && destination !== undefined
+        ? await kind.send(destination, event)
+        : { ok: false, status: null, body: null, error: `no ${target.kind} target ${target.public_id}` };
+    return {
+      ok: outcome.ok,
+      attempts: attemptsBefore + 1,
+      startedAt,
+      status: outcome.status,
+      body: outcome.body,
+      latencyMs: Math.round(performance.now() - started),
+      error: outcome.error,
+    };
+  }
+
+  /**
+   * A target's next events from the stream: each ordering key's events in
+   * order (a failure holds back the rest of its key, as does a delivery of
+   * the key still PENDING), keys in parallel, PER_TARGET at a time; then the
+   * outcome and the cursor's move in one transaction.
+   */
+  async function sendFromStream(claim: string, cursor: ClaimedCursor, leaseEnd: Date, more: { full: boolean }): Promise<void> {
+    // While the API is busy, a lease takes what a claim of PENDING deliveries would (the rest waits for the load to fall).
+    const limit = busy() ? PER_TARGET : STREAM_BATCH;
+    const { events, reached } = await readStream(db, cursor, limit, STREAM_SCAN);
+    more.full = events.length === limit || reached === cursor.position + STREAM_SCAN;
+    const kind = kindOf(cursor.kind);
+    const destination = events.length > 0 && kind ? (await kind.load([cursor.target_id])).get(cursor.target_id) : undefined;
+    const byKey = new Map<string, StreamEvent[]>();
+    for (const event of events) byKey.set(event.ordering_key, [...(byKey.get(event.ordering_key) ?? []), event]);
+    const waiting = await pendingOrderingKeys(db, cursor.target_id, [...byKey.keys()]);
+    const written: FirstDelivery[] = [];
+    const groups = [...byKey.entries()];
+    // An attempt started before half the lease is over ends before the lease does (config: a lease is at least two attempts).
+    const lastStart = leaseEnd.getTime() - deps.leaseMs / 2;
+    const sendGroup = async ([key, group]: [string, StreamEvent[]]) => {
+      let held = waiting.has(key);
+      for (const event of group) {
+        const first = { eventId: event.id, orderingKey: key, eventCreatedAt: event.created_at };
+        // Held back, or out of time (slow receivers): a PENDING row, sent in order by the claims of PENDING deliveries.
+        if (held || clock.now().getTime() > lastStart) {
+          written.push(first);
+          continue;
+        }
+        const record = await attempt(kind, destination, { kind: cursor.kind, public_id: cursor.target_public_id }, envelope(event), 0);
+        if (record.ok) {
+          kind?.delivered?.(event.created_at);
+          written.push({ ...first, attempt: record });
+        } else {
+          const retryAt = nextAttemptAt(1, record.startedAt, clock.now(), policyOf(cursor.kind).retry);
+          written.push({ ...first, attempt: record, retryAt });
+          logFailure(event.public_id, event.public_id, record, retryAt);
+          held = true;
+        }
+      }
+    };
+    const workers = Array.from({ length: Math.min(PER_TARGET, groups.length) }, async () => {
+      for (let next = groups.shift(); next; next = groups.shift()) await sendGroup(next);
+    });
+    await Promise.all(workers);
+    await whileLeaseLasts(leaseEnd, () =>
+      transaction(db, async (trx) => {
+        // A lost lease: another dispatcher reads these events again (at least once, the same webhook-id).
+        if (!(await advanceCursor(trx, cursor.target_id, claim, reached))) return;
+        const now = clock.now();
+        await insertFirstDeliveries(trx, cursor.target_id, written, now);
+        if (written.some((d) => d.attempt && !d.attempt.ok)) await noteFailure(trx, cursor, now);
+        else if (cursor.failing_since && written.some((d) => d.attempt?.ok)) await clearTargetFailing(trx, cursor.target_id);
+      }),
+    );
+  }
+
+  /** One target's PENDING deliveries of a claim: sent in parallel, successes marked together, failures one by one. */
   async function sendShare(claim: string, deliveries: ClaimedDelivery[], leaseEnd: Date): Promise<void> {
     const first = deliveries[0]!;
-    const kind = deps.kinds[first.kind as TargetKind] as DeliveryKind<unknown> | undefined;
+    const kind = kindOf(first.kind);
     const destination = kind ? (await kind.load([first.target_id])).get(first.target_id) : undefined;
     const succeeded: { id: number; attempt: AttemptRecord }[] = [];
     await Promise.all(
       deliveries.map(async (delivery) => {
-        const startedAt = clock.now();
-        const started = performance.now();
-        const outcome: Outcome =
-          kind && destination !== undefined
-            ? await kind.send(destination, envelope(delivery))
-            : { ok: false, status: null, body: null, error: `no ${first.kind} target ${first.target_public_id}` };
-        const attempt: AttemptRecord = {
-          attempts: delivery.attempts + 1,
-          startedAt,
-          status: outcome.status,
-          body: outcome.body,
-          latencyMs: Math.round(performance.now() - started),
-          error: outcome.error,
-        };
-        if (outcome.ok) {
-          succeeded.push({ id: delivery.id, attempt });
+        const record = await attempt(
+          kind,
+          destination,
+          { kind: first.kind, public_id: first.target_public_id },
+          envelope(delivery),
+          delivery.attempts,
+        );
+        if (record.ok) {
+          succeeded.push({ id: delivery.id, attempt: record });
           kind?.delivered?.(delivery.event_created_at);
-        } else await recordFailure(claim, delivery, attempt);
+        } else await recordFailure(claim, delivery, record);
       }),
     );
     if (succeeded.length > 0) {
-      await markSucceeded(succeeded, leaseEnd);
+      await whileLeaseLasts(leaseEnd, () => markDeliveriesSucceeded(db, succeeded));
       if (first.failing_since) await clearTargetFailing(db, first.target_id);
     }
   }
 
   /**
-   * Sent is sent: the mark is retried while the connection to the database is
-   * lost and the lease lasts, so a failover right after the answers does not
-   * send them again; only a database away for the whole lease can (at least
-   * once, under the same webhook-id).
+   * Sent is sent: what records a send is retried while the connection to the
+   * database is lost and the lease lasts, so a failover right after the
+   * answers does not send them again; only a database away for the whole
+   * lease can (at least once, under the same webhook-id).
    */
-  async function markSucceeded(succeeded: { id: number; attempt: AttemptRecord }[], leaseEnd: Date) {
+  async function whileLeaseLasts(leaseEnd: Date, write: () => Promise<void>) {
     for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
       try {
-        return await markDeliveriesSucceeded(db, succeeded);
+        return await write();
       } catch (error) {
         if (!isDatabaseUnavailable(error) || clock.now() >= leaseEnd) throw error;
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -199,45 +316,47 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   }
 
   /**
-   * The failure, the target's failure streak and, when the streak has lasted
-   * `pauseAfterMs`, the pause with its notice: one transaction, the target's
-   * row before the delivery's (src/db/LOCKING.md).
+   * The target's failure streak and, when the streak has lasted
+   * `pauseAfterMs`, the pause with its notice, in the transaction that
+   * records the failure (the target's row before the deliveries', src/db/LOCKING.md).
    */
-  async function recordFailure(claim: string, delivery: ClaimedDelivery, attempt: AttemptRecord) {
+  async function noteFailure(trx: Trx, target: { target_id: number; kind: string }, now: Date) {
+    const policy = policyOf(target.kind);
+    await markTargetFailing(trx, target.target_id, now);
+    const paused =
+      policy.pauseAfterMs === null
+        ? undefined
+        : await pauseFailingTarget(trx, target.target_id, new Date(now.getTime() - policy.pauseAfterMs), now);
+    if (paused) {
+      log.warn({ target: paused.public_id, failing_since: paused.failing_since }, 'event target paused: failing without a success');
+      await deps.kinds[paused.kind].paused(trx, { id: paused.id, publicId: paused.public_id, failingSince: paused.failing_since! });
+    }
+  }
+
+  /** A PENDING delivery's failed attempt, with the failure streak it adds to: one transaction. */
+  async function recordFailure(claim: string, delivery: ClaimedDelivery, record: AttemptRecord) {
     const now = clock.now();
-    const policy = deps.kinds[delivery.kind as TargetKind]?.policy ?? deps;
-    const retryAt = nextAttemptAt(attempt.attempts, delivery.first_attempt_at ?? attempt.startedAt, now, policy.retry);
+    const retryAt = nextAttemptAt(record.attempts, delivery.first_attempt_at ?? record.startedAt, now, policyOf(delivery.kind).retry);
     await transaction(db, async (trx) => {
-      await markTargetFailing(trx, delivery.target_id, now);
-      const paused =
-        policy.pauseAfterMs === null
-          ? undefined
-          : await pauseFailingTarget(trx, delivery.target_id, new Date(now.getTime() - policy.pauseAfterMs), now);
-      if (paused) {
-        log.warn({ target: paused.public_id, failing_since: paused.failing_since }, 'event target paused: failing without a success');
-        await deps.kinds[paused.kind].paused(trx, { id: paused.id, publicId: paused.public_id, failingSince: paused.failing_since! });
-      }
-      await recordDeliveryFailure(trx, delivery.id, claim, attempt, retryAt);
+      await noteFailure(trx, delivery, now);
+      await recordDeliveryFailure(trx, delivery.id, claim, record, retryAt);
     });
+    logFailure(delivery.public_id, delivery.event_public_id, record, retryAt);
+  }
+
+  function logFailure(delivery: string, event: string, record: AttemptRecord, retryAt: Date | null) {
     log.info(
-      {
-        delivery: delivery.public_id,
-        event: delivery.event_public_id,
-        attempts: attempt.attempts,
-        status: attempt.status,
-        error: attempt.error,
-      },
+      { delivery, event, attempts: record.attempts, status: record.status, error: record.error },
       retryAt ? 'event delivery failed; will retry' : 'event delivery failed for good (retry window over)',
     );
   }
 
-  const envelope = (d: ClaimedDelivery): OutgoingEvent => ({
-    id: d.event_public_id,
-    type: d.type,
-    version: d.version,
-    timestamp: d.event_created_at.toISOString(),
-    data: d.payload,
-  });
+  const envelope = (
+    d: { event_public_id: string; type: string; version: number; event_created_at: Date; payload: Record<string, unknown> } | StreamEvent,
+  ): OutgoingEvent =>
+    'event_public_id' in d
+      ? { id: d.event_public_id, type: d.type, version: d.version, timestamp: d.event_created_at.toISOString(), data: d.payload }
+      : { id: d.public_id, type: d.type, version: d.version, timestamp: d.created_at.toISOString(), data: d.payload };
 
   const loop = backgroundLoop({
     run: () => runOnce({ yielding: true }),
@@ -258,14 +377,19 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     /**
      * Sends everything due now and what becomes due by doing so (the next
      * event of an ordering key), until nothing is due; for tests and tools,
-     * with the loop stopped. Returns how many attempts were made.
+     * with the loop stopped. Returns how many claims of a delivery or a
+     * stream were made.
      */
     async deliverDue(): Promise<number> {
       let total = 0;
       for (;;) {
         const claimed = await runOnce();
         await settle();
-        if (claimed === 0) return total;
+        if (claimed === 0) {
+          // Another sequencer (an endpoint being created, another process) holds the inbox: its events are next.
+          if (!(await inboxWaiting(db))) return total;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
         total += claimed;
       }
     },

@@ -2,17 +2,22 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { batchesOf } from '../lib/batches.js';
 import { EVENT_CATALOG, type EventData, type EventType } from './catalog.js';
+import { insertFirstDeliveries } from './delivery-repository.js';
 
 /**
  * SQL of `events`, their one owner. An event is written in the transaction of
  * the change it reports, so a committed change always has its event and a
- * rolled-back one never does; the insert's own trigger (`fan_out_events`,
- * migration 0017) adds a delivery for every target subscribed to its type in
- * the same statement. Stock status events come from the inventory trigger of
+ * rolled-back one never does; the insert's own trigger (`queue_events`,
+ * migration 0024) puts it in the stream's inbox in the same statement when a
+ * live target subscribes to its type. Stock status events come from the inventory trigger of
  * the same migration.
  */
 
-/** Records one event; `targetId` sends it to that target only (a test event). Returns its public ID. */
+/**
+ * Records one event; `targetId` sends it to that target only (a test event),
+ * with its PENDING delivery (the stream carries only events for every
+ * subscriber). Returns its public ID.
+ */
 export async function recordEvent<T extends EventType>(
   db: Executor,
   type: T,
@@ -23,8 +28,11 @@ export async function recordEvent<T extends EventType>(
   const row = await db
     .insertInto('events')
     .values({ type, version: EVENT_CATALOG[type].version, ordering_key: orderingKey, payload: JSON.stringify(data), target_id: targetId })
-    .returning('public_id')
+    .returning(['id', 'public_id', 'created_at'])
     .executeTakeFirstOrThrow();
+  if (targetId !== null) {
+    await insertFirstDeliveries(db, targetId, [{ eventId: row.id, orderingKey, eventCreatedAt: row.created_at }], row.created_at);
+  }
   return row.public_id;
 }
 
@@ -103,6 +111,13 @@ export async function deleteOldEvents(db: Executor, createdBefore: Date, batchSi
         .where('e.created_at', '<', createdBefore)
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('event_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))),
+        )
+        // Not yet read by every live target: still in the inbox, or in the stream.
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('event_inbox as i').select('i.event_id').whereRef('i.event_id', '=', 'e.id'))),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('event_stream as s').select('s.event_id').whereRef('s.event_id', '=', 'e.id'))),
         )
         .orderBy('e.created_at')
         .limit(batchSize),

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import type { EventTargetsTable, TargetKind, TargetStatus } from '../db/schema.js';
+import { placeWaitingEvents } from './stream-repository.js';
 
 /**
  * SQL of `event_targets`, their one owner: whoever consumes the event stream
@@ -11,11 +12,13 @@ import type { EventTargetsTable, TargetKind, TargetStatus } from '../db/schema.j
 
 export type TargetRow = Selectable<EventTargetsTable>;
 
-export function insertTarget(
-  db: Executor,
+/** A new target, with its cursor at the stream's head: it is sent the events written from now on. */
+export async function insertTarget(
+  trx: Trx,
   target: { publicId: string; kind: TargetKind; eventTypes: string[]; status: TargetStatus; now: Date },
 ): Promise<TargetRow> {
-  return db
+  await placeWaitingEvents(trx);
+  return trx
     .insertInto('event_targets')
     .values({
       public_id: target.publicId,
@@ -66,10 +69,10 @@ export function updateTarget(
 }
 
 /**
- * Deletes a target (softly). The update conflicts with no fan-out (they hold
- * the target `FOR KEY SHARE`, for their foreign keys), so it waits for none:
- * a delivery an uncommitted fan-out made for it is not claimed once the
- * deletion has committed, and the pruner cancels it (migration 0023).
+ * Deletes a target (softly). It waits for no dispatcher: its cursor is no
+ * longer claimed once the deletion has committed, and a delivery row a
+ * dispatcher writes for it meanwhile (a failure's retry) is cancelled by
+ * the pruner (migration 0023).
  */
 export async function deleteTarget(db: Executor, id: number, now: Date): Promise<void> {
   await db.updateTable('event_targets').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();

@@ -7,13 +7,15 @@ import { deleteExpiredUploadTokens, pruneMediaFiles } from '../media/repository.
 import { deleteDeliveredEmails } from '../outbox/repository.js';
 import { cancelOrphanedDeliveries, deleteFinishedDeliveries } from '../events/delivery-repository.js';
 import { deleteOldEvents } from '../events/repository.js';
+import { pruneStream } from '../events/stream-repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the
  * database by using the service: uploads nothing points at, expired upload
  * tokens, delivered mail, and events with their finished deliveries (an
  * event stays while a delivery of it waits; one for a deleted endpoint is
- * cancelled first, whatever its age), each after its retention period (config
+ * cancelled first, whatever its age; an event stays too until every live
+ * target has read it from the stream), each after its retention period (config
  * `retention`). Work goes in batches of `batchSize` rows per statement, at
  * most MAX_BATCHES per kind per run, so a backlog is worked off over several
  * runs without long statements; several instances may run it at once.
@@ -24,6 +26,8 @@ export interface PruneResult {
   uploadTokensDeleted: number;
   emailsDeleted: number;
   deliveriesCancelled: number;
+  /** Stream positions every live target's cursor had passed (whatever their age). */
+  streamPruned: number;
   deliveriesDeleted: number;
   eventsDeleted: number;
 }
@@ -58,6 +62,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
       uploadTokensDeleted: 0,
       emailsDeleted: 0,
       deliveriesCancelled: 0,
+      streamPruned: 0,
       deliveriesDeleted: 0,
       eventsDeleted: 0,
     };
@@ -77,6 +82,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }
     result.deliveriesCancelled = await drain(() => cancelOrphanedDeliveries(db, batchSize, clock.now()));
+    result.streamPruned = await drain(() => pruneStream(db, batchSize));
     if (events !== null) {
       result.deliveriesDeleted = await drain(() => deleteFinishedDeliveries(db, ago(events), batchSize));
       result.eventsDeleted = await drain(() => deleteOldEvents(db, ago(events), batchSize));

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { TargetStatus } from '../db/schema.js';
+import { eventsWaiting } from '../events/stream-repository.js';
 import type { PageRequest } from '../lib/pagination.js';
 import { countOf, paged } from '../lib/sql.js';
 
@@ -60,7 +61,7 @@ const COLUMNS = [
 ] as const;
 
 export function findEndpoint(db: Executor, publicId: string) {
-  return endpoints(db).select(COLUMNS).where('t.public_id', '=', publicId).executeTakeFirst();
+  return endpoints(db).select(COLUMNS).select(eventsWaiting().as('events_waiting')).where('t.public_id', '=', publicId).executeTakeFirst();
 }
 
 export type EndpointRow = NonNullable<Awaited<ReturnType<typeof findEndpoint>>>;
@@ -72,6 +73,7 @@ const filtered = (db: Executor, status: TargetStatus | undefined) =>
 export function listEndpoints(db: Executor, status: TargetStatus | undefined, page: PageRequest) {
   return filtered(db, status)
     .select(COLUMNS)
+    .select(eventsWaiting().as('events_waiting'))
     .select(countOf(filtered(db, status)).as('total_count'))
     .orderBy('t.created_at', 'desc')
     .orderBy('t.public_id', 'desc')

@@ -48,6 +48,11 @@ export const Endpoint = Type.Object(
     paused_at: Nullable(Timestamp),
     failing_since: Nullable({ ...Timestamp, description: 'The first failure since the last success' }),
     previous_secret_expires_at: Nullable({ ...Timestamp, description: 'Until then the secret before the last rotation signs too' }),
+    events_waiting: Type.Integer({
+      minimum: 0,
+      description:
+        'Events for this endpoint not yet tried: kept while it is paused, a moment while it is active (counted up to 10,000; retries are in its delivery log)',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

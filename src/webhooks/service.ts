@@ -56,6 +56,7 @@ const toEndpoint = (row: EndpointRow): Endpoint => ({
   paused_at: iso(row.paused_at),
   failing_since: iso(row.failing_since),
   previous_secret_expires_at: iso(row.previous_secret_expires_at),
+  events_waiting: row.events_waiting,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { deliveryBacklog } from '../../src/events/delivery-repository.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { API, createCategory, expectStatus } from '../helpers/catalog.js';
@@ -72,11 +73,9 @@ async function visibleWithin(path: string, check: (body: any) => boolean, within
 async function purgesSettled(): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM event_deliveries d JOIN event_targets t ON t.id = d.target_id
-      WHERE t.kind = 'cache' AND d.state = 'PENDING'`.execute(instances[0]!.db);
-    if (rows[0]!.n === 0) return;
-    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} purges still pending`);
+    const { pending } = await deliveryBacklog(instances[0]!.db, 'cache');
+    if (pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending} purges still pending`);
     await sleep(50);
   }
 }
@@ -291,7 +290,7 @@ describe('purges', () => {
         FROM events e JOIN event_deliveries d ON d.event_id = e.id
         WHERE e.type = 'cache.purge' AND e.payload -> 'keys' ? ${productId}
         GROUP BY e.id ORDER BY e.id DESC LIMIT 1`.execute(instances[0]!.db);
-      return rows[0]?.state !== 'PENDING' && rows;
+      return rows.length > 0 && rows[0]!.state !== 'PENDING' && rows;
     }, 10_000);
     assert.deepEqual(rows, [{ deliveries: 1, attempts: 1, state: 'SUCCEEDED' }]);
 

@@ -62,6 +62,8 @@ export async function statementsOf<T>(
 ): Promise<{ response: T; statements: string[] }> {
   const before = t.queries.length;
   const response = await request();
-  const statements = t.queries.slice(before).filter((statement) => !/\b(outbox|event_deliveries)\b/.test(statement));
+  const statements = t.queries
+    .slice(before)
+    .filter((statement) => !/\b(outbox|event_deliveries|event_inbox|event_stream|event_cursors)\b/.test(statement));
   return { response, statements };
 }

@@ -15580,6 +15580,8 @@ export interface paths {
                                 paused_at: string | null;
                                 failing_since: string | null;
                                 previous_secret_expires_at: string | null;
+                                /** @description Events for this endpoint not yet tried: kept while it is paused, a moment while it is active (counted up to 10,000; retries are in its delivery log) */
+                                events_waiting: number;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC
@@ -19283,6 +19285,8 @@ export interface components {
             paused_at: string | null;
             failing_since: string | null;
             previous_secret_expires_at: string | null;
+            /** @description Events for this endpoint not yet tried: kept while it is paused, a moment while it is active (counted up to 10,000; retries are in its delivery log) */
+            events_waiting: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC

@@ -26,11 +26,14 @@ export const endpointsQuery = (query: EndpointsQuery) =>
     placeholderData: keepPreviousData,
   });
 
+/** One endpoint; read again every few seconds while events wait for it (paused, or a backlog being sent), so the count moves. */
 export const endpointQuery = (endpointId: string) =>
   queryOptions({
     queryKey: webhookKeys.detail(endpointId),
     queryFn: async () =>
       (await api.GET('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}', { params: endpointPath(endpointId) })).data,
+    refetchInterval: (query) =>
+      query.state.data && (query.state.data.status === 'PAUSED' || query.state.data.events_waiting > 0) ? 5_000 : false,
   });
 
 export type Endpoint = NonNullable<Awaited<ReturnType<NonNullable<ReturnType<typeof endpointQuery>['queryFn']>>>>;

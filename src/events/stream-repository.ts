@@ -1,0 +1,216 @@
+import { sql } from 'kysely';
+import { PLANNED_EACH_RUN, type Executor, type Trx } from '../db/database.js';
+import type { TargetKind } from '../db/schema.js';
+
+/**
+ * SQL of the event stream, its one owner (migration 0024): `event_inbox`
+ * (events not yet placed), `event_stream` (every event at its position) and
+ * `event_cursors` (each target's place in it, and the lease of the
+ * dispatcher reading it). What a target was sent, or still owes after a
+ * failure, is a delivery row (./delivery-repository.ts).
+ */
+
+/** Events placed in the stream per statement. */
+export const SEQUENCE_BATCH = 1_000;
+
+/** One sequencer at a time: it is what makes positions commit in order. */
+const SEQUENCER_LOCK = sql`hashtext('event_stream.sequencer')`;
+
+/**
+ * Places up to `limit` events of the inbox in the stream, in event ID order,
+ * at the next positions; returns how many. One statement, which first tries
+ * the sequencer's transaction-scoped advisory lock and places nothing when
+ * another sequencer holds it (that one is doing the work); the lock is held
+ * to the commit, so positions commit in the order they were taken (a
+ * rolled-back sequencer leaves a gap, never a position seen out of turn).
+ * The statement may have read the inbox before the lock was free: what
+ * committed meanwhile is placed next time, and a row the previous holder
+ * took is skipped when the delete finds it gone.
+ */
+export async function sequenceEvents(db: Executor, limit: number): Promise<number> {
+  const result = await sql`${sql.raw(PLANNED_EACH_RUN)}
+    WITH taken AS (
+      DELETE FROM event_inbox WHERE event_id IN (
+        SELECT event_id FROM event_inbox WHERE (SELECT pg_try_advisory_xact_lock(${SEQUENCER_LOCK}))
+        ORDER BY event_id LIMIT ${limit}
+      )
+      RETURNING event_id
+    )
+    INSERT INTO event_stream (position, event_id)
+    SELECT nextval('event_stream_position'), event_id FROM (SELECT event_id FROM taken ORDER BY event_id) ordered`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Places every committed event waiting in the inbox, and holds the
+ * sequencer's lock to the end of `trx`: a target inserted next gets its
+ * cursor (migration 0024's trigger) after all of them, so it is sent what is
+ * written from its creation on, as a subscription made at a moment should be.
+ */
+export async function placeWaitingEvents(trx: Trx): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
+  while ((await sequenceEvents(trx, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
+}
+
+export interface CursorClaimRequest {
+  claim: string;
+  now: Date;
+  leaseEnd: Date;
+  /** Targets this worker is already sending to. */
+  busyTargets: number[];
+  /** Only targets of these kinds (absent: every kind). */
+  kinds?: TargetKind[];
+}
+
+export interface ClaimedCursor {
+  target_id: number;
+  position: number;
+  kind: TargetKind;
+  target_public_id: string;
+  event_types: string[];
+  failing_since: Date | null;
+}
+
+/**
+ * Leases the cursors of active targets that have events to read and that no
+ * other dispatcher holds; one statement, the cursors locked SKIP LOCKED in
+ * target order. The lease check is re-made on the locked row, so a cursor
+ * another dispatcher took since this statement's snapshot is skipped.
+ */
+export async function claimCursors(db: Executor, request: CursorClaimRequest): Promise<ClaimedCursor[]> {
+  const { rows } = await sql<ClaimedCursor>`${sql.raw(PLANNED_EACH_RUN)}
+    WITH ready AS (
+      SELECT c.target_id FROM event_cursors c JOIN event_targets t ON t.id = c.target_id
+      WHERE t.status = 'ACTIVE' AND t.deleted_at IS NULL AND NOT (t.id = ANY(${request.busyTargets}::bigint[]))
+        AND (${request.kinds ?? null}::text[] IS NULL OR t.kind = ANY(${request.kinds ?? null}::text[]))
+        AND c.position < (SELECT coalesce(max(position), 0) FROM event_stream)
+        AND (c.lease_until IS NULL OR c.lease_until <= ${request.now})
+      ORDER BY c.target_id
+      FOR UPDATE OF c SKIP LOCKED
+    ),
+    claimed AS (
+      UPDATE event_cursors c SET claim = ${request.claim}, lease_until = ${request.leaseEnd}
+      FROM ready WHERE c.target_id = ready.target_id
+      RETURNING c.target_id, c.position
+    )
+    SELECT c.target_id, c.position, t.kind, t.public_id AS target_public_id, t.event_types, t.failing_since
+    FROM claimed c JOIN event_targets t ON t.id = c.target_id
+    ORDER BY c.target_id`.execute(db);
+  return rows;
+}
+
+export interface StreamEvent {
+  position: number;
+  id: number;
+  public_id: string;
+  type: string;
+  version: number;
+  ordering_key: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+/**
+ * The next events of the stream for a target (those of its types), up to `limit`, looking at most `scan` positions ahead; and the
+ * position the read reached: the last event returned when the limit was
+ * met, otherwise the end of what was looked at (events of other types
+ * included, so a target does not read them again).
+ */
+export async function readStream(
+  db: Executor,
+  cursor: { target_id: number; position: number; event_types: string[] },
+  limit: number,
+  scan: number,
+): Promise<{ events: StreamEvent[]; reached: number }> {
+  const { rows } = await sql<StreamEvent & { head: number }>`${sql.raw(PLANNED_EACH_RUN)}
+    WITH head AS (SELECT least(coalesce(max(position), 0), ${cursor.position + scan}::bigint) AS position FROM event_stream)
+    SELECT s.position, e.id, e.public_id, e.type, e.version, e.ordering_key, e.payload, e.created_at, head.position AS head
+    FROM head LEFT JOIN LATERAL (
+      SELECT s.position, s.event_id FROM event_stream s JOIN events e ON e.id = s.event_id
+      WHERE s.position > ${cursor.position} AND s.position <= head.position
+        AND e.type = ANY(${cursor.event_types}::text[])
+      ORDER BY s.position
+      LIMIT ${limit}
+    ) s ON true
+    LEFT JOIN events e ON e.id = s.event_id
+    ORDER BY s.position`.execute(db);
+  const head = rows[0]?.head ?? cursor.position;
+  const events = rows.filter((row) => row.position !== null).map(({ head: _head, ...event }) => event);
+  const reached = events.length === limit ? events[events.length - 1]!.position : Math.max(head, cursor.position);
+  return { events, reached };
+}
+
+/** Moves a cursor and ends its lease, if `claim` still holds it; false when the lease was lost (another dispatcher reads it now). */
+export async function advanceCursor(trx: Trx, targetId: number, claim: string, position: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('event_cursors')
+    .set({ position, claim: null, lease_until: null })
+    .where('target_id', '=', targetId)
+    .where('claim', '=', claim)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends a claim's leases without moving the cursors (what they read is read again). */
+export async function releaseCursors(db: Executor, claim: string): Promise<void> {
+  await db.updateTable('event_cursors').set({ claim: null, lease_until: null }).where('claim', '=', claim).execute();
+}
+
+/** Deletes, in a batch, stream rows that every live target's cursor has passed; returns how many. */
+export async function pruneStream(db: Executor, batchSize: number): Promise<number> {
+  const result = await sql`${sql.raw(PLANNED_EACH_RUN)}
+    DELETE FROM event_stream WHERE position IN (
+      SELECT position FROM event_stream
+      WHERE position <= coalesce(
+          (SELECT min(c.position) FROM event_cursors c JOIN event_targets t ON t.id = c.target_id WHERE t.deleted_at IS NULL),
+          (SELECT max(position) FROM event_stream))
+      ORDER BY position LIMIT ${batchSize}
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Events waiting for active targets of a kind that no delivery row holds yet:
+ * in the inbox, or in the stream past the target's cursor; how many, and
+ * when the oldest was written.
+ */
+export async function unreadEvents(db: Executor, kind: TargetKind): Promise<{ count: number; oldest: Date | null }> {
+  const { rows } = await sql<{ count: number; oldest: Date | null }>`
+    WITH targets AS (
+      SELECT t.id, t.event_types, c.position FROM event_targets t JOIN event_cursors c ON c.target_id = t.id
+      WHERE t.status = 'ACTIVE' AND t.deleted_at IS NULL AND t.kind = ${kind}
+    ),
+    waiting AS (
+      SELECT e.created_at FROM targets t
+      JOIN event_stream s ON s.position > t.position JOIN events e ON e.id = s.event_id
+      WHERE e.type = ANY(t.event_types)
+      UNION ALL
+      SELECT e.created_at FROM event_inbox i JOIN events e ON e.id = i.event_id JOIN targets t ON e.type = ANY(t.event_types)
+    )
+    SELECT count(*)::int AS count, min(created_at) AS oldest FROM waiting`.execute(db);
+  return rows[0] ?? { count: 0, oldest: null };
+}
+
+/** How far `eventsWaiting` counts. */
+export const WAITING_COUNTED_UP_TO = 10_000;
+
+/**
+ * The events a target has not read yet (in the inbox, or in the stream past
+ * its cursor), of its types, counted up to WAITING_COUNTED_UP_TO: an
+ * expression over the query's `event_targets` row, aliased `t`.
+ */
+export const eventsWaiting = () => sql<number>`least(${WAITING_COUNTED_UP_TO}, (
+    SELECT count(*)::int FROM (
+      SELECT 1 FROM event_cursors c JOIN event_stream s ON s.position > c.position JOIN events e ON e.id = s.event_id
+      WHERE c.target_id = t.id AND e.type = ANY(t.event_types) LIMIT ${WAITING_COUNTED_UP_TO}
+    ) w
+  ) + (
+    SELECT count(*)::int FROM (
+      SELECT 1 FROM event_inbox i JOIN events e ON e.id = i.event_id WHERE e.type = ANY(t.event_types) LIMIT ${WAITING_COUNTED_UP_TO}
+    ) i
+  ))`;
+
+/** Whether events wait in the inbox to be placed in the stream. */
+export async function inboxWaiting(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('event_inbox').select('event_id').limit(1).executeTakeFirst()) !== undefined;
+}
