@@ -272,7 +272,8 @@ export async function cancelPendingDeliveries(db: Executor, targetId: number): P
 
 /**
  * Cancels, in a batch, waiting deliveries of deleted targets: those a
- * fan-out committed after the deletion had cancelled the ones it could see.
+ * dispatcher's batch (a failure's retry, what waits behind it) committed
+ * after the deletion had cancelled the ones it could see.
  * One being sent under a live claim is left to finish (its mark records
  * what happened); a row another statement holds locked, to the next run.
  */
