@@ -9,6 +9,7 @@ import {
   markDeliveriesSucceeded,
   type ClaimRequest,
 } from '../src/events/delivery-repository.js';
+import { readStreamStatement } from '../src/events/stream-repository.js';
 import { fileDatabase } from './helpers/service.js';
 
 /**
@@ -42,6 +43,26 @@ async function addOrders(db: Db, from: number, count: number, eventsPerOrder: nu
     INSERT INTO event_deliveries (event_id, target_id, ordering_key)
     SELECT e.id, t.id, e.ordering_key FROM e CROSS JOIN event_targets t WHERE t.public_id LIKE 'whk_claim_cost_%'
     ORDER BY e.id, t.id`.execute(db);
+}
+
+/** What a statement touched, in buffers, under EXPLAIN ANALYZE (it runs, within a transaction rolled back after). */
+async function buffersOf(db: Db, compiled: { sql: string; parameters: readonly unknown[] }): Promise<number> {
+  let buffers = 0;
+  const undo = new Error('undo');
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      const explained = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
+      );
+      const plan = explained.rows[0]!['QUERY PLAN'][0].Plan;
+      buffers = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+      throw undo;
+    })
+    .catch((error: unknown) => {
+      if (error !== undo) throw error;
+    });
+  return buffers;
 }
 
 /** The claim's cost and what it took; it is rolled back, so each measurement starts from the same queue. */
@@ -115,6 +136,33 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
     large.buffers < small.buffers * 2,
     `a claim over ten times the backlog touched ${large.buffers} buffers against ${small.buffers}`,
   );
+});
+
+test('a read of the stream costs the same behind 50,000 events as behind 500, on statistics taken when the stream was empty', async () => {
+  const { db } = state;
+  await sql`ALTER TABLE event_stream SET (autovacuum_enabled = false)`.execute(db);
+  await sql`ANALYZE event_stream`.execute(db);
+  // Events in the stream as the sequencer places them: every fifth one of a type the reader takes.
+  const place = (from: number, count: number) =>
+    sql`
+    WITH e AS (
+      INSERT INTO events (type, version, ordering_key, payload)
+      SELECT CASE WHEN n % 5 = 0 THEN 'product.updated' ELSE 'cache.purge' END, 1, 'stream-cost:' || n, '{}'::jsonb
+      FROM generate_series(${from}::int, ${from + count - 1}::int) n ORDER BY n
+      RETURNING id, type
+    )
+    INSERT INTO event_stream (position, event_id, type)
+    SELECT nextval('event_stream_position'), id, type FROM (SELECT id, type FROM e ORDER BY id) o`.execute(db);
+  const start = (await sql<{ position: number }>`SELECT coalesce(max(position), 0)::int AS position FROM event_stream`.execute(db)).rows[0]!
+    .position;
+  const read = () => readStreamStatement({ position: start, event_types: ['product.updated'] }, 50, 5_000).compile(db);
+  await place(1, 500);
+  const small = await buffersOf(db, read());
+  await place(501, 49_500);
+  const large = await buffersOf(db, read());
+  // Behind the larger stream a read may look at its whole window (STREAM_SCAN positions, about 40 pages of narrow rows), never
+  // at an event it does not return: 1,500 and 15,000 buffers when the type was read from each event.
+  assert.ok(large < small + 200, `a read behind a hundred times the stream touched ${large} buffers against ${small}`);
 });
 
 test('the claim and the mark are planned at each run: no connection keeps them as prepared statements', async () => {

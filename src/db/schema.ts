@@ -456,12 +456,14 @@ export interface EventsTable {
 /** An event not yet placed in the stream (written by the events' own statement, migration 0024). */
 export interface EventInboxTable {
   event_id: number;
+  type: string;
 }
 
 /** Every event, at its place in the stream that the targets' cursors read. */
 export interface EventStreamTable {
   position: number;
   event_id: number;
+  type: string;
 }
 
 /** A target's place in the stream, and the lease of the dispatcher reading it. */

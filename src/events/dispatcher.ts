@@ -24,7 +24,7 @@ import {
   claimCursors,
   readStream,
   inboxWaiting,
-  releaseCursors,
+  releaseCursor,
   SEQUENCE_BATCH,
   sequenceEvents,
   type ClaimedCursor,
@@ -168,7 +168,9 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     const cursors = await claimCursors(db, { claim, now, leaseEnd, busyTargets: [...inFlight.keys()], ...kinds });
     for (const cursor of cursors) {
       const more = { full: false };
-      track(cursor.target_id, cursor.kind, sendFromStream(claim, cursor, leaseEnd, more), more, () => releaseCursors(db, claim));
+      track(cursor.target_id, cursor.kind, sendFromStream(claim, cursor, leaseEnd, more), more, () =>
+        releaseCursor(db, cursor.target_id, claim),
+      );
     }
     if (placed === SEQUENCE_BATCH && !paced) loop.nudge();
     return batch.length + cursors.length;

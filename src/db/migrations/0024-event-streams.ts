@@ -44,12 +44,14 @@ import { fanOut } from './0022-fan-out-waits-for-deletions.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    CREATE TABLE event_inbox (event_id bigint PRIMARY KEY);
+    -- The type rides along, so a target's read filters the stream's narrow rows before it looks an event up.
+    CREATE TABLE event_inbox (event_id bigint PRIMARY KEY, type text NOT NULL);
 
     CREATE SEQUENCE event_stream_position;
     CREATE TABLE event_stream (
       position  bigint PRIMARY KEY,
-      event_id  bigint NOT NULL
+      event_id  bigint NOT NULL,
+      type      text NOT NULL
     );
     ALTER SEQUENCE event_stream_position OWNED BY event_stream.position;
     CREATE INDEX event_stream_by_event ON event_stream (event_id);
@@ -78,8 +80,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     DROP FUNCTION fan_out_events();
     CREATE FUNCTION queue_events() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      INSERT INTO event_inbox (event_id)
-      SELECT e.id FROM new_rows e
+      INSERT INTO event_inbox (event_id, type)
+      SELECT e.id, e.type FROM new_rows e
       WHERE e.target_id IS NULL
         AND EXISTS (SELECT 1 FROM event_targets t WHERE t.deleted_at IS NULL AND e.type = ANY (t.event_types));
       RETURN NULL;
