@@ -150,10 +150,14 @@ test('cursor claims racing over the same streams never lease one twice', async (
 test("sequencers racing while events are written place each event once, in each resource's order, and a reader misses none", async () => {
   const [first] = instances;
   for (const instance of instances) await instance.app.eventDispatcher.stop();
-  await first!.db
+  // Inserted as any writer might (a previous release during a rolling upgrade): its cursor comes from the trigger.
+  const target = await first!.db
     .insertInto('event_targets')
     .values({ public_id: 'whk_sequencer_race', kind: 'webhook', event_types: ['product.updated'] })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const cursor = await first!.db.selectFrom('event_cursors').selectAll().where('target_id', '=', target.id).executeTakeFirst();
+  assert.ok(cursor && cursor.claim === null, 'a target inserted by any writer gets a cursor');
   // Eight writers, each the one writer of its resources (so each resource's events commit in ID order), one event a statement.
   const writers = Array.from({ length: 8 }, (_, w) =>
     (async () => {
