@@ -141,6 +141,11 @@ test('a claim over 7,500 pending deliveries costs what one over 750 does, on sta
 test('a read of the stream costs the same behind 50,000 events as behind 500, on statistics taken when the stream was empty', async () => {
   const { db } = state;
   await sql`ALTER TABLE event_stream SET (autovacuum_enabled = false)`.execute(db);
+  const target = await db
+    .insertInto('event_targets')
+    .values({ public_id: 'whk_stream_cost', kind: 'webhook', event_types: ['product.updated'] })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await sql`ANALYZE event_stream`.execute(db);
   // Events in the stream as the sequencer places them: every fifth one of a type the reader takes.
   const place = (from: number, count: number) =>
@@ -155,7 +160,8 @@ test('a read of the stream costs the same behind 50,000 events as behind 500, on
     SELECT nextval('event_stream_position'), id, type FROM (SELECT id, type FROM e ORDER BY id) o`.execute(db);
   const start = (await sql<{ position: number }>`SELECT coalesce(max(position), 0)::int AS position FROM event_stream`.execute(db)).rows[0]!
     .position;
-  const read = () => readStreamStatement({ position: start, event_types: ['product.updated'] }, 50, 5_000).compile(db);
+  const read = () =>
+    readStreamStatement({ target_id: target.id, position: start, event_types: ['product.updated'] }, 50, 5_000).compile(db);
   await place(1, 500);
   const small = await buffersOf(db, read());
   await place(501, 49_500);

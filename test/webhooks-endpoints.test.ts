@@ -256,6 +256,26 @@ describe('managing endpoints', () => {
       ],
     );
   });
+  test("a paused endpoint holds only its own types' events in the stream, not everyone's", async () => {
+    const own = await startReceiver();
+    after(() => own.close());
+    await createEndpoint(t.superAdmin, own.url, ['customer.registered']);
+    const paused = await createEndpoint(t.superAdmin, own.url, ['review.approved'], { status: 'PAUSED' });
+    const { email } = await signUp(t);
+    await deliverDue(t);
+    const inStream = async () =>
+      (
+        await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM event_stream s JOIN events e ON e.id = s.event_id
+          WHERE e.type = 'customer.registered' AND e.payload -> 'customer' ->> 'email' = ${email}`.execute(t.db)
+      ).rows[0]!.n;
+    assert.equal(await inStream(), 1, 'placed, and behind the paused endpoint');
+    await t.app.pruner.runOnce();
+    // Its retention is then the deliveries' and events' own (RETAIN_EVENTS), whatever the paused endpoint does.
+    assert.equal(await inStream(), 0, 'no live endpoint that has not read it takes its type');
+    expectStatus(await t.superAdmin.delete(`${ENDPOINTS}/${paused.public_id}`), 204);
+  });
+
   test('events and finished deliveries are pruned after RETAIN_EVENTS; an event a delivery still waits for stays', async () => {
     const own = await startReceiver();
     after(() => own.close());

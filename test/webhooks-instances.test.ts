@@ -126,7 +126,13 @@ test('cursor claims racing over the same streams never lease one twice', async (
       pools.map(async (db) => {
         for (let round = 0; round < 5; round++) {
           const now = new Date();
-          const rows = await claimCursors(db, { claim: randomUUID(), now, leaseEnd: new Date(now.getTime() + 60_000), busyTargets: [] });
+          const rows = await claimCursors(db, {
+            claim: randomUUID(),
+            now,
+            leaseEnd: new Date(now.getTime() + 60_000),
+            limit: 3,
+            busyTargets: [],
+          });
           leased.push(...rows.map((row) => row.target_id));
         }
       }),

@@ -165,7 +165,14 @@ export function createEventDispatcher(deps: DispatcherDeps) {
         releaseDeliveryClaims(db, [claim], clock.now()),
       );
     }
-    const cursors = await claimCursors(db, { claim, now, leaseEnd, busyTargets: [...inFlight.keys()], ...kinds });
+    const cursors = await claimCursors(db, {
+      claim,
+      now,
+      leaseEnd,
+      limit: BATCH / PER_TARGET,
+      busyTargets: [...inFlight.keys()],
+      ...kinds,
+    });
     for (const cursor of cursors) {
       const more = { full: false };
       track(cursor.target_id, cursor.kind, sendFromStream(claim, cursor, leaseEnd, more), more, () =>
@@ -234,8 +241,9 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     const waiting = await pendingOrderingKeys(db, cursor.target_id, [...byKey.keys()]);
     const written: FirstDelivery[] = [];
     const groups = [...byKey.entries()];
-    // An attempt started before half the lease is over ends before the lease does (config: a lease is at least two attempts).
-    const lastStart = leaseEnd.getTime() - deps.leaseMs / 2;
+    // An attempt started before half the lease (less a margin for the record) is over ends before the lease does
+    // (config: a lease is at least two attempts).
+    const lastStart = leaseEnd.getTime() - deps.leaseMs / 2 - Math.min(1_000, deps.leaseMs / 10);
     const sendGroup = async ([key, group]: [string, StreamEvent[]]) => {
       let held = waiting.has(key);
       for (const event of group) {
@@ -252,7 +260,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
         } else {
           const retryAt = nextAttemptAt(1, record.startedAt, clock.now(), policyOf(cursor.kind).retry);
           written.push({ ...first, attempt: record, retryAt });
-          logFailure(event.public_id, event.public_id, record, retryAt);
+          logFailure(null, event.public_id, record, retryAt);
           held = true;
         }
       }
@@ -346,7 +354,8 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     logFailure(delivery.public_id, delivery.event_public_id, record, retryAt);
   }
 
-  function logFailure(delivery: string, event: string, record: AttemptRecord, retryAt: Date | null) {
+  /** `delivery`: the PENDING row's public ID (null: a first attempt from the stream, whose row is written after). */
+  function logFailure(delivery: string | null, event: string, record: AttemptRecord, retryAt: Date | null) {
     log.info(
       { delivery, event, attempts: record.attempts, status: record.status, error: record.error },
       retryAt ? 'event delivery failed; will retry' : 'event delivery failed for good (retry window over)',

@@ -2,7 +2,6 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { batchesOf } from '../lib/batches.js';
 import { EVENT_CATALOG, type EventData, type EventType } from './catalog.js';
-import { insertFirstDeliveries } from './delivery-repository.js';
 
 /**
  * SQL of `events`, their one owner. An event is written in the transaction of
@@ -14,9 +13,9 @@ import { insertFirstDeliveries } from './delivery-repository.js';
  */
 
 /**
- * Records one event; `targetId` sends it to that target only (a test event),
- * with its PENDING delivery (the stream carries only events for every
- * subscriber). Returns its public ID.
+ * Records one event; `targetId` sends it to that target only (a test event:
+ * the insert's trigger writes its PENDING delivery, the stream carries only
+ * events for every subscriber). Returns its public ID.
  */
 export async function recordEvent<T extends EventType>(
   db: Executor,
@@ -28,11 +27,8 @@ export async function recordEvent<T extends EventType>(
   const row = await db
     .insertInto('events')
     .values({ type, version: EVENT_CATALOG[type].version, ordering_key: orderingKey, payload: JSON.stringify(data), target_id: targetId })
-    .returning(['id', 'public_id', 'created_at'])
+    .returning('public_id')
     .executeTakeFirstOrThrow();
-  if (targetId !== null) {
-    await insertFirstDeliveries(db, targetId, [{ eventId: row.id, orderingKey, eventCreatedAt: row.created_at }], row.created_at);
-  }
   return row.public_id;
 }
 

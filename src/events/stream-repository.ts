@@ -54,6 +54,8 @@ export async function placeWaitingEvents(trx: Trx): Promise<void> {
 
 export interface CursorClaimRequest {
   claim: string;
+  /** At most this many cursors. */
+  limit: number;
   now: Date;
   leaseEnd: Date;
   /** Targets this worker is already sending to. */
@@ -86,6 +88,7 @@ export async function claimCursors(db: Executor, request: CursorClaimRequest): P
         AND c.position < (SELECT coalesce(max(position), 0) FROM event_stream)
         AND (c.lease_until IS NULL OR c.lease_until <= ${request.now})
       ORDER BY c.target_id
+      LIMIT ${request.limit}
       FOR UPDATE OF c SKIP LOCKED
     ),
     claimed AS (
@@ -130,6 +133,7 @@ export async function readStream(
 }
 
 export interface StreamCursor {
+  target_id: number;
   position: number;
   event_types: string[];
 }
@@ -149,6 +153,8 @@ export function readStreamStatement(cursor: StreamCursor, limit: number, scan: n
     FROM head LEFT JOIN LATERAL (
       SELECT s.position, s.event_id FROM event_stream s
       WHERE s.position > ${cursor.position} AND s.position <= head.position AND s.type = ANY(${cursor.event_types}::text[])
+        -- Paused or deleted since the lease was taken: nothing more is read for it.
+        AND EXISTS (SELECT 1 FROM event_targets t WHERE t.id = ${cursor.target_id} AND t.status = 'ACTIVE' AND t.deleted_at IS NULL)
       ORDER BY s.position
       LIMIT ${limit}
     ) s ON true
@@ -177,15 +183,20 @@ export async function releaseCursor(db: Executor, targetId: number, claim: strin
     .execute();
 }
 
-/** Deletes, in a batch, stream rows that every live target's cursor has passed; returns how many. */
+/**
+ * Deletes, in a batch, stream rows no live target will read: every cursor
+ * has passed them, or none that has not takes their type (so a paused
+ * endpoint keeps only its own types' events, not everyone's); returns how many.
+ */
 export async function pruneStream(db: Executor, batchSize: number): Promise<number> {
   const result = await sql`${sql.raw(PLANNED_EACH_RUN)}
     DELETE FROM event_stream WHERE position IN (
-      SELECT position FROM event_stream
-      WHERE position <= coalesce(
-          (SELECT min(c.position) FROM event_cursors c JOIN event_targets t ON t.id = c.target_id WHERE t.deleted_at IS NULL),
-          (SELECT max(position) FROM event_stream))
-      ORDER BY position LIMIT ${batchSize}
+      SELECT s.position FROM event_stream s
+      WHERE NOT EXISTS (
+        SELECT 1 FROM event_cursors c JOIN event_targets t ON t.id = c.target_id
+        WHERE t.deleted_at IS NULL AND c.position < s.position AND s.type = ANY(t.event_types)
+      )
+      ORDER BY s.position LIMIT ${batchSize}
     )`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -196,18 +207,22 @@ export async function pruneStream(db: Executor, batchSize: number): Promise<numb
  * when the oldest was written.
  */
 export async function unreadEvents(db: Executor, kind: TargetKind): Promise<{ count: number; oldest: Date | null }> {
-  const { rows } = await sql<{ count: number; oldest: Date | null }>`
+  // Counted on the narrow rows; the oldest is each target's first unread event, and the inbox's first, by primary key.
+  const { rows } = await sql<{ count: number; oldest: Date | null }>`${sql.raw(PLANNED_EACH_RUN)}
     WITH targets AS (
       SELECT t.id, t.event_types, c.position FROM event_targets t JOIN event_cursors c ON c.target_id = t.id
       WHERE t.status = 'ACTIVE' AND t.deleted_at IS NULL AND t.kind = ${kind}
     ),
-    waiting AS (
-      SELECT e.created_at FROM targets t
-      JOIN event_stream s ON s.position > t.position AND s.type = ANY(t.event_types) JOIN events e ON e.id = s.event_id
+    firsts AS (
+      SELECT f.event_id FROM targets t CROSS JOIN LATERAL (
+        SELECT s.event_id FROM event_stream s WHERE s.position > t.position AND s.type = ANY(t.event_types) ORDER BY s.position LIMIT 1
+      ) f
       UNION ALL
-      SELECT e.created_at FROM event_inbox i JOIN targets t ON i.type = ANY(t.event_types) JOIN events e ON e.id = i.event_id
+      SELECT min(i.event_id) FROM event_inbox i WHERE EXISTS (SELECT 1 FROM targets t WHERE i.type = ANY(t.event_types))
     )
-    SELECT count(*)::int AS count, min(created_at) AS oldest FROM waiting`.execute(db);
+    SELECT (SELECT count(*)::int FROM targets t JOIN event_stream s ON s.position > t.position AND s.type = ANY(t.event_types))
+         + (SELECT count(*)::int FROM event_inbox i JOIN targets t ON i.type = ANY(t.event_types)) AS count,
+           (SELECT min(e.created_at) FROM firsts f JOIN events e ON e.id = f.event_id) AS oldest`.execute(db);
   return rows[0] ?? { count: 0, oldest: null };
 }
 

@@ -14,8 +14,9 @@ import { fanOut } from './0022-fan-out-waits-for-deletions.js';
  *   subscribes to (as the fan-out chose its targets), in the event's own
  *   statement (`queue_events()`), so no writer can commit an event the
  *   stream will not hear of; events nobody wants stop there. An event for
- *   one target (a test event) skips the stream: its PENDING delivery is
- *   written with it.
+ *   one target (a test event) skips the stream: the same trigger writes its
+ *   PENDING delivery, as the fan-out did (so a previous release's test
+ *   events, during a rolling upgrade, are delivered too).
  * - `event_stream` places every event once, at a position: one sequencer at
  *   a time (a transaction-scoped advisory lock) moves what the inbox holds
  *   into the stream in event ID order. Two events of one resource are
@@ -80,6 +81,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     DROP FUNCTION fan_out_events();
     CREATE FUNCTION queue_events() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      -- An event for one target (a test event) owes that target a delivery at once, whichever release wrote it.
+      INSERT INTO event_deliveries (event_id, target_id, ordering_key)
+      SELECT e.id, e.target_id, e.ordering_key FROM new_rows e
+      WHERE e.target_id IS NOT NULL
+      ORDER BY e.id;
       INSERT INTO event_inbox (event_id, type)
       SELECT e.id, e.type FROM new_rows e
       WHERE e.target_id IS NULL
@@ -98,7 +104,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     DROP TRIGGER open_cursor ON event_targets;
     DROP FUNCTION open_event_cursor();
     DROP TABLE event_cursors, event_stream, event_inbox;
-    DROP SEQUENCE event_stream_position;
     CREATE FUNCTION fan_out_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
     CREATE TRIGGER fan_out AFTER INSERT ON events
       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION fan_out_events();
