@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { createDb, type Db } from '../src/db/database.js';
+import type { Database } from '../src/db/schema.js';
 import {
   claimDueDeliveries,
   claimDueDeliveriesStatement,
@@ -45,9 +46,16 @@ async function addOrders(db: Db, from: number, count: number, eventsPerOrder: nu
     ORDER BY e.id, t.id`.execute(db);
 }
 
-/** What a statement touched, in buffers, under EXPLAIN ANALYZE (it runs, within a transaction rolled back after). */
-async function buffersOf(db: Db, compiled: { sql: string; parameters: readonly unknown[] }): Promise<number> {
-  let buffers = 0;
+/**
+ * What a statement touched, in buffers, under EXPLAIN ANALYZE, and what `inspect` then reads in the
+ * same transaction; it is rolled back, so each measurement starts from the same state.
+ */
+async function buffersOf<T>(
+  db: Db,
+  compiled: { sql: string; parameters: readonly unknown[] },
+  inspect: (trx: Transaction<Database>) => Promise<T>,
+): Promise<{ buffers: number; seen: T }> {
+  let measured: { buffers: number; seen: T } | undefined;
   const undo = new Error('undo');
   await db
     .transaction()
@@ -56,41 +64,27 @@ async function buffersOf(db: Db, compiled: { sql: string; parameters: readonly u
         CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
       );
       const plan = explained.rows[0]!['QUERY PLAN'][0].Plan;
-      buffers = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
-      throw undo;
-    })
-    .catch((error: unknown) => {
-      if (error !== undo) throw error;
-    });
-  return buffers;
-}
-
-/** The claim's cost and what it took; it is rolled back, so each measurement starts from the same queue. */
-async function claimCost(db: Db, request: ClaimRequest) {
-  const compiled = claimDueDeliveriesStatement(request).compile(db);
-  let measured: { buffers: number; claimed: { target_id: number; event_id: number; ordering_key: string }[] } | undefined;
-  const undo = new Error('undo the claim');
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      const explained = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
-      );
-      const plan = explained.rows[0]!['QUERY PLAN'][0].Plan;
-      const claimed = await trx
-        .selectFrom('event_deliveries')
-        .select(['target_id', 'event_id', 'ordering_key'])
-        .where('claim', '=', request.claim)
-        .orderBy('event_id')
-        .orderBy('target_id')
-        .execute();
-      measured = { buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], claimed };
+      measured = { buffers: plan['Shared Hit Blocks'] + plan['Shared Read Blocks'], seen: await inspect(trx) };
       throw undo;
     })
     .catch((error: unknown) => {
       if (error !== undo) throw error;
     });
   return measured!;
+}
+
+/** The claim's cost and what it took. */
+async function claimCost(db: Db, request: ClaimRequest) {
+  const { buffers, seen: claimed } = await buffersOf(db, claimDueDeliveriesStatement(request).compile(db), (trx) =>
+    trx
+      .selectFrom('event_deliveries')
+      .select(['target_id', 'event_id', 'ordering_key'])
+      .where('claim', '=', request.claim)
+      .orderBy('event_id')
+      .orderBy('target_id')
+      .execute(),
+  );
+  return { buffers, claimed };
 }
 
 test('a claim over 7,500 pending deliveries costs what one over 750 does, on statistics taken when the queue was empty', async () => {
@@ -160,12 +154,12 @@ test('a read of the stream costs the same behind 50,000 events as behind 500, on
     SELECT nextval('event_stream_position'), id, type FROM (SELECT id, type FROM e ORDER BY id) o`.execute(db);
   const start = (await sql<{ position: number }>`SELECT coalesce(max(position), 0)::int AS position FROM event_stream`.execute(db)).rows[0]!
     .position;
-  const read = () =>
-    readStreamStatement({ target_id: target.id, position: start, event_types: ['product.updated'] }, 50, 5_000).compile(db);
+  const statement = readStreamStatement({ target_id: target.id, position: start, event_types: ['product.updated'] }, 50, 5_000);
+  const read = async () => (await buffersOf(db, statement.compile(db), async () => null)).buffers;
   await place(1, 500);
-  const small = await buffersOf(db, read());
+  const small = await read();
   await place(501, 49_500);
-  const large = await buffersOf(db, read());
+  const large = await read();
   // Behind the larger stream a read may look at its whole window (STREAM_SCAN positions, about 40 pages of narrow rows), never
   // at an event it does not return: 1,500 and 15,000 buffers when the type was read from each event.
   assert.ok(large < small + 200, `a read behind a hundred times the stream touched ${large} buffers against ${small}`);

@@ -5,6 +5,7 @@ import type { Db, Trx } from '../db/database.js';
 import type { TargetKind } from '../db/schema.js';
 import { transaction } from '../db/transaction.js';
 import { backgroundLoop } from '../lib/background-loop.js';
+import { groupedBy } from '../lib/batches.js';
 import type { Clock } from '../lib/clock.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import {
@@ -157,12 +158,15 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       busyTargets: [...inFlight.keys()],
       ...kinds,
     });
-    const byTarget = new Map<number, ClaimedDelivery[]>();
-    for (const delivery of batch) byTarget.set(delivery.target_id, [...(byTarget.get(delivery.target_id) ?? []), delivery]);
-    for (const [targetId, deliveries] of byTarget) {
+    for (const [targetId, deliveries] of groupedBy(batch, (delivery) => delivery.target_id)) {
       // A full share means more may be waiting for this target.
-      track(targetId, deliveries[0]!.kind, sendShare(claim, deliveries, leaseEnd), deliveries.length === PER_TARGET, () =>
-        releaseDeliveryClaims(db, [claim], clock.now()),
+      const full = deliveries.length === PER_TARGET;
+      track(
+        targetId,
+        deliveries[0]!.kind,
+        sendShare(claim, deliveries, leaseEnd),
+        () => full,
+        () => releaseDeliveryClaims(db, [claim], clock.now()),
       );
     }
     const cursors = await claimCursors(db, {
@@ -175,8 +179,12 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     });
     for (const cursor of cursors) {
       const more = { full: false };
-      track(cursor.target_id, cursor.kind, sendFromStream(claim, cursor, leaseEnd, more), more, () =>
-        releaseCursor(db, cursor.target_id, claim),
+      track(
+        cursor.target_id,
+        cursor.kind,
+        sendFromStream(claim, cursor, leaseEnd, more),
+        () => more.full,
+        () => releaseCursor(db, cursor.target_id, claim),
       );
     }
     if (placed === SEQUENCE_BATCH && !paced) loop.nudge();
@@ -184,7 +192,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   }
 
   /** Keeps a target's share in flight until it settles; then, when it was full, goes again (left to the next poll while busy, unless urgent). */
-  function track(targetId: number, kind: string, work: Promise<void>, full: boolean | { full: boolean }, handBack: () => Promise<void>) {
+  function track(targetId: number, kind: string, work: Promise<void>, full: () => boolean, handBack: () => Promise<void>) {
     const tracked = work
       .catch(async (error: unknown) => {
         log.error({ err: error, target_id: targetId }, 'event delivery batch failed; its deliveries are handed back');
@@ -192,8 +200,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       })
       .finally(() => {
         inFlight.delete(targetId);
-        const wasFull = typeof full === 'boolean' ? full : full.full;
-        if (wasFull && (!busy() || kindOf(kind)?.urgent)) loop.nudge();
+        if (full() && (!busy() || kindOf(kind)?.urgent)) loop.nudge();
       });
     inFlight.set(targetId, tracked);
   }
@@ -236,8 +243,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     more.full = events.length === limit || reached === cursor.position + STREAM_SCAN;
     const kind = kindOf(cursor.kind);
     const destination = events.length > 0 && kind ? (await kind.load([cursor.target_id])).get(cursor.target_id) : undefined;
-    const byKey = new Map<string, StreamEvent[]>();
-    for (const event of events) byKey.set(event.ordering_key, [...(byKey.get(event.ordering_key) ?? []), event]);
+    const byKey = groupedBy(events, (event) => event.ordering_key);
     const waiting = await pendingOrderingKeys(db, cursor.target_id, [...byKey.keys()]);
     const written: FirstDelivery[] = [];
     const groups = [...byKey.entries()];

@@ -10,3 +10,14 @@ export const ROWS_PER_STATEMENT = 1000;
 export function* batchesOf<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
+
+/** `items` grouped by `key`, groups in the order their first item comes, items in order within each. */
+export function groupedBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
