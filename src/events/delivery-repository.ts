@@ -237,14 +237,17 @@ export async function recordDeliveryFailure(db: Executor, id: number, claim: str
     .execute();
 }
 
-/** Hands back what these claims hold and did not send, due at `now`. */
-export async function releaseDeliveryClaims(db: Executor, claims: string[], now: Date): Promise<void> {
-  if (claims.length === 0) return;
+/**
+ * Hands back what `claim` holds for one target and did not send, due at
+ * `now`. One target's only: a claim spans several targets, and the others'
+ * shares may still be sending under it (released, they would be claimed and
+ * sent again).
+ */
+export async function releaseTargetClaim(db: Executor, targetId: number, claim: string, now: Date): Promise<void> {
   await db
     .updateTable('event_deliveries')
     .set({ claim: null, next_attempt_at: now })
-    .where('claim', 'in', claims)
-    .where('state', '=', 'PENDING')
+    .where(lockedInOrder((eb) => eb.and([eb('target_id', '=', targetId), eb('claim', '=', claim), eb('state', '=', 'PENDING')])))
     .execute();
 }
 

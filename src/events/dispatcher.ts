@@ -14,7 +14,7 @@ import {
   markDeliveriesSucceeded,
   pendingOrderingKeys,
   recordDeliveryFailure,
-  releaseDeliveryClaims,
+  releaseTargetClaim,
   type AttemptRecord,
   type ClaimedDelivery,
   type FirstDelivery,
@@ -166,7 +166,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
         deliveries[0]!.kind,
         sendShare(claim, deliveries, leaseEnd),
         () => full,
-        () => releaseDeliveryClaims(db, [claim], clock.now()),
+        () => releaseTargetClaim(db, targetId, claim, clock.now()),
       );
     }
     const cursors = await claimCursors(db, {
