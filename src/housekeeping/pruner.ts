@@ -18,7 +18,10 @@ import { pruneStream } from '../events/stream-repository.js';
  * target has read it from the stream), each after its retention period (config
  * `retention`). Work goes in batches of `batchSize` rows per statement, at
  * most MAX_BATCHES per kind per run, so a backlog is worked off over several
- * runs without long statements; several instances may run it at once.
+ * runs without long statements; a run that left one behind is followed by
+ * the next after BACKLOG_PAUSE_MS instead of the interval, so the pruner
+ * keeps up with any rate of traffic, not only `batchSize * MAX_BATCHES` rows
+ * per interval. Several instances may run it at once.
  */
 export interface PruneResult {
   uploadsDeleted: number;
@@ -33,6 +36,8 @@ export interface PruneResult {
 }
 
 export const MAX_BATCHES = 20;
+/** The pause after a run that stopped at MAX_BATCHES with more to delete (the interval, when shorter). */
+export const BACKLOG_PAUSE_MS = 500;
 
 export interface PrunerDeps {
   db: Db;
@@ -44,18 +49,23 @@ export interface PrunerDeps {
 export function createPruner({ db, clock, log, retention }: PrunerDeps) {
   const ago = (seconds: number) => new Date(clock.now().getTime() - seconds * 1000);
 
+  /** Whether the run under way stopped a drain at MAX_BATCHES full batches. */
+  let leftBehind = false;
+
   /** Runs `batch` until it comes back short of a full batch (or MAX_BATCHES); returns the total. */
   async function drain(batch: () => Promise<number>): Promise<number> {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES; i++) {
       const count = await batch();
       total += count;
-      if (count < retention.batchSize) break;
+      if (count < retention.batchSize) return total;
     }
+    leftBehind = true;
     return total;
   }
 
   async function runOnce(): Promise<PruneResult> {
+    leftBehind = false;
     const result: PruneResult = {
       uploadsDeleted: 0,
       uploadsKept: 0,
@@ -93,8 +103,11 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
   }
 
   const loop = backgroundLoop({
-    run: runOnce,
-    pauseAfter: () => retention.intervalMs!,
+    run: async () => {
+      await runOnce();
+      return leftBehind;
+    },
+    pauseAfter: (behind) => (behind ? Math.min(BACKLOG_PAUSE_MS, retention.intervalMs!) : retention.intervalMs!),
     retryMs: retention.intervalMs ?? 0,
     onError: (error) => log.error({ err: error }, 'pruning failed; will try again'),
   });
