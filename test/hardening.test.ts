@@ -74,6 +74,8 @@ describe('bidirectional controls and zero-width characters', () => {
   const DISGUISES = [
     ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'],
     ...['\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff'],
+    // Other characters shown as nothing: soft hyphen, grapheme joiner, Mongolian vowel separator, Hangul fillers, blank Braille, a tag.
+    ...['\u00ad', '\u034f', '\u180e', '\u115f', '\u3164', '\uffa0', '\u2800', '\u{e0041}'],
   ];
   const hex = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 

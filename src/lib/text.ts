@@ -28,13 +28,18 @@ const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
  * Characters that let a single line disguise itself: bidirectional
  * embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which
  * reorder the text after them (`abc\u202Etxt.exe` shows as `abcexe.txt`,
- * and spills into whatever a page shows next), and zero-width or invisible
- * characters (U+200B-U+200D, U+2060-U+2064, U+FEFF), which make two
- * different values look the same. The implicit marks (U+200E, U+200F) stay:
- * they only settle the direction of neutral characters, and right-to-left
- * writers type them.
+ * and spills into whatever a page shows next), and every character Unicode
+ * says a renderer may show as nothing (Default_Ignorable_Code_Point: zero-width
+ * spaces and joiners, the soft hyphen, the Hangul fillers, tags), plus the
+ * blank Braille pattern (U+2800, a symbol that shows as a space), which make
+ * two different values look the same or a blank one look filled. What stays,
+ * though ignorable: the implicit direction marks (U+200E, U+200F, U+061C),
+ * which only settle the direction of neutral characters and right-to-left
+ * writers type, and the variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF,
+ * Mongolian U+180B-U+180D, U+180F), which choose how the character before
+ * them looks (the red heart emoji is U+2764 U+FE0F).
  */
-const DISGUISING = /[\u200b-\u200d\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const DISGUISING = /(?![\u061c\u200e\u200f\p{Variation_Selector}])[\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /** Null when `value` is acceptable text of that kind, else why not (a validation message). */
 export function isPlainText(value: string, kind: TextKind): string | null {
@@ -43,7 +48,7 @@ export function isPlainText(value: string, kind: TextKind): string | null {
     return kind === 'multiline' ? 'must not contain control characters' : 'must not contain control characters or line breaks';
   }
   if (kind === 'line' && DISGUISING.test(value)) {
-    return 'must not contain bidirectional controls or zero-width characters (U+202A-U+202E, U+2066-U+2069, U+200B-U+200D, U+2060-U+2064, U+FEFF)';
+    return 'must not contain bidirectional controls or zero-width or other invisible characters (such as U+202E, U+2066, U+200B, U+00AD, U+3164)';
   }
   return null;
 }
@@ -51,6 +56,8 @@ export function isPlainText(value: string, kind: TextKind): string | null {
 /**
  * Pattern of a required text field: at least one letter, digit, punctuation
  * mark or symbol, so a value of only spaces or invisible characters
- * (zero-width spaces, joiners, format marks) counts as blank.
+ * (zero-width spaces, joiners, format marks) counts as blank; the Hangul
+ * fillers and the blank Braille pattern, a letter and a symbol to Unicode,
+ * show as nothing and count as blank too.
  */
-export const VISIBLE = '[\\p{L}\\p{N}\\p{P}\\p{S}]';
+export const VISIBLE = '(?![\\u115f\\u1160\\u3164\\uffa0\\u2800])[\\p{L}\\p{N}\\p{P}\\p{S}]';

@@ -242,10 +242,12 @@ export function build(
 
 /**
  * Characters that let one line of text disguise itself (bidirectional
- * embeddings, overrides and isolates; zero-width and invisible characters),
- * which a single-line field must refuse (issue 24).
+ * embeddings, overrides and isolates; zero-width and other invisible
+ * characters, the Hangul fillers and the blank Braille pattern), which a
+ * single-line field must refuse (issue 24); direction marks and variation
+ * selectors stay.
  */
-export const DISGUISING = /[\u200b-\u200d\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+export const DISGUISING = /(?![\u061c\u200e\u200f\p{Variation_Selector}])[\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 const isSchemaNode = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 

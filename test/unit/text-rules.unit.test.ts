@@ -77,7 +77,8 @@ describe('plain text', () => {
   });
 
   test('a single line refuses bidirectional controls and zero-width characters; multi-line text and secrets keep them', () => {
-    for (const c of ['\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2064', '\ufeff']) {
+    const invisible = ['\u00ad', '\u034f', '\u115f', '\u180e', '\u3164', '\uffa0', '\u2800', '\u{e0041}', '\u{1d173}'];
+    for (const c of ['\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200c', '\u200d', '\u2060', '\u2064', '\ufeff', ...invisible]) {
       assert.match(isPlainText(`abc${c}txt.exe`, 'line') ?? '', /bidirectional controls or zero-width/);
       assert.equal(isPlainText(`abc${c}txt`, 'multiline'), null);
       assert.equal(isPlainText(`abc${c}txt`, 'secret'), null);
@@ -85,6 +86,11 @@ describe('plain text', () => {
     // The implicit direction marks stay: right-to-left writers type them.
     assert.equal(isPlainText('שלום\u200f', 'line'), null);
     assert.equal(isPlainText('a\u200eb', 'line'), null);
+    assert.equal(isPlainText('a\u061cb', 'line'), null);
+    // So do variation selectors, which pick a glyph (the red heart emoji), and combining marks.
+    assert.equal(isPlainText('I \u2764\ufe0f tea', 'line'), null);
+    assert.equal(isPlainText('\u1820\u180b', 'line'), null);
+    assert.equal(isPlainText('Cafe\u0301 😀', 'line'), null);
     // A secret is still one line of printable text.
     assert.match(isPlainText('pass\nword', 'secret') ?? '', /line breaks/);
     assert.match(isPlainText('pass\u0000word', 'secret') ?? '', /control/);
@@ -95,5 +101,7 @@ describe('plain text', () => {
     assert.ok(visible.test('a'));
     assert.ok(visible.test('€'));
     assert.ok(!visible.test(' \u200b\u200d\u2060'));
+    assert.ok(!visible.test('\u3164\u2800\uffa0\u115f'), 'fillers and the blank Braille pattern show nothing');
+    assert.ok(visible.test('\u3164가'));
   });
 });
