@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { inConsole, openInApp, settled, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
-import { layoutProblems, screenshotAt } from '../helpers/layout.js';
+import { layoutProblems, screenshotAt, unisolatedControls } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
@@ -13,34 +13,6 @@ async function openScreen(page: Page, screen: { path: string; ready: string }): 
   await openInApp(page, screen.path);
   await page.getByText(screen.ready, { exact: false }).first().waitFor();
   await settled(page);
-}
-
-/**
- * Every text node on screen that holds a bidirectional control or invisible mark, and is not isolated
- * on its own: its nearest element that isolates (<bdi>, `unicode-bidi: isolate`) must hold that text
- * and nothing else, so the control cannot reorder the text of the fields around it.
- */
-async function unisolatedControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const doc = (globalThis as any).document;
-    const view = globalThis as any;
-    const controls = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/;
-    const walker = doc.createTreeWalker(doc.querySelector('main') ?? doc.body, 4 /* NodeFilter.SHOW_TEXT */);
-    const found: string[] = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!controls.test(node.textContent)) continue;
-      let element = node.parentElement;
-      while (element && !['isolate', 'isolate-override', 'plaintext'].includes(view.getComputedStyle(element).unicodeBidi)) {
-        element = element.parentElement;
-      }
-      if (!element || element.textContent.trim() !== node.textContent.trim()) {
-        found.push(
-          `${JSON.stringify(node.textContent.slice(0, 60))} in ${element ? JSON.stringify(element.textContent.slice(0, 80)) : 'no isolate'}`,
-        );
-      }
-    }
-    return found;
-  });
 }
 
 describe('console: user text', () => {

@@ -71,3 +71,31 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 export async function screenshotAt(page: Page, name: string, width: number): Promise<void> {
   await keepScreenshot(page, path.join(RESULTS_DIR, `${name}-${width}.png`));
 }
+
+/**
+ * Every text node on screen that holds a bidirectional control or invisible mark, and is not isolated
+ * on its own: its nearest element that isolates (<bdi>, `unicode-bidi: isolate`) must hold that text
+ * and nothing else, so the control cannot reorder the text of the fields around it.
+ */
+export async function unisolatedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const view = globalThis as any;
+    const controls = /[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/;
+    const walker = doc.createTreeWalker(doc.querySelector('main') ?? doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+    const found: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!controls.test(node.textContent)) continue;
+      let element = node.parentElement;
+      while (element && !['isolate', 'isolate-override', 'plaintext'].includes(view.getComputedStyle(element).unicodeBidi)) {
+        element = element.parentElement;
+      }
+      if (!element || element.textContent.trim() !== node.textContent.trim()) {
+        found.push(
+          `${JSON.stringify(node.textContent.slice(0, 60))} in ${element ? JSON.stringify(element.textContent.slice(0, 80)) : 'no isolate'}`,
+        );
+      }
+    }
+    return found;
+  });
+}

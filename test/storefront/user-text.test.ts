@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { checkout, shopper } from '../helpers/commerce.js';
+import { PASSWORD } from '../helpers/factories.js';
+import { unisolatedControls } from '../helpers/layout.js';
+import { moderate, postReview } from '../helpers/reviews.js';
+import { inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * Issue 24, item 2, in the shop: a bidirectional override stored before the
+ * API refused them (an old row) cannot reorder the text shown after it. Every
+ * piece of text a shopper typed (names, address fields, review titles and
+ * authors) is isolated on its own wherever the shop shows it.
+ */
+const { t: app, browser } = await startShop();
+const { admin, product } = await makeShop(app);
+
+test("a stored override stays inside its own field on every page that shows the shopper's text", async (t) => {
+  const RLO = '\u202E';
+  const buyer = await shopper(app, [{ variantId: product.variants[0]!.id, quantity: 1 }]);
+  const placed = await checkout(buyer.client, buyer.addressId);
+  assert.equal(placed.status, 201, placed.text);
+  const order = placed.body.data.public_id as string;
+  const review = await postReview(buyer.client, product.id, { title: 'Great shirt' });
+  await moderate(admin, review.public_id, 'APPROVED');
+  // Another line in the cart, so checkout lists the address book.
+  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[1]!.id, quantity: 1 })).status, 200);
+
+  // Written straight to the tables, as rows stored before the refusal would be.
+  const city = `abc${RLO}txt.exe`;
+  await app.db
+    .updateTable('users')
+    .set({ first_name: `Ada${RLO}` })
+    .where('email', '=', buyer.email)
+    .execute();
+  await app.db
+    .updateTable('addresses')
+    .set({ city, label: `Home${RLO}` })
+    .where('public_id', '=', buyer.addressId)
+    .execute();
+  await sql`UPDATE orders SET shipping_address = jsonb_set(shipping_address, '{city}', to_jsonb(${city}::text))
+            WHERE public_id = ${order}`.execute(app.db);
+  await app.db
+    .updateTable('reviews')
+    .set({ title: `Great${RLO} shirt` })
+    .where('public_id', '=', review.public_id)
+    .execute();
+
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, PASSWORD);
+      for (const [path, shows] of [
+        ['/account', `Ada${RLO}`],
+        ['/account/addresses', city],
+        [`/orders/${order}`, city],
+        ['/checkout', city],
+        [`/p/${product.slug}`, `Great${RLO} shirt`],
+      ] as const) {
+        await page.goto(path);
+        await page.getByText(shows).first().waitFor();
+        assert.deepEqual(await unisolatedControls(page), [], path);
+      }
+    },
+    { viewport: PHONE },
+  );
+});
