@@ -95,7 +95,7 @@ async function productPicture(app: RunningApp, admin: Client, colour: string): P
  * and colours Sky and Sand (each with stock `stock`), with a picture. Returns the admin client too.
  */
 export async function makeShop(app: RunningApp, options: { name?: string; stock?: number; price?: string } = {}) {
-  const { client: admin } = await signInAs(app, 'ADMIN');
+  const { client: admin, email: adminEmail } = await signInAs(app, 'ADMIN');
   const check = <T>(response: { status: number; body: any; text: string }, status: number): T => {
     if (response.status !== status) throw new Error(`${status} expected, got ${response.status}: ${response.text}`);
     return response.body.data as T;
@@ -146,6 +146,7 @@ export async function makeShop(app: RunningApp, options: { name?: string; stock?
   }
   return {
     admin,
+    adminEmail,
     clothing,
     shirts,
     product: { id: product.public_id, slug: product.slug, name, variants } satisfies ShopProduct,

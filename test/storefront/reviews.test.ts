@@ -2,16 +2,31 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { pictureWebp } from '../../scripts/seed-pictures.js';
-import { customer, inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { signInThroughUi } from '../helpers/browser.js';
+import { customer, DESKTOP, inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
  * A review with a photo: written in the shop (the photo uploaded with signed credentials to the
  * image host the service names), pending until staff approve it, then on the product page with
  * its photo. With JavaScript the browser uploads the photo itself; without it the form carries the
- * file and the storefront uploads it.
+ * file and the storefront uploads it. Staff approve it in the console, or through the API.
  */
 const { t: app, browser } = await startShop();
-const { admin, product } = await makeShop(app);
+const { admin, adminEmail, product } = await makeShop(app);
+
+/** Approves the review as staff do: in the console's review queue, in a browser of their own. */
+async function approveInConsole(title: string) {
+  const context = await browser.newContext({ baseURL: app.baseUrl, viewport: DESKTOP });
+  try {
+    const page = await context.newPage();
+    await signInThroughUi(page, adminEmail, '/admin/reviews');
+    const approve = page.getByRole('button', { name: `Approve "${title}"` });
+    await approve.click();
+    await approve.waitFor({ state: 'detached' }); // approved, it leaves the queue of pending reviews
+  } finally {
+    await context.close();
+  }
+}
 
 async function writeReview(page: Page, title: string) {
   await page.goto(`/p/${product.slug}`);
@@ -27,7 +42,7 @@ async function writeReview(page: Page, title: string) {
   await page.getByText('Thank you! Your review is waiting for approval').waitFor();
 }
 
-async function approveAndSee(page: Page, title: string, email: string) {
+async function approveAndSee(page: Page, title: string, email: string, by: 'console' | 'api') {
   const row = await app.db
     .selectFrom('reviews as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
@@ -39,8 +54,15 @@ async function approveAndSee(page: Page, title: string, email: string) {
   await page.goto(`/p/${product.slug}`);
   assert.equal(await page.getByRole('heading', { name: title }).count(), 0, 'not shown before approval');
 
-  const approved = await admin.patch(`/api/v1/admin/reviews/${row.public_id}`, { status: 'APPROVED' });
-  assert.equal(approved.status, 200, approved.text);
+  if (by === 'console') await approveInConsole(title);
+  else {
+    const approved = await admin.patch(`/api/v1/admin/reviews/${row.public_id}`, { status: 'APPROVED' });
+    assert.equal(approved.status, 200, approved.text);
+  }
+  assert.equal(
+    (await app.db.selectFrom('reviews').select('status').where('public_id', '=', row.public_id).executeTakeFirstOrThrow()).status,
+    'APPROVED',
+  );
   await page.goto(`/p/${product.slug}`);
   const review = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
   await review.waitFor();
@@ -75,7 +97,7 @@ describe('storefront: reviews with photos', () => {
         assert.equal((await direct).ok(), true, "the browser's own upload is accepted");
         await page.goto('/account/reviews');
         await page.getByText('Waiting for approval').waitFor();
-        await approveAndSee(page, 'Perfect summer shirt', writer.email);
+        await approveAndSee(page, 'Perfect summer shirt', writer.email, 'console');
       },
       { viewport: PHONE },
     );
@@ -90,7 +112,7 @@ describe('storefront: reviews with photos', () => {
       async (page) => {
         await signInThroughShop(page, writer.email, writer.password);
         await writeReview(page, 'Good for hot days');
-        await approveAndSee(page, 'Good for hot days', writer.email);
+        await approveAndSee(page, 'Good for hot days', writer.email, 'api');
       },
       { javaScript: false },
     );
