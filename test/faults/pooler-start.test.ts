@@ -36,9 +36,9 @@ import {
  */
 /**
  * Tries per kind of database: the stranded lock showed in 1 of 2 concurrent starts on a fresh database and 1 of 6
- * on a migrated one, so these miss it with a chance of 0.1% and 2.6%. A fresh one migrates in each try (the slow part).
+ * on a migrated one, so these miss it with a chance of one in a million and 2.6%. A fresh one migrates in each try (the slow part).
  */
-const TRIES = { fresh: 10, migrated: 20 } as const;
+const TRIES = { fresh: 20, migrated: 20 } as const;
 /** A start-up that takes longer than this is stuck (a stranded lock waits an hour); a sound one takes a second or two. */
 const START_DEADLINE_MS = 30_000;
 const MIGRATION_LOCK = '3853314791062309107';
