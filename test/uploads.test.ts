@@ -93,6 +93,28 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.ok(used.used_at instanceof Date);
   });
 
+  test('a stored file revalidates as HTTP says (a weak tag, a list, *): 304 without reading its bytes; a missing one is 404', async () => {
+    const response = await upload(t, await credentials(t.customer), tinyPng());
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const url = local(t, response.body.url);
+    const served = await fetch(url);
+    const etag = served.headers.get('etag')!;
+    assert.equal(etag, `"${response.body.name}"`);
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const before = t.queries.length;
+      const revalidated = await fetch(url, { headers: { 'if-none-match': header } });
+      assert.equal(revalidated.status, 304, header);
+      assert.equal(revalidated.headers.get('etag'), etag);
+      assert.equal(revalidated.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      const reads = t.queries.slice(before).filter((q) => q.includes('media_files'));
+      assert.equal(reads.length, 1, header);
+      assert.ok(!reads[0]!.includes('content'), `${header}: a revalidation reads no bytes: ${reads[0]}`);
+    }
+    assert.equal((await fetch(url, { headers: { 'if-none-match': '"other"' } })).status, 200);
+    const missing = await fetch(url.replace(/[0-9a-f]{32}/, '0'.repeat(32)), { headers: { 'if-none-match': '*' } });
+    assert.equal(missing.status, 404);
+  });
+
   test('the type comes from the content: GIF bytes named x.png are stored and served as GIF', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(20)]);
     const response = await upload(t, await credentials(t.customer), gif);

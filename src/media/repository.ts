@@ -84,6 +84,11 @@ export function findMediaFile(db: Executor, path: string) {
   return db.selectFrom('media_files').select(['mime_type', 'size', 'content', 'created_at']).where('path', '=', path).executeTakeFirst();
 }
 
+/** Whether a file is stored at `path`, and when, without reading its bytes (a revalidation needs no more). */
+export function findMediaFileStamp(db: Executor, path: string) {
+  return db.selectFrom('media_files').select('created_at').where('path', '=', path).executeTakeFirst();
+}
+
 /**
  * The stored files at these paths, share-locked until the caller's
  * transaction ends so the pruner cannot delete one that is being referenced

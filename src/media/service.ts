@@ -14,7 +14,15 @@ import {
 import { MEDIA_FOLDERS, mediaPathOf, mediaUrlEndpoint, type MediaContext } from '../lib/media.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { safeEqual } from '../lib/tokens.js';
-import { consumeUploadToken, findMediaFile, findUploadToken, insertMediaFile, insertUploadToken, lockMediaFiles } from './repository.js';
+import {
+  consumeUploadToken,
+  findMediaFile,
+  findMediaFileStamp,
+  findUploadToken,
+  insertMediaFile,
+  insertUploadToken,
+  lockMediaFiles,
+} from './repository.js';
 import type { MediaAuth, UploadedFile } from './schemas.js';
 import { IMAGEKIT_UPLOAD_ENDPOINT, signUpload, signingKeys } from './signing.js';
 import { sniffImage, type ImageType } from './sniff.js';
@@ -120,6 +128,8 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
 
     /** A stored file of the built-in host, by its path under the URL endpoint. */
     file: (path: string) => findMediaFile(db, path),
+    /** When the file at `path` was stored (undefined: none is), without its bytes. */
+    fileStamp: (path: string) => findMediaFileStamp(db, path),
 
     /**
      * The URLs to store for images a review or product names, each checked and
