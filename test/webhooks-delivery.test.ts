@@ -9,7 +9,7 @@ import { createHttpSender } from '../src/webhooks/http-sender.js';
 import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signUp } from './helpers/factories.js';
-import { sleep } from './helpers/mail.js';
+import { sleep, waitFor } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliveryLog, LOCAL_RECEIVERS, startReceiver, verify, WEBHOOKS, type Receiver } from './helpers/webhooks.js';
 
@@ -207,6 +207,59 @@ describe('an endpoint failing for a day', () => {
     );
     const resumed = expectStatus(await t.superAdmin.get(`${WEBHOOKS}/endpoints/${endpoint.public_id}`), 200);
     assert.equal(resumed.failing_since, null);
+  });
+});
+
+describe('an endpoint failing for a day, retried at the default backoff', () => {
+  // The default retry policy (10 s doubling to 12 h), in test-clock time: each next attempt is made due by moving the clock.
+  const t = useApp({
+    env: {
+      ...FAST,
+      WEBHOOK_RETRY_BASE_MS: '10000',
+      WEBHOOK_RETRY_MAX_MS: String(12 * 3_600_000),
+      WEBHOOK_TIMEOUT_MS: '2000',
+      EVENT_LEASE_MS: '5000',
+    },
+    as: ['SUPER_ADMIN'],
+  });
+
+  test('is paused when its day of failures is over, not at the first backoff step past it (some 11 hours later)', async () => {
+    const r = await receiver();
+    r.answer = () => ({ status: 500 });
+    const endpoint = await createEndpoint(t.superAdmin, r.url, ['customer.registered']);
+    const target = await t.db
+      .selectFrom('event_targets')
+      .select('id')
+      .where('public_id', '=', endpoint.public_id)
+      .executeTakeFirstOrThrow();
+    const state = () =>
+      t.db
+        .selectFrom('event_targets as t')
+        .leftJoin('event_deliveries as d', (join) => join.onRef('d.target_id', '=', 't.id').on('d.state', '=', 'PENDING'))
+        .select(['t.status', 't.failing_since', 't.paused_at', 'd.attempts', 'd.next_attempt_at'])
+        .where('t.id', '=', target.id)
+        .executeTakeFirstOrThrow();
+    await signUp(t);
+    try {
+      let now = await waitFor(async () => {
+        const s = await state();
+        return s.attempts === 1 && s;
+      }, 10_000);
+      for (let step = 0; now.status !== 'PAUSED'; step++) {
+        assert.ok(step < 30, 'paused within 30 attempts');
+        const { attempts, next_attempt_at: due } = now;
+        // The next attempt is due: the dispatcher (polling every 20 ms) makes it, and records it or the pause.
+        t.clock.advance(Math.max(0, due!.getTime() - t.clock.now().getTime()) + 1);
+        now = await waitFor(async () => {
+          const s = await state();
+          return (s.status === 'PAUSED' || s.attempts! > attempts!) && s;
+        }, 10_000);
+      }
+      const late = now.paused_at!.getTime() - now.failing_since!.getTime() - 86_400_000;
+      assert.ok(late >= 0 && late < 60_000, `paused ${Math.round(late / 60_000)} minutes after its day of failures`);
+    } finally {
+      t.clock.offsetMs = 0;
+    }
   });
 });
 

@@ -264,7 +264,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
           kind?.delivered?.(event.created_at);
           written.push({ ...first, attempt: record });
         } else {
-          const retryAt = nextAttemptAt(1, record.startedAt, clock.now(), policyOf(cursor.kind).retry);
+          const retryAt = retryTime(1, record.startedAt, cursor);
           written.push({ ...first, attempt: record, retryAt });
           logFailure(null, event.public_id, record, retryAt);
           held = true;
@@ -349,10 +349,26 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     }
   }
 
+  /**
+   * When a delivery that failed is tried next: its backoff, but no later
+   * than the moment its target's failure streak reaches `pauseAfterMs`
+   * (a streak starting now, when there is none). The pause is decided when
+   * an attempt fails, and with backoff alone the attempt after the deadline
+   * could come many hours past it (at 12 h steps, 22.75 h then 34.75 h).
+   */
+  function retryTime(attempts: number, firstAttemptAt: Date, target: { kind: string; failing_since: Date | null }): Date | null {
+    const now = clock.now();
+    const policy = policyOf(target.kind);
+    const at = nextAttemptAt(attempts, firstAttemptAt, now, policy.retry);
+    if (at === null || policy.pauseAfterMs === null) return at;
+    const pauseDue = new Date((target.failing_since ?? now).getTime() + policy.pauseAfterMs);
+    return pauseDue > now && pauseDue < at ? pauseDue : at;
+  }
+
   /** A PENDING delivery's failed attempt, with the failure streak it adds to: one transaction. */
   async function recordFailure(claim: string, delivery: ClaimedDelivery, record: AttemptRecord) {
     const now = clock.now();
-    const retryAt = nextAttemptAt(record.attempts, delivery.first_attempt_at ?? record.startedAt, now, policyOf(delivery.kind).retry);
+    const retryAt = retryTime(record.attempts, delivery.first_attempt_at ?? record.startedAt, delivery);
     await transaction(db, async (trx) => {
       await noteFailure(trx, delivery, now);
       await recordDeliveryFailure(trx, delivery.id, claim, record, retryAt);
