@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -77,6 +76,7 @@ import { countRequestsInFlight } from './lib/requests-in-flight.js';
 import { createHttpCache, registerCacheHeaders } from './http-cache/policy.js';
 import type { EventDispatcher } from './events/dispatcher.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
+import { createHostResolver } from './webhooks/host-resolver.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { createWebhookService } from './webhooks/service.js';
 
@@ -252,7 +252,7 @@ export async function buildApp({
     clock,
     allowHttp: config.webhooks.allowHttp,
     policy: createAddressPolicy(config.webhooks.allowedNetworks),
-    resolve: (host) => lookup(host, { all: true, verbatim: true }),
+    resolve: createHostResolver({ timeoutMs: config.webhooks.timeoutMs, servers: config.webhooks.dnsServers }),
   });
   const search = createAdminSearch({ orders, catalog, adminUsers });
   const invitations = createStaffInvitations({ db, clock, config, auth });

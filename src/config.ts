@@ -110,6 +110,8 @@ export interface Config {
     readonly allowHttp: boolean;
     /** Addresses and CIDR ranges webhooks may call although loopback, private or link-local. */
     readonly allowedNetworks: readonly string[];
+    /** The DNS servers webhook host names are asked of (`ip` or `ip:port`); empty: the system's (/etc/resolv.conf). */
+    readonly dnsServers: readonly string[];
   };
   /** HTTP caching of the public catalog (src/http-cache/, docs/caching.md). */
   readonly httpCache: {
@@ -356,6 +358,7 @@ export function loadConfig(env: Env = process.env): Config {
       pauseAfterMs: ((seconds) => (seconds === null ? null : seconds * 1000))(duration('WEBHOOK_PAUSE_AFTER', '1d')),
       allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
       allowedNetworks: parseNetworks('WEBHOOK_ALLOWED_NETWORKS', read('WEBHOOK_ALLOWED_NETWORKS') ?? ''),
+      dnsServers: parseDnsServers('WEBHOOK_DNS_SERVERS', read('WEBHOOK_DNS_SERVERS') ?? ''),
     },
     httpCache: (() => {
       const purgeUrls = (read('CACHE_PURGE_URLS') ?? '')
@@ -500,6 +503,23 @@ function parseNetworks(variable: string, raw: string): string[] {
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (family === 0 || !validBits || rest.length > 0)
       throw new ConfigError(variable, `must list IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
+}
+
+/** DNS servers as `1.1.1.1`, `10.0.0.2:5353` or `[2001:db8::1]:53`, comma-separated. */
+function parseDnsServers(variable: string, raw: string): string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : isIP(entry) ? [entry, undefined] : entry.split(':');
+    const validPort = port === undefined || (/^\d+$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535);
+    if (!address || isIP(address) === 0 || !validPort) {
+      throw new ConfigError(variable, `must list IP addresses, each with an optional port (10.0.0.2:53), got "${entry}"`);
+    }
   }
   return entries;
 }

@@ -7,6 +7,7 @@ import { createCachePurgeKind, createPurgeMetrics } from './http-cache/purge-kin
 import { syncCacheTargets } from './http-cache/targets.js';
 import type { Clock } from './lib/clock.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
+import { createHostResolver } from './webhooks/host-resolver.js';
 import { createHttpSender } from './webhooks/http-sender.js';
 import { createWebhookKind } from './webhooks/kind.js';
 
@@ -39,6 +40,7 @@ export function createDispatch({
     policy: createAddressPolicy(config.webhooks.allowedNetworks),
     timeoutMs: config.webhooks.timeoutMs,
     maxBodyBytes: RESPONSE_BYTES_KEPT,
+    resolve: createHostResolver({ timeoutMs: config.webhooks.timeoutMs, servers: config.webhooks.dnsServers }),
   });
   const dispatcher = createEventDispatcher({
     db,

@@ -1,8 +1,8 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
+import { createHostResolver } from './host-resolver.js';
 
 /**
  * One webhook POST, as safely as a request to a URL someone typed can be:
@@ -27,11 +27,9 @@ export interface HttpSenderOptions {
   policy: AddressPolicy;
   timeoutMs: number;
   maxBodyBytes: number;
-  /** How host names are resolved (tests substitute a resolver to play a DNS server). */
+  /** How host names are resolved (default: ./host-resolver.ts with the system's DNS servers; tests substitute one to play a DNS server). */
   resolve?: Resolve;
 }
-
-const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /** A lookup that answers with the one address already checked, whatever the caller asks. */
 const pinnedTo =
@@ -48,7 +46,7 @@ const describe = (error: unknown) => {
 };
 
 export function createHttpSender(options: HttpSenderOptions) {
-  const resolve = options.resolve ?? systemResolve;
+  const resolve = options.resolve ?? createHostResolver({ timeoutMs: options.timeoutMs });
   // Kept-alive connections save a handshake per delivery to a busy receiver; each one was made to a checked address.
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }),
