@@ -172,6 +172,62 @@ describe('the catalog of events', () => {
   });
 });
 
+describe('a category renamed or deleted', () => {
+  test('reports each product in it as updated, with the new name, then without the category; products elsewhere hear nothing', async () => {
+    const category = expectStatus(await t.admin.post(`${API}/admin/categories`, { name: 'Mugs' }), 201);
+    const other = expectStatus(await t.admin.post(`${API}/admin/categories`, { name: 'Plates' }), 201);
+    const inIt: string[] = [];
+    for (const [name, categories] of [
+      ['Tall mug', [category.public_id]],
+      ['Short mug', [category.public_id, other.public_id]],
+      ['Plate', [other.public_id]],
+    ] as const) {
+      const product = expectStatus(
+        await t.admin.post(`${API}/admin/products`, { name, status: 'ACTIVE', category_public_ids: [...categories] }),
+        201,
+      );
+      if (categories.includes(category.public_id)) inIt.push(product.public_id);
+    }
+    const updates = async (since: number) =>
+      (
+        await t.db
+          .selectFrom('events')
+          .select(['ordering_key', 'payload'])
+          .where('type', '=', 'product.updated')
+          .where('id', '>', since)
+          .orderBy('id')
+          .execute()
+      )
+        .map((event) => ({ product: event.ordering_key, categories: (event.payload as any).product.categories.map((c: any) => c.name) }))
+        .sort((a, b) => inIt.indexOf(a.product) - inIt.indexOf(b.product));
+    const last = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+
+    let mark = await last();
+    expectStatus(await t.admin.patch(`${API}/admin/categories/${category.public_id}`, { description: 'For tea.' }), 200);
+    assert.deepEqual(await updates(mark), [], 'a description is not part of a product event');
+    expectStatus(await t.admin.patch(`${API}/admin/categories/${category.public_id}`, { name: 'Cups' }), 200);
+    assert.deepEqual(await updates(mark), [
+      { product: inIt[0], categories: ['Cups'] },
+      { product: inIt[1], categories: ['Cups', 'Plates'] },
+    ]);
+
+    mark = await last();
+    assert.equal((await t.admin.delete(`${API}/admin/categories/${category.public_id}`)).status, 204);
+    assert.deepEqual(await updates(mark), [
+      { product: inIt[0], categories: [] },
+      { product: inIt[1], categories: ['Plates'] },
+    ]);
+  });
+});
+
 describe('events are written in the transaction of their change', () => {
   test('a refused change writes no event; an event is recorded whether or not anyone subscribes', async () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 1 });

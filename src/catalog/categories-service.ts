@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, slugTaken, validationError } from '../lib/errors.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
+import { batchesOf } from '../lib/batches.js';
 import { toPage } from '../lib/pagination.js';
 import {
   deleteCategory,
@@ -17,6 +18,10 @@ import {
   updateCategory,
   type CategoryWithParent,
 } from './category-repository.js';
+import { liveProductsBy } from './import-repository.js';
+import { readAdminProducts } from './listing-repository.js';
+import { recordProductEvents } from './product-events.js';
+import { liveProductIdsInCategory } from './product-repository.js';
 import type { Category, CategoryCreate, CategoryListQuery, CategoryPatch } from './schemas.js';
 import { slugInUse } from './slug-repository.js';
 import { chooseSlug } from './slug.js';
@@ -46,6 +51,17 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
     const row = isPublicId('cat', publicId) ? await findLiveCategory(executor, publicId, lock) : undefined;
     if (!row) throw notFound('Category');
     return row;
+  }
+
+  /**
+   * product.updated for every live product in the category, in the writing transaction: a product's event
+   * carries its categories' names and slugs, so a receiver keeping products must hear of a rename or a
+   * deletion (the category then leaves the products' lists).
+   */
+  async function reportLinkedProducts(trx: Executor, categoryId: number): Promise<void> {
+    for (const ids of batchesOf(await liveProductIdsInCategory(trx, categoryId))) {
+      await recordProductEvents(trx, 'product.updated', await readAdminProducts(trx, await liveProductsBy(trx, { ids })));
+    }
   }
 
   /** Resolves a parent reference; a parent that is the category itself or one of its descendants would make a cycle. */
@@ -125,6 +141,7 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
           updated_at: clock.now(),
         });
         const after = await find(trx, publicId);
+        if (after.name !== before.name || after.slug !== before.slug) await reportLinkedProducts(trx, after.id);
         await writeAudit(trx, ctx, {
           action: 'category.update',
           entityType: 'category',
@@ -141,6 +158,7 @@ export function createCategoryService({ db, clock }: { db: Db; clock: Clock }) {
         await lockCategoryWithChildren(trx, (await find(trx, publicId)).id);
         const category = await find(trx, publicId); // as locked (a rename may have committed in between)
         await deleteCategory(trx, category, clock.now());
+        await reportLinkedProducts(trx, category.id);
         await writeAudit(trx, ctx, {
           action: 'category.delete',
           entityType: 'category',

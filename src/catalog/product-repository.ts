@@ -125,6 +125,19 @@ export function updateProducts(db: Executor, products: readonly ProductFields[],
   );
 }
 
+/** The live products linked to a category (whatever their status), in ID order. */
+export async function liveProductIdsInCategory(db: Executor, categoryId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('product_categories as pc')
+    .innerJoin('products as p', 'p.id', 'pc.product_id')
+    .select('p.id')
+    .where('pc.category_id', '=', categoryId)
+    .where('p.deleted_at', 'is', null)
+    .orderBy('p.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** Makes `links` the only category links of these products (their rows held), a batch per statement. */
 export async function replaceProductCategories(
   db: Executor,

@@ -171,7 +171,7 @@ export const EVENT_CATALOG = {
     Type.Object({ product: EventProduct }),
   ),
   'product.updated': entry(
-    'A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).',
+    'A product changed: its own fields, its categories (including a category it is in being renamed or deleted), or one of its variants (added, edited, deleted).',
     'the product',
     Type.Object({ product: EventProduct }),
   ),

@@ -18402,8 +18402,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
-         * @description A product changed: its own fields, its categories, or one of its variants (added, edited, deleted).
+         * A product changed: its own fields, its categories (including a category it is in being renamed or deleted), or one of its variants (added, edited, deleted).
+         * @description A product changed: its own fields, its categories (including a category it is in being renamed or deleted), or one of its variants (added, edited, deleted).
          *
          *     Payload version 1; ordered by the product.
          *
