@@ -59,6 +59,29 @@ describe('storefront: checkout edges', () => {
     });
   });
 
+  test('a visitor asking for more than the few left is told in the cart, before signing in', async (t) => {
+    const { admin, product } = await makeShop(app, { stock: 3 });
+    const few = product.variants[0]!;
+    // At or below its reorder level, a variant is LOW_STOCK and shoppers see the count.
+    const level = await admin.patch(`/api/v1/admin/inventory/${few.id}`, { reorder_level: 5 });
+    assert.equal(level.status, 200, level.text);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}?size=${few.options.size}&colour=${few.options.colour}`);
+      await page.getByText('Only 3 left').waitFor();
+      await page.getByLabel('Quantity').fill('5');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 5 × ').waitFor();
+      await page.goto('/cart');
+      const line = page.getByRole('listitem').filter({ hasText: few.options.colour });
+      await line.getByText('Not enough stock').waitFor();
+      await page.getByText('One item is not available in the quantity you chose.').waitFor();
+      await line.getByLabel(/Quantity of/).fill('3');
+      await line.getByRole('button', { name: /Update/ }).click();
+      await page.getByRole('listitem').filter({ hasText: few.options.colour }).getByText('Not enough stock').waitFor({ state: 'detached' });
+      assert.equal(await page.getByText('not available in the quantity you chose').count(), 0);
+    });
+  });
+
   test('a session that ends during checkout: sign in again, come back to checkout with the cart, one order', async (t) => {
     const { product } = await makeShop(app);
     const buyer = await customer(app);

@@ -1,5 +1,5 @@
 import { ApiError, type DataOf } from '@commerce/client';
-import { storeSettings, type Product } from './catalog';
+import { storeSettings, type Product, type VariantStock } from './catalog';
 import { addGuestLine, type GuestLine } from './guest-cart';
 import { fromCents, toCents } from './money';
 import type { Shop } from './shop';
@@ -83,14 +83,30 @@ export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> 
   };
 }
 
-async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
-  const [products, settings] = await Promise.all([
-    productsOf(
-      shop,
-      lines.map((line) => line.product),
+/**
+ * The public stock of the lines' products, by variant. A count is public only when few are left
+ * (LOW_STOCK), so that is when a visitor's quantity can be checked against it before checkout.
+ */
+async function stockOf(shop: Shop, productIds: readonly string[]): Promise<Map<string, VariantStock>> {
+  const found = await Promise.all(
+    [...new Set(productIds)].map((id) =>
+      shop.api.products.stock(id).catch((e: unknown) => {
+        if (ApiError.is(e, 'NOT_FOUND')) return [];
+        throw e;
+      }),
     ),
-    storeSettings(shop),
-  ]);
+  );
+  return new Map(found.flat().map((s) => [s.variant_public_id, s]));
+}
+
+/** Whether the stock a visitor can see allows this quantity: in stock, and within the count when few are left. */
+const enoughFor = (quantity: number, stock: VariantStock | undefined) =>
+  stock !== undefined &&
+  (stock.stock_status === 'IN_STOCK' || (stock.stock_status === 'LOW_STOCK' && (stock.quantity_left ?? 0) >= quantity));
+
+async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
+  const productIds = lines.map((line) => line.product);
+  const [products, stock, settings] = await Promise.all([productsOf(shop, productIds), stockOf(shop, productIds), storeSettings(shop)]);
   let subtotal = 0;
   const views = lines.map((line): CartLineView => {
     const product = products.get(line.product);
@@ -107,7 +123,7 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
       unitPrice: variant?.price ?? null,
       quantity: line.quantity,
       lineTotal: total === null ? null : fromCents(total),
-      available: Boolean(variant?.in_stock),
+      available: Boolean(variant?.in_stock) && enoughFor(line.quantity, stock.get(line.variant)),
     };
   });
   return {
