@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { MAX_URLS_PER_SITEMAP, PRODUCTS_PER_FILE, sitemapPlan } from '../../packages/storefront/src/lib/sitemap-plan.js';
 import { freePort } from '../../src/lib/ports.js';
 import { useApp } from '../helpers/use-app.js';
@@ -163,5 +164,37 @@ describe('storefront: search engines and sharing', () => {
     });
     assert.deepEqual(sitemapPlan(1_000_000, 50), { split: true, productFiles: 100 });
     assert.ok(PRODUCTS_PER_FILE <= MAX_URLS_PER_SITEMAP);
+  });
+
+  test('a catalog past 50,000 URLs is served as an index whose files hold every product once, none over the limit', async () => {
+    // As many products as it takes, written straight to the table (the API would take minutes), then taken away again.
+    await sql`INSERT INTO products (public_id, name, slug, status, images)
+              SELECT 'prd_bulk' || lpad(n::text, 16, '0'), 'Bulk ' || n, 'bulk-' || n, 'ACTIVE', '[]'::jsonb
+              FROM generate_series(1, ${MAX_URLS_PER_SITEMAP + 1}::int) AS n`.execute(t.db);
+    try {
+      const active = (await t.anonymous.get('/api/v1/products?limit=1')).body.meta.total as number;
+      const files = Math.ceil(active / PRODUCTS_PER_FILE);
+      const index = await fetch(`${t.baseUrl}/sitemap.xml`);
+      assert.equal(index.status, 200);
+      const xml = await index.text();
+      assert.match(xml, /<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+      const locations = [...xml.matchAll(/<sitemap><loc>([^<]+)<\/loc><\/sitemap>/g)].map((m) => m[1]!);
+      assert.deepEqual(
+        locations,
+        Array.from({ length: files + 1 }, (_, n) => `${base()}/sitemap-${n}.xml`),
+      );
+      const products = new Set<string>();
+      for (let n = 1; n <= files; n++) {
+        const file = await (await fetch(`${t.baseUrl}/sitemap-${n}.xml`)).text();
+        const urls = [...file.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+        assert.ok(urls.length > 0 && urls.length <= MAX_URLS_PER_SITEMAP, `sitemap-${n}.xml holds ${urls.length}`);
+        for (const url of urls) products.add(url);
+      }
+      assert.equal(products.size, active, 'every active product once across the files');
+      assert.ok(products.has(`${base()}/p/bulk-${MAX_URLS_PER_SITEMAP + 1}`));
+      assert.equal((await fetch(`${t.baseUrl}/sitemap-${files + 1}.xml`)).status, 404);
+    } finally {
+      await sql`DELETE FROM products WHERE public_id LIKE 'prd_bulk%'`.execute(t.db);
+    }
   });
 });
