@@ -11,13 +11,16 @@ const SHAPE_OF_NAME = new Map<string, Shape>(
 /**
  * A picture for every demo product that has none: one per colour, drawn here (no network), uploaded
  * through the signed upload credentials to the service's own image host as an admin's upload would
- * be, then set as the product's images through the API. Idempotent: products with images are left alone.
+ * be, then set as the product's images through the API, and each variant gets its colour's picture
+ * (the shop shows it when the colour is chosen). Idempotent: products with images are left alone.
  */
 export async function seedImages(db: Db, admin: Api): Promise<number> {
-  const bare = await sql<{ public_id: string; name: string; colours: string[] }>`
+  const bare = await sql<{ public_id: string; name: string; colours: string[]; variants: { public_id: string; colour: string | null }[] }>`
     SELECT p.public_id, p.name,
            array(SELECT DISTINCT ON (v.options->>'colour') v.options->>'colour' FROM variants v
-                 WHERE v.product_id = p.id AND v.deleted_at IS NULL ORDER BY v.options->>'colour') AS colours
+                 WHERE v.product_id = p.id AND v.deleted_at IS NULL ORDER BY v.options->>'colour') AS colours,
+           (SELECT coalesce(jsonb_agg(jsonb_build_object('public_id', v.public_id, 'colour', v.options->>'colour')), '[]'::jsonb)
+            FROM variants v WHERE v.product_id = p.id AND v.deleted_at IS NULL) AS variants
     FROM products p
     WHERE p.deleted_at IS NULL AND jsonb_array_length(p.images::jsonb) = 0
     ORDER BY p.id`.execute(db);
@@ -38,6 +41,14 @@ export async function seedImages(db: Db, admin: Api): Promise<number> {
       params: { path: { product_public_id: product.public_id } },
       body: { images },
     });
+    for (const variant of product.variants) {
+      const own = variant.colour ? images[colours.indexOf(variant.colour)] : undefined;
+      if (!own || colours.length < 2) continue; // one colour: the product's picture is the variant's
+      await admin.PATCH('/api/v1/admin/variants/{variant_public_id}', {
+        params: { path: { variant_public_id: variant.public_id } },
+        body: { images: [own] },
+      });
+    }
     pictured++;
   };
   // A few products at a time: drawing and uploading overlap, and the seed stays quick.

@@ -41,6 +41,16 @@ describe('npm run seed', () => {
       WHERE i.quantity_reserved <> coalesce((SELECT sum(oi.quantity) FROM order_items oi JOIN orders o ON o.id = oi.order_id
                                              WHERE oi.variant_id = i.variant_id AND o.status IN ('PLACED', 'CONFIRMED')), 0)`.execute(t.db);
     assert.equal(drift.rows[0]!.n, 0);
+    // Every product has a picture; where a product comes in several colours, each variant has its colour's.
+    const bare = await sql<{ n: number }>`SELECT count(*)::int AS n FROM products WHERE jsonb_array_length(images::jsonb) = 0`.execute(
+      t.db,
+    );
+    assert.equal(bare.rows[0]!.n, 0);
+    const colourless = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM variants v
+      WHERE (SELECT count(DISTINCT w.options->>'colour') FROM variants w WHERE w.product_id = v.product_id) > 1
+        AND NOT coalesce(v.images::jsonb -> 0 ->> 'alt_text' ILIKE '% in ' || (v.options->>'colour'), false)`.execute(t.db);
+    assert.equal(colourless.rows[0]!.n, 0, "a variant without its colour's picture");
 
     const admin = t.client();
     const login = await admin.post('/api/v1/auth/login', { email: 'admin@demo.store', password: 'Demo-Pass-1' });

@@ -78,7 +78,7 @@ export interface ShopProduct {
 }
 
 /** Uploads a drawn product picture as `admin` and returns its URL (the built-in image host, named by PUBLIC_BASE_URL). */
-async function productPicture(app: RunningApp, admin: Client, colour: string): Promise<string> {
+export async function productPicture(app: RunningApp, admin: Client, colour: string): Promise<string> {
   const creds = await credentials(admin, 'products');
   const form = new FormData();
   form.append('fileName', 'tee.webp');

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { customer, inShop, makeShop, ordersOf, PHONE, sidewaysScroll, signInThroughShop, startShop } from '../helpers/storefront.js';
+import {
+  customer,
+  inShop,
+  makeShop,
+  ordersOf,
+  PHONE,
+  productPicture,
+  sidewaysScroll,
+  signInThroughShop,
+  startShop,
+} from '../helpers/storefront.js';
 
 /**
  * With JavaScript turned off, a shopper can still find, choose and buy: links and plain forms only,
@@ -9,6 +19,14 @@ import { customer, inShop, makeShop, ordersOf, PHONE, sidewaysScroll, signInThro
 const { t: app, browser } = await startShop();
 const shop = await makeShop(app);
 const { product } = shop;
+// The Sand variants have a picture of their own: choosing Sand shows it, and the cart line carries it.
+const sandPicture = await productPicture(app, shop.admin, '#c8b27e');
+for (const variant of product.variants.filter((v) => v.options.colour === 'Sand')) {
+  const patched = await shop.admin.patch(`/api/v1/admin/variants/${variant.id}`, {
+    images: [{ url: sandPicture, alt_text: `${product.name} in sand` }],
+  });
+  assert.equal(patched.status, 200, patched.text);
+}
 const noJs = { javaScript: false, viewport: PHONE } as const;
 
 describe('storefront without JavaScript', () => {
@@ -40,6 +58,7 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('link', { name: 'Sand', exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('colour') === 'Sand');
         await page.getByText('$52.00', { exact: true }).waitFor();
+        assert.equal(await page.locator('img.main').getAttribute('src'), sandPicture, "the chosen colour's own picture");
         await page.getByRole('link', { name: 'M', exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('size') === 'M' && url.searchParams.get('colour') === 'Sand');
         await page.getByRole('button', { name: 'Add to cart' }).click();
@@ -47,6 +66,7 @@ describe('storefront without JavaScript', () => {
 
         await page.getByRole('link', { name: /^Cart, 1 item/ }).click();
         const line = page.getByRole('listitem').filter({ hasText: 'M / Sand' });
+        assert.equal(await line.locator('.thumb img').getAttribute('src'), sandPicture, "the line shows its colour's picture");
         await line.getByLabel(/Quantity of/).fill('3');
         await line.getByRole('button', { name: /^Update/ }).click();
         await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();

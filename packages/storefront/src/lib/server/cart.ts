@@ -45,8 +45,11 @@ async function productsOf(shop: Shop, ids: readonly string[]): Promise<Map<strin
   return new Map(found.filter((p): p is Product => p !== null).map((p) => [p.public_id, p]));
 }
 
-const imageOf = (product: Product | undefined) =>
-  product?.images[0] ? { url: product.images[0].url, alt: product.images[0].alt_text ?? product.name } : null;
+/** A line's picture: its variant's own (a colour's photo) when it has one, else the product's first. */
+const imageOf = (product: Product | undefined, variant: Product['variants'][number] | undefined) => {
+  const image = variant?.images[0] ?? product?.images[0];
+  return image && product ? { url: image.url, alt: image.alt_text ?? product.name } : null;
+};
 
 /** The cart as the cart page shows it: the API's cart (and totals) when signed in, else the guest cart. */
 export async function cartView(shop: Shop): Promise<CartView> {
@@ -68,7 +71,7 @@ export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> 
         product: line.product_public_id,
         name: line.product_name,
         slug: product?.slug ?? null,
-        image: imageOf(product),
+        image: imageOf(product, variant),
         variantName: variant?.name ?? Object.values(line.options).join(' / '),
         unitPrice: line.unit_price,
         quantity: line.quantity,
@@ -118,7 +121,7 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
       product: line.product,
       name: product?.name ?? 'No longer available',
       slug: product?.slug ?? null,
-      image: imageOf(product),
+      image: imageOf(product, variant),
       variantName: variant?.name ?? '',
       unitPrice: variant?.price ?? null,
       quantity: line.quantity,
