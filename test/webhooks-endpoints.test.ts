@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { API, expectStatus } from './helpers/catalog.js';
 import { sellableVariant } from './helpers/commerce.js';
 import { errorOf, signUp } from './helpers/factories.js';
+import { sleep } from './helpers/mail.js';
 import { useApp } from './helpers/use-app.js';
 import {
   createEndpoint,
@@ -114,7 +115,7 @@ describe('managing endpoints', () => {
     assert.throws(() => verify(endpoint.secret, later), /No matching signature/);
   });
 
-  test('"send test event" reaches that endpoint only, and the log shows each attempt', async () => {
+  test('"send test event" reaches that endpoint only; the log shows the attempts made, the last answer and why an earlier one failed', async () => {
     const own = await startReceiver();
     after(() => own.close());
     own.answer = (_arrival, count) => (count === 0 ? { status: 503, body: 'x'.repeat(5000) } : { status: 200, body: 'thanks' });
@@ -162,6 +163,11 @@ describe('managing endpoints', () => {
     after(() => own.close());
     own.answer = () => ({ status: 500 });
     const endpoint = await createEndpoint(t.superAdmin, own.url, ['customer.registered']);
+    // One event before `since`, which a redelivery since then must leave alone; two after it.
+    await signUp(t);
+    await deliverDue(t);
+    const [before] = await deliveryLog(t.superAdmin, endpoint.public_id);
+    await sleep(5);
     const since = new Date().toISOString();
     await signUp(t);
     await signUp(t);
@@ -170,7 +176,7 @@ describe('managing endpoints', () => {
     t.clock.advance(11 * 60_000);
     await deliverDue(t);
     t.clock.offsetMs = 0;
-    const failed = await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED');
+    const failed = (await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED')).filter((d) => d.public_id !== before.public_id);
     assert.equal(failed.length, 2);
     assert.ok(failed.every((d) => d.attempts === 2 && d.next_attempt_at === null));
 
@@ -195,6 +201,11 @@ describe('managing endpoints', () => {
     await deliverDue(t);
     assert.deepEqual(new Set(own.received().map((arrival) => arrival.id)), new Set(failed.map((d) => d.event.public_id)));
     assert.equal((await deliveryLog(t.superAdmin, endpoint.public_id, 'status=SUCCEEDED')).length, 2);
+    assert.deepEqual(
+      (await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED')).map((d) => d.public_id),
+      [before.public_id],
+      'the failure from before `since` is left as it was',
+    );
     // A succeeded delivery can be sent again too.
     expectStatus(await t.superAdmin.post(`${ENDPOINTS}/${endpoint.public_id}/deliveries/${failed[1].public_id}/redeliver`, {}), 202);
     await deliverDue(t);
