@@ -48,6 +48,17 @@ test('a SKU names its variant and product; an email names the account and finds 
   assert.ok(byEmail.body.data.orders.data.some((o: { public_id: string }) => o.public_id === made.orderId));
 });
 
+test("a product's whole name names it outright, unless two products found share it", async () => {
+  const { body } = await search(made.name.toUpperCase());
+  assert.deepEqual(body.data.exact, { kind: 'product', public_id: made.productId });
+  const twin = `Oak Stool ${tag()}`;
+  await sellableVariant(t.admin, { name: twin });
+  await sellableVariant(t.admin, { name: twin });
+  const both = await search(twin);
+  assert.equal(both.body.data.exact, null);
+  assert.equal(both.body.data.products.total, 2);
+});
+
 test('part of a name lists what matches, at most five of each with the total, and names nothing outright', async () => {
   const { body } = await search(made.name.split(' ').slice(0, 2).join(' '));
   assert.equal(body.data.exact, null);

@@ -17,9 +17,13 @@ export const SearchResults = Type.Object({
       Type.Object({ kind: Type.Literal('order'), public_id: Type.String() }),
       Type.Object({ kind: Type.Literal('variant'), public_id: Type.String(), product_public_id: Type.String() }),
       Type.Object({ kind: Type.Literal('user'), public_id: Type.String() }),
+      Type.Object({ kind: Type.Literal('product'), public_id: Type.String() }),
       Type.Null(),
     ],
-    { description: 'The one thing the text names outright (an order number, a SKU or an email), else null' },
+    {
+      description:
+        'The one thing the text names outright (an order number, a SKU, an email, or the whole name of one product among those found), else null',
+    },
   ),
   orders: Hits(AdminOrder),
   products: Hits(AdminProduct),

@@ -10,7 +10,8 @@ const EACH = 5;
  * The console's one search box: orders (number or customer email), products (name, description or
  * SKU) and accounts (name or email), each through its owner's own list so the rules and indexes
  * stay in one place. `exact` names the one thing the text identifies outright (an order number, a
- * SKU, an email), so the console can go straight to it.
+ * SKU, an email, a product's whole name when one product found has it), so the console can go
+ * straight to it.
  */
 export function createAdminSearch(deps: {
   orders: Pick<OrderService, 'adminList'>;
@@ -31,13 +32,16 @@ export function createAdminSearch(deps: {
       const product = products.data.find((p) => p.variants.some((v) => v.sku.toLowerCase() === lower));
       const variant = product?.variants.find((v) => v.sku.toLowerCase() === lower);
       const user = users.data.find((u) => u.email.toLowerCase() === lower);
+      const named = products.data.filter((p) => p.name.toLowerCase() === lower);
       const exact = order
         ? { kind: 'order' as const, public_id: order.public_id }
         : variant && product
           ? { kind: 'variant' as const, public_id: variant.public_id, product_public_id: product.public_id }
           : user
             ? { kind: 'user' as const, public_id: user.public_id }
-            : null;
+            : named.length === 1
+              ? { kind: 'product' as const, public_id: named[0]!.public_id }
+              : null;
       return {
         exact,
         orders: { data: orders.data, total: orders.meta.total },

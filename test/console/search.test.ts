@@ -32,6 +32,10 @@ describe('console: the header search', () => {
       await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
       assert.match(page.url(), new RegExp(`/admin/customers/${buyer.user.public_id}$`));
 
+      // A product's whole name goes straight to it; part of one lists what it finds.
+      await find(`pewter tankard ${mark}`);
+      await page.getByRole('heading', { level: 1, name: `Pewter tankard ${mark}` }).waitFor();
+      assert.match(page.url(), new RegExp(`/admin/products/${productId}$`));
       await find(`plate ${mark}`);
       const results = page.getByRole('region', { name: 'Search results' });
       await results

@@ -17280,7 +17280,7 @@ export interface paths {
                             /** @enum {boolean} */
                             success: true;
                             data: {
-                                /** @description The one thing the text names outright (an order number, a SKU or an email), else null */
+                                /** @description The one thing the text names outright (an order number, a SKU, an email, or the whole name of one product among those found), else null */
                                 exact: {
                                     /** @enum {string} */
                                     kind: "order";
@@ -17293,6 +17293,10 @@ export interface paths {
                                 } | {
                                     /** @enum {string} */
                                     kind: "user";
+                                    public_id: string;
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "product";
                                     public_id: string;
                                 } | null;
                                 orders: {

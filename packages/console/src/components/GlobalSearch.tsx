@@ -23,9 +23,9 @@ function Group({ title, total, more, children }: { title: string; total: number;
 }
 
 /**
- * The header's search: an order number, a SKU or an email goes straight to that order, product or
- * account; any other text (a product name, part of an email) lists what it finds, a few of each
- * kind, with a way to the full list.
+ * The header's search: an order number, a SKU, an email or a product's whole name goes straight to
+ * that order, product or account; any other text (part of a name or an email) lists what it finds,
+ * a few of each kind, with a way to the full list.
  */
 export function GlobalSearch() {
   const queryClient = useQueryClient();
@@ -52,6 +52,7 @@ export function GlobalSearch() {
         setText('');
         if (exact.kind === 'order') await navigate({ to: '/orders/$orderId', params: { orderId: exact.public_id } });
         else if (exact.kind === 'variant') await navigate({ to: '/products/$productId', params: { productId: exact.product_public_id } });
+        else if (exact.kind === 'product') await navigate({ to: '/products/$productId', params: { productId: exact.public_id } });
         else await navigate({ to: '/customers/$userId', params: { userId: exact.public_id } });
         return;
       }
