@@ -46,6 +46,7 @@ import { createCartService } from './cart/service.js';
 import { couponRoutes } from './coupons/routes.js';
 import { createCouponService } from './coupons/service.js';
 import { createCheckout } from './orders/checkout.js';
+import { createQuote } from './orders/quote.js';
 import { orderRoutes } from './orders/routes.js';
 import { createOrderService } from './orders/service.js';
 import { adminSearchRoutes } from './admin-search/routes.js';
@@ -240,6 +241,7 @@ export async function buildApp({
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
   const checkout = createCheckout({ db, clock, limiter, config });
+  const quote = createQuote({ db, clock, config });
   const orders = createOrderService({ db, clock });
   const adminUsers = createAdminUserService({ db, clock });
   const analytics = createAnalyticsService({ db, clock, config });
@@ -316,7 +318,7 @@ export async function buildApp({
       await api.register(inventoryRoutes({ inventory }));
       await api.register(cartRoutes({ cart }));
       await api.register(couponRoutes({ coupons }));
-      await api.register(orderRoutes({ checkout, orders }));
+      await api.register(orderRoutes({ checkout, orders, quote }));
       await api.register(adminUserRoutes({ adminUsers }));
       await api.register(analyticsRoutes({ analytics }));
       await api.register(auditRoutes({ audit }));

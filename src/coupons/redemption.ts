@@ -1,8 +1,8 @@
-import type { Trx } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import type { CouponRow } from '../db/schema.js';
 import { invalidCoupon } from '../lib/errors.js';
 import type { Cents } from '../lib/money.js';
-import { countAccountUses, insertUse, lockCoupon, lockCouponByCode, releaseUse } from './repository.js';
+import { countAccountUses, findCouponByCode, insertUse, lockCoupon, lockCouponByCode, releaseUse } from './repository.js';
 import { checkAccountUses, checkCouponApplies, discountFor } from './rules.js';
 
 /**
@@ -24,6 +24,19 @@ export async function applyCoupon(trx: Trx, input: { code: string; userId: numbe
   checkCouponApplies(coupon, input.now, input.subtotal);
   if (coupon.usage_limit_per_user !== null) checkAccountUses(coupon, await countAccountUses(trx, coupon.id, input.userId));
   return { coupon, discount: discountFor(coupon, input.subtotal) };
+}
+
+/**
+ * The same checks and discount as applyCoupon, without the lock: what the coupon would take off an
+ * order placed now (a quote). Checkout checks again under the lock, so a use taken in between still
+ * refuses the order.
+ */
+export async function previewCoupon(db: Executor, input: { code: string; userId: number; subtotal: Cents; now: Date }) {
+  const coupon = await findCouponByCode(db, input.code.trim().toUpperCase());
+  if (!coupon) throw invalidCoupon('unknown code');
+  checkCouponApplies(coupon, input.now, input.subtotal);
+  if (coupon.usage_limit_per_user !== null) checkAccountUses(coupon, await countAccountUses(db, coupon.id, input.userId));
+  return { code: coupon.code, discount: discountFor(coupon, input.subtotal) };
 }
 
 /** Records the applied coupon's use by the order (after applyCoupon, in the same transaction). */

@@ -34,6 +34,11 @@ export function findCoupon(db: Executor, publicId: string, lock = false): Promis
   return query.executeTakeFirst();
 }
 
+/** A live coupon by its (upper-case) code, unlocked (a quote; checkout locks it). */
+export function findCouponByCode(db: Executor, code: string): Promise<CouponRow | undefined> {
+  return live(db).selectAll().where('code', '=', code).executeTakeFirst();
+}
+
 /** A live coupon by its (upper-case) code, row-locked: locking serialises its uses, so usage limits hold under any concurrency. */
 export function lockCouponByCode(db: Executor, code: string): Promise<CouponRow | undefined> {
   return live(db).selectAll().where('code', '=', code).forUpdate().executeTakeFirst();

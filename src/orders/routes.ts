@@ -10,19 +10,36 @@ import {
   Order,
   OrderExportQuery,
   OrderListQuery,
+  OrderQuote,
   OrderStatusChange,
   PlaceOrder,
+  QuoteQuery,
 } from './schemas.js';
+import type { Quote } from './quote.js';
 import type { OrderService } from './service.js';
 import { ORDER_CSV_COLUMNS } from './export-repository.js';
 import { sendCsvStream } from '../lib/csv.js';
 import { Type } from 'typebox';
 
 export const orderRoutes =
-  (deps: { checkout: Checkout; orders: OrderService }): FastifyPluginAsyncTypebox =>
+  (deps: { checkout: Checkout; orders: OrderService; quote: Quote }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { checkout, orders } = deps;
+    const { checkout, orders, quote } = deps;
     const params = IdParam('order_public_id', 'ord');
+
+    app.get('/cart/quote', {
+      schema: {
+        tags: ['Cart'],
+        summary: 'What an order from your cart would cost now, with a coupon',
+        description:
+          'The totals POST /orders would compute now (subtotal, discount, shipping, tax, total) from the live prices, with the coupon ' +
+          'when one is given, refused as checkout would refuse it (400 INVALID_COUPON, 409 COUPON_EXHAUSTED). Nothing is reserved or written: ' +
+          'placing the order checks everything again.',
+        querystring: QuoteQuery,
+        response: { 200: Ok(OrderQuote), ...errorResponses('INVALID_COUPON', 'COUPON_EXHAUSTED') },
+      },
+      handler: async (request) => ({ success: true as const, data: await quote(authedCtxOf(request), request.query.coupon_code) }),
+    });
 
     app.post('/orders', {
       schema: {

@@ -24,6 +24,27 @@ export const PlaceOrder = Type.Object(
 );
 export type PlaceOrder = Static<typeof PlaceOrder>;
 
+export const QuoteQuery = Type.Object(
+  { coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Case-insensitive; refused as checkout would' })) },
+  { additionalProperties: false },
+);
+export type QuoteQuery = Static<typeof QuoteQuery>;
+
+export const OrderQuote = Type.Object(
+  {
+    subtotal: Money,
+    discount_total: Money,
+    shipping_total: Money,
+    tax_total: Money,
+    total: Money,
+    currency: Type.String(),
+    coupon_code: Type.Union([Type.String(), Type.Null()], { description: 'The coupon applied, as stored (upper case)' }),
+    item_count: Type.Integer({ description: 'Sum of quantities' }),
+  },
+  { $id: 'OrderQuote', description: 'What an order placed from the cart now would cost; nothing is reserved' },
+);
+export type OrderQuote = Static<typeof OrderQuote>;
+
 /** An order keeps its lines as they were at checkout. */
 export const OrderItem = LineItem;
 

@@ -10487,6 +10487,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cart/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an order from your cart would cost now, with a coupon
+         * @description The totals POST /orders would compute now (subtotal, discount, shipping, tax, total) from the live prices, with the coupon when one is given, refused as checkout would refuse it (400 INVALID_COUPON, 409 COUPON_EXHAUSTED). Nothing is reserved or written: placing the order checks everything again.
+         *
+         *     Requires a session (any role).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Case-insensitive; refused as checkout would */
+                    coupon_code?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: components["schemas"]["OrderQuote"];
+                        };
+                    };
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_COUPON`: The coupon cannot be used for this order
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_COUPON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `COUPON_EXHAUSTED`: The coupon is used up (overall or for this account) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_COUPON_EXHAUSTED"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orders": {
         parameters: {
             query?: never;
@@ -18890,6 +19013,39 @@ export interface components {
              * @description ISO 8601 UTC
              */
             updated_at: string;
+        };
+        /** @description What an order placed from the cart now would cost; nothing is reserved */
+        OrderQuote: {
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            subtotal: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            discount_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            shipping_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            tax_total: string;
+            /**
+             * @description Decimal string with two places
+             * @example 19.99
+             */
+            total: string;
+            currency: string;
+            /** @description The coupon applied, as stored (upper case) */
+            coupon_code: string | null;
+            /** @description Sum of quantities */
+            item_count: number;
         };
         Order: {
             public_id: string;

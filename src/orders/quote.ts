@@ -1,0 +1,41 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { cartLines } from '../cart/repository.js';
+import { previewCoupon } from '../coupons/redemption.js';
+import type { Clock } from '../lib/clock.js';
+import type { AuthedCtx } from '../lib/context.js';
+import { fromCents, toCents } from '../lib/money.js';
+import { priceOrder } from './pricing.js';
+import type { OrderQuote } from './schemas.js';
+
+/**
+ * What placing an order from the cart now would cost (GET /cart/quote): the
+ * totals checkout computes (src/orders/checkout.ts, the same pricing and
+ * coupon rules), so a storefront shows the discount, shipping, tax and
+ * total before the shopper commits, and never does money arithmetic of its
+ * own. It reserves and writes nothing; checkout checks everything again.
+ */
+export function createQuote({ db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'commerce'> }) {
+  return async (ctx: AuthedCtx, couponCode: string | undefined): Promise<OrderQuote> => {
+    const lines = await cartLines(db, ctx.actor.userId).execute();
+    const subtotal = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
+    const coupon = couponCode ? await previewCoupon(db, { code: couponCode, userId: ctx.actor.userId, subtotal, now: clock.now() }) : null;
+    const totals = priceOrder(
+      lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
+      coupon?.discount ?? 0,
+      config.commerce,
+    );
+    return {
+      subtotal: fromCents(totals.subtotal),
+      discount_total: fromCents(totals.discount),
+      shipping_total: fromCents(totals.shipping),
+      tax_total: fromCents(totals.tax),
+      total: fromCents(totals.total),
+      currency: config.commerce.currency,
+      coupon_code: coupon?.code ?? null,
+      item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
+    };
+  };
+}
+
+export type Quote = ReturnType<typeof createQuote>;
