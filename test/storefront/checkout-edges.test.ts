@@ -5,7 +5,17 @@ import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/app.js';
 import { keepScreenshot } from '../helpers/browser.js';
 import { inventoryOf } from '../helpers/commerce.js';
-import { customer, inShop, makeShop, ordersOf, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
+import {
+  customer,
+  inShop,
+  makeShop,
+  ordersOf,
+  PHONE,
+  SHOP_RESULTS,
+  sidewaysScroll,
+  signInThroughShop,
+  startShop,
+} from '../helpers/storefront.js';
 
 /** Checkout when things go wrong: the last unit wanted by two shoppers at once, a session that ends at the wrong moment. */
 const { t: app, browser } = await startShop();
@@ -80,6 +90,52 @@ describe('storefront: checkout edges', () => {
       await page.getByRole('listitem').filter({ hasText: few.options.colour }).getByText('Not enough stock').waitFor({ state: 'detached' });
       assert.equal(await page.getByText('not available in the quantity you chose').count(), 0);
     });
+  });
+
+  test('a coupon is applied to the total before the order is placed; a wrong one is refused at its field, in words (no JavaScript)', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const code = `TEN${Date.now().toString(36)}`.toUpperCase();
+    const coupon = await admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' });
+    assert.equal(coupon.status, 201, coupon.text);
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 2 })).status, 200);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        const summary = page.getByRole('complementary');
+        assert.match(await summary.innerText(), /Total\s+\$90\.00/, '2 x 40.00 and flat shipping');
+
+        await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByRole('alert').getByText('That coupon cannot be used for this order.').waitFor();
+        assert.equal(await page.locator('#coupon-error').innerText(), 'Unknown code.', 'the reason, at the field');
+        assert.equal(await page.getByLabel('Coupon code (optional)').getAttribute('aria-invalid'), 'true');
+        assert.match(await summary.innerText(), /Total\s+\$90\.00/);
+
+        await page.getByLabel('Coupon code (optional)').fill(code.toLowerCase());
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${code} applied: $8.00 off.` })
+          .waitFor();
+        assert.match(await summary.innerText(), /Discount \(.+\)\s+−\$8\.00[\s\S]*Total\s+\$82\.00/);
+        assert.equal((await ordersOf(app, buyer.email)).length, 0, 'applying a coupon places nothing');
+        assert.equal(await sidewaysScroll(page), 0, 'the coupon row fits 360 px');
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-coupon-applied-phone.png'));
+
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        const [order] = await ordersOf(app, buyer.email);
+        const { body } = await buyer.client.get(`/api/v1/orders/${order!.public_id}`);
+        assert.equal(body.data.total, '82.00', 'the order costs what the checkout said');
+        assert.equal(body.data.coupon_code, code);
+      },
+      { javaScript: false, viewport: PHONE },
+    );
   });
 
   test('a session that ends during checkout: sign in again, come back to checkout with the cart, one order', async (t) => {

@@ -51,7 +51,10 @@ async function buyFromHome(page: Page, email: string, password: string) {
   await page.getByText('Sign in or create an account to check out').waitFor();
   await signInThroughShop(page, email, password);
   await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
-  assert.match(await page.getByRole('complementary').innerText(), /2 × .*\n?.*M \/ Sand/);
+  const summary = await page.getByRole('complementary').innerText();
+  assert.match(summary, /2 × .*\n?.*M \/ Sand/);
+  // The total as the API quotes it, before the shopper commits: 2 x 52.00 and flat shipping.
+  assert.match(summary, /Total\s+\$114\.00/);
   await page.getByRole('button', { name: 'Place order' }).click();
   await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
   return page.getByRole('heading', { level: 1 }).innerText();

@@ -9,22 +9,29 @@ import type { Actions, PageServerLoad } from './$types';
 
 /**
  * Checkout for a signed-in shopper: the cart as the API prices it, the address book, a coupon and
- * the mock payment. Each visit makes a new Idempotency-Key, carried in the form: resending the same
- * form (a double click, a retry, a refresh) replays the first order instead of placing another.
+ * the mock payment, with the total the API quotes (a coupon applied to it before placing). Each
+ * visit makes a new Idempotency-Key, carried in the form: resending the same form (a double click,
+ * a retry, a refresh) replays the first order instead of placing another.
  */
+const COUPON_SENTENCES = {
+  INVALID_COUPON: 'That coupon cannot be used for this order.',
+  COUPON_EXHAUSTED: 'That coupon has been used up.',
+};
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
-    const [cart, addresses, settings] = await Promise.all([
+    const [cart, addresses, settings, quote] = await Promise.all([
       shop.api.cart.get(),
       shop.api.addresses.list({ limit: 100 }),
       storeSettings(shop),
+      shop.api.cart.quote(),
     ]);
     return {
       cart: await accountCart(shop, cart),
       addresses: addresses.data,
       settings,
+      quote,
       csrf: await shop.csrf(),
       key: randomUUID(),
     };
@@ -67,14 +74,26 @@ export const actions: Actions = {
           CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
           VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
           NOT_FOUND: 'That address is no longer in your address book. Choose another.',
-          INVALID_COUPON: 'That coupon cannot be used for this order.',
-          COUPON_EXHAUSTED: 'That coupon has been used up.',
           IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
+          ...COUPON_SENTENCES,
         },
         { coupon_code: 'coupon', address_public_id: 'address' },
       );
     }
     redirect(303, `/orders/${orderId}?placed=1`);
+  },
+
+  /** Applies the coupon to the quoted total without placing the order (the place form's other button). */
+  coupon: async (event) => {
+    const { shop } = event.locals;
+    const form = await event.request.formData();
+    const coupon = String(form.get('coupon') ?? '').trim();
+    const values = { address: String(form.get('address') ?? ''), coupon, notes: String(form.get('notes') ?? '').trim() };
+    try {
+      return { quote: await shop.api.cart.quote(coupon || undefined), values };
+    } catch (e) {
+      return formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' });
+    }
   },
 
   address: async (event) => {
