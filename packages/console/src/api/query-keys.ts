@@ -76,6 +76,7 @@ export const reportKeys = {
   coupons: (query: object) => [...reportKeys.all, 'coupons', query] as const,
 };
 
+/** The audit log: every write adds to it, so useWrite refreshes it after each (EVERY_WRITE_CHANGES). */
 export const auditKeys = {
   all: ['audit'] as const,
   list: (query: object) => [...auditKeys.all, 'list', query] as const,
@@ -98,7 +99,7 @@ export const invitationPreviewKeys = {
   token: (token: string) => [...invitationPreviewKeys.all, token] as const,
 };
 
-/** The header's search across orders, products and accounts: what one text finds. */
+/** The header's search across orders, products and accounts: what one text finds; refreshed after every write, as the audit log is. */
 export const searchKeys = {
   all: ['search'] as const,
   text: (q: string) => [...searchKeys.all, q] as const,

@@ -1,7 +1,7 @@
 import type { BodyOf, QueryOf } from '@commerce/client';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { auditKeys, invitationKeys } from '../../api/query-keys';
+import { invitationKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
 
 export type InvitationsQuery = NonNullable<QueryOf<'/api/v1/admin/staff-invitations'>>;
@@ -18,7 +18,7 @@ export function useInvite() {
   return useWrite({
     mutationFn: async (body: BodyOf<'/api/v1/admin/staff-invitations', 'post'>) =>
       (await api.POST('/api/v1/admin/staff-invitations', { body })).data,
-    invalidates: [invitationKeys.all, auditKeys.all],
+    invalidates: [invitationKeys.all],
   });
 }
 
@@ -27,6 +27,6 @@ export function useRevokeInvitation() {
   return useWrite({
     mutationFn: (id: string) =>
       api.DELETE('/api/v1/admin/staff-invitations/{invitation_public_id}', { params: { path: { invitation_public_id: id } } }),
-    invalidates: [invitationKeys.all, auditKeys.all],
+    invalidates: [invitationKeys.all],
   });
 }

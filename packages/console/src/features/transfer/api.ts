@@ -1,6 +1,6 @@
 import { apiErrorOf, NetworkError, type paths } from '@commerce/client';
 import { api } from '../../api/client';
-import { auditKeys, inventoryKeys, productKeys, statsKeys } from '../../api/query-keys';
+import { inventoryKeys, productKeys, statsKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
 import { csvRecordCounter } from '../../lib/csv-records';
 
@@ -24,7 +24,7 @@ export function useImportProducts() {
           headers: { 'Content-Type': 'text/csv' },
         })
       ).data,
-    invalidates: ({ mode }) => (mode === 'validate' ? [] : [productKeys.all, inventoryKeys.all, auditKeys.all, statsKeys.all]),
+    invalidates: ({ mode }) => (mode === 'validate' ? [] : [productKeys.all, inventoryKeys.all, statsKeys.all]),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { BodyOf, QueryOf } from '@commerce/client';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { auditKeys, webhookKeys } from '../../api/query-keys';
+import { webhookKeys } from '../../api/query-keys';
 import { useWrite } from '../../api/writes';
 import { deliveriesRefreshMs } from './refresh';
 
@@ -64,7 +64,7 @@ export const deliveryQuery = (endpointId: string, deliveryId: string) =>
 export function useCreateEndpoint() {
   return useWrite({
     mutationFn: async (body: EndpointBody) => (await api.POST('/api/v1/admin/webhooks/endpoints', { body })).data,
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
   });
 }
 
@@ -74,7 +74,7 @@ export function useUpdateEndpoint(endpointId: string) {
   return useWrite({
     mutationFn: async (body: EndpointPatch) =>
       (await api.PATCH('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}', { params: endpointPath(endpointId), body })).data,
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
     onSuccess: (updated) => queryClient.setQueryData(webhookKeys.detail(endpointId), updated),
   });
 }
@@ -83,7 +83,7 @@ export function useUpdateEndpoint(endpointId: string) {
 export function useDeleteEndpoint(endpointId: string) {
   return useWrite({
     mutationFn: () => api.DELETE('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}', { params: endpointPath(endpointId) }),
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
   });
 }
 
@@ -97,7 +97,7 @@ export function useRotateSecret(endpointId: string) {
           body: { overlap_seconds },
         })
       ).data,
-    invalidates: [webhookKeys.detail(endpointId), auditKeys.all],
+    invalidates: [webhookKeys.detail(endpointId)],
   });
 }
 
@@ -105,7 +105,7 @@ export function useRotateSecret(endpointId: string) {
 export function useSendTestEvent(endpointId: string) {
   return useWrite({
     mutationFn: () => api.POST('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/test', { params: endpointPath(endpointId) }),
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
   });
 }
 
@@ -116,7 +116,7 @@ export function useRedeliver(endpointId: string) {
       api.POST('/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries/{delivery_public_id}/redeliver', {
         params: { path: { endpoint_public_id: endpointId, delivery_public_id: deliveryId } },
       }),
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
   });
 }
 
@@ -130,6 +130,6 @@ export function useRedeliverFailed(endpointId: string) {
           body: { since },
         })
       ).data,
-    invalidates: [webhookKeys.all, auditKeys.all],
+    invalidates: [webhookKeys.all],
   });
 }
