@@ -1,8 +1,8 @@
 import { Alert, Button, Group } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { FORM_ERROR } from '../lib/errors';
+import { useCloseModal } from '../lib/form-modal';
 
 /**
  * What the API refused that belongs to no input of the form (see placeErrors), shown near the
@@ -29,7 +29,8 @@ export function FormErrors({ form, title = 'Not saved' }: { form: { errors: Reco
 
 /**
  * The foot of a form in a modal: what the API refused (FormErrors), then a way
- * back that closes the modal and the submit button, busy while it sends.
+ * back that closes the modal (asking first if the form has changes, see openFormModal)
+ * and the submit button, busy while it sends.
  */
 export function ModalFormFooter({
   form,
@@ -42,11 +43,12 @@ export function ModalFormFooter({
   errorsTitle?: string;
   back?: string;
 }) {
+  const close = useCloseModal();
   return (
     <>
       <FormErrors form={form} {...(errorsTitle ? { title: errorsTitle } : {})} />
       <Group justify="flex-end">
-        <Button variant="default" onClick={() => modals.closeAll()}>
+        <Button variant="default" onClick={close}>
           {back}
         </Button>
         <Button type="submit" loading={form.submitting}>

@@ -5,6 +5,7 @@ import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useChangePassword } from './api';
 import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 import { passwordError } from '../../lib/passwords';
 
 /** A new password, with the rules the API applies (8 to 128 characters, two kinds of character). */
@@ -36,6 +37,7 @@ export function PasswordForm() {
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('current_password')} />
         <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('new_password')} />

@@ -1,10 +1,10 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { confirmThen } from '../../lib/confirm';
+import { openFormModal } from '../../lib/form-modal';
 import { notifyError } from '../../lib/notify';
 import { notifyUndoable } from '../../lib/undo';
 import { everyCategoryQuery, useArrangeCategories, useDeleteCategory } from './categories-api';
@@ -97,7 +97,7 @@ export function CategoriesScreen() {
     reorder: (node, siblings, step) => void reorder(node, siblings, step),
     move: (node, parent) => void move(node, parent),
     edit: (node) =>
-      modals.open({
+      openFormModal({
         title: (
           <>
             Edit <bdi>{node.name}</bdi>

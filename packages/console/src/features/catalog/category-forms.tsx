@@ -84,6 +84,7 @@ export function CategoryForm({ category }: { category: Category }) {
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <TextInput label="Name" required maxLength={100} data-autofocus {...form.getInputProps('name')} />
         <TextInput

@@ -9,6 +9,7 @@ import { useCreateStockRecord, type Variant } from './products-api';
 import { reorderLevelError, WHOLE } from './variant-rules';
 import { REORDER_LEVEL_HINT } from '../../api/settings';
 import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
 /** For a variant made without one (through the API, or when recording its stock failed): its first stock record. */
 export function StockRecordForm({ variant, defaultReorderLevel }: { variant: Variant; defaultReorderLevel: number | null }) {
@@ -38,6 +39,7 @@ export function StockRecordForm({ variant, defaultReorderLevel }: { variant: Var
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <Text size="sm">
           {variant.sku} has no stock record, so it cannot be sold. The units you count now become its on-hand stock; the movement is

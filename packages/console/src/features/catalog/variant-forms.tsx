@@ -174,6 +174,7 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <TextInput label="Variant name" required maxLength={200} data-autofocus {...form.getInputProps('name')} />
         <TextInput label="Options" placeholder="size=M, colour=Blue" {...form.getInputProps('options')} />

@@ -1,5 +1,4 @@
 import { ActionIcon, Anchor, Button, Group, Image, Loader, Paper, Table, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -8,6 +7,7 @@ import { OptionsText } from '../../components/OptionsText';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TableFrame } from '../../components/TableFrame';
 import { confirmThen } from '../../lib/confirm';
+import { openFormModal } from '../../lib/form-modal';
 import { count, money } from '../../lib/format';
 import { useDeleteVariant, type ProductDetail, type Variant } from './products-api';
 import { VariantGrid } from './variant-grid';
@@ -102,7 +102,7 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
                           variant="light"
                           aria-label={`Create stock record of ${v.sku}`}
                           onClick={() =>
-                            modals.open({
+                            openFormModal({
                               title: `Stock of ${v.sku}`,
                               children: <StockRecordForm variant={v} defaultReorderLevel={defaultReorderLevel} />,
                             })
@@ -120,7 +120,7 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
                         <ActionIcon
                           variant="subtle"
                           aria-label={`Edit variant ${v.sku}`}
-                          onClick={() => modals.open({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} /> })}
+                          onClick={() => openFormModal({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} /> })}
                         >
                           <IconPencil size={16} />
                         </ActionIcon>

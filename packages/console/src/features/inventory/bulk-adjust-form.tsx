@@ -4,8 +4,10 @@ import { modals } from '@mantine/modals';
 import { showBulkOutcome } from '../../components/bulk-outcome';
 import { ModalFormFooter } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
+import { openFormModal } from '../../lib/form-modal';
 import { count } from '../../lib/format';
 import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 import { useBulkAdjust } from './api';
 import { adjustmentRefusal } from './figures';
 
@@ -75,6 +77,7 @@ export function BulkAdjustForm({ records, onDone }: { records: PickedRecord[]; o
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <NumberInput
           label="Change for every record"
@@ -139,5 +142,5 @@ export function BulkAdjustForm({ records, onDone }: { records: PickedRecord[]; o
 
 /** Opens the bulk adjustment for the records picked. */
 export function openBulkAdjust(records: PickedRecord[], onDone: () => void): void {
-  modals.open({ title: 'Adjust stock', size: 'lg', children: <BulkAdjustForm records={records} onDone={onDone} /> });
+  openFormModal({ title: 'Adjust stock', size: 'lg', children: <BulkAdjustForm records={records} onDone={onDone} /> });
 }

@@ -9,6 +9,7 @@ import { useChangeReservation, useUpdateStockRecord } from './api';
 import { confirmChange } from './confirm-change';
 import { adjustmentPreview, adjustmentRefusal, previewLine, reservationPreview, reservationRefusal, type Figures } from './figures';
 import { submitWith } from '../../lib/form-submit';
+import { LeaveGuard } from '../../lib/leave-guard';
 
 /** On hand moved by a change or set to a count, with a reason; asks first with the figures before and after. */
 export function AdjustForm({ record, variantId }: { record: Figures; variantId: string }) {
@@ -58,6 +59,7 @@ export function AdjustForm({ record, variantId }: { record: Figures; variantId: 
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <SegmentedControl
           aria-label="How to adjust"
@@ -119,6 +121,7 @@ export function ReservationForm({ record, variantId }: { record: Figures; varian
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <NumberInput
           label="Reserve (positive) or release (negative)"
@@ -163,6 +166,7 @@ export function ReorderLevelForm({ record, variantId }: { record: Figures; varia
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Group align="flex-end">
         <NumberInput
           label="Reorder level"

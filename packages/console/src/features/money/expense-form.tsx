@@ -4,6 +4,8 @@ import { modals } from '@mantine/modals';
 import { EXPENSE_CATEGORIES, type ExpenseCategory } from '../../api/domain';
 import { ModalFormFooter } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
+import { openFormModal } from '../../lib/form-modal';
+import { LeaveGuard } from '../../lib/leave-guard';
 import { money, titleCase, utcDay } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { oneOf } from '../../lib/search';
@@ -34,7 +36,7 @@ export interface Expense {
 
 /** Records an expense, or edits `expense`, in a modal. */
 export function openExpenseForm(expense?: Expense): void {
-  modals.open({ title: expense ? 'Edit expense' : 'Record an expense', children: <ExpenseForm expense={expense} /> });
+  openFormModal({ title: expense ? 'Edit expense' : 'Record an expense', children: <ExpenseForm expense={expense} /> });
 }
 
 /** The API's refusal goes next to the inputs it names, the rest above the buttons. */
@@ -69,6 +71,7 @@ function ExpenseForm({ expense }: { expense: Expense | undefined }) {
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <Textarea label="Description" required autosize minRows={2} maxLength={500} data-autofocus {...form.getInputProps('description')} />
         <Select

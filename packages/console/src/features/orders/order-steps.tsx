@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openFormModal } from '../../lib/form-modal';
 import { titleCase } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { useChangeOrderStatus, type OrderDetail } from './api';
@@ -14,7 +14,7 @@ import { TransitionForm } from './transition-form';
 export function OrderSteps({ order }: { order: OrderDetail }) {
   const change = useChangeOrderStatus(order.public_id);
   const start = (step: Step) =>
-    modals.open({
+    openFormModal({
       title: step.to === 'SHIPPED' ? `Ship ${order.order_number}` : `${step.label} ${order.order_number}?`,
       children: (
         <TransitionForm

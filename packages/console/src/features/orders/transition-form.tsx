@@ -4,6 +4,8 @@ import { modals } from '@mantine/modals';
 import { IconTruck } from '@tabler/icons-react';
 import { FormErrors } from '../../components/FormErrors';
 import { placeErrors } from '../../lib/errors';
+import { useCloseModal } from '../../lib/form-modal';
+import { LeaveGuard } from '../../lib/leave-guard';
 import type { StatusChange } from './api';
 import { statusChange, stepEffects, type OrderFacts, type Step } from './steps';
 import { submitWith } from '../../lib/form-submit';
@@ -25,6 +27,7 @@ export function TransitionForm({
   onSubmit: (change: StatusChange) => Promise<void>;
 }) {
   const shipping = step.to === 'SHIPPED';
+  const close = useCloseModal();
   const form = useForm<TransitionValues>({
     initialValues: { carrier: '', tracking_number: '', note: '' },
     validate: {
@@ -47,6 +50,7 @@ export function TransitionForm({
         }
       })}
     >
+      <LeaveGuard form={form} />
       <Stack>
         <List size="sm" spacing={4}>
           {stepEffects(step.to, order).map((effect) => (
@@ -70,7 +74,7 @@ export function TransitionForm({
         />
         <FormErrors form={form} title={`${step.label} failed`} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => modals.closeAll()}>
+          <Button variant="default" onClick={close}>
             Back
           </Button>
           <Button type="submit" color={step.color} loading={form.submitting} leftSection={shipping ? <IconTruck size={16} /> : undefined}>

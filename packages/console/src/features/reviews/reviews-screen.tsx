@@ -8,6 +8,7 @@ import { FilterBar } from '../../components/FilterBar';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { count } from '../../lib/format';
+import { useLeaveGuard } from '../../lib/leave-guard';
 import { notifyError } from '../../lib/notify';
 import { compact } from '../../lib/search';
 import { useSelection } from '../../lib/selection';
@@ -51,6 +52,8 @@ export function ReviewsScreen() {
   // Notes typed per review before deciding; sent with the decision (internal, never shown to customers).
   const [notes, setNotes] = useState<Record<string, string>>({});
   const moderate = useModerateReview(query, view, ({ id }) => setNotes(({ [id]: _sent, ...rest }) => rest));
+  // A note is kept across views and pages of this screen until its decision sends it; leaving the screen drops it.
+  useLeaveGuard(!moderate.isPending && Object.values(notes).some((note) => note.trim() !== ''));
   const [selected, setSelected] = useSelection(query);
   const bulk = useBulkModerate();
   const titles = new Map((reviews.data?.data ?? []).map((r) => [r.public_id, r.title]));
