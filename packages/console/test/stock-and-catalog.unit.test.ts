@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import {
   flatten,
   pathLabel,
+  pathNames,
   restoreOrder,
   swapWithNeighbour,
   treeOf,
@@ -167,8 +168,9 @@ describe('the category tree', () => {
 
   test('each category with its path from the top, so two of the same name are told apart', () => {
     const paths = withPaths([...list, category('m', 'b', 0, 'A one')]);
+    const plain = (label: string) => label.replace(/[\u2068\u2069]/g, '');
     assert.deepEqual(
-      paths.map(({ category, path }) => [category.public_id, pathLabel(path)]),
+      paths.map(({ category, path }) => [category.public_id, plain(pathLabel(path))]),
       [
         ['a', 'a'],
         ['a1', 'a › A one'],
@@ -178,6 +180,13 @@ describe('the category tree', () => {
         ['m', 'b › A one'],
       ],
     );
+  });
+
+  test('each name of a path is isolated, so a control or a right-to-left name cannot reorder the names after it', () => {
+    const label = pathLabel(['abc\u202Etxt', 'Mugs', 'כוסות']);
+    assert.equal(label, '\u2068abc\u202Etxt\u2069 › \u2068Mugs\u2069 › \u2068כוסות\u2069');
+    assert.deepEqual(pathNames(label), ['abc\u202Etxt', 'Mugs', 'כוסות']);
+    assert.deepEqual(pathNames('Top level'), ['Top level']);
   });
 });
 

@@ -6,6 +6,7 @@ import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useCreateCategory, useUpdateCategory } from './categories-api';
 import { pathLabel, type Category, type Node } from './category-tree';
+import { PathText } from './path-text';
 import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 
@@ -38,7 +39,7 @@ export function NewCategoryForm({ parents, paths }: { parents: Node[]; paths: Ma
           <TextInput label="Name" required maxLength={100} {...form.getInputProps('name')} />
           <Select
             label="Under"
-            renderOption={({ option }) => <bdi>{option.label}</bdi>}
+            renderOption={({ option }) => <PathText label={option.label} />}
             allowDeselect={false}
             data={[
               { value: 'root', label: 'Top level' },

@@ -1,6 +1,7 @@
 import { ActionIcon, Group, Select, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons-react';
 import { flatten, pathLabel, type Node } from './category-tree';
+import { PathText } from './path-text';
 
 export interface CategoryActions {
   /** A category is being moved: the tree's controls wait. */
@@ -76,7 +77,7 @@ export function CategoryRow({
             allowDeselect={false}
             disabled={busy}
             value={node.parent_public_id ?? 'root'}
-            renderOption={({ option }) => <bdi>{option.label}</bdi>}
+            renderOption={({ option }) => <PathText label={option.label} />}
             data={[
               { value: 'root', label: 'Top level' },
               ...rows

@@ -67,5 +67,17 @@ export function withPaths(categories: Category[]): { category: Node; path: strin
   return walk(treeOf(categories), []);
 }
 
-/** A category's path as one line: "Kitchen › Mugs". */
-export const pathLabel = (path: string[]) => path.join(' › ');
+const FIRST_STRONG_ISOLATE = '\u2068';
+const POP_ISOLATE = '\u2069';
+const SEPARATOR = `${POP_ISOLATE} › ${FIRST_STRONG_ISOLATE}`;
+
+/**
+ * A category's path as one line of plain text: "Kitchen › Mugs", each name isolated (U+2068 ... U+2069)
+ * so one name's direction, or a control stored in it, cannot reorder the names after it where the
+ * label is shown as text (a select's input, a multi-select's pills).
+ */
+export const pathLabel = (path: string[]) => `${FIRST_STRONG_ISOLATE}${path.join(SEPARATOR)}${POP_ISOLATE}`;
+
+/** The names of a pathLabel, or a plain label as its one name. */
+export const pathNames = (label: string): string[] =>
+  label.startsWith(FIRST_STRONG_ISOLATE) && label.endsWith(POP_ISOLATE) ? label.slice(1, -1).split(SEPARATOR) : [label];

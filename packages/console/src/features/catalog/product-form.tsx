@@ -9,6 +9,7 @@ import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { everyCategoryQuery } from './categories-api';
 import { pathLabel, withPaths } from './category-tree';
+import { PathText } from './path-text';
 import { ImagesField } from './images-field';
 import type { ProductBody, ProductDetail } from './products-api';
 
@@ -97,7 +98,7 @@ export function ProductForm({
           searchable
           // Each category by its path ("Kitchen › Mugs"): two categories may share a name under different parents.
           data={withPaths(categories.data ?? []).map(({ category, path }) => ({ value: category.public_id, label: pathLabel(path) }))}
-          renderOption={({ option }) => <bdi>{option.label}</bdi>}
+          renderOption={({ option }) => <PathText label={option.label} />}
           {...form.getInputProps('category_public_ids')}
         />
         <ImagesField
