@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { tinyPng } from '../helpers/media.js';
+import { Client } from '../helpers/client.js';
+import { signUp } from '../helpers/factories.js';
+import { credentials, tinyPng, upload, type Credentials } from '../helpers/media.js';
 import { createTestDatabase, startService, type ServiceProcess, type TestDatabase } from '../helpers/service.js';
 
 /**
@@ -18,12 +20,17 @@ const FIVE_MB = 5 * 1024 * 1024;
 const ATTACKERS = 80;
 /** Room for the garbage the attack's socket reads leave until the next collection; far below one file per attacker. */
 const PEAK_GROWTH_BOUND_MB = 80;
+/** Uploads one process receives at once (MAX_UPLOADS_IN_FLIGHT, its default). */
+const IN_FLIGHT = 16;
 
 let database: TestDatabase;
 let service: ServiceProcess;
 before(async () => {
   database = await createTestDatabase();
-  service = await startService({ databaseUrl: database.url, env: { LOG_LEVEL: 'warn' } });
+  service = await startService({
+    databaseUrl: database.url,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_REGISTER: '0', MAX_UPLOADS_IN_FLIGHT: String(IN_FLIGHT) },
+  });
 });
 after(async () => {
   await service?.stop();
@@ -87,5 +94,44 @@ test('80 concurrent 5 MB uploads with bad credentials are all refused in the env
   assert.ok(growth < PEAK_GROWTH_BOUND_MB, `peak resident memory grew by ${growth.toFixed(0)} MB under the attack`);
 
   // The service is still itself: a health probe answers.
+  assert.equal((await fetch(`${service.baseUrl}/health/ready`)).status, 200);
+});
+
+test('40 concurrent 5 MB uploads with valid credentials: at most MAX_UPLOADS_IN_FLIGHT are received at once, the rest told to retry, memory bounded by them', async () => {
+  const app = { baseUrl: service.baseUrl };
+  // Forty upload tokens from four accounts (each account may take 60 an hour).
+  const tokens: Credentials[] = [];
+  for (let account = 0; account < 4; account++) {
+    const { client } = await signUp({ client: () => new Client(service.baseUrl) });
+    for (let i = 0; i < 10; i++) tokens.push(await credentials(client));
+  }
+  const bytes = Buffer.alloc(FIVE_MB - 1024, 7);
+  tinyPng().copy(bytes);
+  writeFileSync(`/proc/${service.pid}/clear_refs`, '5');
+  const before = memoryOf(service.pid);
+
+  const answers = await Promise.all(tokens.map((creds) => upload(app, creds, bytes)));
+  const during = memoryOf(service.pid);
+
+  const stored = answers.filter((a) => a.status === 200);
+  const busy = answers.filter((a) => a.status === 503);
+  assert.equal(stored.length + busy.length, answers.length, JSON.stringify(answers.map((a) => [a.status, a.body?.error?.code])));
+  assert.ok(stored.length >= 1);
+  assert.ok(busy.length > 0, `forty at once, none told to retry (${stored.length} stored)`);
+  for (const answer of busy) {
+    assert.equal(answer.body.error.code, 'SERVICE_UNAVAILABLE');
+    assert.ok(Number(answer.headers.get('retry-after')) > 0, 'told when to try again');
+  }
+  for (const answer of stored) assert.equal(answer.body.size, bytes.length);
+  // Each upload received is held whole (it is stored as one row): the cap, not the attack, bounds memory.
+  const growth = during.peak - before.rss;
+  console.log(
+    `${stored.length} stored, ${busy.length} told to retry; service memory ${before.rss.toFixed(0)} MB before, peak +${growth.toFixed(0)} MB`,
+  );
+  assert.ok(growth < (IN_FLIGHT * FIVE_MB * 3) / 2 ** 20, `peak resident memory grew by ${growth.toFixed(0)} MB`);
+
+  // Refused ones succeed when retried (their tokens were not spent).
+  const retried = await Promise.all(busy.slice(0, 4).map((answer) => upload(app, tokens[answers.indexOf(answer)]!, tinyPng())));
+  for (const answer of retried) assert.equal(answer.status, 200, JSON.stringify(answer.body));
   assert.equal((await fetch(`${service.baseUrl}/health/ready`)).status, 200);
 });

@@ -138,6 +138,45 @@ describe('storefront: checkout edges', () => {
     );
   });
 
+  test("an order is cancelled from its page, after a second press; the stock goes back; another shopper's order is a 404 page", async (t) => {
+    const { product } = await makeShop(app, { stock: 4 });
+    const variant = product.variants[0]!;
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant.id, quantity: 3 })).status, 200);
+    const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0].public_id;
+    const placed = await buyer.client.post('/api/v1/orders', { address_public_id: address, payment_method: 'mock' });
+    assert.equal(placed.status, 201, placed.text);
+    const order = placed.body.data.public_id as string;
+    assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 3);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto(`/orders/${order}`);
+        await page.getByRole('button', { name: 'Cancel order' }).click();
+        // The first press only asks: nothing is cancelled yet.
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
+        assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'PLACED');
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
+        await page.getByRole('status').getByText('Your order is cancelled and your payment refunded.').waitFor();
+        assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'CANCELLED');
+        assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 0, 'the stock went back');
+        assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'a cancelled order offers no cancel');
+
+        const other = await customer(app);
+        await page.context().clearCookies();
+        await signInThroughShop(page, other.email, other.password);
+        const response = await page.goto(`/orders/${order}`);
+        assert.equal(response?.status(), 404);
+        await page.getByRole('heading', { level: 1, name: 'We could not find that page' }).waitFor();
+        assert.equal(await page.getByRole('button', { name: /cancel/i }).count(), 0);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test('a session that ends during checkout: sign in again, come back to checkout with the cart, one order', async (t) => {
     const { product } = await makeShop(app);
     const buyer = await customer(app);
