@@ -341,6 +341,9 @@ async function main() {
       // Anonymous shop pages, rendered on the server (SvelteKit) from in-process API calls.
       { name: 'storefront: category page', scenario: get(`/c/${categorySlug}`) },
       { name: 'storefront: product page', scenario: get(`/p/${productSlug}`) },
+      // The same pages rendered for every request: a request with any cookie skips the storefront's micro-cache of pages.
+      { name: 'storefront: category page, rendered each time', scenario: get(`/c/${categorySlug}`, { cookie: 'bench=1' }) },
+      { name: 'storefront: product page, rendered each time', scenario: get(`/p/${productSlug}`, { cookie: 'bench=1' }) },
       // The same reads on Varnish's hit path, and direct to the service as revalidations (304, counted as non-2xx).
       ...(cache
         ? [
