@@ -21,7 +21,11 @@ async function approveInConsole(title: string) {
     const page = await context.newPage();
     await signInThroughUi(page, adminEmail, '/admin/reviews');
     const approve = page.getByRole('button', { name: `Approve "${title}"` });
+    const decided = page.waitForResponse(
+      (response) => /\/api\/v1\/admin\/reviews\//.test(response.url()) && response.request().method() === 'PATCH',
+    );
     await approve.click();
+    assert.equal((await decided).status(), 200, 'the console sent the approval');
     await approve.waitFor({ state: 'detached' }); // approved, it leaves the queue of pending reviews
   } finally {
     await context.close();
