@@ -18,7 +18,15 @@ import {
   variantDeletionEffect,
   variantField,
 } from '../src/features/catalog/variant-rules';
-import { combinations, comboName, comboSku, sameOptions, skuPrefix } from '../src/features/catalog/variant-grid-rules';
+import {
+  combinations,
+  comboName,
+  comboSku,
+  gridBatch,
+  gridField,
+  sameOptions,
+  skuPrefix,
+} from '../src/features/catalog/variant-grid-rules';
 import {
   adjustmentPreview,
   adjustmentRefusal,
@@ -191,6 +199,41 @@ describe('the category tree', () => {
 });
 
 describe('the variants grid', () => {
+  test('rows go to the API trimmed, empty optional prices and reorder level left out; a refused field finds its row', () => {
+    const row = {
+      options: { size: 'S' },
+      name: ' S ',
+      sku: ' TEE-S ',
+      price: '19.90 ',
+      compare_at_price: ' ',
+      cost_price: '8.50',
+      stock: '3',
+    };
+    assert.deepEqual(
+      gridBatch([
+        { ...row, reorder_level: '' },
+        { ...row, reorder_level: 4 },
+      ]),
+      {
+        variants: [
+          { sku: 'TEE-S', name: 'S', options: { size: 'S' }, price: '19.90', cost_price: '8.50', stock: { quantity_on_hand: 3 } },
+          {
+            sku: 'TEE-S',
+            name: 'S',
+            options: { size: 'S' },
+            price: '19.90',
+            cost_price: '8.50',
+            stock: { quantity_on_hand: 3, reorder_level: 4 },
+          },
+        ],
+      },
+    );
+    assert.equal(gridField('variants.2.sku'), 'rows.2.sku');
+    assert.equal(gridField('variants.0.options.size'), 'rows.0.name');
+    assert.equal(gridField('variants.1.stock.quantity_on_hand'), 'rows.1.stock');
+    assert.equal(gridField('variants.1.stock.reorder_level'), 'rows.1.reorder_level');
+  });
+
   test('every combination of the values picked, in order; empty axes and repeated values left out', () => {
     const combos = combinations([
       { name: 'size', values: ['S', 'M', 'L', 'M '] },

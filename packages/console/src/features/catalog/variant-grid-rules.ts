@@ -1,3 +1,5 @@
+import type { VariantBatch } from './products-api';
+
 /** How the variants grid makes its rows: every combination of the option values picked, named and given a SKU. */
 
 export interface OptionAxis {
@@ -48,3 +50,53 @@ export function sameOptions(a: Record<string, string>, b: Record<string, string>
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
 }
+
+/** A row of the grid: one combination's variant, as typed (the numbers as text until sent). */
+export interface GridRow {
+  options: Record<string, string>;
+  name: string;
+  sku: string;
+  price: string;
+  compare_at_price: string;
+  cost_price: string;
+  stock: string;
+  reorder_level: number | string;
+}
+
+/** The grid's form: the options' values, what applies to every row, and the rows made from them. */
+export interface GridValues {
+  axes: OptionAxis[];
+  prefix: string;
+  price: string;
+  compare_at_price: string;
+  cost_price: string;
+  stock: string;
+  reorder_level: number | string;
+  rows: GridRow[];
+}
+
+/** The rows as the API's batch takes them: trimmed, optional prices left out when empty, each with its stock record. */
+export function gridBatch(rows: readonly GridRow[]): VariantBatch {
+  return {
+    variants: rows.map((row) => ({
+      sku: row.sku.trim(),
+      name: row.name.trim(),
+      options: row.options,
+      price: row.price.trim(),
+      ...(row.compare_at_price.trim() ? { compare_at_price: row.compare_at_price.trim() } : {}),
+      ...(row.cost_price.trim() ? { cost_price: row.cost_price.trim() } : {}),
+      stock: {
+        quantity_on_hand: Number(row.stock),
+        ...(row.reorder_level === '' ? {} : { reorder_level: Number(row.reorder_level) }),
+      },
+    })),
+  };
+}
+
+/** The grid's field for a field the API names in a refused batch (variants.N.<field>): row N's input. */
+export const gridField = (field: string) =>
+  field
+    .replace(/^variants\.(\d+)\.options(\..*)?$/, 'rows.$1.name')
+    .replace(/^variants\.(\d+)\.stock\.quantity_on_hand$/, 'rows.$1.stock')
+    .replace(/^variants\.(\d+)\.stock\.reorder_level$/, 'rows.$1.reorder_level')
+    .replace(/^variants\./, 'rows.');

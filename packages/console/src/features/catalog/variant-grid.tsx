@@ -1,52 +1,28 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Table,
-  TagsInput,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, NumberInput, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { REORDER_LEVEL_HINT } from '../../api/settings';
 import { FormErrors } from '../../components/FormErrors';
-import { TableFrame } from '../../components/TableFrame';
 import { placeErrors } from '../../lib/errors';
 import { count } from '../../lib/format';
 import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { notifyDone } from '../../lib/notify';
 import { confirmFreeVariants } from './confirm-price';
-import { useAddVariants, type ProductDetail, type VariantBatch } from './products-api';
-import { combinations, comboName, comboSku, MAX_GRID_ROWS, sameOptions, skuPrefix, type OptionAxis } from './variant-grid-rules';
+import { useAddVariants, type ProductDetail } from './products-api';
+import {
+  combinations,
+  comboName,
+  comboSku,
+  gridBatch,
+  gridField,
+  MAX_GRID_ROWS,
+  sameOptions,
+  skuPrefix,
+  type GridValues,
+} from './variant-grid-rules';
+import { VariantGridRows } from './variant-grid-rows';
 import { compareAtError, isZero, MONEY, optionalMoney, reorderLevelError, SKU } from './variant-rules';
-
-interface GridRow {
-  options: Record<string, string>;
-  name: string;
-  sku: string;
-  price: string;
-  compare_at_price: string;
-  cost_price: string;
-  stock: string;
-  reorder_level: number | string;
-}
-
-interface GridValues {
-  axes: OptionAxis[];
-  prefix: string;
-  price: string;
-  compare_at_price: string;
-  cost_price: string;
-  stock: string;
-  reorder_level: number | string;
-  rows: GridRow[];
-}
 
 const WHOLE = /^\d{1,9}$/;
 
@@ -113,20 +89,7 @@ export function VariantGrid({ product, defaultReorderLevel }: { product: Product
       onSubmit={submitWith(form, async (values, refuse) => {
         const free = values.rows.filter((row) => isZero(row.price)).map((row) => row.sku.trim());
         if (free.length > 0 && !(await confirmFreeVariants(free))) return;
-        const body: VariantBatch = {
-          variants: values.rows.map((row) => ({
-            sku: row.sku.trim(),
-            name: row.name.trim(),
-            options: row.options,
-            price: row.price.trim(),
-            ...(row.compare_at_price.trim() ? { compare_at_price: row.compare_at_price.trim() } : {}),
-            ...(row.cost_price.trim() ? { cost_price: row.cost_price.trim() } : {}),
-            stock: {
-              quantity_on_hand: Number(row.stock),
-              ...(row.reorder_level === '' ? {} : { reorder_level: Number(row.reorder_level) }),
-            },
-          })),
-        };
+        const body = gridBatch(values.rows);
         try {
           await add.mutateAsync(body);
         } catch (error) {
@@ -134,12 +97,7 @@ export function VariantGrid({ product, defaultReorderLevel }: { product: Product
           refuse(
             placeErrors(error, {
               inputs: [/^rows\.\d+\.(sku|name|price|compare_at_price|cost_price|stock|reorder_level)$/],
-              rename: (field) =>
-                field
-                  .replace(/^variants\.(\d+)\.options(\..*)?$/, 'rows.$1.name')
-                  .replace(/^variants\.(\d+)\.stock\.quantity_on_hand$/, 'rows.$1.stock')
-                  .replace(/^variants\.(\d+)\.stock\.reorder_level$/, 'rows.$1.reorder_level')
-                  .replace(/^variants\./, 'rows.'),
+              rename: gridField,
               label: (field) => {
                 const row = /^rows\.(\d+)/.exec(field);
                 return row ? `Row ${Number(row[1]) + 1}` : undefined;
@@ -218,92 +176,7 @@ export function VariantGrid({ product, defaultReorderLevel }: { product: Product
             </Text>
           ) : null}
         </Group>
-        {rows.length > 0 ? (
-          <TableFrame label="New variants" minWidth={900}>
-            <Table aria-label="New variants">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Variant</Table.Th>
-                  <Table.Th>SKU</Table.Th>
-                  <Table.Th>Price</Table.Th>
-                  <Table.Th>Compare-at</Table.Th>
-                  <Table.Th>Cost</Table.Th>
-                  <Table.Th>Stock</Table.Th>
-                  <Table.Th>Reorder at</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Leave out</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((row, index) => {
-                  const label = (field: string) => `${field} of ${comboName(row.options)}`;
-                  return (
-                    <Table.Tr key={JSON.stringify(row.options)}>
-                      <Table.Td>
-                        <TextInput size="xs" aria-label={label('Name')} {...form.getInputProps(`rows.${index}.name`)} />
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput size="xs" aria-label={label('SKU')} {...form.getInputProps(`rows.${index}.sku`)} />
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput
-                          size="xs"
-                          aria-label={label('Price')}
-                          inputMode="decimal"
-                          {...form.getInputProps(`rows.${index}.price`)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput
-                          size="xs"
-                          aria-label={label('Compare-at price')}
-                          inputMode="decimal"
-                          {...form.getInputProps(`rows.${index}.compare_at_price`)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput
-                          size="xs"
-                          aria-label={label('Cost')}
-                          inputMode="decimal"
-                          {...form.getInputProps(`rows.${index}.cost_price`)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <TextInput
-                          size="xs"
-                          aria-label={label('Stock')}
-                          inputMode="numeric"
-                          {...form.getInputProps(`rows.${index}.stock`)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <NumberInput
-                          size="xs"
-                          aria-label={label('Reorder level')}
-                          allowDecimal={false}
-                          allowNegative={false}
-                          {...form.getInputProps(`rows.${index}.reorder_level`)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Leave out ${comboName(row.options)}`}
-                          onClick={() => form.removeListItem('rows', index)}
-                        >
-                          <IconX size={16} />
-                        </ActionIcon>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </TableFrame>
-        ) : null}
+        {rows.length > 0 ? <VariantGridRows form={form} /> : null}
         <FormErrors form={form} title="Variants not added" />
         <Group>
           <Button type="submit" disabled={rows.length === 0} loading={form.submitting}>
