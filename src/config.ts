@@ -281,17 +281,13 @@ export function loadConfig(env: Env = process.env): Config {
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     storefrontDir: path.resolve(read('STOREFRONT_DIR') ?? './packages/storefront/build'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
-    corsOrigins: (read('CORS_ORIGINS') ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean)
-      .map((origin) => {
-        try {
-          return new URL(origin).origin;
-        } catch {
-          throw new ConfigError('CORS_ORIGINS', `has an invalid origin "${origin}"`);
-        }
-      }),
+    corsOrigins: commaList(read('CORS_ORIGINS') ?? '').map((origin) => {
+      try {
+        return new URL(origin).origin;
+      } catch {
+        throw new ConfigError('CORS_ORIGINS', `has an invalid origin "${origin}"`);
+      }
+    }),
     cookieSecure: bool('COOKIE_SECURE', false),
     sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
     sessionIdleDays: int('SESSION_IDLE_DAYS', 7, 1, 3650),
@@ -361,21 +357,17 @@ export function loadConfig(env: Env = process.env): Config {
       dnsServers: parseDnsServers('WEBHOOK_DNS_SERVERS', read('WEBHOOK_DNS_SERVERS') ?? ''),
     },
     httpCache: (() => {
-      const purgeUrls = (read('CACHE_PURGE_URLS') ?? '')
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean)
-        .map((entry) => {
-          let parsed: URL;
-          try {
-            parsed = new URL(entry);
-          } catch {
-            throw new ConfigError('CACHE_PURGE_URLS', `has an invalid URL "${entry}"`);
-          }
-          if (!['http:', 'https:'].includes(parsed.protocol))
-            throw new ConfigError('CACHE_PURGE_URLS', `must list http(s) URLs, got "${entry}"`);
-          return parsed.toString();
-        });
+      const purgeUrls = commaList(read('CACHE_PURGE_URLS') ?? '').map((entry) => {
+        let parsed: URL;
+        try {
+          parsed = new URL(entry);
+        } catch {
+          throw new ConfigError('CACHE_PURGE_URLS', `has an invalid URL "${entry}"`);
+        }
+        if (!['http:', 'https:'].includes(parsed.protocol))
+          throw new ConfigError('CACHE_PURGE_URLS', `must list http(s) URLs, got "${entry}"`);
+        return parsed.toString();
+      });
       const purgeToken = read('CACHE_PURGE_TOKEN') ?? null;
       if (purgeToken !== null && !/^[A-Za-z0-9._~-]{16,200}$/.test(purgeToken))
         throw new ConfigError('CACHE_PURGE_TOKEN', 'must be 16 to 200 letters, digits or ._~-');
@@ -491,12 +483,16 @@ function parseTrustProxy(raw: string): number | string | false {
   return entries.join(',');
 }
 
-/** Comma-separated IP addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`). */
-function parseNetworks(variable: string, raw: string): string[] {
-  const entries = raw
+/** The non-empty entries of a comma-separated list, trimmed. */
+const commaList = (raw: string) =>
+  raw
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+
+/** Comma-separated IP addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`). */
+function parseNetworks(variable: string, raw: string): string[] {
+  const entries = commaList(raw);
   for (const entry of entries) {
     const [address = '', bits, ...rest] = entry.split('/');
     const family = isIP(address);
@@ -509,10 +505,7 @@ function parseNetworks(variable: string, raw: string): string[] {
 
 /** DNS servers as `1.1.1.1`, `10.0.0.2:5353` or `[2001:db8::1]:53`, comma-separated. */
 function parseDnsServers(variable: string, raw: string): string[] {
-  const entries = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
+  const entries = commaList(raw);
   for (const entry of entries) {
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
     const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : isIP(entry) ? [entry, undefined] : entry.split(':');

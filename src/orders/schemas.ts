@@ -30,13 +30,18 @@ export const QuoteQuery = Type.Object(
 );
 export type QuoteQuery = Static<typeof QuoteQuery>;
 
+/** An order's money: what checkout computes (src/orders/pricing.ts), quoted before and stored with it. */
+const Amounts = {
+  subtotal: Money,
+  discount_total: Money,
+  shipping_total: Money,
+  tax_total: Money,
+  total: Money,
+};
+
 export const OrderQuote = Type.Object(
   {
-    subtotal: Money,
-    discount_total: Money,
-    shipping_total: Money,
-    tax_total: Money,
-    total: Money,
+    ...Amounts,
     currency: Type.String(),
     coupon_code: Type.Union([Type.String(), Type.Null()], { description: 'The coupon applied, as stored (upper case)' }),
     item_count: Type.Integer({ description: 'Sum of quantities' }),
@@ -54,11 +59,7 @@ export const Order = Type.Object(
     order_number: Type.String({ examples: ['ORD-000123'] }),
     status: OrderStatus,
     items: Type.Array(OrderItem),
-    subtotal: Money,
-    discount_total: Money,
-    shipping_total: Money,
-    tax_total: Money,
-    total: Money,
+    ...Amounts,
     currency: Type.String(),
     coupon_code: Type.Union([Type.String(), Type.Null()]),
     shipping_address: AddressSnapshot,
