@@ -28,9 +28,20 @@ describe('console: user text', () => {
       addressLine: 'A'.repeat(255),
       city: 'Y'.repeat(100),
       reviewTitle: 'T'.repeat(200),
-      reviewComment: 'M'.repeat(600),
+      reviewComment: 'M'.repeat(5000),
       note: 'N'.repeat(1000),
       expense: 'E'.repeat(500),
+      brand: 'B'.repeat(100),
+      skuStem: 'K'.repeat(80),
+      couponStem: 'Q'.repeat(50),
+      addressLine2: 'D'.repeat(255),
+      state: 'S'.repeat(100),
+      country: 'O'.repeat(100),
+      label: 'H'.repeat(50),
+      phone: '9'.repeat(20),
+      zip: 'Z'.repeat(20),
+      reason: 'G'.repeat(255),
+      endpointDescription: 'P'.repeat(500),
     });
     const screens = consoleScreens(store);
     const problems: string[] = [];

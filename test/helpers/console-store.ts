@@ -22,6 +22,19 @@ export interface StoreTexts {
   reviewComment: string;
   note: string;
   expense: string;
+  brand: string;
+  /** Added to the SKUs' unique stem (at most 80 characters in all). */
+  skuStem: string;
+  /** Added to the coupon code's unique stem (at most 50 characters in all). */
+  couponStem: string;
+  addressLine2: string;
+  state: string;
+  country: string;
+  label: string;
+  phone: string;
+  zip: string;
+  reason: string;
+  endpointDescription: string;
 }
 
 const DEFAULT_TEXTS: StoreTexts = {
@@ -37,6 +50,17 @@ const DEFAULT_TEXTS: StoreTexts = {
   reviewComment: 'Heavy, warm, and the glaze is lovely.',
   note: 'Please leave it at the door',
   expense: 'Courier pickups',
+  brand: 'Falcon',
+  skuStem: 'MUG',
+  couponStem: 'WELCOME',
+  addressLine2: '',
+  state: 'Greater London',
+  country: 'GB',
+  label: 'Home',
+  phone: '+44 20 7946 0000',
+  zip: 'SW1Y 4JH',
+  reason: 'Delivery from the potter',
+  endpointDescription: 'Warehouse',
 };
 
 export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) {
@@ -53,7 +77,7 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
   const product = expectStatus(
     await c.post(`${API}/admin/products`, {
       name: words.product,
-      brand: 'Falcon',
+      brand: words.brand,
       description: 'Hand thrown.',
       status: 'ACTIVE',
       category_public_ids: [category.public_id],
@@ -64,7 +88,7 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
   for (const size of ['S', 'M', 'L']) {
     const variant = expectStatus(
       await c.post(`${API}/admin/products/${product.public_id}/variants`, {
-        sku: `MUG-${id}-${size}`,
+        sku: `${words.skuStem}-${id}-${size}`.slice(-80),
         name: `${words.variant}, ${size}`,
         options: { size, colour: words.variant },
         price: '18.00',
@@ -80,13 +104,14 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
     variants.push(variant);
   }
   const [first] = variants;
-  expectStatus(
-    await c.patch(`${API}/admin/inventory/${first!.public_id}`, { quantity_change: 6, reason: 'Delivery from the potter' }),
-    200,
-  );
+  expectStatus(await c.patch(`${API}/admin/inventory/${first!.public_id}`, { quantity_change: 6, reason: words.reason }), 200);
 
   const coupon = expectStatus(
-    await c.post(`${API}/admin/coupons`, { code: `WELCOME${id}`, discount_type: 'PERCENTAGE', discount_value: '10' }),
+    await c.post(`${API}/admin/coupons`, {
+      code: `${words.couponStem}${id}`.slice(-50),
+      discount_type: 'PERCENTAGE',
+      discount_value: '10',
+    }),
     201,
   );
 
@@ -94,7 +119,17 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
   const address = expectStatus(
     await customer.client.post(
       `${API}/users/me/addresses`,
-      addressInput({ recipient_name: words.recipient, address_1: words.addressLine, city: words.city }),
+      addressInput({
+        recipient_name: words.recipient,
+        address_1: words.addressLine,
+        address_2: words.addressLine2 || null,
+        city: words.city,
+        state: words.state,
+        country: words.country,
+        label: words.label,
+        phone_number: words.phone,
+        zip_code: words.zip,
+      }),
     ),
     201,
   );
@@ -139,14 +174,14 @@ export async function consoleStore(t: TestApp, texts: Partial<StoreTexts> = {}) 
   const endpoint = expectStatus(
     await c.post(`${API}/admin/webhooks/endpoints`, {
       url: `https://hooks.invalid/shop-${id.toLowerCase()}`,
-      description: 'Warehouse',
+      description: words.endpointDescription,
       event_types: ['order.placed', 'order.status_changed', 'order.cancelled'],
     }),
     201,
   );
   expectStatus(await c.post(`${API}/admin/webhooks/endpoints/${endpoint.public_id}/test`), 202);
 
-  return { admin, customer, product, category, variants, coupon, address, shipped, waiting, review, invitation, endpoint };
+  return { admin, customer, product, category, variants, coupon, address, shipped, waiting, review, invitation, endpoint, words };
 }
 
 export type ConsoleStore = Awaited<ReturnType<typeof consoleStore>>;
@@ -161,7 +196,7 @@ export function consoleScreens(store: ConsoleStore): { name: string; path: strin
     { name: 'product', path: `/admin/products/${store.product.public_id}`, ready: store.variants[0]!.sku },
     { name: 'categories', path: '/admin/categories', ready: 'New category' },
     { name: 'inventory', path: '/admin/inventory', ready: store.variants[0]!.sku },
-    { name: 'stock-record', path: `/admin/inventory/${store.variants[0]!.public_id}`, ready: 'Delivery from the potter' },
+    { name: 'stock-record', path: `/admin/inventory/${store.variants[0]!.public_id}`, ready: store.words.reason },
     { name: 'reviews', path: '/admin/reviews', ready: 'Moderation note (internal)' },
     { name: 'coupons', path: '/admin/coupons', ready: store.coupon.code },
     { name: 'coupon', path: `/admin/coupons/${store.coupon.public_id}`, ready: store.shipped.order_number },

@@ -33,7 +33,8 @@ export function PageHeader({
   }, []);
   return (
     <Group justify="space-between" align="flex-end" mb="md" wrap="wrap" gap="sm">
-      <Stack gap={2}>
+      {/* A flex child may shrink below its longest word only when told: a long name then wraps. */}
+      <Stack gap={2} miw={0} maw="100%">
         <Title order={1} size="h2" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
           {title}
         </Title>

@@ -82,7 +82,12 @@ export function CouponScreen() {
       {(c) => (
         <>
           <PageHeader
-            title={`Coupon ${c.code}`}
+            title={
+              <>
+                Coupon <bdi>{c.code}</bdi>
+              </>
+            }
+            tabTitle={`Coupon ${c.code}`}
             subtitle={
               <Group gap="xs" component="span">
                 <StatusBadge status={c.status} /> used {c.times_used} {c.times_used === 1 ? 'time' : 'times'}
