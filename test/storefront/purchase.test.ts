@@ -92,6 +92,45 @@ describe('storefront: the purchase', () => {
     });
   }
 
+  test('a visitor who creates an account at checkout keeps the cart, adds an address there and places the order', async (t) => {
+    const email = `new-${Date.now().toString(36)}@example.test`;
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto(`/p/${product.slug}?size=S&colour=Sky`);
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByRole('status').filter({ hasText: 'Added 1' }).waitFor();
+        await page.goto('/checkout');
+        await page.getByText('Sign in or create an account to check out').waitFor();
+        await page.getByRole('link', { name: 'Create an account' }).click();
+        await page.getByLabel('First name').fill('Grace');
+        await page.getByLabel('Last name').fill('Hopper');
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password', { exact: true }).fill('Correct-Horse-9');
+        await page.getByRole('button', { name: 'Create account' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+        assert.match(await page.getByRole('complementary').innerText(), /1 × .*\n?.*S \/ Sky/, 'the cart came along');
+
+        // No address yet: the form to add one is open.
+        await page.getByLabel('Full name').fill('Grace Hopper');
+        await page.getByLabel('Phone').fill('+12025550123');
+        await page.getByLabel('Address', { exact: true }).fill('1 Navy Yard');
+        await page.getByLabel('City').fill('Washington');
+        await page.getByLabel('State').fill('DC');
+        await page.getByLabel('Country').fill('US');
+        await page.getByRole('button', { name: 'Save address' }).click();
+        await page.getByRole('status').getByText('Address saved and selected.').waitFor();
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        const orders = await ordersOf(app, email);
+        assert.equal(orders.length, 1);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test('the same checkout form sent twice (a double click, a retry, a refresh) places one order', async (t) => {
     const buyer = await customer(app);
     await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
