@@ -241,7 +241,7 @@ export async function buildApp({
   const cart = createCartService({ db, clock, config });
   const coupons = createCouponService({ db, clock });
   const checkout = createCheckout({ db, clock, limiter, config });
-  const quote = createQuote({ db, clock, config });
+  const quote = createQuote({ db, clock, config, limiter });
   const orders = createOrderService({ db, clock });
   const adminUsers = createAdminUserService({ db, clock });
   const analytics = createAnalyticsService({ db, clock, config });

@@ -78,3 +78,18 @@ describe('GET /cart/quote', () => {
     fails(await quote(cart.client, 'X'.repeat(51)), 400, 'VALIDATION_ERROR');
   });
 });
+
+describe('GET /cart/quote and the checkout limit', () => {
+  const limited = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '3/1m' }, as: ['ADMIN'] });
+
+  test('a quote trying a coupon code costs a checkout try (guessing codes is no cheaper); one without a code costs nothing', async () => {
+    const cart = await cartWith(limited, limited.admin, [{ price: '10.00', quantity: 1 }]);
+    for (let i = 0; i < 5; i++) ok(await quote(cart.client));
+    for (let i = 0; i < 3; i++) fails(await quote(cart.client, `GUESS${i}`), 400, 'INVALID_COUPON');
+    const refused = await quote(cart.client, 'GUESS3');
+    fails(refused, 429, 'RATE_LIMITED');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    ok(await quote(cart.client));
+    fails(await checkout(cart.client, cart.addressId), 429, 'RATE_LIMITED');
+  });
+});

@@ -4,6 +4,7 @@ import { cartLines } from '../cart/repository.js';
 import { previewCoupon } from '../coupons/redemption.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { fromCents, toCents } from '../lib/money.js';
 import { priceOrder } from './pricing.js';
 import type { OrderQuote } from './schemas.js';
@@ -13,10 +14,24 @@ import type { OrderQuote } from './schemas.js';
  * totals checkout computes (src/orders/checkout.ts, the same pricing and
  * coupon rules), so a storefront shows the discount, shipping, tax and
  * total before the shopper commits, and never does money arithmetic of its
- * own. It reserves and writes nothing; checkout checks everything again.
+ * own. It reserves and writes nothing; checkout checks everything again. A
+ * quote that tries a coupon code counts against the account's checkout limit
+ * (RATE_LIMIT_CHECKOUT), as trying the code at checkout would: guessing codes
+ * costs the same either way.
  */
-export function createQuote({ db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'commerce'> }) {
+export function createQuote({
+  db,
+  clock,
+  config,
+  limiter,
+}: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'commerce'>;
+  limiter: RateLimiter;
+}) {
   return async (ctx: AuthedCtx, couponCode: string | undefined): Promise<OrderQuote> => {
+    if (couponCode) await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
     const lines = await cartLines(db, ctx.actor.userId).execute();
     const subtotal = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
     const coupon = couponCode ? await previewCoupon(db, { code: couponCode, userId: ctx.actor.userId, subtotal, now: clock.now() }) : null;

@@ -34,9 +34,9 @@ export const orderRoutes =
         description:
           'The totals POST /orders would compute now (subtotal, discount, shipping, tax, total) from the live prices, with the coupon ' +
           'when one is given, refused as checkout would refuse it (400 INVALID_COUPON, 409 COUPON_EXHAUSTED). Nothing is reserved or written: ' +
-          'placing the order checks everything again.',
+          'placing the order checks everything again. A quote with a coupon code counts against the checkout rate limit (429 RATE_LIMITED).',
         querystring: QuoteQuery,
-        response: { 200: Ok(OrderQuote), ...errorResponses('INVALID_COUPON', 'COUPON_EXHAUSTED') },
+        response: { 200: Ok(OrderQuote), ...errorResponses('INVALID_COUPON', 'COUPON_EXHAUSTED', 'RATE_LIMITED') },
       },
       handler: async (request) => ({ success: true as const, data: await quote(authedCtxOf(request), request.query.coupon_code) }),
     });

@@ -10496,7 +10496,7 @@ export interface paths {
         };
         /**
          * What an order from your cart would cost now, with a coupon
-         * @description The totals POST /orders would compute now (subtotal, discount, shipping, tax, total) from the live prices, with the coupon when one is given, refused as checkout would refuse it (400 INVALID_COUPON, 409 COUPON_EXHAUSTED). Nothing is reserved or written: placing the order checks everything again.
+         * @description The totals POST /orders would compute now (subtotal, discount, shipping, tax, total) from the live prices, with the coupon when one is given, refused as checkout would refuse it (400 INVALID_COUPON, 409 COUPON_EXHAUSTED). Nothing is reserved or written: placing the order checks everything again. A quote with a coupon code counts against the checkout rate limit (429 RATE_LIMITED).
          *
          *     Requires a session (any role).
          */
@@ -10571,6 +10571,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `RATE_LIMITED`: Too many requests; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_RATE_LIMITED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
