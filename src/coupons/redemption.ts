@@ -2,7 +2,7 @@ import type { Executor, Trx } from '../db/database.js';
 import type { CouponRow } from '../db/schema.js';
 import { invalidCoupon } from '../lib/errors.js';
 import type { Cents } from '../lib/money.js';
-import { countAccountUses, findCouponByCode, insertUse, lockCoupon, lockCouponByCode, releaseUse } from './repository.js';
+import { countAccountUses, findCouponByCode, insertUse, lockCoupon, releaseUse } from './repository.js';
 import { checkAccountUses, checkCouponApplies, discountFor } from './rules.js';
 
 /**
@@ -17,27 +17,25 @@ export interface AppliedCoupon {
   discount: Cents;
 }
 
-/** Locks and checks the coupon with this code (any letter case) for an order of `subtotal` by `userId`; returns its discount. */
-export async function applyCoupon(trx: Trx, input: { code: string; userId: number; subtotal: Cents; now: Date }): Promise<AppliedCoupon> {
-  const coupon = await lockCouponByCode(trx, input.code.trim().toUpperCase());
-  if (!coupon) throw invalidCoupon('unknown code');
-  checkCouponApplies(coupon, input.now, input.subtotal);
-  if (coupon.usage_limit_per_user !== null) checkAccountUses(coupon, await countAccountUses(trx, coupon.id, input.userId));
-  return { coupon, discount: discountFor(coupon, input.subtotal) };
-}
+type CouponRequest = { code: string; userId: number; subtotal: Cents; now: Date };
 
-/**
- * The same checks and discount as applyCoupon, without the lock: what the coupon would take off an
- * order placed now (a quote). Checkout checks again under the lock, so a use taken in between still
- * refuses the order.
- */
-export async function previewCoupon(db: Executor, input: { code: string; userId: number; subtotal: Cents; now: Date }) {
-  const coupon = await findCouponByCode(db, input.code.trim().toUpperCase());
+/** The coupon with this code (any letter case), checked for an order of `subtotal` by `userId`, with its discount. */
+async function checkedCoupon(db: Executor, input: CouponRequest, lock: boolean): Promise<AppliedCoupon> {
+  const coupon = await findCouponByCode(db, input.code.trim().toUpperCase(), lock);
   if (!coupon) throw invalidCoupon('unknown code');
   checkCouponApplies(coupon, input.now, input.subtotal);
   if (coupon.usage_limit_per_user !== null) checkAccountUses(coupon, await countAccountUses(db, coupon.id, input.userId));
-  return { code: coupon.code, discount: discountFor(coupon, input.subtotal) };
+  return { coupon, discount: discountFor(coupon, input.subtotal) };
 }
+
+/** Locks and checks the coupon for the order being placed; returns it with its discount. */
+export const applyCoupon = (trx: Trx, input: CouponRequest): Promise<AppliedCoupon> => checkedCoupon(trx, input, true);
+
+/**
+ * The same checks and discount without the lock: what the coupon would take off an order placed now
+ * (a quote). Checkout checks again under the lock, so a use taken in between still refuses the order.
+ */
+export const previewCoupon = (db: Executor, input: CouponRequest): Promise<AppliedCoupon> => checkedCoupon(db, input, false);
 
 /** Records the applied coupon's use by the order (after applyCoupon, in the same transaction). */
 export function recordCouponUse(

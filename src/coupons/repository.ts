@@ -34,14 +34,14 @@ export function findCoupon(db: Executor, publicId: string, lock = false): Promis
   return query.executeTakeFirst();
 }
 
-/** A live coupon by its (upper-case) code, unlocked (a quote; checkout locks it). */
-export function findCouponByCode(db: Executor, code: string): Promise<CouponRow | undefined> {
-  return live(db).selectAll().where('code', '=', code).executeTakeFirst();
-}
-
-/** A live coupon by its (upper-case) code, row-locked: locking serialises its uses, so usage limits hold under any concurrency. */
-export function lockCouponByCode(db: Executor, code: string): Promise<CouponRow | undefined> {
-  return live(db).selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
+/**
+ * A live coupon by its (upper-case) code; `lock` row-locks it (checkout): locking serialises its uses,
+ * so usage limits hold under any concurrency. A quote reads it unlocked.
+ */
+export function findCouponByCode(db: Executor, code: string, lock = false): Promise<CouponRow | undefined> {
+  let query = live(db).selectAll().where('code', '=', code);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 const filtered = (db: Executor, search: string | undefined) =>

@@ -11,13 +11,13 @@ import type { AuthedCtx } from '../lib/context.js';
 import { cartEmpty, insufficientStock, notFound, validationError, variantUnavailable } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { fromCents, toCents } from '../lib/money.js';
+import { fromCents } from '../lib/money.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { queuedEmailFrom } from '../outbox/repository.js';
 import { computedObject, eventFrom, recordEvent } from '../events/repository.js';
 import type { EventOrder } from '../events/catalog.js';
 import { insertPlacedOrder, newOrder } from './placement-repository.js';
-import { priceOrder } from './pricing.js';
+import { amountsOf, priceOrder, pricedLines, subtotalOf } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
 
 /** The largest amount an order column (NUMERIC(12, 2)) holds, in cents. */
@@ -73,15 +73,11 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     if (lines.length === 0) throw cartEmpty();
     checkSellable(lines);
 
-    const subtotalCents = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
+    const priced = pricedLines(lines);
     const applied = input.coupon_code
-      ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalCents, now: clock.now() })
+      ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalOf(priced), now: clock.now() })
       : null;
-    const totals = priceOrder(
-      lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
-      applied?.discount ?? 0,
-      config.commerce,
-    );
+    const totals = priceOrder(priced, applied?.discount ?? 0, config.commerce);
     // Order amounts are stored as NUMERIC(12, 2); a larger order is refused rather than failing with a 500.
     if (Math.max(totals.subtotal, totals.total) > MAX_ORDER_AMOUNT) {
       throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [
@@ -90,13 +86,7 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
     }
 
     // The order's money fields as stored and as answered.
-    const amounts = {
-      subtotal: fromCents(totals.subtotal),
-      discount_total: fromCents(totals.discount),
-      shipping_total: fromCents(totals.shipping),
-      tax_total: fromCents(totals.tax),
-      total: fromCents(totals.total),
-    };
+    const amounts = amountsOf(totals);
     // The items as the customer sees them; the rows add the keys and the cost at the time of sale.
     const items = lines.map(toLineItem);
     const publicId = newPublicId('ord');

@@ -5,8 +5,7 @@ import { previewCoupon } from '../coupons/redemption.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
-import { fromCents, toCents } from '../lib/money.js';
-import { priceOrder } from './pricing.js';
+import { amountsOf, priceOrder, pricedLines, subtotalOf } from './pricing.js';
 import type { OrderQuote } from './schemas.js';
 
 /**
@@ -33,21 +32,14 @@ export function createQuote({
   return async (ctx: AuthedCtx, couponCode: string | undefined): Promise<OrderQuote> => {
     if (couponCode) await limiter.hit(db, 'CHECKOUT', ctx.actor.publicId, { enforce: true });
     const lines = await cartLines(db, ctx.actor.userId).execute();
-    const subtotal = lines.reduce((sum, line) => sum + toCents(line.price) * line.quantity, 0);
-    const coupon = couponCode ? await previewCoupon(db, { code: couponCode, userId: ctx.actor.userId, subtotal, now: clock.now() }) : null;
-    const totals = priceOrder(
-      lines.map((line) => ({ unitPrice: line.price, quantity: line.quantity })),
-      coupon?.discount ?? 0,
-      config.commerce,
-    );
+    const priced = pricedLines(lines);
+    const coupon = couponCode
+      ? await previewCoupon(db, { code: couponCode, userId: ctx.actor.userId, subtotal: subtotalOf(priced), now: clock.now() })
+      : null;
     return {
-      subtotal: fromCents(totals.subtotal),
-      discount_total: fromCents(totals.discount),
-      shipping_total: fromCents(totals.shipping),
-      tax_total: fromCents(totals.tax),
-      total: fromCents(totals.total),
+      ...amountsOf(priceOrder(priced, coupon?.discount ?? 0, config.commerce)),
       currency: config.commerce.currency,
-      coupon_code: coupon?.code ?? null,
+      coupon_code: coupon?.coupon.code ?? null,
       item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
     };
   };

@@ -32,16 +32,21 @@ type ApiCart = DataOf<'/api/v1/cart', 'get'>;
 /** The guest cart is full (the storefront keeps at most MAX_GUEST_LINES lines for a visitor). */
 export class GuestCartFull extends Error {}
 
-/** The public products of some lines, by ID; a product no longer on sale is missing. */
-async function productsOf(shop: Shop, ids: readonly string[]): Promise<Map<string, Product>> {
-  const found = await Promise.all(
+/** One public read per distinct product of some lines, in parallel; a product no longer on sale reads as `missing`. */
+function perProduct<T>(ids: readonly string[], read: (id: string) => Promise<T>, missing: T): Promise<T[]> {
+  return Promise.all(
     [...new Set(ids)].map((id) =>
-      shop.api.products.get(id).catch((e: unknown) => {
-        if (ApiError.is(e, 'NOT_FOUND')) return null;
+      read(id).catch((e: unknown) => {
+        if (ApiError.is(e, 'NOT_FOUND')) return missing;
         throw e;
       }),
     ),
   );
+}
+
+/** The public products of some lines, by ID; a product no longer on sale is missing. */
+async function productsOf(shop: Shop, ids: readonly string[]): Promise<Map<string, Product>> {
+  const found = await perProduct<Product | null>(ids, (id) => shop.api.products.get(id), null);
   return new Map(found.filter((p): p is Product => p !== null).map((p) => [p.public_id, p]));
 }
 
@@ -91,14 +96,7 @@ export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> 
  * (LOW_STOCK), so that is when a visitor's quantity can be checked against it before checkout.
  */
 async function stockOf(shop: Shop, productIds: readonly string[]): Promise<Map<string, VariantStock>> {
-  const found = await Promise.all(
-    [...new Set(productIds)].map((id) =>
-      shop.api.products.stock(id).catch((e: unknown) => {
-        if (ApiError.is(e, 'NOT_FOUND')) return [];
-        throw e;
-      }),
-    ),
-  );
+  const found = await perProduct<VariantStock[]>(productIds, (id) => shop.api.products.stock(id), []);
   return new Map(found.flat().map((s) => [s.variant_public_id, s]));
 }
 

@@ -37,15 +37,20 @@ export const load: PageServerLoad = (event) =>
     };
   });
 
+/** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
+const placeValues = (form: FormData) => ({
+  address: String(form.get('address') ?? ''),
+  coupon: String(form.get('coupon') ?? '').trim(),
+  notes: String(form.get('notes') ?? '').trim(),
+});
+
 export const actions: Actions = {
   place: async (event) => {
     const { shop } = event.locals;
     const form = await event.request.formData();
-    const address = String(form.get('address') ?? '');
-    const coupon = String(form.get('coupon') ?? '').trim();
-    const notes = String(form.get('notes') ?? '').trim();
+    const values = placeValues(form);
+    const { address, coupon, notes } = values;
     const key = String(form.get('key') ?? '');
-    const values = { address, coupon, notes };
     if (!address) return invalid('Choose where to send your order.', { address: 'Choose an address, or add one.' }, values);
     if (!/^[A-Za-z0-9-]{1,255}$/.test(key)) return invalid('This checkout form had expired. Please try again.', {}, values);
     let orderId: string;
@@ -86,11 +91,9 @@ export const actions: Actions = {
   /** Applies the coupon to the quoted total without placing the order (the place form's other button). */
   coupon: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
-    const coupon = String(form.get('coupon') ?? '').trim();
-    const values = { address: String(form.get('address') ?? ''), coupon, notes: String(form.get('notes') ?? '').trim() };
+    const values = placeValues(await event.request.formData());
     try {
-      return { quote: await shop.api.cart.quote(coupon || undefined), values };
+      return { quote: await shop.api.cart.quote(values.coupon || undefined), values };
     } catch (e) {
       return formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' });
     }
