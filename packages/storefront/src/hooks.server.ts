@@ -1,21 +1,29 @@
 import type { Handle, HandleServerError, RequestEvent } from '@sveltejs/kit';
 import { compressed, encode, encodingFor } from '$lib/server/compression';
-import { cacheable, cachedPage, pageKey, type CachedPage } from '$lib/server/page-cache';
+import { cacheable, cachedPage, isKept, pageKey, type CachedPage } from '$lib/server/page-cache';
+import { pageTag, unchangedPage } from '$lib/server/page-validator';
 import { createShop } from '$lib/server/shop';
 
 export const handle: Handle = async ({ event, resolve }) => {
-  event.locals.shop = createShop(event);
+  const shop = (event.locals.shop = createShop(event));
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
+  if (!cacheable(event.request)) return compressed(event.request, await render());
   // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
-  const { instance, pageCacheMs } = event.locals.shop.transport;
-  if (!cacheable(event.request) || pageCacheMs === 0) return compressed(event.request, await render());
-  const page = await cachedPage(instance, pageKey(event.request), render, pageCacheMs);
+  const { instance, pageCacheMs } = shop.transport;
+  const key = pageKey(event.request);
+  // A revalidation of a page not kept here: a 304 from the catalog's version when nothing changed, no render.
+  if (pageCacheMs === 0 || !isKept(instance, key)) {
+    const unchanged = await unchangedPage(shop, event.request, event.url.origin);
+    if (unchanged) return unchanged;
+  }
+  if (pageCacheMs === 0) return compressed(event.request, await render());
+  const page = await cachedPage(instance, key, render, pageCacheMs);
   return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
 };
 
 /** Headers every page gets, whoever rendered it. */
-function finish(event: RequestEvent, response: Response): Response {
-  caching(event, response);
+async function finish(event: RequestEvent, response: Response): Promise<Response> {
+  await caching(event, response);
   // Browsers send `Origin: null` with a form post under `no-referrer` (the service's default for its
   // API), and SvelteKit's origin check then refuses every form sent without JavaScript. Pages send
   // the origin only, and only that, to other sites.
@@ -39,9 +47,10 @@ function finish(event: RequestEvent, response: Response): Response {
  * Whether shared caches may keep the page (shared-cache.ts): only a page or its data, answered whole
  * (200, or 304 to a revalidation) to a request that carried no cookie and no credentials, that set no
  * cookie and was built from public answers alone. It varies by Cookie: a cache must not hand it to a
- * shopper who has a session or a cart. Everything else is private: it may be someone's.
+ * shopper who has a session or a cart, and its ETag names the catalog version it shows
+ * (page-validator.ts). Everything else is private: it may be someone's.
  */
-function caching(event: RequestEvent, response: Response): void {
+async function caching(event: RequestEvent, response: Response): Promise<void> {
   const type = response.headers.get('content-type') ?? '';
   const shared =
     cacheable(event.request) &&
@@ -53,6 +62,9 @@ function caching(event: RequestEvent, response: Response): void {
   if (shared) {
     for (const [name, value] of Object.entries(shared)) response.headers.set(name, value);
     response.headers.append('vary', 'Cookie');
+    const catalog = event.locals.shop.sharedCache.version();
+    const tag = catalog && response.headers.has('etag') ? await pageTag(event.locals.shop, event.url.origin, catalog) : null;
+    if (tag) response.headers.set('etag', tag);
   } else if (!response.headers.has('cache-control')) {
     response.headers.set('cache-control', 'private, no-store');
   }

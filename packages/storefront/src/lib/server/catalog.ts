@@ -18,6 +18,8 @@ export interface CategoryTree {
   byId: Map<string, CategoryNode>;
   /** A category and its ancestors, root first. */
   trail(id: string): CategoryNode[];
+  /** The API's ETag the tree was read under (its catalog version), for the page's own validator. */
+  etag?: string | null;
 }
 
 /** How stale the navigation may be after a category changes. */
@@ -41,13 +43,17 @@ export function storeSettings(shop: Shop): Promise<StoreSettings> {
 export function categoryTree(shop: Shop, options: { fresh?: boolean } = {}): Promise<CategoryTree> {
   shop.sharedCache.addKeys('categories');
   const owner = shop.transport.sharedCache ? shop : shop.transport.instance;
-  const kept = checks.get(owner);
-  if (kept && !options.fresh && Date.now() - kept.at < CATEGORY_TTL_MS) return kept.tree;
-  const check = { at: Date.now(), tree: checkedTree(shop) };
-  checks.set(owner, check);
-  // A failed check is not trusted: the next page checks again.
-  check.tree.catch(() => checks.get(owner) === check && checks.delete(owner));
-  return check.tree;
+  let check = checks.get(owner);
+  if (!check || options.fresh || Date.now() - check.at >= CATEGORY_TTL_MS) {
+    const made = { at: Date.now(), tree: checkedTree(shop) };
+    checks.set(owner, (check = made));
+    // A failed check is not trusted: the next page checks again.
+    made.tree.catch(() => checks.get(owner) === made && checks.delete(owner));
+  }
+  return check.tree.then((tree) => {
+    shop.sharedCache.addValidator(tree.etag ?? null);
+    return tree;
+  });
 }
 
 /** Checks trusted for a while: per API, or per request (its Shop) behind a purged shared cache. */
@@ -67,7 +73,7 @@ async function checkedTree(shop: Shop): Promise<CategoryTree> {
   });
   if (last && response.status === 304) return last.tree;
   // Read after the ETag was: the tree is never older than its ETag says.
-  const tree = await loadTree(shop);
+  const tree: CategoryTree = { ...(await loadTree(shop)), etag: response.ok ? response.headers.get('etag') : null };
   // A check that started earlier and ended later never replaces a newer tree.
   if ((known.get(instance)?.started ?? 0) < started)
     known.set(instance, { etag: response.ok ? response.headers.get('etag') : null, tree, started });

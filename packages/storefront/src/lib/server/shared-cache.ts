@@ -12,6 +12,12 @@
  *
  * Only a request with no cookie and no credentials is ever answered with such a page (hooks.server.ts):
  * it cannot be anyone's session, cart or pre-session token.
+ *
+ * The record also keeps the catalog version each public answer was read at (the API's ETag is
+ * `"<release>.<version>"`). When all of them agree, the page is a snapshot of that version and its
+ * ETag can say so (page-validator.ts): a revalidation is then answered from the catalog's version
+ * alone. When they do not (a write landed mid-render, or the category tree kept here is older than
+ * the products), the page is not one version's, and keeps SvelteKit's hash of its body.
  */
 export interface SharedCacheRecord {
   /** Wraps the API transport's fetch so that every answer is recorded. */
@@ -22,7 +28,23 @@ export interface SharedCacheRecord {
   acceptLive(pathSuffix: string): void;
   /** The headers that let a shared cache keep the page; null when it may not. */
   headers(): Record<string, string> | null;
+  /** The ETag of public data the page used without asking the API this time (the category tree kept here). */
+  addValidator(etag: string | null): void;
+  /** The API release and the catalog version everything the page read was at; null unless there is exactly one. */
+  version(): CatalogVersion | null;
 }
+
+export interface CatalogVersion {
+  release: string;
+  version: number;
+}
+
+/**
+ * The API's catalog ETag (src/http-cache/policy.ts): `"<release>.<version>"`. The shop's settings have
+ * `"<release>.<hash of the settings>"` instead; a page names its settings itself (the seed in
+ * page-validator.ts), so that one adds nothing here.
+ */
+const API_TAG = /^"([\w-]+)\.([\w-]+)"$/;
 
 /** Headers of the API's public answers that a page built from them takes as its own. */
 const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
@@ -33,6 +55,16 @@ export function sharedCacheRecord(): SharedCacheRecord {
   const keys = new Set<string>();
   const live = new Set<string>();
   let policy: Record<string, string> | null = null;
+  let seen: CatalogVersion | null = null;
+  let consistent = true;
+  const validator = (etag: string | null) => {
+    const tag = etag === null ? null : API_TAG.exec(etag);
+    if (!tag) return void (consistent = false);
+    const [, release, version] = tag as unknown as [string, string, string];
+    if (!/^\d+$/.test(version)) return;
+    if (!seen) seen = { release, version: Number(version) };
+    else if (seen.release !== release || seen.version !== Number(version)) consistent = false;
+  };
   return {
     recording(inner) {
       return async (input, init) => {
@@ -49,6 +81,7 @@ export function sharedCacheRecord(): SharedCacheRecord {
         if (method !== 'GET' && method !== 'HEAD') live.add(new URL(url).pathname);
         else if (isPublic(response) && (response.status === 200 || response.status === 304)) {
           for (const key of (response.headers.get('surrogate-key') ?? '').split(' ')) if (key) keys.add(key);
+          validator(response.headers.get('etag'));
           policy ??= Object.fromEntries(
             POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
           );
@@ -66,6 +99,10 @@ export function sharedCacheRecord(): SharedCacheRecord {
       if (live.size > 0 || keys.size === 0 || !policy?.['cache-control']) return null;
       const list = [...keys].sort();
       return { ...policy, 'surrogate-key': list.join(' '), 'cache-tag': list.join(',') };
+    },
+    addValidator: validator,
+    version() {
+      return consistent ? seen : null;
     },
   };
 }
