@@ -272,13 +272,35 @@ describe('console: catalog', () => {
       await page.getByRole('button', { name: 'Add variant' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Yes, the price is 0.00' }).click();
       await page.getByText('Variant SCARF-S2 added').waitFor();
+
+      // The same question from the edit form, which is in a modal: asked inside it, so going back keeps
+      // every field as typed (a modal opened over it would unmount the form).
+      await page.getByRole('button', { name: 'Edit variant SCARF-S', exact: true }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit SCARF-S' });
+      await edit.getByRole('textbox', { name: 'Variant name' }).fill('Small, last season');
+      await edit.getByRole('textbox', { name: 'Price', exact: true }).fill('0.00');
+      await edit.getByRole('button', { name: 'Save variant' }).click();
+      await edit.getByText('Sell SCARF-S for nothing?').waitFor();
+      assert.ok(
+        await edit
+          .getByRole('button', { name: 'Back to the price' })
+          .evaluate((button) => button === (globalThis as any).document.activeElement),
+        'focus is on the way back',
+      );
+      await edit.getByRole('button', { name: 'Back to the price' }).click();
+      assert.equal(await edit.getByText('Sell SCARF-S for nothing?').count(), 0);
+      assert.equal(await edit.getByRole('textbox', { name: 'Variant name' }).inputValue(), 'Small, last season');
+      assert.equal(await edit.getByRole('textbox', { name: 'Price', exact: true }).inputValue(), '0.00');
+      await edit.getByRole('button', { name: 'Save variant' }).click();
+      await edit.getByRole('button', { name: 'Yes, the price is 0.00' }).click();
+      await page.getByText('Variant SCARF-S saved').waitFor();
     });
     const variants = (await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.variants as any[];
     assert.deepEqual(
-      variants.map((v) => [v.sku, v.options, v.price]),
+      variants.map((v) => [v.sku, v.name, v.options, v.price]),
       [
-        ['SCARF-S', { size: 'S' }, '30.00'],
-        ['SCARF-S2', { size: 'M' }, '0.00'],
+        ['SCARF-S', 'Small, last season', { size: 'S' }, '0.00'],
+        ['SCARF-S2', 'Small again', { size: 'M' }, '0.00'],
       ],
     );
   });

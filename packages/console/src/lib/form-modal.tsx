@@ -2,6 +2,7 @@ import { Alert, Button, Group, Text } from '@mantine/core';
 import { randomId, useWindowEvent } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { AskInFormProvider, useQuestionInModal } from './confirm-question';
 import { askInModal, ModalDraft, type ModalDraftState } from './leave-guard';
 
 /** What closing the modal does; the frame sets it once mounted, as the modal's props are fixed when it opens. */
@@ -69,6 +70,8 @@ function FormModalFrame({
   /** The open question's answer (true: discard) and the element focused before it, to go back to. */
   const question = useRef<{ answer: Promise<boolean>; resolve: (discard: boolean) => void; from: Element | null } | null>(null);
   const keepEditing = useRef<HTMLButtonElement>(null);
+  /** A question the form asks before it sends (useAsk), shown here rather than in a modal over this one. */
+  const confirmation = useQuestionInModal();
 
   /** Resolves true to discard the changes; asked again while open, the same question. */
   const ask = (): Promise<boolean> => {
@@ -108,6 +111,7 @@ function FormModalFrame({
       // An open dropdown in the form (a Select) takes its Escape, as in any Mantine modal.
       if (event.target instanceof Element && event.target.getAttribute('data-mantine-stop-propagation') === 'true') return;
       if (question.current) answer(false);
+      else if (confirmation.asking) confirmation.dismiss();
       else closer.close();
     },
     { capture: true },
@@ -131,7 +135,8 @@ function FormModalFrame({
             </Group>
           </Alert>
         ) : null}
-        {children}
+        {confirmation.element}
+        <AskInFormProvider value={confirmation.ask}>{children}</AskInFormProvider>
       </ModalClose>
     </ModalDraft>
   );

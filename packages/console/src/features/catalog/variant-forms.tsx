@@ -9,6 +9,7 @@ import { titleCase } from '../../lib/format';
 import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { notifyDone, notifyError } from '../../lib/notify';
+import { useAsk } from '../../lib/confirm-question';
 import { confirmFreeVariants } from './confirm-price';
 import { ImagesField } from './images-field';
 import { useAddVariant, useUpdateVariant, type Variant } from './products-api';
@@ -40,6 +41,7 @@ const VARIANT_ERRORS: Placement = {
  */
 export function VariantForm({ productId, defaultReorderLevel }: { productId: string; defaultReorderLevel: number | null }) {
   const add = useAddVariant(productId);
+  const ask = useAsk();
   const form = useForm({
     initialValues: {
       sku: '',
@@ -67,7 +69,7 @@ export function VariantForm({ productId, defaultReorderLevel }: { productId: str
       noValidate
       onSubmit={submitWith(form, async (values, refuse) => {
         const sku = values.sku.trim();
-        if (isZero(values.price) && !(await confirmFreeVariants([sku]))) return;
+        if (isZero(values.price) && !(await confirmFreeVariants(ask, [sku]))) return;
         let added;
         try {
           added = await add.mutateAsync({
@@ -134,6 +136,7 @@ export function VariantForm({ productId, defaultReorderLevel }: { productId: str
 /** A variant's name, options, prices and whether it is on sale; its SKU stays. */
 export function VariantEditForm({ variant }: { variant: Variant }) {
   const update = useUpdateVariant(variant.public_id);
+  const ask = useAsk();
   const form = useForm({
     initialValues: {
       name: variant.name,
@@ -156,7 +159,7 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
     <form
       noValidate
       onSubmit={submitWith(form, async (values, refuse) => {
-        if (isZero(values.price) && !isZero(variant.price) && !(await confirmFreeVariants([variant.sku]))) return;
+        if (isZero(values.price) && !isZero(variant.price) && !(await confirmFreeVariants(ask, [variant.sku]))) return;
         try {
           await update.mutateAsync({
             name: values.name.trim(),

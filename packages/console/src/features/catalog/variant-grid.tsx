@@ -8,6 +8,7 @@ import { count } from '../../lib/format';
 import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { notifyDone } from '../../lib/notify';
+import { useAsk } from '../../lib/confirm-question';
 import { confirmFreeVariants } from './confirm-price';
 import { useAddVariants, type ProductDetail } from './products-api';
 import {
@@ -34,6 +35,7 @@ const WHOLE = /^\d{1,9}$/;
  */
 export function VariantGrid({ product, defaultReorderLevel }: { product: ProductDetail; defaultReorderLevel: number | null }) {
   const add = useAddVariants(product.public_id);
+  const ask = useAsk();
   const form = useForm<GridValues>({
     initialValues: {
       axes: [
@@ -88,7 +90,7 @@ export function VariantGrid({ product, defaultReorderLevel }: { product: Product
       noValidate
       onSubmit={submitWith(form, async (values, refuse) => {
         const free = values.rows.filter((row) => isZero(row.price)).map((row) => row.sku.trim());
-        if (free.length > 0 && !(await confirmFreeVariants(free))) return;
+        if (free.length > 0 && !(await confirmFreeVariants(ask, free))) return;
         const body = gridBatch(values.rows);
         try {
           await add.mutateAsync(body);
