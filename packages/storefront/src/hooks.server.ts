@@ -1,6 +1,6 @@
 import type { Handle, HandleServerError, RequestEvent } from '@sveltejs/kit';
 import { compressed, encode, encodingFor } from '$lib/server/compression';
-import { cacheable, cachedPage, isKept, pageKey, type CachedPage } from '$lib/server/page-cache';
+import { cacheable, cachedPage, pageKey, type CachedPage } from '$lib/server/page-cache';
 import { pageTag, unchangedPage } from '$lib/server/page-validator';
 import { createShop } from '$lib/server/shop';
 
@@ -10,14 +10,13 @@ export const handle: Handle = async ({ event, resolve }) => {
   if (!cacheable(event.request)) return compressed(event.request, await render());
   // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
   const { instance, pageCacheMs } = shop.transport;
-  const key = pageKey(event.request);
-  // A revalidation of a page not kept here: a 304 from the catalog's version when nothing changed, no render.
-  if (pageCacheMs === 0 || !isKept(instance, key)) {
+  if (pageCacheMs === 0) {
+    // A revalidation (the cache in front refreshing its copy): a 304 from the catalog's version when nothing changed, no render.
     const unchanged = await unchangedPage(shop, event.request, event.url.origin);
-    if (unchanged) return unchanged;
+    return unchanged ?? compressed(event.request, await render());
   }
-  if (pageCacheMs === 0) return compressed(event.request, await render());
-  const page = await cachedPage(instance, key, render, pageCacheMs);
+  // Kept here, a page is rendered once in a while and every revalidation is answered from what is kept.
+  const page = await cachedPage(instance, pageKey(event.request), render, pageCacheMs);
   return page instanceof Response ? compressed(event.request, page) : fromCache(event.request, page);
 };
 

@@ -47,13 +47,6 @@ export const pageKey = (request: Request): string => {
   return url.pathname + url.search;
 };
 
-/** Whether a page is kept for `key` now (fresh, or stale while its successor renders): a request for it needs no render. */
-export function isKept(instance: object, key: string): boolean {
-  const hit = stores.get(instance)?.get(key);
-  const now = Date.now();
-  return hit !== undefined && (hit.freshUntil > now || (hit.renewing && hit.staleUntil > now));
-}
-
 /** The page kept from `response`, or null when it must not be kept (its body then unread). */
 async function keep(response: Response): Promise<CachedPage | null> {
   const type = response.headers.get('content-type') ?? '';
