@@ -76,6 +76,30 @@ describe('console: coupons', () => {
     assert.equal((await admin.client.get('/api/v1/admin/coupons?search=SPRING')).body.data.length, 0);
   });
 
+  test('a coupon’s page says how often it was used, 0 included, and of how many uses when it has a limit', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const { variantId } = await sellableVariant(admin.client, { price: '40.00', stock: 10 });
+    const create = async (body: Record<string, unknown>) => {
+      const created = await admin.client.post('/api/v1/admin/coupons', { discount_type: 'PERCENTAGE', discount_value: '10', ...body });
+      assert.equal(created.status, 201, created.text);
+      return created.body.data.public_id as string;
+    };
+    const unlimited = await create({ code: 'ANYTIME10' });
+    const limited = await create({ code: 'TENUSES10', usage_limit: 10 });
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email, `/admin/coupons/${unlimited}`);
+      await page.getByRole('heading', { level: 1, name: 'Coupon ANYTIME10' }).waitFor();
+      await page.getByText('Used 0 times', { exact: true }).waitFor();
+      await page.goto(`/admin/coupons/${limited}`);
+      await page.getByText('Used 0 of 10 times', { exact: true }).waitFor();
+
+      const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+      assert.equal((await checkout(buyer.client, buyer.addressId, { coupon_code: 'TENUSES10' })).status, 201);
+      await page.reload();
+      await page.getByText('Used 1 of 10 times', { exact: true }).waitFor();
+    });
+  });
+
   test('start and end times are typed and shown in UTC, as the inputs say, whatever the browser’s time zone', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     await inConsole(

@@ -5,11 +5,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
 import { confirmThen } from '../../lib/confirm';
+import { count } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { notifyUndoable } from '../../lib/undo';
 import { couponQuery, useCreateCoupon, useDeleteCoupon, useUpdateCoupon } from './api';
 import { CouponForm } from './coupon-form';
 import { CouponUsages } from './coupon-usages';
+
+/**
+ * "Used 0 times", "Used 3 of 10 times": one string, since a Mantine Group drops falsy children and
+ * so a bare {0} among them.
+ */
+function usedTimes(used: number, limit: number | null): string {
+  const last = limit ?? used;
+  return `Used ${count(used)}${limit === null ? '' : ` of ${count(limit)}`} ${last === 1 ? 'time' : 'times'}`;
+}
 
 export function NewCouponScreen() {
   const navigate = useNavigate();
@@ -90,7 +100,8 @@ export function CouponScreen() {
             tabTitle={`Coupon ${c.code}`}
             subtitle={
               <Group gap="xs" component="span">
-                <StatusBadge status={c.status} /> used {c.times_used} {c.times_used === 1 ? 'time' : 'times'}
+                <StatusBadge status={c.status} />
+                <span>{usedTimes(c.times_used, c.usage_limit)}</span>
               </Group>
             }
             actions={
