@@ -7,6 +7,7 @@ import { reserveStock } from '../src/inventory/stock-repository.js';
 import { newPublicId } from '../src/lib/ids.js';
 import { fromCents } from '../src/lib/money.js';
 import { queuedEmailFrom } from '../src/outbox/repository.js';
+import { orderEmailLines } from '../src/orders/order-emails.js';
 import { insertPlacedOrder, newOrder } from '../src/orders/placement-repository.js';
 import { priceOrder } from '../src/orders/pricing.js';
 import type { Shopper } from './shoppers.js';
@@ -51,6 +52,7 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
         const items = lines.map(toLineItem);
         const publicId = newPublicId('ord');
         const totalText = fromCents(totals.total);
+        const shippingAddress = toAddressSnapshot(owner.address as never);
         const order = await insertPlacedOrder(
           trx,
           {
@@ -65,7 +67,7 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
             },
             currency: RULES.currency,
             coupon: null,
-            shippingAddress: toAddressSnapshot(owner.address as never),
+            shippingAddress,
             paymentMethod: 'mock',
             notes: null,
             lines: lines.map((line, i) => ({ ...line, line_total: items[i]!.line_total })),
@@ -78,7 +80,14 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
             queuedEmailFrom(
               'order_placed',
               owner.email,
-              { order_public_id: publicId, order_number: newOrder.orderNumber, total: totalText, currency: RULES.currency },
+              {
+                order_public_id: publicId,
+                order_number: newOrder.orderNumber,
+                total: totalText,
+                currency: RULES.currency,
+                items: orderEmailLines(items),
+                shipping_address: shippingAddress,
+              },
               newOrder.rows,
             ),
           ],

@@ -82,7 +82,15 @@ describe('POST /orders: the order placed', () => {
     assert.deepEqual(mine, [
       {
         recipient: s.email,
-        payload: { order_public_id: order.public_id, order_number: order.order_number, total: '74.98', currency: 'USD' },
+        payload: {
+          order_public_id: order.public_id,
+          order_number: order.order_number,
+          total: '74.98',
+          currency: 'USD',
+          // The lines and the address as placed, for the email to list.
+          items: order.items.map(({ variant_public_id: _v, product_public_id: _p, ...line }: any) => line),
+          shipping_address: order.shipping_address,
+        },
       },
     ]);
     const stored = await t.db.selectFrom('orders').selectAll().where('public_id', '=', order.public_id).executeTakeFirstOrThrow();

@@ -23,6 +23,30 @@ import { useApp } from './helpers/use-app.js';
 // The email worker is kept idle so queued messages keep their payloads for the checks.
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0', EMAIL_POLL_INTERVAL_MS: '600000' }, as: ['ADMIN'] });
 
+/** The order_cancelled messages queued for an order. */
+async function cancellationEmails(orderId: string) {
+  const rows = await t.db.selectFrom('outbox').select(['recipient', 'payload']).where('kind', '=', 'order_cancelled').execute();
+  return rows.filter((e) => (e.payload as any).order_public_id === orderId);
+}
+
+/** What the cancellation email of `order` (as the API answers it after the cancel) carries. */
+const cancellationPayload = (order: any, by: 'customer' | 'staff') => ({
+  order_public_id: order.public_id,
+  order_number: order.order_number,
+  total: order.total,
+  currency: order.currency,
+  items: order.items.map((i: any) => ({
+    product_name: i.product_name,
+    sku: i.sku,
+    options: i.options,
+    quantity: i.quantity,
+    unit_price: i.unit_price,
+    line_total: i.line_total,
+  })),
+  refunded: true,
+  cancelled_by: by,
+});
+
 describe('POST /orders/{ord}/cancel', () => {
   for (const status of ['PLACED', 'CONFIRMED'] as const) {
     test(`while ${status}: 200 CANCELLED, the reservation and the coupon use are given back`, async () => {
@@ -32,7 +56,7 @@ describe('POST /orders/{ord}/cancel', () => {
         usage_limit: 5,
         usage_limit_per_user: 1,
       });
-      const { client, orderId, variantId, addressId } = await orderIn(t, t.admin, status, { coupon_code: coupon.code });
+      const { client, orderId, variantId, addressId, email } = await orderIn(t, t.admin, status, { coupon_code: coupon.code });
       assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 1);
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 3 });
 
@@ -49,6 +73,8 @@ describe('POST /orders/{ord}/cancel', () => {
         { kind: 'ORDER_PLACED', delta_on_hand: 0, delta_reserved: 3, order_public_id: orderId },
         { kind: 'ORDER_CANCELLED', delta_on_hand: 0, delta_reserved: -3, order_public_id: orderId },
       ]);
+      assert.deepEqual(cancelled.payment, { method: 'mock', status: 'REFUNDED' });
+      assert.deepEqual(await cancellationEmails(orderId), [{ recipient: email, payload: cancellationPayload(cancelled, 'customer') }]);
       assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
       const usages = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`));
       assert.deepEqual(
@@ -140,9 +166,12 @@ describe('PATCH /admin/orders/{ord}: the lifecycle', () => {
   for (const from of ['PLACED', 'CONFIRMED'] as const) {
     test(`${from} -> CANCELLED by an admin releases the reservation and the coupon use`, async () => {
       const coupon = await createCoupon(t.admin, { code: `ADM${randomBytes(3).toString('hex')}`, discount_value: '1.00' });
-      const { orderId, variantId } = await orderIn(t, t.admin, from, { coupon_code: coupon.code });
+      const { orderId, variantId, email } = await orderIn(t, t.admin, from, { coupon_code: coupon.code });
       const order = ok(await moveOrder(t.admin, orderId, { status: 'CANCELLED', note: 'customer called' }));
       assert.equal(order.status, 'CANCELLED');
+      // The customer is emailed in the same transaction: the order, its lines, its total and the refund.
+      assert.deepEqual(order.payment, { method: 'mock', status: 'REFUNDED' });
+      assert.deepEqual(await cancellationEmails(orderId), [{ recipient: email, payload: cancellationPayload(order, 'staff') }]);
       assert.deepEqual(order.status_history.at(-1).by, { public_id: t.admin.user.public_id, role: 'ADMIN' });
       assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 10, quantity_reserved: 0 });
       assert.deepEqual(

@@ -1,4 +1,4 @@
-import type { QueuedEmail } from '../outbox/emails.js';
+import type { OrderEmailAddress, OrderEmailLine, QueuedEmail } from '../outbox/emails.js';
 
 /** Plain-text and HTML bodies for every email the service sends. Links point at PUBLIC_BASE_URL. */
 export interface RenderedEmail {
@@ -9,21 +9,71 @@ export interface RenderedEmail {
   link: string | null;
 }
 
+/** A part of an email's body: a paragraph, a bulleted list, or lines kept together (an address). */
+type Block = string | { list: string[] } | { lines: string[] };
+
 const escape = (value: unknown) =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  const body = paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n');
+const htmlBlock = (block: Block) =>
+  typeof block === 'string'
+    ? `<p>${escape(block)}</p>`
+    : 'list' in block
+      ? `<ul>${block.list.map((entry) => `<li>${escape(entry)}</li>`).join('')}</ul>`
+      : `<p>${block.lines.map(escape).join('<br>')}</p>`;
+
+const textBlock = (block: Block) =>
+  typeof block === 'string' ? block : 'list' in block ? block.list.map((entry) => `- ${entry}`).join('\n') : block.lines.join('\n');
+
+function layout(title: string, blocks: Block[], action?: { label: string; url: string }): string {
+  const body = blocks.map(htmlBlock).join('\n');
   const button = action
     ? `<p><a href="${escape(action.url)}" style="padding:10px 16px;background:#111;color:#fff;text-decoration:none;border-radius:4px">${escape(action.label)}</a></p>\n<p style="color:#666;font-size:12px">Or paste this link into your browser: ${escape(action.url)}</p>`
     : '';
   return `<!doctype html><html><body style="font-family:sans-serif;max-width:560px;margin:auto"><h2>${escape(title)}</h2>\n${body}\n${button}</body></html>`;
 }
 
-function build(title: string, paragraphs: string[], action?: { label: string; url: string }): RenderedEmail {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join('\n\n') + '\n';
-  return { subject: title, text, html: layout(title, paragraphs, action), link: action?.url ?? null };
+function build(title: string, blocks: Block[], action?: { label: string; url: string }): RenderedEmail {
+  const text = [...blocks.map(textBlock), ...(action ? [`${action.label}: ${action.url}`] : [])].join('\n\n') + '\n';
+  return { subject: title, text, html: layout(title, blocks, action), link: action?.url ?? null };
 }
+
+/**
+ * An order's lines, one entry each: `2 x Tee (Size: M), 19.99 each: 39.98 USD`. A message queued before
+ * order emails carried their lines (and address) renders without them.
+ */
+const orderLines = (items: OrderEmailLine[] | undefined, currency: string): Block[] => {
+  if (!items?.length) return [];
+  const line = (item: OrderEmailLine) => {
+    const options = Object.entries(item.options).map(([name, value]) => `${name}: ${value}`);
+    const variant = options.length > 0 ? ` (${options.join(', ')})` : '';
+    return `${item.quantity} x ${item.product_name}${variant}, ${item.unit_price} each: ${item.line_total} ${currency}`;
+  };
+  return [{ list: items.map(line) }];
+};
+
+const shippingAddress = (address: OrderEmailAddress | undefined): Block[] =>
+  address
+    ? [
+        'Shipping to:',
+        {
+          lines: [
+            address.recipient_name,
+            address.address_1,
+            address.address_2,
+            [address.city, [address.state, address.zip_code].filter(Boolean).join(' ')].filter(Boolean).join(', '),
+            address.country,
+            address.phone_number,
+          ].filter((part): part is string => Boolean(part)),
+        },
+      ]
+    : [];
+
+/** The order page every order email links to. */
+const orderPage = (publicBaseUrl: string, orderPublicId: string) => ({
+  label: 'View your order',
+  url: `${publicBaseUrl}/orders/${encodeURIComponent(orderPublicId)}`,
+});
 
 const link = (base: string, path: string, token: unknown) => `${base}${path}?token=${encodeURIComponent(String(token))}`;
 
@@ -79,13 +129,12 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
         `Order ${payload.order_number} is confirmed`,
         [
           `Thank you for your order ${payload.order_number}.`,
+          ...orderLines(payload.items, payload.currency),
           `Total: ${payload.total} ${payload.currency}.`,
+          ...shippingAddress(payload.shipping_address),
           'We will email you again when it ships.',
         ],
-        {
-          label: 'View your order',
-          url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
-        },
+        orderPage(publicBaseUrl, payload.order_public_id),
       );
     case 'order_shipped':
       return build(
@@ -94,10 +143,20 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
           `Your order ${payload.order_number} is on its way with ${payload.carrier}.`,
           ...(payload.tracking_number ? [`Tracking number: ${payload.tracking_number}.`] : []),
         ],
-        {
-          label: 'View your order',
-          url: `${publicBaseUrl}/orders/${encodeURIComponent(String(payload.order_public_id))}`,
-        },
+        orderPage(publicBaseUrl, payload.order_public_id),
+      );
+    case 'order_cancelled':
+      return build(
+        `Order ${payload.order_number} is cancelled`,
+        [
+          payload.cancelled_by === 'customer'
+            ? `You cancelled your order ${payload.order_number}.`
+            : `We are sorry: your order ${payload.order_number} was cancelled by the shop, and nothing from it will be sent.`,
+          ...orderLines(payload.items, payload.currency),
+          `Total: ${payload.total} ${payload.currency}.`,
+          ...(payload.refunded ? [`Your payment of ${payload.total} ${payload.currency} was refunded in full.`] : []),
+        ],
+        orderPage(publicBaseUrl, payload.order_public_id),
       );
     case 'webhook_endpoint_paused':
       return build(

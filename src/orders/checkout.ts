@@ -16,6 +16,7 @@ import type { RateLimiter } from '../rate-limits/limiter.js';
 import { queuedEmailFrom } from '../outbox/repository.js';
 import { computedObject, eventFrom, recordEvent } from '../events/repository.js';
 import type { EventOrder } from '../events/catalog.js';
+import { orderEmailLines } from './order-emails.js';
 import { insertPlacedOrder, newOrder } from './placement-repository.js';
 import { amountsOf, priceOrder, pricedLines, subtotalOf } from './pricing.js';
 import type { Order, PlaceOrder } from './schemas.js';
@@ -113,7 +114,14 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
         queuedEmailFrom(
           'order_placed',
           ctx.actor.email,
-          { order_public_id: publicId, order_number: newOrder.orderNumber, total: amounts.total, currency: config.commerce.currency },
+          {
+            order_public_id: publicId,
+            order_number: newOrder.orderNumber,
+            total: amounts.total,
+            currency: config.commerce.currency,
+            items: orderEmailLines(items),
+            shipping_address: snapshot,
+          },
           newOrder.rows,
         ),
         eventFrom(

@@ -30,6 +30,7 @@ export const toEventOrder = (order: AdminOrder): EventOrder => ({
  * The events of a status change, in the transaction that made it (after the
  * change, so the order they carry is the new one): order.status_changed, and
  * for a cancellation order.cancelled after it, both ordered by the order.
+ * Returns the order as they carry it, read once, for the change's email.
  */
 export async function recordStatusEvents(
   trx: Trx,
@@ -38,11 +39,12 @@ export async function recordStatusEvents(
   from: OrderStatus,
   to: OrderStatus,
   note: string | null,
-) {
+): Promise<AdminOrder> {
   const row = await findOrderRow(trx, publicId);
   const [order] = toOrders([row!], await orderDetails(trx, [row!.id]));
   const payload = toEventOrder(order!);
   const actor = { public_id: ctx.actor.publicId, role: ctx.actor.role };
   await recordEvent(trx, 'order.status_changed', publicId, { order: payload, from, to, note, changed_by: actor });
   if (to === 'CANCELLED') await recordEvent(trx, 'order.cancelled', publicId, { order: payload, from, cancelled_by: actor });
+  return order!;
 }

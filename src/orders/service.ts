@@ -34,6 +34,7 @@ import type {
   OrderStatusChange,
 } from './schemas.js';
 import { allowedFrom, canMove } from './transitions.js';
+import { orderCancelledEmail } from './order-emails.js';
 import { recordStatusEvents } from './order-events.js';
 import { transaction } from '../db/transaction.js';
 
@@ -67,8 +68,8 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
   };
 
   /**
-   * Moves an order to `to` with its stock and coupon effects, its email and
-   * events, inside the caller's transaction. The order row is locked first;
+   * Moves an order to `to` with its stock and coupon effects, its email (shipped,
+   * cancelled) and events, inside the caller's transaction. The order row is locked first;
    * then the coupon, then inventory rows, the same order checkout takes them in.
    */
   async function move(trx: Trx, ctx: AuthedCtx, order: OrderRow, to: OrderStatus, change: Partial<OrderStatusChange>) {
@@ -120,7 +121,12 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
         tracking_number: shipment.trackingNumber,
       });
     }
-    await recordStatusEvents(trx, ctx, order.public_id, order.status, to, change.note ?? null);
+    const changed = await recordStatusEvents(trx, ctx, order.public_id, order.status, to, change.note ?? null);
+    if (to === 'CANCELLED') {
+      // The customer is told whoever cancelled: themselves through the API, or staff in the console.
+      const by = ctx.actor.userId === order.user_id ? 'customer' : 'staff';
+      await enqueueEmail(trx, 'order_cancelled', changed.customer.email, orderCancelledEmail(changed, by));
+    }
   }
 
   async function lockOrder(trx: Trx, publicId: string, userId?: number): Promise<OrderRow> {

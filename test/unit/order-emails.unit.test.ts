@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { renderEmail } from '../../src/email/templates.js';
+import type { EmailPayloads } from '../../src/outbox/emails.js';
+
+/** What the order emails say: their lines, total, address or refund, and the order page; user text escaped in HTML. */
+
+const BASE = 'https://shop.example.test';
+
+const lines: EmailPayloads['order_placed']['items'] = [
+  {
+    product_name: 'Tee <b>bold</b>',
+    sku: 'TEE-M',
+    options: { Size: 'M', Colour: 'Blue & Green' },
+    quantity: 2,
+    unit_price: '19.99',
+    line_total: '39.98',
+  },
+  { product_name: 'Mug', sku: 'MUG', options: {}, quantity: 1, unit_price: '5.01', line_total: '5.01' },
+];
+
+const placed: EmailPayloads['order_placed'] = {
+  order_public_id: 'ord_abc',
+  order_number: 'ORD-000042',
+  total: '54.99',
+  currency: 'USD',
+  items: lines,
+  shipping_address: {
+    recipient_name: 'Ada "<script>" Lovelace',
+    phone_number: '+44 20 7946 0000',
+    label: 'Home',
+    country: 'GB',
+    state: 'London',
+    city: 'London',
+    address_1: '12 St James’s Square',
+    address_2: null,
+    zip_code: 'SW1Y 4JH',
+  },
+};
+
+const cancelled = (over: Partial<EmailPayloads['order_cancelled']> = {}): EmailPayloads['order_cancelled'] => ({
+  order_public_id: 'ord_abc',
+  order_number: 'ORD-000042',
+  total: '54.99',
+  currency: 'USD',
+  items: lines,
+  refunded: true,
+  cancelled_by: 'customer',
+  ...over,
+});
+
+describe('order placed', () => {
+  const email = renderEmail({ kind: 'order_placed', payload: placed }, BASE);
+
+  test('lists every line, the total and the shipping address, and links to the order page', () => {
+    assert.equal(email.subject, 'Order ORD-000042 is confirmed');
+    assert.equal(email.link, `${BASE}/orders/ord_abc`);
+    for (const part of [
+      '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD',
+      '- 1 x Mug, 5.01 each: 5.01 USD',
+      'Total: 54.99 USD.',
+      'Shipping to:\n\nAda "<script>" Lovelace\n12 St James’s Square\nLondon, London SW1Y 4JH\nGB\n+44 20 7946 0000',
+      `View your order: ${BASE}/orders/ord_abc`,
+    ]) {
+      assert.ok(email.text.includes(part), `text lacks ${JSON.stringify(part)}:\n${email.text}`);
+    }
+  });
+
+  test('the HTML part escapes product names, options and the address', () => {
+    assert.ok(!email.html.includes('<b>bold</b>'), email.html);
+    assert.ok(!email.html.includes('<script>'), email.html);
+    assert.ok(
+      email.html.includes('<li>2 x Tee &lt;b&gt;bold&lt;/b&gt; (Size: M, Colour: Blue &amp; Green), 19.99 each: 39.98 USD</li>'),
+      email.html,
+    );
+    assert.ok(
+      email.html.includes('<p>Ada &quot;&lt;script&gt;&quot; Lovelace<br>12 St James’s Square<br>London, London SW1Y 4JH<br>GB'),
+      email.html,
+    );
+    assert.ok(email.html.includes(`href="${BASE}/orders/ord_abc"`), email.html);
+  });
+
+  test('a message queued before emails carried lines and address still renders', () => {
+    const { items: _items, shipping_address: _address, ...old } = placed;
+    const email = renderEmail({ kind: 'order_placed', payload: old as EmailPayloads['order_placed'] }, BASE);
+    assert.equal(
+      email.text,
+      `Thank you for your order ORD-000042.\n\nTotal: 54.99 USD.\n\nWe will email you again when it ships.\n\nView your order: ${BASE}/orders/ord_abc\n`,
+    );
+  });
+});
+
+describe('order cancelled', () => {
+  test('by the customer: says so, lists the lines and the total, the refund, and links to the order page', () => {
+    const email = renderEmail({ kind: 'order_cancelled', payload: cancelled() }, BASE);
+    assert.equal(email.subject, 'Order ORD-000042 is cancelled');
+    assert.equal(email.link, `${BASE}/orders/ord_abc`);
+    assert.equal(
+      email.text,
+      [
+        'You cancelled your order ORD-000042.',
+        '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD\n- 1 x Mug, 5.01 each: 5.01 USD',
+        'Total: 54.99 USD.',
+        'Your payment of 54.99 USD was refunded in full.',
+        `View your order: ${BASE}/orders/ord_abc`,
+      ].join('\n\n') + '\n',
+    );
+    assert.ok(!email.html.includes('<b>bold</b>'), email.html);
+    assert.ok(email.html.includes('<li>1 x Mug, 5.01 each: 5.01 USD</li>'), email.html);
+  });
+
+  test('by staff: says the shop cancelled it; without a refund, no refund is claimed', () => {
+    const email = renderEmail({ kind: 'order_cancelled', payload: cancelled({ cancelled_by: 'staff', refunded: false }) }, BASE);
+    assert.match(email.text, /^We are sorry: your order ORD-000042 was cancelled by the shop/);
+    assert.doesNotMatch(email.text, /refund/);
+  });
+});
