@@ -69,7 +69,7 @@ describe('storefront: checkout edges', () => {
     });
   });
 
-  test('a visitor asking for more than the few left is told in the cart, before signing in', async (t) => {
+  test('a visitor whose cart holds more than the few now left is told in the cart, before signing in', async (t) => {
     const { admin, product } = await makeShop(app, { stock: 3 });
     const few = product.variants[0]!;
     // At or below its reorder level, a variant is LOW_STOCK and shoppers see the count.
@@ -78,14 +78,17 @@ describe('storefront: checkout edges', () => {
     await inShop(browser, t, app, async (page) => {
       await page.goto(`/p/${product.slug}?size=${few.options.size}&colour=${few.options.colour}`);
       await page.getByText('Only 3 left').waitFor();
-      await page.getByLabel('Quantity').fill('5');
+      await page.getByLabel('Quantity').fill('3');
       await page.getByRole('button', { name: 'Add to cart' }).click();
-      await page.getByText('Added 5 × ').waitFor();
+      await page.getByText('Added 3 × ').waitFor();
+      // Meanwhile one is sold elsewhere: two are left.
+      const sold = await admin.patch(`/api/v1/admin/inventory/${few.id}`, { quantity_on_hand: 2 });
+      assert.equal(sold.status, 200, sold.text);
       await page.goto('/cart');
       const line = page.getByRole('listitem').filter({ hasText: few.options.colour });
       await line.getByText('Not enough stock').waitFor();
       await page.getByText('One item is not available in the quantity you chose.').waitFor();
-      await line.getByLabel(/Quantity of/).fill('3');
+      await line.getByLabel(/Quantity of/).fill('2');
       await line.getByRole('button', { name: /Update/ }).click();
       await page.getByRole('listitem').filter({ hasText: few.options.colour }).getByText('Not enough stock').waitFor({ state: 'detached' });
       assert.equal(await page.getByText('not available in the quantity you chose').count(), 0);
@@ -154,7 +157,9 @@ describe('storefront: checkout edges', () => {
       app,
       async (page) => {
         await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto(`/orders/${order}`);
+        // As the confirmation page after placing it: the thanks go once the order is cancelled.
+        await page.goto(`/orders/${order}?placed=1`);
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
         await page.getByRole('button', { name: 'Cancel order' }).click();
         // The first press only asks: nothing is cancelled yet.
         await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
@@ -164,6 +169,7 @@ describe('storefront: checkout edges', () => {
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'CANCELLED');
         assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 0, 'the stock went back');
         assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'a cancelled order offers no cancel');
+        assert.equal(await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).count(), 0, 'no thanks for it');
 
         const other = await customer(app);
         await page.context().clearCookies();

@@ -63,6 +63,10 @@ describe('storefront without JavaScript', () => {
         await page.waitForURL((url) => url.searchParams.get('size') === 'M' && url.searchParams.get('colour') === 'Sand');
         await page.getByRole('button', { name: 'Add to cart' }).click();
         await page.getByText('Added 1 × ').waitFor();
+        // The page it comes back to keeps the choice: a second press adds the same variant.
+        const sandM = product.variants.find((v) => v.options.size === 'M' && v.options.colour === 'Sand')!;
+        await page.getByText(`SKU ${sandM.sku}`).waitFor();
+        assert.equal(new URL(page.url()).searchParams.get('size'), 'M');
 
         await page.getByRole('link', { name: /^Cart, 1 item/ }).click();
         const line = page.getByRole('listitem').filter({ hasText: 'M / Sand' });
@@ -107,6 +111,20 @@ describe('storefront without JavaScript', () => {
         const orders = await ordersOf(app, buyer.email);
         assert.equal(orders.length, 1);
         assert.equal(orders[0]!.total, '59.00', '49.00 and flat shipping');
+
+        // Cancelling asks first without JavaScript too: the first press changes nothing.
+        await page.getByRole('button', { name: 'Cancel order' }).click();
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
+        await page.getByRole('link', { name: 'Keep my order' }).waitFor();
+        assert.equal((await ordersOf(app, buyer.email))[0]!.status, 'PLACED');
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
+        await page.getByText('Your order is cancelled and your payment refunded.').waitFor();
+        assert.equal((await ordersOf(app, buyer.email))[0]!.status, 'CANCELLED');
+        assert.equal(
+          await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).count(),
+          0,
+          'no thanks for a cancelled order',
+        );
       },
       noJs,
     );

@@ -136,6 +136,24 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
   };
 }
 
+/** How many of a variant the shopper's cart holds now. */
+async function inCart(shop: Shop, variant: string): Promise<number> {
+  if (await shop.user()) return (await shop.api.cart.get()).items.find((line) => line.variant_public_id === variant)?.quantity ?? 0;
+  return shop.guestCart().find((line) => line.variant === variant)?.quantity ?? 0;
+}
+
+/**
+ * Whether adding `line` would ask for more than is left, as far as a shopper can see: a count is
+ * public only when few are left (LOW_STOCK), so that is when "only 3 left" is checked here, with what
+ * the cart already holds, rather than at the cart page. Beyond that, the cart and checkout say so.
+ */
+export async function shortOf(shop: Shop, line: GuestLine): Promise<{ left: number; inCart: number } | null> {
+  const [stock, held] = await Promise.all([shop.api.products.stock(line.product), inCart(shop, line.variant)]);
+  const mine = stock.find((s) => s.variant_public_id === line.variant);
+  if (mine?.stock_status !== 'LOW_STOCK' || mine.quantity_left === null) return null;
+  return line.quantity + held > mine.quantity_left ? { left: mine.quantity_left, inCart: held } : null;
+}
+
 /** Adds a line for the shopper: the account's cart with the form's CSRF token, or the guest cart. */
 export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine): Promise<void> {
   if (await shop.user()) {

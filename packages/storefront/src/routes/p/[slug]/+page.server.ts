@@ -1,6 +1,6 @@
 import { ApiError } from '@commerce/client';
 import { error } from '@sveltejs/kit';
-import { addToCart, GuestCartFull } from '$lib/server/cart';
+import { addToCart, GuestCartFull, shortOf } from '$lib/server/cart';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
@@ -61,7 +61,16 @@ export const actions: Actions = {
       const variant = product.variants.find((v) => v.public_id === variantId);
       if (!variant) return invalid('Please choose an option first.', {}, values);
       if (!variant.in_stock) return invalid(`Sorry, ${variant.name} is out of stock.`, {}, values, 409);
-      await addToCart(event.locals.shop, form.get('csrf'), { product: product.public_id, variant: variant.public_id, quantity });
+      const line = { product: product.public_id, variant: variant.public_id, quantity };
+      const short = await shortOf(event.locals.shop, line);
+      if (short) {
+        const message =
+          short.inCart > 0
+            ? `Only ${short.left} left, and your cart already has ${short.inCart}.`
+            : `Only ${short.left} left: choose ${short.left} or fewer.`;
+        return invalid(message, { quantity: message }, values, 409);
+      }
+      await addToCart(event.locals.shop, form.get('csrf'), line);
       return { added: { name: product.name, variant: variant.name, quantity } };
     } catch (e) {
       if (e instanceof GuestCartFull) return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);

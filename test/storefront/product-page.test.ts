@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { inShop, makeShop, productPicture, startShop } from '../helpers/storefront.js';
+
+/**
+ * The product page as a shopper uses it with JavaScript: the choice made survives adding to the cart,
+ * a variant's picture chooses that variant, and "only N left" is held to when adding. And a listing
+ * page past the end says so.
+ */
+const { t: app, browser } = await startShop();
+const shop = await makeShop(app, { stock: 50 });
+const { product, admin } = shop;
+const sandPicture = await productPicture(app, admin, '#c8b27e');
+for (const variant of product.variants.filter((v) => v.options.colour === 'Sand')) {
+  const patched = await admin.patch(`/api/v1/admin/variants/${variant.id}`, {
+    images: [{ url: sandPicture, alt_text: `${product.name} in sand` }],
+  });
+  assert.equal(patched.status, 200, patched.text);
+}
+// As the demo store has it: the product's pictures include each colour's, and each variant has its colour's.
+const images = (await admin.get(`/api/v1/admin/products/${product.id}`)).body.data.images as { url: string; alt_text: string | null }[];
+const withSand = await admin.patch(`/api/v1/admin/products/${product.id}`, {
+  images: [...images.map(({ url, alt_text }) => ({ url, alt_text })), { url: sandPicture, alt_text: `${product.name} in sand` }],
+});
+assert.equal(withSand.status, 200, withSand.text);
+const variantOf = (size: string, colour: string) => product.variants.find((v) => v.options.size === size && v.options.colour === colour)!;
+
+/** The cart's lines as the cart page lists them: variant name and quantity. */
+async function cartLines(page: Page): Promise<string[]> {
+  await page.goto('/cart');
+  const lines = page.getByRole('listitem').filter({ has: page.getByLabel(/Quantity of/) });
+  const names: string[] = [];
+  for (const line of await lines.all()) {
+    const variant = (await line.innerText()).match(/\b[SM] \/ (Sky|Sand)\b/)?.[0];
+    names.push(`${variant} x${await line.getByLabel(/Quantity of/).inputValue()}`);
+  }
+  return names.sort();
+}
+
+describe('storefront: the product page', () => {
+  test('the variant chosen stays chosen after adding to the cart, so a second press adds the same one', async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}`);
+      await page.getByRole('link', { name: 'M', exact: true }).click();
+      await page.getByRole('link', { name: 'Sand', exact: true }).click();
+      const chosen = variantOf('M', 'Sand');
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 1 × ').waitFor();
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
+      assert.equal(new URL(page.url()).searchParams.get('colour'), 'Sand');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('link', { name: /^Cart, 2 items/ }).waitFor();
+      assert.deepEqual(await cartLines(page), ['M / Sand x2']);
+    });
+  });
+
+  test("a variant's picture in the thumbnails chooses that variant; the page never leaves for the bare image", async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}?size=M&colour=Sky`);
+      await page.getByText(`SKU ${variantOf('M', 'Sky').sku}`).waitFor();
+      const thumbnail = page.locator('.thumbs').getByRole('link', { name: `${product.name} in sand` });
+      await thumbnail.click();
+      await page.getByText(`SKU ${variantOf('M', 'Sand').sku}`).waitFor();
+      assert.equal(await page.locator('img.main').getAttribute('src'), sandPicture);
+      assert.equal(new URL(page.url()).pathname, `/p/${product.slug}`, 'still the product page');
+      assert.equal(new URL(page.url()).searchParams.get('colour'), 'Sand');
+      assert.equal(new URL(page.url()).searchParams.get('size'), 'M', 'the size chosen stays');
+    });
+  });
+
+  test('"only 2 left" is held to when adding, counting what the cart has already', async (t) => {
+    const few = variantOf('S', 'Sky');
+    const patched = await admin.patch(`/api/v1/admin/inventory/${few.id}`, { quantity_on_hand: 2, reorder_level: 5 });
+    assert.equal(patched.status, 200, patched.text);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}?size=S&colour=Sky`);
+      await page.getByText('Only 2 left').waitFor();
+      await page.getByLabel('Quantity').fill('3');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('alert').getByText('Only 2 left: choose 2 or fewer.').waitFor();
+      assert.equal(await page.getByLabel('Quantity').getAttribute('aria-invalid'), 'true');
+      await page.getByLabel('Quantity').fill('2');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 2 × ').waitFor();
+      await page.getByLabel('Quantity').fill('1');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('alert').getByText('Only 2 left, and your cart already has 2.').waitFor();
+      assert.deepEqual(await cartLines(page), ['S / Sky x2']);
+    });
+  });
+
+  test('a listing page past the end says so and leads to the last page', async () => {
+    const response = await fetch(`${app.baseUrl}/c/${shop.shirts.slug}?page=99`);
+    const html = (await response.text()).replace(/\s+/g, ' ');
+    assert.match(html, /No products on page 99: there is 1 product on 1 page\./);
+    assert.match(html, /<a class="button secondary" href="\/c\/[^"?]+">Go to the last page<\/a>/);
+    assert.doesNotMatch(html, /Showing \d+–/);
+  });
+});
