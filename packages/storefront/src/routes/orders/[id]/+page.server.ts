@@ -24,8 +24,10 @@ export const load: PageServerLoad = (event) =>
   });
 
 export const actions: Actions = {
+  /** The first press asks (with or without JavaScript); only the second, carrying `confirm`, cancels. */
   cancel: async (event) => {
     const form = await event.request.formData();
+    if (form.get('confirm') !== 'yes') return { confirming: true };
     try {
       await event.locals.shop.asForm(form.get('csrf')).orders.cancel(event.params.id);
       return { cancelled: true };
