@@ -105,6 +105,9 @@ describe('storefront: the pages emails link to', () => {
       assert.equal((await login(app, newEmail)).status, 401, 'not changed by the other session');
 
       await page.goto(link);
+      // It says who is signed in, and never offers the current address as the new one.
+      await page.getByText(`You are signed in as ${buyer.email}.`).waitFor();
+      assert.doesNotMatch(await page.locator('main').innerText(), new RegExp(`new address[^.]*${buyer.email.replace(/[.+]/g, '\\$&')}`));
       await page.getByRole('button', { name: 'Confirm my new email' }).click();
       await page.getByText(`Done: your account's email is now ${newEmail}.`).waitFor();
     });
