@@ -64,6 +64,7 @@ const SCREENS: { path: () => string; ready: (page: Page) => Promise<void> }[] = 
   { path: () => '/admin/invitations', ready: (page) => page.getByRole('button', { name: 'Send invitation' }).waitFor() },
   { path: () => '/admin/webhooks', ready: (page) => page.getByRole('table', { name: 'Webhook endpoints' }).waitFor() },
   { path: () => '/admin/webhooks/new', ready: (page) => page.getByRole('checkbox', { name: 'order.placed' }).waitFor() },
+  { path: () => '/admin/no-such-screen', ready: (page) => page.getByRole('link', { name: 'Go to the dashboard' }).waitFor() },
   {
     path: () => `/admin/webhooks/${endpointId}`,
     ready: (page) => page.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor(),

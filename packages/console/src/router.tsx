@@ -10,6 +10,7 @@ import { customerRoute, customersRoute } from './routes/customers';
 import { dashboardRoute } from './routes/dashboard';
 import { inventoryRoute, stockRecordRoute } from './routes/inventory';
 import { moneyRoute } from './routes/money';
+import { notFoundRoute } from './routes/not-found';
 import { orderRoute, ordersRoute } from './routes/orders';
 import { reviewsRoute } from './routes/reviews';
 import { rootRoute } from './routes/root';
@@ -46,6 +47,7 @@ const routeTree = rootRoute.addChildren([
     webhooksRoute,
     newEndpointRoute,
     endpointRoute,
+    notFoundRoute,
   ]),
 ]);
 
