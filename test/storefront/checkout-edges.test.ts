@@ -95,6 +95,27 @@ describe('storefront: checkout edges', () => {
     });
   });
 
+  test('signing in at checkout with a cart saved in the account shows the cart they make together, before checkout', async (t) => {
+    const { product } = await makeShop(app, { stock: 20 });
+    const [saved, added] = [product.variants[0]!, product.variants[1]!];
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: saved.id, quantity: 2 })).status, 200);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}?size=${added.options.size}&colour=${added.options.colour}`);
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 1 × ').waitFor();
+      await page.goto('/cart');
+      await page.getByRole('link', { name: 'Check out' }).click();
+      await signInThroughShop(page, buyer.email, buyer.password);
+      // Not straight to payment: the cart is now two carts' worth, and says so.
+      await page.waitForURL((url) => url.pathname === '/cart');
+      await page.getByRole('status').getByText("Your account's cart already had 2 items").waitFor();
+      assert.equal(await page.getByRole('list', { name: 'Items in your cart' }).getByRole('listitem').count(), 2);
+      await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();
+    });
+    // Without a saved cart, sign-in at checkout goes on to checkout as before (the purchase tests).
+  });
+
   test('a coupon is applied to the total before the order is placed; a wrong one is refused at its field, in words (no JavaScript)', async (t) => {
     const { admin, product } = await makeShop(app, { price: '40.00' });
     const code = `TEN${Date.now().toString(36)}`.toUpperCase();

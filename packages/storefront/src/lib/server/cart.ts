@@ -181,17 +181,28 @@ export async function removeLine(shop: Shop, csrf: FormDataEntryValue | null, va
   shop.saveGuestCart(shop.guestCart().filter((line) => line.variant !== variant));
 }
 
+export interface Merged {
+  moved: number;
+  /** Names of the lines the API refused (no longer on sale). */
+  skipped: string[];
+  /** Items the account's cart held before: the shopper is shown the cart they now have together. */
+  saved: number;
+}
+
 /**
  * After sign-in or registration: the guest cart's lines go into the account's cart (added to any line
- * already there, as the API adds). Lines the API refuses (no longer on sale) are named, not lost silently.
+ * already there, as the API adds). Lines the API refuses (no longer on sale) are counted, not lost silently.
  */
-export async function mergeGuestCart(shop: Shop): Promise<{ moved: number; skipped: string[] }> {
+export async function mergeGuestCart(shop: Shop): Promise<Merged> {
   const lines = shop.guestCart();
-  if (lines.length === 0) return { moved: 0, skipped: [] };
-  const products = await productsOf(
-    shop,
-    lines.map((line) => line.product),
-  );
+  if (lines.length === 0) return { moved: 0, skipped: [], saved: 0 };
+  const [products, before] = await Promise.all([
+    productsOf(
+      shop,
+      lines.map((line) => line.product),
+    ),
+    shop.api.cart.get(),
+  ]);
   let moved = 0;
   const skipped: string[] = [];
   for (const line of lines) {
@@ -204,5 +215,16 @@ export async function mergeGuestCart(shop: Shop): Promise<{ moved: number; skipp
     }
   }
   shop.saveGuestCart([]);
-  return { moved, skipped };
+  return { moved, skipped, saved: before.item_count };
+}
+
+/**
+ * Where a shopper goes once signed in: where they were going, unless the merge needs a word first. Then
+ * the cart says it (cart/+page.svelte): lines left out, or a cart now made of two.
+ */
+export function afterMerge(merged: Merged, next: string): string {
+  const params = new URLSearchParams();
+  if (merged.skipped.length > 0) params.set('unavailable', String(merged.skipped.length));
+  if (merged.saved > 0 && merged.moved > 0) params.set('saved', String(merged.saved));
+  return params.size > 0 ? `/cart?${params}` : next;
 }

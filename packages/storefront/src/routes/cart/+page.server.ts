@@ -8,7 +8,14 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     const [cart, settings, user] = await Promise.all([cartView(shop), storeSettings(shop), shop.user()]);
-    return { cart, freeShippingFrom: settings.free_shipping_from, csrf: user ? await shop.csrf() : null };
+    // Set by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper.
+    const count = (name: string) => Math.min(Math.max(Math.trunc(Number(event.url.searchParams.get(name))) || 0, 0), 999);
+    return {
+      cart,
+      freeShippingFrom: settings.free_shipping_from,
+      csrf: user ? await shop.csrf() : null,
+      merged: { unavailable: count('unavailable'), saved: user ? count('saved') : 0 },
+    };
   });
 
 const variantOf = (form: FormData) => String(form.get('variant') ?? '');

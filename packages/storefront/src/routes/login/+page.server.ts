@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import { mergeGuestCart } from '$lib/server/cart';
+import { afterMerge, mergeGuestCart } from '$lib/server/cart';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { safeNext, SIGN_IN_REASONS } from '$lib/server/next';
 import type { Actions, PageServerLoad } from './$types';
@@ -37,7 +37,6 @@ export const actions: Actions = {
       });
     }
     shop.forgetUser();
-    const { skipped } = await mergeGuestCart(shop);
-    redirect(303, skipped.length > 0 ? `/cart?unavailable=${skipped.length}` : next);
+    redirect(303, afterMerge(await mergeGuestCart(shop), next));
   },
 };

@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import { mergeGuestCart } from '$lib/server/cart';
+import { afterMerge, mergeGuestCart } from '$lib/server/cart';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { safeNext } from '$lib/server/next';
 import type { Actions, PageServerLoad } from './$types';
@@ -42,7 +42,6 @@ export const actions: Actions = {
       return formFailure(e, event, values, { EMAIL_TAKEN: 'An account with this email already exists. Sign in instead?' });
     }
     shop.forgetUser();
-    const { skipped } = await mergeGuestCart(shop);
-    redirect(303, skipped.length > 0 ? `/cart?unavailable=${skipped.length}` : next);
+    redirect(303, afterMerge(await mergeGuestCart(shop), next));
   },
 };
