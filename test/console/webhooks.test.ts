@@ -190,4 +190,18 @@ describe('console: webhooks', () => {
       customers.map((c) => c.email).sort(),
     );
   });
+
+  test('each event is described as the API’s catalog says, its field names set as code rather than in backticks', async (t2) => {
+    const owner = await signInAs(t, 'SUPER_ADMIN');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, owner.email, '/admin/webhooks/new');
+      const backInStock = page.getByRole('checkbox', { name: 'inventory.back_in_stock' });
+      await backInStock.waitFor();
+      const events = page.getByRole('group', { name: 'Events' });
+      assert.equal(await events.getByText('`', { exact: false }).count(), 0, 'no backtick shows');
+      await events.locator('code', { hasText: /^stock_status$/ }).waitFor();
+      await events.locator('code', { hasText: /^resubmitted$/ }).waitFor();
+      await events.getByText('(from OUT_OF_STOCK; stock_status says whether it is low)').waitFor();
+    });
+  });
 });

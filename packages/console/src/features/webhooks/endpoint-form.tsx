@@ -7,6 +7,7 @@ import { placeErrors } from '../../lib/errors';
 import { submitWith } from '../../lib/form-submit';
 import { LeaveGuard } from '../../lib/leave-guard';
 import { eventTypesQuery, type EndpointBody } from './api';
+import { EventSummary } from './event-summary';
 
 type EventType = EndpointBody['event_types'][number];
 
@@ -88,7 +89,12 @@ export function EndpointForm({
                 </Group>
                 <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="xs">
                   {subscribable.map((type) => (
-                    <Checkbox key={type.type} value={type.type} label={<code>{type.type}</code>} description={type.summary} />
+                    <Checkbox
+                      key={type.type}
+                      value={type.type}
+                      label={<code>{type.type}</code>}
+                      description={<EventSummary text={type.summary} />}
+                    />
                   ))}
                 </SimpleGrid>
               </Checkbox.Group>
