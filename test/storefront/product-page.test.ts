@@ -91,6 +91,18 @@ describe('storefront: the product page', () => {
     });
   });
 
+  test('a card on sale shows the price it was beside its price', async () => {
+    const cheapest = variantOf('M', 'Sky');
+    const reduced = await admin.patch(`/api/v1/admin/variants/${cheapest.id}`, { compare_at_price: '65.00' });
+    assert.equal(reduced.status, 200, reduced.text);
+    // With a cookie: rendered now, not a page kept from before the change.
+    const response = await fetch(`${app.baseUrl}/c/${shop.shirts.slug}`, { headers: { cookie: 'fresh=1' } });
+    const html = (await response.text()).replace(/\s+/g, ' ');
+    assert.match(html, />Sale</);
+    const price = /<p class="price[^"]*">(.*?)<\/p>/.exec(html)?.[1]?.replace(/<!--.*?-->|<[^>]+>/g, '') ?? '';
+    assert.match(price, /\$49\.00\s*was\s*\$65\.00/, price);
+  });
+
   test('a listing page past the end says so and leads to the last page', async () => {
     const response = await fetch(`${app.baseUrl}/c/${shop.shirts.slug}?page=99`);
     const html = (await response.text()).replace(/\s+/g, ' ');

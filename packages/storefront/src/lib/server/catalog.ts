@@ -117,7 +117,11 @@ export function buildTree(categories: readonly Category[]): CategoryTree {
 /** Only what a product card shows, so a listing page's data stays small. */
 export function card(product: Product) {
   const image = product.images[0];
-  const onSale = product.variants.some((v) => v.compare_at_price !== null && Number(v.compare_at_price) > Number(v.price));
+  const reduced = product.variants
+    .filter((v) => v.compare_at_price !== null && Number(v.compare_at_price) > Number(v.price))
+    .sort((a, b) => Number(a.price) - Number(b.price));
+  // The price it was, beside the price shown: the cheapest reduced variant's, when that is the price the card shows.
+  const was = reduced[0] && reduced[0].price === product.price_min ? reduced[0].compare_at_price : null;
   return {
     public_id: product.public_id,
     name: product.name,
@@ -128,7 +132,8 @@ export function card(product: Product) {
     price_max: product.price_max,
     rating: product.rating,
     in_stock: product.variants.some((v) => v.in_stock),
-    on_sale: onSale,
+    on_sale: reduced.length > 0,
+    was,
   };
 }
 export type ProductCard = ReturnType<typeof card>;
