@@ -29,13 +29,19 @@ export async function startSeedApi(config: Config, db: Db): Promise<SeedApi> {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     return fetch(url.startsWith(config.publicBaseUrl) ? baseUrl + url.slice(config.publicBaseUrl.length) : url, init);
   };
+  const sessions: Api[] = [];
   return {
     baseUrl,
     async signedIn(email, password) {
       const api = createApi({ baseUrl, fetch: fetchHere });
       await api.POST('/api/v1/auth/login', { body: { email, password } });
+      sessions.push(api);
       return api;
     },
-    close: () => app.close(),
+    // The seed's sessions end with it: no demo account lists a device it never used.
+    async close() {
+      for (const api of sessions) await api.DELETE('/api/v1/auth/session', {}).catch(() => undefined);
+      await app.close();
+    },
   };
 }

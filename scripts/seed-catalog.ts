@@ -71,7 +71,7 @@ export async function seedCatalog(db: Db): Promise<number> {
           public_id: newPublicId('prd'),
           name,
           slug: slugOf(name),
-          description: describeProduct(leaf.shape, n),
+          description: describeProduct(leaf.shape, name),
           brand: BRANDS[n % BRANDS.length]!,
           status: n % 17 === 16 ? 'DRAFT' : 'ACTIVE',
         })

@@ -108,47 +108,113 @@ export const NAMES: Record<Shape, string[]> = {
   ],
 };
 
-/** Opening sentence of each shape's descriptions (what it is), then what it is made of, then how to care for it. */
-const OPENINGS: Record<Shape, string[]> = {
-  tee: [
-    'A tee you will reach for first: soft from the first wear and cut a little longer so it stays tucked.',
-    'Built like the work shirts of the fifties, with a roomy fit, a sturdy rib collar and a chest pocket.',
-    'A clean crew neck with a modern fit: not too slim, not too boxy.',
-  ],
-  hoodie: [
-    'The hoodie for cool mornings and long evenings, with a lined hood and a roomy kangaroo pocket.',
-    'A full-zip hoodie with ribbed cuffs and hem that keep their shape, and deep pockets for cold hands.',
-    'Heavy enough to wear as a jacket in spring, soft enough to sleep in.',
-  ],
-  runner: [
-    'A neutral trainer with plenty of cushioning for easy days and long runs.',
-    'Light and quick, with a rocker sole that rolls you forward mile after mile.',
-    'Grippy lugs and a protective toe cap for rough trails, light enough for the road on the way there.',
-  ],
-  boot: [
-    'A classic boot that looks better every year, built on a Goodyear-welted sole that can be replaced.',
-    'Made for long days on your feet, with a padded collar and a cushioned footbed.',
-    'A go-anywhere boot with a lugged sole and a waterproof lining, smart enough for town.',
-  ],
-  bag: [
-    'Carries a laptop, a lunch and a jacket, with a padded sleeve and a zipped pocket for keys.',
-    'A roomy everyday bag with sturdy handles and a shoulder strap that tucks away.',
-    'Packs flat when empty and takes a weekend away when full.',
-  ],
-  cap: [
-    'A six-panel cap with a curved brim and an adjustable strap that fits almost everyone.',
-    'A warm, stretchy beanie that stays put on windy days, without the itch.',
-    'A packable hat for sunny days, with a brim wide enough to shade your neck.',
-  ],
-};
-
-const MATERIALS: Record<Shape, string[]> = {
-  tee: ['Made from 100% organic cotton jersey, garment-washed for softness.', 'Knitted from merino wool that breathes and resists odour.'],
-  hoodie: ['Made from heavyweight loopback cotton (420 g/m²).', 'Made from fleece spun from recycled bottles, brushed inside.'],
-  runner: ['Engineered mesh upper, foam midsole and a rubber outsole.', 'Recycled knit upper with a supportive heel counter.'],
-  boot: ['Full-grain leather upper with a leather lining.', 'Oiled suede upper on a natural crepe sole.'],
-  bag: ['Waxed cotton canvas with vegetable-tanned leather trims.', 'Recycled ripstop nylon with a water-resistant coating.'],
-  cap: ['Washed cotton twill with a cotton sweatband.', 'Soft merino wool, knitted in Scotland.'],
+/**
+ * Each product's description: what it is and what it is made of (written for its name, so a beanie is
+ * never described as a sun hat), then how to care for it (by shape).
+ */
+const ABOUT: Record<string, string> = {
+  'Everyday Cotton Tee':
+    'A tee you will reach for first: soft from the first wear and cut a little longer so it stays tucked. Made from 100% organic cotton jersey, garment-washed for softness.',
+  'Heavyweight Pocket Tee':
+    'Built like the work shirts of the fifties, with a roomy fit, a sturdy rib collar and a chest pocket. Knitted from dense 240 g/m² cotton that softens with every wash.',
+  'Organic Crew Neck Tee':
+    'A clean crew neck with a modern fit: not too slim, not too boxy. Made from certified organic cotton, grown without synthetic pesticides.',
+  'Striped Breton Tee':
+    'The sailor stripe, with a boat neck and three-quarter sleeves as the fishermen of Brittany wore it. Tightly knitted cotton that holds its shape.',
+  'Merino Travel Tee':
+    'One tee for a week away: it breathes on hot days, keeps you warm on cool ones and resists odour between washes. Knitted from fine 150 g/m² merino wool.',
+  'Vintage Wash Tee':
+    'Washed with stones before it reaches you, so it feels like an old favourite from the first day. Made from ring-spun cotton with a slightly faded colour.',
+  'Relaxed Linen Tee':
+    'A loose, airy tee for the hottest days, with a dropped shoulder and a straight hem. Made from washed European linen that gets softer with wear.',
+  'Performance Running Tee':
+    'A light tee that wicks sweat and dries fast, with flat seams that never rub on long runs. Made from recycled polyester with a reflective logo.',
+  'Long Sleeve Henley':
+    'A three-button henley with long sleeves, for layering or wearing alone on mild days. Made from a soft waffle-knit cotton.',
+  'Classic Pullover Hoodie':
+    'The hoodie for cool mornings and long evenings, with a lined hood and a roomy kangaroo pocket. Made from heavyweight loopback cotton (420 g/m²).',
+  'Zip-Up Fleece Hoodie':
+    'A full-zip hoodie with ribbed cuffs and hem that keep their shape, and deep pockets for cold hands. Made from fleece spun from recycled bottles, brushed inside.',
+  'Heavyweight Loopback Hoodie':
+    'Heavy enough to wear as a jacket in spring, soft enough to sleep in. Made from 480 g/m² loopback cotton, knitted slowly on vintage machines.',
+  'Lightweight Trail Hoodie':
+    'A thin, quick-drying hoodie for cool starts on the trail, with a snug hood that fits under a cap. Made from a light grid fleece that packs into its own pocket.',
+  'Sherpa-Lined Hoodie':
+    'A zip hoodie lined with deep sherpa pile in the body and hood, for the coldest days outdoors. Cotton outside, recycled polyester pile inside.',
+  'Recycled Fleece Hoodie':
+    'A pullover in soft brushed fleece with a roomy hood and a pouch pocket. Made entirely from fleece spun from recycled bottles.',
+  'Quarter-Zip Sweatshirt':
+    'A neat quarter-zip with a stand collar, smart enough for the office and warm enough for the walk there. Made from midweight cotton fleece.',
+  'Garment-Dyed Hoodie':
+    'Dyed after it is sewn, so every seam takes the colour a little differently and no two are quite alike. Made from midweight cotton fleece.',
+  'Waffle-Knit Hoodie':
+    'A light, textured hoodie that traps warm air in its waffle knit without the bulk. Made from a cotton and recycled polyester blend.',
+  'Tempo Road Runner':
+    'A neutral trainer with plenty of cushioning for easy days and long runs on the road. Engineered mesh upper, foam midsole and a rubber outsole.',
+  'Cloudstep Trainer':
+    'Soft, springy cushioning that takes the sting out of hard pavements, for daily runs and long walks. Recycled knit upper with a supportive heel counter.',
+  'Trailblazer Waterproof':
+    'Grippy lugs, a protective toe cap and a waterproof membrane for wet trails. Mesh upper over the membrane, and a rubber outsole with 5 mm lugs.',
+  'Pace Racer':
+    'Light and quick, with a rocker sole that rolls you forward mile after mile on race day. A thin mesh upper on a responsive foam midsole.',
+  'Daily Miles Runner':
+    'A dependable trainer for every day of the week, with a roomy toe box and a durable outsole. Engineered mesh upper and a dual-density foam midsole.',
+  'Summit Trail Shoe':
+    'Grippy lugs and a rock plate for steep, rough trails, light enough for the road on the way there. Abrasion-resistant mesh upper and a sticky rubber outsole.',
+  'Featherlight Racer':
+    'Our lightest shoe, at 190 g, built for fast 5Ks and track sessions. A single-layer mesh upper on a thin, lively foam midsole.',
+  'Stride Cushion Trainer':
+    'Maximum cushioning for long, slow miles and recovery days. Recycled knit upper with a padded collar and a thick foam midsole.',
+  'Recovery Slip-On': 'A soft slip-on to wear after a long run, or around the house. A stretch knit upper on a thick, forgiving foam sole.',
+  'Chelsea Leather Boot':
+    'A classic Chelsea boot that looks better every year, with elastic sides and a pull tab, built on a Goodyear-welted sole that can be replaced. Full-grain leather upper with a leather lining.',
+  'Rugged Hiking Boot':
+    'Made for long days in the hills, with a padded collar, a cushioned footbed and a lugged sole. Full-grain leather upper with a waterproof lining.',
+  'Waxed Canvas Work Boot':
+    'A light work boot in waxed canvas with leather reinforcements at the toe and heel. Waxed cotton canvas upper on a cushioned rubber sole.',
+  'Desert Suede Boot':
+    'The desert boot: two eyelets, an ankle height and a soft sole that is easy on the feet from the first day. Oiled suede upper on a natural crepe sole.',
+  'Shearling Winter Boot':
+    'Warm to well below freezing, with a shearling lining and a grippy winter sole. Water-resistant suede upper lined with genuine shearling.',
+  'Moc-Toe Work Boot':
+    'The moc-toe work boot, with its stitched toe and a wedge sole that is kind on hard floors. Full-grain leather upper, Goodyear-welted and resoleable.',
+  'Lace-Up Field Boot':
+    'A tall lace-up boot for muddy fields and city streets alike, with a speed-hook top. Full-grain leather upper with a leather lining.',
+  'Waterproof Trail Boot':
+    'A go-anywhere boot with a lugged sole and a waterproof lining, smart enough for town. Nubuck upper over a waterproof membrane.',
+  'Heritage Service Boot':
+    'Modelled on the service boots of the forties, with a rounded toe and a stacked leather heel. Full-grain leather upper, Goodyear-welted and resoleable.',
+  'Canvas Market Tote':
+    'A roomy everyday tote with sturdy handles and a shoulder strap that tucks away. Waxed cotton canvas with vegetable-tanned leather trims.',
+  'Everyday Backpack 20L':
+    'Carries a laptop, a lunch and a jacket, with a padded sleeve and a zipped pocket for keys. Recycled ripstop nylon with a water-resistant coating.',
+  'Roll-Top Commuter Pack':
+    'A roll-top pack that keeps the rain out on the bike, and grows with what you carry. Recycled ripstop nylon with welded seams.',
+  'Leather Crossbody Bag':
+    'A small crossbody bag for a phone, keys and a wallet, worn on the hip or across the chest. Vegetable-tanned leather that darkens with use.',
+  'Weekender Duffel':
+    'Takes a weekend away and fits in an overhead locker, with a shoe pocket at the end. Waxed cotton canvas with vegetable-tanned leather trims.',
+  'Packable Day Bag':
+    'Packs into its own pocket when empty and carries a day out when full. Recycled ripstop nylon with a water-resistant coating.',
+  'Laptop Messenger':
+    'A messenger bag with a padded sleeve for a 15-inch laptop and a quick-release strap. Waxed cotton canvas with a leather flap.',
+  'Sling Hip Pack':
+    'A small sling for the essentials, worn on the hip or across the back. Recycled ripstop nylon with a water-resistant coating.',
+  'Waxed Canvas Briefcase':
+    'A slim briefcase with room for a laptop and papers, and a strap for the shoulder. Waxed cotton canvas with vegetable-tanned leather handles.',
+  'Washed Cotton Cap':
+    'A six-panel cap with a curved brim and an adjustable strap that fits almost everyone. Washed cotton twill with a cotton sweatband.',
+  'Merino Rib Beanie': 'A warm, stretchy rib beanie that stays put on windy days, without the itch. Soft merino wool, knitted in Scotland.',
+  'Fisherman Wool Beanie':
+    'A short, snug beanie that sits above the ears, as fishermen wore it on deck. Thick lambswool in a fisherman rib.',
+  'Wide-Brim Sun Hat': 'A packable hat for sunny days, with a brim wide enough to shade your neck. Woven paper straw with a cotton band.',
+  'Mesh Trucker Cap':
+    'A trucker cap with a foam front and a mesh back that keeps your head cool. Cotton twill front, polyester mesh back, snap closure.',
+  'Waxed Bucket Hat':
+    'A bucket hat that keeps the drizzle off, with a short, soft brim all round. Waxed cotton canvas with a cotton lining.',
+  'Five-Panel Camp Cap': 'A flat-brimmed five-panel cap for the campsite and the city. Nylon with a quick-drying cotton sweatband.',
+  'Cable-Knit Beanie': 'A cosy cable-knit beanie with a folded cuff for extra warmth over the ears. Soft merino wool, knitted in Scotland.',
+  'Corduroy Dad Cap': 'A relaxed, unstructured cap in soft corduroy with a brass buckle strap. Cotton corduroy with a cotton sweatband.',
 };
 
 const CARE: Record<Shape, string> = {
@@ -160,8 +226,10 @@ const CARE: Record<Shape, string> = {
   cap: 'Hand wash cold and reshape while damp.',
 };
 
-export function describeProduct(shape: Shape, n: number): string {
-  return [OPENINGS[shape][n % OPENINGS[shape].length], MATERIALS[shape][n % MATERIALS[shape].length], CARE[shape]].join(' ');
+export function describeProduct(shape: Shape, name: string): string {
+  const about = ABOUT[name];
+  if (!about) throw new Error(`No description for the demo product ${name}`);
+  return `${about} ${CARE[shape]}`;
 }
 
 /** Colours with the hex the product pictures are drawn in. */

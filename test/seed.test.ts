@@ -52,6 +52,19 @@ describe('npm run seed', () => {
         AND NOT coalesce(v.images::jsonb -> 0 ->> 'alt_text' ILIKE '% in ' || (v.options->>'colour'), false)`.execute(t.db);
     assert.equal(colourless.rows[0]!.n, 0, "a variant without its colour's picture");
 
+    // Every product's description is its own (a beanie is not described as a sun hat).
+    const descriptions = await sql<{ n: number; distinct: number }>`
+      SELECT count(*)::int AS n, count(DISTINCT description)::int AS distinct FROM products`.execute(t.db);
+    assert.equal(descriptions.rows[0]!.distinct, descriptions.rows[0]!.n);
+    // The customers were members before their first order, and the seed left no session behind.
+    const early = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM users u WHERE u.created_at > (SELECT min(o.placed_at) FROM orders o WHERE o.user_id = u.id)`.execute(
+      t.db,
+    );
+    assert.equal(early.rows[0]!.n, 0, 'no customer joined after their first order');
+    const sessions = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sessions WHERE revoked_at IS NULL`.execute(t.db);
+    assert.equal(sessions.rows[0]!.n, 0, "the seed's own sessions are ended");
+
     const admin = t.client();
     const login = await admin.post('/api/v1/auth/login', { email: 'admin@demo.store', password: 'Demo-Pass-1' });
     assert.equal(login.status, 200, login.text);
