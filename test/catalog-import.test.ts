@@ -158,6 +158,29 @@ test('a stock count: SKUs and counted quantities, each change an adjustment with
   assert.equal(expectStatus(await t.admin.get(`${API}/admin/inventory/${c!.public_id}`), 200).quantity_on_hand, 4);
 });
 
+test('a stock count is refused in its own words: a negative count is below 0, an unknown SKU is not in the catalog', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ stock: 5 }, { stock: 2 }] });
+  const [a, b] = made.variants as { sku: string }[];
+  const unknown = uniqueSku('NOPE');
+  const file = `sku,quantity_on_hand,reorder_level\r\n${a!.sku},-3,\r\n${unknown},4,\r\n${b!.sku},two,-1\r\n`;
+  const report = expectStatus(await upload(file, 'validate'), 200);
+  assert.deepEqual(
+    report.refused.map((r: any) => [r.line, r.sku, r.field, r.message]),
+    [
+      [2, a!.sku, 'quantity_on_hand', 'must be 0 or more'],
+      [3, unknown, 'sku', 'is not in the catalog: a stock count only updates existing variants'],
+      [4, b!.sku, 'quantity_on_hand', 'must be a whole number, 0 or more'],
+      [4, b!.sku, 'reorder_level', 'must be 0 or more'],
+    ],
+  );
+  // A row that gives a new variant's fields is still told what a new variant needs.
+  const partial = expectStatus(await upload(csv(`,,,,${unknown},Blue,,,,4,`), 'validate'), 200);
+  assert.deepEqual(
+    partial.refused.map((r: any) => [r.field, r.message]),
+    [['price', 'is needed for a new variant']],
+  );
+});
+
 test('a file longer than one statement batch: every row written, every derived store kept, each product reported once as created, then as updated', async () => {
   const category = await createCategory(t.admin, { name: `Import batch ${uniqueSku()}` });
   const tag = uniqueSku('BATCH').toLowerCase();

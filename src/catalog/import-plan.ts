@@ -40,6 +40,9 @@ export interface ImportPlan {
 const PRODUCT_FIELDS = ['product_name', 'product_status', 'brand', 'description', 'categories'] as const;
 const optionsKey = (options: Record<string, string>) => JSON.stringify(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const STOCK_FIELDS = new Set(['sku', 'quantity_on_hand', 'reorder_level']);
+/** A row with nothing but stock figures (a stock count's) counts a variant the store has; it never makes one. */
+const onlyStock = (row: ImportRow) => Object.keys(row).every((field) => STOCK_FIELDS.has(field));
 
 export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Refusal[]): Promise<ImportPlan> {
   const refused = [...earlier];
@@ -94,6 +97,10 @@ export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Ref
         continue;
       }
       targets.push({ line: p.line, row: p.row, product: productFor(`id:${product.id}`, product), existing, hasStockRecord: false });
+      continue;
+    }
+    if (onlyStock(p.row)) {
+      refuse(p, 'sku', 'is not in the catalog: a stock count only updates existing variants');
       continue;
     }
     if (p.row.variant_name === undefined || p.row.price === undefined) {

@@ -44,7 +44,7 @@ export type ImportRow = Static<typeof ImportRow>;
 
 type RowCheck = {
   (value: unknown): boolean;
-  errors?: { instancePath: string; message?: string; params?: Record<string, unknown> }[] | null;
+  errors?: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[] | null;
 };
 let compiledRowCheck: RowCheck | undefined;
 /** Compiled on the first import, not when the module loads (most processes never import a file). */
@@ -72,7 +72,8 @@ function cellValue(column: ProductCsvColumn, raw: string): unknown {
   const text = raw.trim();
   if (text === '') return undefined;
   if (CLEARABLE.has(column) && text.toLowerCase() === 'none') return null;
-  if (INTEGER.has(column)) return /^\d+$/.test(text) ? Number(text) : text;
+  // A sign is read too, so -3 is refused as below 0 rather than as not a number.
+  if (INTEGER.has(column)) return /^[-+]?\d+$/.test(text) ? Number(text) : text;
   if (column === 'categories')
     return text
       .split('|')
@@ -81,6 +82,17 @@ function cellValue(column: ProductCsvColumn, raw: string): unknown {
   if (column === 'options') return parseOptions(text) ?? text;
   if (column === 'description') return raw;
   return text;
+}
+
+/** What a cell that breaks its column's rule is told, in the words of a spreadsheet rather than of the schema. */
+function refusalMessage(field: string, issue: NonNullable<RowCheck['errors']>[number], values: Record<string, unknown>): string {
+  if (field === 'options' && typeof values.options === 'string') return 'must be name=value pairs separated by ;';
+  if (INTEGER.has(field as ProductCsvColumn)) {
+    if (issue.keyword === 'minimum') return 'must be 0 or more';
+    if (issue.keyword === 'maximum') return `must be at most ${String(issue.params?.limit)}`;
+    return CLEARABLE.has(field as ProductCsvColumn) ? 'must be a whole number, 0 or more, or none' : 'must be a whole number, 0 or more';
+  }
+  return issue.message ?? 'is invalid';
 }
 
 /**
@@ -133,15 +145,7 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
       const field = issue.instancePath.split('/')[1] || String(issue.params?.missingProperty ?? issue.params?.additionalProperty ?? 'row');
       if (seen.has(field)) continue;
       seen.add(field);
-      refused.push({
-        line,
-        sku,
-        field,
-        message:
-          field === 'options' && typeof values.options === 'string'
-            ? 'must be name=value pairs separated by ;'
-            : (issue.message ?? 'is invalid'),
-      });
+      refused.push({ line, sku, field, message: refusalMessage(field, issue, values) });
     }
   });
   return { rows, refused };
