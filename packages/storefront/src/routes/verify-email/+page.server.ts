@@ -7,7 +7,11 @@ import type { Actions, PageServerLoad } from './$types';
  * not the page load itself: mail scanners that open links must not spend a single-use token.
  */
 export const load: PageServerLoad = (event) =>
-  loading(event, async () => ({ token: tokenOf(event.url), csrf: await event.locals.shop.csrf() }));
+  loading(event, async () => {
+    const user = await event.locals.shop.user();
+    // Opened again once verified (the email kept, a second click): nothing to do, and it says so.
+    return { token: tokenOf(event.url), csrf: await event.locals.shop.csrf(), alreadyVerified: Boolean(user?.email_verified) };
+  });
 
 export const actions: Actions = {
   default: async (event) => {
@@ -22,7 +26,7 @@ export const actions: Actions = {
         {},
         {
           NOT_FOUND: 'This verification link is not valid.',
-          TOKEN_EXPIRED: 'This verification link has expired or was used already.',
+          TOKEN_EXPIRED: 'This verification link has expired or was used already. If you used it to verify your email, there is nothing more to do.',
         },
       );
     }
