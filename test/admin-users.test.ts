@@ -66,6 +66,11 @@ describe('GET /admin/users', () => {
     const supers = ok(await t.admin.get(`${USERS}?role=SUPER_ADMIN&limit=100`)) as any[];
     assert.ok(supers.some((u) => u.public_id === t.superAdmin.user.public_id));
     assert.ok(supers.every((u) => u.role === 'SUPER_ADMIN'));
+    // STAFF: both staff roles, as the console's Staff list shows them.
+    const everyStaff = ok(await t.admin.get(`${USERS}?role=STAFF&limit=100`)) as any[];
+    assert.deepEqual(new Set(everyStaff.map((u) => u.role)), new Set(['ADMIN', 'SUPER_ADMIN']));
+    assert.ok(everyStaff.some((u) => u.public_id === t.superAdmin.user.public_id));
+    assert.ok(everyStaff.some((u) => u.public_id === staff.user.public_id));
 
     const victim = await signUp(t);
     ok(await t.admin.post(`${USERS}/${victim.user.public_id}/suspend`));

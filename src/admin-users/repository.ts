@@ -8,7 +8,8 @@ import type { AccountSortField, AdminUserListQuery } from './schemas.js';
 
 function filtered(db: Executor, query: AdminUserListQuery) {
   let base = db.selectFrom('users');
-  if (query.role) base = base.where('role', '=', query.role);
+  if (query.role === 'STAFF') base = base.where('role', 'in', ['ADMIN', 'SUPER_ADMIN']);
+  else if (query.role) base = base.where('role', '=', query.role);
   if (query.status) base = base.where('status', '=', query.status);
   if (query.joined_from) base = base.where('created_at', '>=', new Date(query.joined_from));
   if (query.joined_to) base = base.where('created_at', '<', new Date(query.joined_to));

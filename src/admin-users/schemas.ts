@@ -7,11 +7,16 @@ import { Role, User } from '../identity/schemas.js';
 export const ACCOUNT_SORTS = ['created_at', 'email', 'name'] as const;
 export type AccountSortField = (typeof ACCOUNT_SORTS)[number];
 
+/** A role, or STAFF: the people who run the store (ADMIN and SUPER_ADMIN), the console's Staff list. */
+const RoleFilter = Type.Union([...Role.anyOf, Type.Literal('STAFF')], {
+  description: 'Accounts with this role; STAFF: ADMIN and SUPER_ADMIN accounts together',
+});
+
 export const AdminUserListQuery = Type.Object({
   ...PageQuery,
   sort: SortQuery(ACCOUNT_SORTS, '-created_at'),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name or email' })),
-  role: Type.Optional(Role),
+  role: Type.Optional(RoleFilter),
   status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),
   joined_from: Type.Optional(Type.String({ format: 'date-time', description: 'Accounts created at or after this instant (inclusive)' })),
   joined_to: Type.Optional(Type.String({ format: 'date-time', description: 'Accounts created before this instant (exclusive)' })),

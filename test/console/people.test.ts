@@ -89,6 +89,10 @@ describe('console: customers and staff', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Staff' }).click();
       await page.getByRole('heading', { level: 1, name: 'Staff' }).waitFor();
       await page.getByRole('table', { name: 'Accounts' }).getByRole('cell', { name: buyer.email, exact: true }).waitFor();
+      // Staff is both staff roles: the super admin looking at it is on it too, and the filter says so.
+      await page.getByRole('table', { name: 'Accounts' }).getByRole('cell', { name: owner.email, exact: true }).waitFor();
+      assert.equal(await page.getByRole('combobox', { name: 'Role' }).inputValue(), 'Staff (admins and super admins)');
+      assert.equal(new URL(page.url()).searchParams.get('role'), 'STAFF');
     });
     const raised = await owner.client.get(`/api/v1/admin/users/${buyer.user.public_id}`);
     assert.equal(raised.body.data.role, 'ADMIN');

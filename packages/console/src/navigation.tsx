@@ -20,7 +20,7 @@ import type { ComponentType } from 'react';
 export interface NavItem {
   label: string;
   to: NonNullable<LinkProps['to']>;
-  /** A preset filter, for entries that are a view of another list (Staff is accounts with role ADMIN). */
+  /** A preset filter, for entries that are a view of another list (Staff is accounts with role ADMIN or SUPER_ADMIN). */
   search?: Record<string, string>;
   icon: ComponentType<{ size?: number; stroke?: number }>;
   /** Shown to SUPER_ADMIN only; the server enforces the same rule. */
@@ -51,7 +51,7 @@ export const NAVIGATION: NavSection[] = [
     label: 'Administration',
     items: [
       { label: 'Money', to: '/money', icon: IconCash, superOnly: true },
-      { label: 'Staff', to: '/customers', search: { role: 'ADMIN' }, icon: IconUserShield, superOnly: true },
+      { label: 'Staff', to: '/customers', search: { role: 'STAFF' }, icon: IconUserShield, superOnly: true },
       { label: 'Invitations', to: '/invitations', icon: IconMailPlus, superOnly: true },
       { label: 'Webhooks', to: '/webhooks', icon: IconWebhook, superOnly: true },
       { label: 'Audit log', to: '/audit', icon: IconHistory, superOnly: true },

@@ -11764,7 +11764,8 @@ export interface paths {
                     sort?: "created_at" | "-created_at" | "email" | "-email" | "name" | "-name";
                     /** @description Substring of name or email */
                     search?: string;
-                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
+                    /** @description Accounts with this role; STAFF: ADMIN and SUPER_ADMIN accounts together */
+                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN" | "STAFF";
                     status?: "ACTIVE" | "SUSPENDED";
                     /** @description Accounts created at or after this instant (inclusive) */
                     joined_from?: string;

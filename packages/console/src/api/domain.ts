@@ -21,6 +21,8 @@ export type AuditAction = NonNullable<AuditQueryParams['action']>;
 export type AuditEntityType = NonNullable<AuditQueryParams['entity_type']>;
 export type InvitationState = NonNullable<NonNullable<paths['/api/v1/admin/staff-invitations']['get']['parameters']['query']>['state']>;
 export type StaffRole = Exclude<Role, 'CUSTOMER'>;
+/** The account list's role filter: a role, or STAFF (ADMIN and SUPER_ADMIN together). */
+export type RoleFilter = NonNullable<NonNullable<paths['/api/v1/admin/users']['get']['parameters']['query']>['role']>;
 type DeliveriesQueryParams = NonNullable<
   paths['/api/v1/admin/webhooks/endpoints/{endpoint_public_id}/deliveries']['get']['parameters']['query']
 >;
@@ -54,6 +56,7 @@ export const someOf =
 
 export const ORDER_STATUSES = valuesOf<OrderStatus>()(['PLACED', 'CONFIRMED', 'SHIPPED', 'FULFILLED', 'CANCELLED']);
 export const ROLES = valuesOf<Role>()(['CUSTOMER', 'ADMIN', 'SUPER_ADMIN']);
+export const ROLE_FILTERS = valuesOf<RoleFilter>()(['CUSTOMER', 'ADMIN', 'SUPER_ADMIN', 'STAFF']);
 export const ACCOUNT_STATUSES = valuesOf<AccountStatus>()(['ACTIVE', 'SUSPENDED']);
 export const PRODUCT_STATUSES = valuesOf<ProductStatus>()(['DRAFT', 'ACTIVE', 'ARCHIVED']);
 export const VARIANT_STATUSES = valuesOf<VariantStatus>()(['ACTIVE', 'INACTIVE']);

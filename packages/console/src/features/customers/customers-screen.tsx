@@ -2,7 +2,7 @@ import { Anchor, Button, Select, Text } from '@mantine/core';
 import { IconMailPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { ACCOUNT_STATUSES, ROLES } from '../../api/domain';
+import { ACCOUNT_STATUSES, ROLE_FILTERS, type RoleFilter } from '../../api/domain';
 import { useStaff } from '../../api/session';
 import { DataTable, type Column } from '../../components/DataTable';
 import { DateRange } from '../../components/DateRange';
@@ -18,6 +18,9 @@ import { accountsQuery } from './api';
 import type { CustomersSearch } from './search';
 
 const PAGE_SIZE = 25;
+
+/** STAFF is the API's filter for both staff roles, which the sidebar's Staff entry opens. */
+const roleFilterLabel = (role: RoleFilter) => (role === 'STAFF' ? 'Staff (admins and super admins)' : titleCase(role));
 
 export function CustomersScreen() {
   const search = useSearch({ from: '/staff/customers' });
@@ -56,7 +59,7 @@ export function CustomersScreen() {
     { key: 'verified', header: 'Email verified', render: (user) => (user.email_verified ? 'Yes' : 'No') },
     { key: 'joined', header: 'Joined', sort: 'created_at', render: (user) => day(user.created_at) },
   ];
-  const staffView = search.role === 'ADMIN' || search.role === 'SUPER_ADMIN';
+  const staffView = search.role === 'STAFF' || search.role === 'ADMIN' || search.role === 'SUPER_ADMIN';
   const filtered = Boolean(search.q || search.role || search.status || search.from || search.to || search.since);
   return (
     <>
@@ -77,8 +80,8 @@ export function CustomersScreen() {
           label="Role"
           placeholder="Any role"
           clearable
-          w={170}
-          data={ROLES.map((role) => ({ value: role, label: titleCase(role) }))}
+          w={310}
+          data={ROLE_FILTERS.map((role) => ({ value: role, label: roleFilterLabel(role) }))}
           value={search.role ?? null}
           onChange={(role) => update({ role: (role ?? undefined) as CustomersSearch['role'] })}
         />

@@ -1,4 +1,4 @@
-import { ACCOUNT_STATUSES, ROLES, valuesOf, type AccountStatus, type Role, type SortOf } from '../../api/domain';
+import { ACCOUNT_STATUSES, ROLE_FILTERS, valuesOf, type AccountStatus, type RoleFilter, type SortOf } from '../../api/domain';
 import { date, instant, oneOf, pageOrNone, text } from '../../lib/search';
 
 export const ACCOUNT_SORTS = valuesOf<SortOf<'/api/v1/admin/users'>>()(['-created_at', 'created_at', 'name', '-name', 'email', '-email']);
@@ -6,7 +6,7 @@ export const ACCOUNT_SORTS = valuesOf<SortOf<'/api/v1/admin/users'>>()(['-create
 export interface CustomersSearch {
   page?: number | undefined;
   q?: string | undefined;
-  role?: Role | undefined;
+  role?: RoleFilter | undefined;
   status?: AccountStatus | undefined;
   /** Joined on these UTC calendar days, both inclusive. */
   from?: string | undefined;
@@ -19,7 +19,7 @@ export interface CustomersSearch {
 export const customersSearch = (search: Record<string, unknown>): CustomersSearch => ({
   page: pageOrNone(search.page),
   q: text(search.q),
-  role: oneOf(search.role, ROLES),
+  role: oneOf(search.role, ROLE_FILTERS),
   status: oneOf(search.status, ACCOUNT_STATUSES),
   from: date(search.from),
   to: date(search.to),
