@@ -72,6 +72,9 @@ describe('the /docs page', () => {
       const page = await context.newPage();
       const fetched: string[] = [];
       page.on('request', (request) => fetched.push(request.url()));
+      // Swagger UI runs under the page's own CSP without a refusal (it sets inline styles).
+      const errors: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
       try {
         await page.goto(`/docs/?${query}`);
         await page.locator('.info .title').filter({ hasText: 'Commerce API' }).waitFor({ timeout: 20_000 });
@@ -85,6 +88,7 @@ describe('the /docs page', () => {
           [],
           `/docs/?${query} fetched from elsewhere`,
         );
+        assert.deepEqual(errors, [], `/docs/?${query}: console errors`);
       } finally {
         await context.close();
       }
