@@ -93,6 +93,9 @@ describe('console: customers and staff', () => {
       await page.getByRole('table', { name: 'Accounts' }).getByRole('cell', { name: owner.email, exact: true }).waitFor();
       assert.equal(await page.getByRole('combobox', { name: 'Role' }).inputValue(), 'Staff (admins and super admins)');
       assert.equal(new URL(page.url()).searchParams.get('role'), 'STAFF');
+      // One entry of the menu is the current page: Staff, not Customers as well.
+      const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
+      assert.deepEqual(await current.allInnerTexts(), ['Staff']);
     });
     const raised = await owner.client.get(`/api/v1/admin/users/${buyer.user.public_id}`);
     assert.equal(raised.body.data.role, 'ADMIN');

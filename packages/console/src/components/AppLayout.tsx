@@ -130,6 +130,9 @@ function StaffFrame() {
                         to={item.to}
                         // Entries are of different routes: the preset search is checked where NAVIGATION declares it.
                         search={(item.search ?? {}) as never}
+                        // Which entry is current is isActive's to say: the router's own match would also mark
+                        // Customers (no preset filter) current on the Staff view, as its empty search matches any.
+                        activeOptions={{ exact: true }}
                         label={item.label}
                         leftSection={<item.icon size={18} stroke={1.6} />}
                         active={isActive(item)}

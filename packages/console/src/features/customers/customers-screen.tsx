@@ -65,7 +65,7 @@ export function CustomersScreen() {
     <>
       <PageHeader
         title={staffView ? 'Staff' : 'Customers'}
-        subtitle="Accounts of the store, customers and staff"
+        subtitle={staffView ? 'The people who run the store: admins and super admins' : 'Accounts of the store, customers and staff'}
         actions={
           staffView && me.isSuper ? (
             <Button leftSection={<IconMailPlus size={16} />} renderRoot={(props) => <Link {...props} to="/invitations" />}>
