@@ -99,16 +99,34 @@ export function createDb(connectionString: string, poolSize: number, options: Db
   // client on release because it is no longer queryable.
   const connectionFailed = (error: Error) => options.onConnectionError?.(error);
   pool.on('error', connectionFailed);
+  // Each open connection until its socket has closed, for closePool.
+  const open = new Map<pg.PoolClient, Promise<void>>();
   pool.on('connect', (client) => {
     client.on('error', connectionFailed);
+    open.set(
+      client,
+      new Promise<void>((resolve) => client.once('end', resolve)).then(() => void open.delete(client)),
+    );
     if (options.namedStatements !== false) prepareStatements(client, (error) => options.onNamedStatementRefused?.(error));
   });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: { connect: () => pool.connect(), end: () => closePool(pool, open) } }),
     ...(options.onQuery ? { log: (event) => options.onQuery!(event.query.sql, event.query.parameters) } : {}),
   });
   pools.set(db, { pool, max: poolSize });
   return db;
+}
+
+/**
+ * Ends the pool (`db.destroy()`) and resolves once every connection it had
+ * is closed. pg-pool's own end resolves as soon as it has asked its idle
+ * connections to close, while their goodbyes are still on the wire: a
+ * server stopped right after (the embedded one, at shutdown) ends them first,
+ * and each would be reported as a connection lost.
+ */
+async function closePool(pool: pg.Pool, open: ReadonlyMap<pg.PoolClient, Promise<void>>): Promise<void> {
+  await pool.end();
+  await Promise.all(open.values());
 }
 
 /** The connection counts of a Db's pool, for metrics. */
