@@ -17,13 +17,14 @@ export interface AppliedCoupon {
   discount: Cents;
 }
 
-type CouponRequest = { code: string; userId: number; subtotal: Cents; now: Date };
+/** `currency`: the shop's, for the words of a refusal. */
+type CouponRequest = { code: string; userId: number; subtotal: Cents; currency: string; now: Date };
 
 /** The coupon with this code (any letter case), checked for an order of `subtotal` by `userId`, with its discount. */
 async function checkedCoupon(db: Executor, input: CouponRequest, lock: boolean): Promise<AppliedCoupon> {
   const coupon = await findCouponByCode(db, input.code.trim().toUpperCase(), lock);
   if (!coupon) throw invalidCoupon('unknown code');
-  checkCouponApplies(coupon, input.now, input.subtotal);
+  checkCouponApplies(coupon, input.now, input.subtotal, input.currency);
   if (coupon.usage_limit_per_user !== null) checkAccountUses(coupon, await countAccountUses(db, coupon.id, input.userId));
   return { coupon, discount: discountFor(coupon, input.subtotal) };
 }

@@ -36,14 +36,19 @@ export function discountFor(coupon: DiscountFacts, subtotal: Cents): Cents {
  * with the reason), used up (409 COUPON_EXHAUSTED) or a subtotal below its
  * minimum (400). The per-account limit is checkAccountUses.
  */
-export function checkCouponApplies(coupon: CouponFacts & Pick<CouponRow, 'minimum_order_amount'>, now: Date, subtotal: Cents): void {
+export function checkCouponApplies(
+  coupon: CouponFacts & Pick<CouponRow, 'minimum_order_amount'>,
+  now: Date,
+  subtotal: Cents,
+  currency: string,
+): void {
   const status = couponStatus(coupon, now);
   if (status === 'INACTIVE') throw invalidCoupon('the coupon is not active');
   if (status === 'EXPIRED') throw invalidCoupon('the coupon has expired');
   if (status === 'SCHEDULED') throw invalidCoupon('the coupon is not valid yet');
   if (status === 'EXHAUSTED') throw couponExhausted(false);
   if (coupon.minimum_order_amount !== null && subtotal < toCents(coupon.minimum_order_amount)) {
-    throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount}`);
+    throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount} ${currency}`);
   }
 }
 

@@ -76,7 +76,13 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
 
     const priced = pricedLines(lines);
     const applied = input.coupon_code
-      ? await applyCoupon(trx, { code: input.coupon_code, userId, subtotal: subtotalOf(priced), now: clock.now() })
+      ? await applyCoupon(trx, {
+          code: input.coupon_code,
+          userId,
+          subtotal: subtotalOf(priced),
+          currency: config.commerce.currency,
+          now: clock.now(),
+        })
       : null;
     const totals = priceOrder(priced, applied?.discount ?? 0, config.commerce);
     // Order amounts are stored as NUMERIC(12, 2); a larger order is refused rather than failing with a 500.

@@ -34,7 +34,13 @@ export function createQuote({
     const lines = await cartLines(db, ctx.actor.userId).execute();
     const priced = pricedLines(lines);
     const coupon = couponCode
-      ? await previewCoupon(db, { code: couponCode, userId: ctx.actor.userId, subtotal: subtotalOf(priced), now: clock.now() })
+      ? await previewCoupon(db, {
+          code: couponCode,
+          userId: ctx.actor.userId,
+          subtotal: subtotalOf(priced),
+          currency: config.commerce.currency,
+          now: clock.now(),
+        })
       : null;
     return {
       ...amountsOf(priceOrder(priced, coupon?.discount ?? 0, config.commerce)),

@@ -78,21 +78,28 @@ describe('coupon rules an order and the admin API apply', () => {
     usage_limit_per_user: 1,
   };
 
+  test('a subtotal below the minimum is refused in words, with the currency', () => {
+    assert.throws(
+      () => checkCouponApplies(coupon, NOW, 4999, 'EUR'),
+      (error: { details?: { message: string }[] }) => /at least 50\.00 EUR$/.test(error.details?.[0]?.message ?? ''),
+    );
+  });
+
   test('status, minimum and per-account limit refuse with their codes', () => {
     assert.equal(
-      codeOf(() => checkCouponApplies(coupon, NOW, 5000)),
+      codeOf(() => checkCouponApplies(coupon, NOW, 5000, 'USD')),
       null,
     );
     assert.equal(
-      codeOf(() => checkCouponApplies(coupon, NOW, 4999)),
+      codeOf(() => checkCouponApplies(coupon, NOW, 4999, 'USD')),
       'INVALID_COUPON',
     );
     assert.equal(
-      codeOf(() => checkCouponApplies({ ...coupon, is_active: false }, NOW, 5000)),
+      codeOf(() => checkCouponApplies({ ...coupon, is_active: false }, NOW, 5000, 'USD')),
       'INVALID_COUPON',
     );
     assert.equal(
-      codeOf(() => checkCouponApplies({ ...coupon, usage_limit: 1, times_used: 1 }, NOW, 5000)),
+      codeOf(() => checkCouponApplies({ ...coupon, usage_limit: 1, times_used: 1 }, NOW, 5000, 'USD')),
       'COUPON_EXHAUSTED',
     );
     assert.equal(
