@@ -250,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
+  const storeName = read('STORE_NAME') ?? 'Northwind Supply';
+  if (storeName.length > 100) throw new ConfigError('STORE_NAME', 'must be at most 100 characters');
   const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? (nodeEnv === 'production' ? PRIVATE_NETWORKS : 'false'));
 
   const imagekitKeys = ['IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY', 'IMAGEKIT_URL_ENDPOINT'].map(read);
@@ -298,7 +300,8 @@ export function loadConfig(env: Env = process.env): Config {
       return key ?? null;
     })(),
     smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
-    mailFrom: read('MAIL_FROM') ?? 'Store <no-reply@store.local>',
+    // Mail comes from the shop by name (a quoted display name: the name may hold commas or dots).
+    mailFrom: read('MAIL_FROM') ?? `"${storeName.replace(/["\\\r\n]/g, '')}" <no-reply@store.local>`,
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: (() => {
       const format = read('LOG_FORMAT') ?? (nodeEnv === 'development' ? 'pretty' : 'json');
@@ -407,11 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
       batchSize: int('PRUNE_BATCH_SIZE', 500, 1, 100_000),
     },
     commerce: {
-      storeName: (() => {
-        const name = read('STORE_NAME') ?? 'Northwind Supply';
-        if (name.length > 100) throw new ConfigError('STORE_NAME', 'must be at most 100 characters');
-        return name;
-      })(),
+      storeName,
       currency: (() => {
         const currency = read('CURRENCY') ?? 'USD';
         if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', `must be an ISO 4217 code like USD, got "${currency}"`);

@@ -11,6 +11,12 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimits.LOGIN, { count: 10, windowSeconds: 900 });
   });
 
+  test("mail comes from the shop's name unless MAIL_FROM says otherwise", () => {
+    assert.equal(loadConfig({}).mailFrom, '"Northwind Supply" <no-reply@store.local>');
+    assert.equal(loadConfig({ STORE_NAME: 'Anna\'s "Best", Ltd.' }).mailFrom, '"Anna\'s Best, Ltd." <no-reply@store.local>');
+    assert.equal(loadConfig({ MAIL_FROM: 'Shop <shop@example.com>' }).mailFrom, 'Shop <shop@example.com>');
+  });
+
   test('schemas compile at start in production, on first use elsewhere, unless told', () => {
     assert.equal(loadConfig({ NODE_ENV: 'production' }).schemaCompile, 'start');
     assert.equal(loadConfig({}).schemaCompile, 'first-use');
