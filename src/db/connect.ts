@@ -56,7 +56,7 @@ export async function connectDatabase(
     },
     onConnectionError: (error) => {
       onConnectionLost();
-      log.warn({ err: error }, 'database connection lost; it is discarded');
+      log.warn({ err: connectionErrorOf(error) }, 'database connection lost; it is discarded');
     },
   });
   shutdown.add('pool', (deadline) =>
@@ -82,4 +82,17 @@ export async function connectDatabase(
 /** Rejects once `deadline` has passed (at least a second from now, so a late step still gets a moment). */
 function expiresAt(deadline: number, message: string): Promise<never> {
   return new Promise((_resolve, reject) => setTimeout(() => reject(new Error(message)), Math.max(1000, deadline - Date.now())).unref());
+}
+
+/**
+ * What a lost connection's log line keeps of its error: the server's code and words, never what
+ * the driver hangs on it (pg-pool attaches the client, connection parameters and password included).
+ */
+function connectionErrorOf(error: Error & { code?: string }): { type: string; message: string; code?: string; stack?: string } {
+  return {
+    type: error.name,
+    message: error.message,
+    ...(error.code ? { code: error.code } : {}),
+    ...(error.stack ? { stack: error.stack } : {}),
+  };
 }

@@ -98,7 +98,9 @@ export function createDb(connectionString: string, poolSize: number, options: Db
   // Its pending query fails with the error, the request answers 503, and pg-pool discards the
   // client on release because it is no longer queryable.
   const connectionFailed = (error: Error) => options.onConnectionError?.(error);
-  pool.on('error', connectionFailed);
+  // pg-pool also re-emits an idle client's error here, with the client attached (its connection
+  // parameters, password included): the client's own listener below has reported it already, once.
+  pool.on('error', () => undefined);
   // Each open connection until its socket has closed, for closePool.
   const open = new Map<pg.PoolClient, Promise<void>>();
   pool.on('connect', (client) => {

@@ -97,11 +97,13 @@ test('a connection the server ends while the service runs is still logged as los
   await fillPool(service, POOL);
   const admin = new pg.Client({ connectionString: embeddedUrl() });
   await admin.connect();
+  let ended: number;
   try {
     const { rows } = await admin.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'commerce' AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
     );
-    assert.ok(rows.length > 0, "the service's connections were terminated");
+    ended = rows.length;
+    assert.ok(ended > 0, "the service's connections were terminated");
   } finally {
     await admin.end();
   }
@@ -111,6 +113,16 @@ test('a connection the server ends while the service runs is still logged as los
   }, 10_000);
   assert.equal(lost!.level, 40, 'a warning');
   assert.equal((lost!.err as { code?: string }).code, '57P01', 'terminating connection due to administrator command');
+  // Each lost connection once, and nothing of the driver's client in the line (its parameters hold the password).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const lines = connectionsLost(service);
+  assert.ok(lines.length <= ended, `${lines.length} warnings for ${ended} connections ended`);
+  const password = readFileSync(path.join(dataDir(), 'postgres.password'), 'utf8').trim();
+  for (const line of lines) {
+    const text = JSON.stringify(line);
+    assert.ok(!text.includes(password), 'the database password is in the log');
+    assert.ok(text.length < 4000, `a warning of ${text.length} characters`);
+  }
   await fillPool(service, POOL, [200, 503]);
   service.signal('SIGTERM');
   assert.equal((await service.exited).code, 0, service.output().slice(-2000));
