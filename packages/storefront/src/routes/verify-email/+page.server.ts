@@ -26,7 +26,8 @@ export const actions: Actions = {
         {},
         {
           NOT_FOUND: 'This verification link is not valid.',
-          TOKEN_EXPIRED: 'This verification link has expired or was used already. If you used it to verify your email, there is nothing more to do.',
+          TOKEN_EXPIRED:
+            'This verification link has expired or was used already. If you used it to verify your email, there is nothing more to do.',
         },
       );
     }
