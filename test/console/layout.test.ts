@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { afterLayout, inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
+import { signInAs } from '../helpers/factories.js';
 import { DESKTOP_WIDTHS, layoutProblems, screenshotAt } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
@@ -34,5 +35,28 @@ describe('console: layout on desktop screens', () => {
       { width: DESKTOP_WIDTHS[0], height: 900 },
     );
     assert.deepEqual(problems, []);
+  });
+
+  test('on a phone the header stays one row: the account menu sits in it, with a name for screen readers', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, admin.email);
+        const header = await page.locator('header').first().boundingBox();
+        const menu = page.getByRole('button', { name: /^Account menu:/ });
+        const box = await menu.boundingBox();
+        assert.ok(header && box, 'header and account menu shown');
+        assert.ok(
+          box.y >= header.y && box.y + box.height <= header.y + header.height,
+          `menu at ${JSON.stringify(box)}, header ${JSON.stringify(header)}`,
+        );
+        assert.ok(box.x + box.width <= 360, 'and within the screen');
+        assert.match((await menu.textContent()) ?? '', /Staff ADMIN/);
+      },
+      { width: 360, height: 740 },
+    );
   });
 });

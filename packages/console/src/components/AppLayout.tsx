@@ -69,8 +69,8 @@ function StaffFrame() {
       </a>
       <AppShell header={{ height: 56 }} navbar={{ width: 232, breakpoint: 'md', collapsed: { mobile: !opened } }} padding="lg">
         <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between">
-            <Group gap="sm">
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
               <Burger
                 opened={opened}
                 onClick={toggle}
@@ -89,9 +89,13 @@ function StaffFrame() {
                   <Group gap={6}>
                     <VisuallyHidden>Account menu:</VisuallyHidden>
                     <IconUserCircle size={22} aria-hidden />
-                    <Text size="sm">
+                    {/* On a phone the header keeps one row: the name goes (the menu's label says who), the role stays. */}
+                    <Text size="sm" visibleFrom="sm">
                       <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
                     </Text>
+                    <VisuallyHidden hiddenFrom="sm">
+                      <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
+                    </VisuallyHidden>
                     <StatusBadge status={user.role} />
                     <IconChevronDown size={14} aria-hidden />
                   </Group>

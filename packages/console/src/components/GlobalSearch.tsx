@@ -90,7 +90,7 @@ export function GlobalSearch() {
           leftSection={busy ? <Loader size={14} /> : <IconSearch size={16} aria-hidden />}
           value={text}
           maxLength={200}
-          w={{ base: 200, sm: 320 }}
+          w={{ base: 160, xs: 200, sm: 320 }}
           onChange={(event) => {
             setText(event.currentTarget.value);
             if (results) close();
