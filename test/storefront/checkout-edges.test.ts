@@ -106,6 +106,7 @@ describe('storefront: checkout edges', () => {
       await page.getByText('Added 1 × ').waitFor();
       await page.goto('/cart');
       await page.getByRole('link', { name: 'Check out' }).click();
+      await page.getByText('Sign in or create an account to check out').waitFor();
       await signInThroughShop(page, buyer.email, buyer.password);
       // Not straight to payment: the cart is now two carts' worth, and says so.
       await page.waitForURL((url) => url.pathname === '/cart');

@@ -89,13 +89,9 @@ function StaffFrame() {
                   <Group gap={6}>
                     <VisuallyHidden>Account menu:</VisuallyHidden>
                     <IconUserCircle size={22} aria-hidden />
-                    {/* On a phone the header keeps one row: the name goes (the menu's label says who), the role stays. */}
-                    <Text size="sm" visibleFrom="sm">
+                    <Text size="sm" className={classes.accountName}>
                       <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
                     </Text>
-                    <VisuallyHidden hiddenFrom="sm">
-                      <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
-                    </VisuallyHidden>
                     <StatusBadge status={user.role} />
                     <IconChevronDown size={14} aria-hidden />
                   </Group>
