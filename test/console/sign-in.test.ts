@@ -9,9 +9,13 @@ describe('console: signing in', () => {
   test('an ADMIN lands on the dashboard and sees no SUPER_ADMIN navigation', async (t2) => {
     const { email } = await signInAs(t, 'ADMIN');
     await inConsole(browser, t2, t, async (page) => {
+      const refused: string[] = [];
+      page.on('response', (response) => void (response.status() >= 400 && refused.push(`${response.status()} ${response.url()}`)));
       await page.goto('/admin/orders?status=PLACED');
       // Not signed in: sent to sign-in, and back to where they were going afterwards.
       await page.getByRole('heading', { name: 'Commerce console' }).waitFor();
+      // Finding out nobody is signed in refuses nothing (the browser would log it as an error).
+      assert.deepEqual(refused, []);
       assert.match(page.url(), /\/admin\/sign-in\?redirect=/);
       await page.getByRole('textbox', { name: 'Email' }).fill(email);
       await page.getByRole('textbox', { name: 'Password' }).fill('Correct-Horse-9');
