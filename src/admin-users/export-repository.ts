@@ -6,7 +6,8 @@ import { orderTotalColumns } from './repository.js';
 /** The accounts export: every account matching the filters, oldest first, with its orders' count and spend. */
 
 export interface AccountExportFilters {
-  role?: Role | undefined;
+  /** A role, or STAFF for both staff roles (as the account list filters). */
+  role?: Role | 'STAFF' | undefined;
   status?: 'ACTIVE' | 'SUSPENDED' | undefined;
 }
 
@@ -27,7 +28,8 @@ export const ACCOUNT_CSV_COLUMNS = [
 function matching(db: Executor, f: AccountExportFilters) {
   return db
     .selectFrom('users as u')
-    .$if(f.role !== undefined, (q) => q.where('u.role', '=', f.role!))
+    .$if(f.role === 'STAFF', (q) => q.where('u.role', 'in', ['ADMIN', 'SUPER_ADMIN']))
+    .$if(f.role !== undefined && f.role !== 'STAFF', (q) => q.where('u.role', '=', f.role as Role))
     .$if(f.status !== undefined, (q) => q.where('u.status', '=', f.status!));
 }
 

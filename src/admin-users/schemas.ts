@@ -8,7 +8,7 @@ export const ACCOUNT_SORTS = ['created_at', 'email', 'name'] as const;
 export type AccountSortField = (typeof ACCOUNT_SORTS)[number];
 
 /** A role, or STAFF: the people who run the store (ADMIN and SUPER_ADMIN), the console's Staff list. */
-const RoleFilter = Type.Union([...Role.anyOf, Type.Literal('STAFF')], {
+export const RoleFilter = Type.Union([...Role.anyOf, Type.Literal('STAFF')], {
   description: 'Accounts with this role; STAFF: ADMIN and SUPER_ADMIN accounts together',
 });
 
@@ -24,7 +24,7 @@ export const AdminUserListQuery = Type.Object({
 export type AdminUserListQuery = Static<typeof AdminUserListQuery>;
 
 export const AccountExportQuery = Type.Object({
-  role: Type.Optional(Role),
+  role: Type.Optional(RoleFilter),
   status: Type.Optional(Type.Union([Type.Literal('ACTIVE'), Type.Literal('SUSPENDED')])),
 });
 

@@ -11895,7 +11895,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN";
+                    /** @description Accounts with this role; STAFF: ADMIN and SUPER_ADMIN accounts together */
+                    role?: "CUSTOMER" | "ADMIN" | "SUPER_ADMIN" | "STAFF";
                     status?: "ACTIVE" | "SUSPENDED";
                 };
                 header?: never;
