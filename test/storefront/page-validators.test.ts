@@ -80,6 +80,27 @@ describe('storefront: page validators from the catalog version', () => {
     assert.doesNotMatch(mine.headers.get('etag') ?? '', /"sf\./);
   });
 
+  test("a page's tag answers for that page only: another page, a redirect or a missing page is answered as itself", async () => {
+    const { product, admin } = await makeShop(t, { stock: 50 });
+    for (const variant of product.variants) {
+      const patched = await admin.patch(`/api/v1/admin/inventory/${variant.id}`, { quantity_on_hand: 2, reorder_level: 5 });
+      assert.equal(patched.status, 200, patched.text);
+    }
+    const home = (await fetch(`${t.baseUrl}/`)).headers.get('etag')!;
+    assert.match(home, /^"sf\./);
+    for (const [path, status] of [
+      [`/p/${product.slug}`, 200], // private: "only 2 left"
+      ['/cart', 200],
+      ['/checkout', 303],
+      ['/no-such-page', 404],
+      ['/?page=2', 200],
+    ] as const) {
+      const response = await fetch(t.baseUrl + path, { headers: { 'if-none-match': home }, redirect: 'manual' });
+      assert.equal(response.status, status, path);
+      assert.notEqual(response.headers.get('etag'), home, path);
+    }
+  });
+
   test('a page showing live stock ("only 2 left") carries no catalog tag: nothing purges it', async () => {
     const { product, admin } = await makeShop(t, { stock: 50 });
     for (const variant of product.variants) {

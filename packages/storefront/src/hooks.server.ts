@@ -12,7 +12,7 @@ export const handle: Handle = async ({ event, resolve }) => {
   const { instance, pageCacheMs } = shop.transport;
   if (pageCacheMs === 0) {
     // A revalidation (the cache in front refreshing its copy): a 304 from the catalog's version when nothing changed, no render.
-    const unchanged = await unchangedPage(shop, event.request, event.url.origin);
+    const unchanged = await unchangedPage(shop, event.request, event.url.origin, pageKey(event.request));
     return unchanged ?? compressed(event.request, await render());
   }
   // Kept here, a page is rendered once in a while and every revalidation is answered from what is kept.
@@ -62,7 +62,8 @@ async function caching(event: RequestEvent, response: Response): Promise<void> {
     for (const [name, value] of Object.entries(shared)) response.headers.set(name, value);
     response.headers.append('vary', 'Cookie');
     const catalog = event.locals.shop.sharedCache.version();
-    const tag = catalog && response.headers.has('etag') ? await pageTag(event.locals.shop, event.url.origin, catalog) : null;
+    const tag =
+      catalog && response.headers.has('etag') ? await pageTag(event.locals.shop, event.url.origin, pageKey(event.request), catalog) : null;
     if (tag) response.headers.set('etag', tag);
   } else if (!response.headers.has('cache-control')) {
     response.headers.set('cache-control', 'private, no-store');

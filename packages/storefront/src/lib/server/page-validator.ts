@@ -11,7 +11,9 @@ import type { Shop } from './shop';
  * changes (the API's ETag, src/http-cache/policy.ts; stock turning scarce moves it too, migration 0019).
  * So a page built from answers that were all read at one catalog version (shared-cache.ts) is that
  * version's, whoever renders it: its ETag is made of what else it depends on (this build, the shop's
- * origin and settings: the seed) and that version, `"sf.<seed>.<release>.<version>"`. A revalidation asks the API whether the catalog is still at that
+ * origin and settings, and the page's own URL: the seed) and that version,
+ * `"sf.<seed>.<release>.<version>"`. The URL in the seed ties a tag to the page that issued it: a
+ * tag from another page (a shareable one) never answers for this one (a private one, a redirect). A revalidation asks the API whether the catalog is still at that
  * version (a 304 there costs one version read) and answers 304 without reading a product or rendering
  * anything: the way every API read answers If-None-Match, now for pages too.
  */
@@ -20,28 +22,20 @@ const PAGE_TAG = /^"sf\.([\w-]+)\.([\w-]+)\.(\d+)"$/;
 /** Headers of the API's answer that the page's 304 carries, as its 200 does (hooks.server.ts). */
 const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
 
-const seeds = new WeakMap<object, Map<string, string>>();
+const settingsJson = new WeakMap<object, string>();
 
-/** What a page depends on besides the catalog: this build, the shop's origin, the shop's settings. */
-async function pageSeed(shop: Shop, origin: string): Promise<string> {
+/** What a page depends on besides the catalog: this build, the shop's origin and settings, the page's URL (`key`). */
+async function pageSeed(shop: Shop, origin: string, key: string): Promise<string> {
   const settings = await storeSettings(shop);
-  let byOrigin = seeds.get(settings);
-  if (!byOrigin) seeds.set(settings, (byOrigin = new Map()));
-  let seed = byOrigin.get(origin);
-  if (!seed) {
-    seed = createHash('sha256')
-      .update(`${build}\n${origin}\n${JSON.stringify(settings)}`)
-      .digest('base64url')
-      .slice(0, 12);
-    byOrigin.set(origin, seed);
-  }
-  return seed;
+  let json = settingsJson.get(settings);
+  if (json === undefined) settingsJson.set(settings, (json = JSON.stringify(settings)));
+  return createHash('sha256').update(`${build}\n${origin}\n${json}\n${key}`).digest('base64url').slice(0, 12);
 }
 
-/** The ETag of a page built from public answers all read at `catalog`; null when the seed cannot be known (the API unreachable). */
-export async function pageTag(shop: Shop, origin: string, catalog: CatalogVersion): Promise<string | null> {
+/** The ETag of the page at `key` built from public answers all read at `catalog`; null when the seed cannot be known (the API unreachable). */
+export async function pageTag(shop: Shop, origin: string, key: string, catalog: CatalogVersion): Promise<string | null> {
   try {
-    return `"sf.${await pageSeed(shop, origin)}.${catalog.release}.${catalog.version}"`;
+    return `"sf.${await pageSeed(shop, origin, key)}.${catalog.release}.${catalog.version}"`;
   } catch {
     return null;
   }
@@ -51,12 +45,12 @@ export async function pageTag(shop: Shop, origin: string, catalog: CatalogVersio
  * The 304 for a revalidation whose page has not changed since its ETag was made, or null when it may
  * have (or the ETag is not one of ours): the page is then rendered as usual.
  */
-export async function unchangedPage(shop: Shop, request: Request, origin: string): Promise<Response | null> {
+export async function unchangedPage(shop: Shop, request: Request, origin: string, key: string): Promise<Response | null> {
   const condition = request.headers.get('if-none-match');
   if (!condition?.includes('"sf.')) return null;
   let seed: string;
   try {
-    seed = await pageSeed(shop, origin);
+    seed = await pageSeed(shop, origin, key);
   } catch {
     return null;
   }
