@@ -113,6 +113,13 @@ describe('storefront: checkout edges', () => {
       await page.getByRole('status').getByText("Your account's cart already had 2 items").waitFor();
       assert.equal(await page.getByRole('list', { name: 'Items in your cart' }).getByRole('listitem').count(), 2);
       await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();
+      // Said once, and only after a merge: not on the next visit, not from a link anyone could send.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
+      assert.equal(await page.getByText("Your account's cart already had").count(), 0);
+      await page.goto('/cart?saved=7&unavailable=3');
+      await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
+      assert.equal(await page.getByText(/already had|no longer on sale/).count(), 0);
     });
     // Without a saved cart, sign-in at checkout goes on to checkout as before (the purchase tests).
   });

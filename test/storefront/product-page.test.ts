@@ -91,6 +91,39 @@ describe('storefront: the product page', () => {
     });
   });
 
+  test('a quantity is digits from 1 to 999, and a line holds at most 999 with what the cart has', async () => {
+    // Posted as a form is (a browser's own checks on the number field would stop most of these first).
+    const chosen = variantOf('M', 'Sand');
+    const add = (quantity: string, cookie = '') =>
+      fetch(`${app.baseUrl}/p/${product.slug}?size=M&colour=Sand&/add`, {
+        method: 'POST',
+        headers: {
+          origin: app.baseUrl,
+          accept: 'text/html',
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(cookie ? { cookie } : {}),
+        },
+        body: new URLSearchParams({ variant: chosen.id, quantity }),
+      });
+    for (const typed of ['0x10', '2e0', '1.0', '0', '-1', '1000', '']) {
+      const refused = await add(typed);
+      const text = await refused.text();
+      assert.equal(refused.status, 400, typed);
+      assert.match(text, /Choose a quantity from 1 to 999\./, typed);
+      assert.deepEqual(refused.headers.getSetCookie(), [], `${typed}: nothing added`);
+    }
+    const full = await add('999');
+    assert.equal(full.status, 200);
+    const cart = full.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('cart='))!
+      .split(';')[0]!;
+    const more = await add('1', cart);
+    assert.equal(more.status, 409);
+    assert.match(await more.text(), /Your cart already has 999: a line holds at most 999\./);
+    assert.deepEqual(more.headers.getSetCookie(), [], 'the cart unchanged');
+  });
+
   test('a card on sale shows the price it was beside its price', async () => {
     const cheapest = variantOf('M', 'Sky');
     const reduced = await admin.patch(`/api/v1/admin/variants/${cheapest.id}`, { compare_at_price: '65.00' });

@@ -1,6 +1,7 @@
 import { ApiError, type DataOf } from '@commerce/client';
+import type { Cookies } from '@sveltejs/kit';
 import { storeSettings, type Product, type VariantStock } from './catalog';
-import { addGuestLine, type GuestLine } from './guest-cart';
+import { addGuestLine, MERGED_COOKIE, type GuestLine } from './guest-cart';
 import { fromCents, toCents } from './money';
 import type { Shop } from './shop';
 
@@ -137,7 +138,7 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
 }
 
 /** How many of a variant the shopper's cart holds now. */
-async function inCart(shop: Shop, variant: string): Promise<number> {
+export async function quantityInCart(shop: Shop, variant: string): Promise<number> {
   if (await shop.user()) return (await shop.api.cart.get()).items.find((line) => line.variant_public_id === variant)?.quantity ?? 0;
   return shop.guestCart().find((line) => line.variant === variant)?.quantity ?? 0;
 }
@@ -147,8 +148,8 @@ async function inCart(shop: Shop, variant: string): Promise<number> {
  * public only when few are left (LOW_STOCK), so that is when "only 3 left" is checked here, with what
  * the cart already holds, rather than at the cart page. Beyond that, the cart and checkout say so.
  */
-export async function shortOf(shop: Shop, line: GuestLine): Promise<{ left: number; inCart: number } | null> {
-  const [stock, held] = await Promise.all([shop.api.products.stock(line.product), inCart(shop, line.variant)]);
+export async function shortOf(shop: Shop, line: GuestLine, held: number): Promise<{ left: number; inCart: number } | null> {
+  const stock = await shop.api.products.stock(line.product);
   const mine = stock.find((s) => s.variant_public_id === line.variant);
   if (mine?.stock_status !== 'LOW_STOCK' || mine.quantity_left === null) return null;
   return line.quantity + held > mine.quantity_left ? { left: mine.quantity_left, inCart: held } : null;
@@ -219,12 +220,22 @@ export async function mergeGuestCart(shop: Shop): Promise<Merged> {
 }
 
 /**
- * Where a shopper goes once signed in: where they were going, unless the merge needs a word first. Then
- * the cart says it (cart/+page.svelte): lines left out, or a cart now made of two.
+ * Where a shopper goes once signed in: where they were going, unless the merge needs a word first
+ * (lines left out, or a cart now made of two). Then it is the cart, which says it (cart/+page.svelte).
  */
-export function afterMerge(merged: Merged, next: string): string {
-  const params = new URLSearchParams();
-  if (merged.skipped.length > 0) params.set('unavailable', String(merged.skipped.length));
-  if (merged.saved > 0 && merged.moved > 0) params.set('saved', String(merged.saved));
-  return params.size > 0 ? `/cart?${params}` : next;
+export function afterMerge(cookies: Cookies, merged: Merged, next: string, secure: boolean): string {
+  const unavailable = merged.skipped.length;
+  const saved = merged.moved > 0 ? merged.saved : 0;
+  if (unavailable === 0 && saved === 0) return next;
+  cookies.set(MERGED_COOKIE, `${saved}.${unavailable}`, { path: '/cart', httpOnly: true, sameSite: 'lax', secure, maxAge: 60 });
+  return '/cart';
+}
+
+/** What the last sign-in's merge left to say, once: items the account's cart held, lines left out. */
+export function mergeNotice(cookies: Cookies, secure: boolean): { saved: number; unavailable: number } {
+  const raw = cookies.get(MERGED_COOKIE);
+  if (raw === undefined) return { saved: 0, unavailable: 0 };
+  cookies.delete(MERGED_COOKIE, { path: '/cart', secure });
+  const [saved = 0, unavailable = 0] = raw.split('.').map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
+  return { saved, unavailable };
 }

@@ -6,6 +6,8 @@ import type { Cookies } from '@sveltejs/kit';
  * always come fresh from the API). Signing in or registering moves them into the account's cart.
  */
 export const GUEST_CART_COOKIE = 'cart';
+/** The cart's word about the sign-in that just merged a guest cart (cart.ts): read once, never the URL (any link could say it). */
+export const MERGED_COOKIE = 'merged';
 export const MAX_GUEST_LINES = 30;
 export const MAX_QUANTITY = 999;
 

@@ -1,5 +1,5 @@
 import { ApiError } from '@commerce/client';
-import { cartView, removeLine, setQuantity } from '$lib/server/cart';
+import { cartView, mergeNotice, removeLine, setQuantity } from '$lib/server/cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
@@ -8,13 +8,12 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     const [cart, settings, user] = await Promise.all([cartView(shop), storeSettings(shop), shop.user()]);
-    // Set by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper.
-    const count = (name: string) => Math.min(Math.max(Math.trunc(Number(event.url.searchParams.get(name))) || 0, 0), 999);
     return {
       cart,
       freeShippingFrom: settings.free_shipping_from,
       csrf: user ? await shop.csrf() : null,
-      merged: { unavailable: count('unavailable'), saved: user ? count('saved') : 0 },
+      // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
+      merged: mergeNotice(event.cookies, event.url.protocol === 'https:'),
     };
   });
 

@@ -37,6 +37,6 @@ export const actions: Actions = {
       });
     }
     shop.forgetUser();
-    redirect(303, afterMerge(await mergeGuestCart(shop), next));
+    redirect(303, afterMerge(event.cookies, await mergeGuestCart(shop), next, event.url.protocol === 'https:'));
   },
 };

@@ -1,6 +1,7 @@
 import { ApiError } from '@commerce/client';
 import { error } from '@sveltejs/kit';
-import { addToCart, GuestCartFull, shortOf } from '$lib/server/cart';
+import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
+import { MAX_QUANTITY } from '$lib/server/guest-cart';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
@@ -51,9 +52,11 @@ export const actions: Actions = {
   add: async (event) => {
     const form = await event.request.formData();
     const variantId = String(form.get('variant') ?? '');
-    const quantity = Number(form.get('quantity') ?? 1);
-    const values = { quantity: String(form.get('quantity') ?? '1') };
-    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999) {
+    const typed = String(form.get('quantity') ?? '1').trim();
+    const values = { quantity: typed };
+    // Digits only: Number() would also take 0x10, 2e0 or 1.0.
+    const quantity = /^\d{1,3}$/.test(typed) ? Number(typed) : 0;
+    if (quantity < 1 || quantity > MAX_QUANTITY) {
       return invalid('Choose a quantity from 1 to 999.', { quantity: 'Choose a quantity from 1 to 999.' }, values);
     }
     try {
@@ -62,7 +65,12 @@ export const actions: Actions = {
       if (!variant) return invalid('Please choose an option first.', {}, values);
       if (!variant.in_stock) return invalid(`Sorry, ${variant.name} is out of stock.`, {}, values, 409);
       const line = { product: product.public_id, variant: variant.public_id, quantity };
-      const short = await shortOf(event.locals.shop, line);
+      const held = await quantityInCart(event.locals.shop, variant.public_id);
+      if (held + quantity > MAX_QUANTITY) {
+        const message = `Your cart already has ${held}: a line holds at most ${MAX_QUANTITY}.`;
+        return invalid(message, { quantity: message }, values, 409);
+      }
+      const short = await shortOf(event.locals.shop, line, held);
       if (short) {
         const message =
           short.inCart > 0
