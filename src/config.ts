@@ -301,7 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     })(),
     smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
     // Mail comes from the shop by name (a quoted display name: the name may hold commas or dots).
-    mailFrom: read('MAIL_FROM') ?? `"${storeName.replace(/["\\\r\n]/g, '')}" <no-reply@store.local>`,
+    mailFrom: read('MAIL_FROM') ?? `"${storeName.replace(/[\r\n\t]+/g, ' ').replace(/["\\]/g, '')}" <no-reply@store.local>`,
     logLevel: read('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: (() => {
       const format = read('LOG_FORMAT') ?? (nodeEnv === 'development' ? 'pretty' : 'json');

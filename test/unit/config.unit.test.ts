@@ -15,6 +15,11 @@ describe('configuration', () => {
     assert.equal(loadConfig({}).mailFrom, '"Northwind Supply" <no-reply@store.local>');
     assert.equal(loadConfig({ STORE_NAME: 'Anna\'s "Best", Ltd.' }).mailFrom, '"Anna\'s Best, Ltd." <no-reply@store.local>');
     assert.equal(loadConfig({ MAIL_FROM: 'Shop <shop@example.com>' }).mailFrom, 'Shop <shop@example.com>');
+    // A line break in the name never becomes a header of its own.
+    assert.equal(
+      loadConfig({ STORE_NAME: 'Evil Shop\r\nBcc: victim@example.com' }).mailFrom,
+      '"Evil Shop Bcc: victim@example.com" <no-reply@store.local>',
+    );
   });
 
   test('schemas compile at start in production, on first use elsewhere, unless told', () => {
