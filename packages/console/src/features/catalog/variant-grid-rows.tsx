@@ -5,6 +5,16 @@ import { TableFrame } from '../../components/TableFrame';
 import type { GridValues } from './variant-grid-rules';
 import { comboName } from './variant-grid-rules';
 
+/** The row's text fields in column order: the field, its name in the row's labels, the keyboard a phone shows. */
+const TEXT_CELLS = [
+  ['name', 'Name', null],
+  ['sku', 'SKU', null],
+  ['price', 'Price', 'decimal'],
+  ['compare_at_price', 'Compare-at price', 'decimal'],
+  ['cost_price', 'Cost', 'decimal'],
+  ['stock', 'Stock', 'numeric'],
+] as const;
+
 /** The grid's rows, one per combination, each field editable and the row droppable before they are added. */
 export function VariantGridRows({ form }: { form: UseFormReturnType<GridValues> }) {
   const rows = form.values.rows;
@@ -30,29 +40,16 @@ export function VariantGridRows({ form }: { form: UseFormReturnType<GridValues> 
             const label = (field: string) => `${field} of ${comboName(row.options)}`;
             return (
               <Table.Tr key={JSON.stringify(row.options)}>
-                <Table.Td>
-                  <TextInput size="xs" aria-label={label('Name')} {...form.getInputProps(`rows.${index}.name`)} />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput size="xs" aria-label={label('SKU')} {...form.getInputProps(`rows.${index}.sku`)} />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput size="xs" aria-label={label('Price')} inputMode="decimal" {...form.getInputProps(`rows.${index}.price`)} />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput
-                    size="xs"
-                    aria-label={label('Compare-at price')}
-                    inputMode="decimal"
-                    {...form.getInputProps(`rows.${index}.compare_at_price`)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput size="xs" aria-label={label('Cost')} inputMode="decimal" {...form.getInputProps(`rows.${index}.cost_price`)} />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput size="xs" aria-label={label('Stock')} inputMode="numeric" {...form.getInputProps(`rows.${index}.stock`)} />
-                </Table.Td>
+                {TEXT_CELLS.map(([field, name, inputMode]) => (
+                  <Table.Td key={field}>
+                    <TextInput
+                      size="xs"
+                      aria-label={label(name)}
+                      {...(inputMode ? { inputMode } : {})}
+                      {...form.getInputProps(`rows.${index}.${field}`)}
+                    />
+                  </Table.Td>
+                ))}
                 <Table.Td>
                   <NumberInput
                     size="xs"
