@@ -39,6 +39,11 @@ describe('GET /products/{prd}/stock', () => {
     assert.deepEqual((await stock())[0], { variant_public_id: plenty.public_id, stock_status: 'IN_STOCK', quantity_left: null });
   });
 
+  test('a public product whose variants are all inactive has no stock to show, and is found', async () => {
+    const hollow = await makeProduct(t.admin, { variants: [{ stock: 4, status: 'INACTIVE' }] });
+    assert.deepEqual(expectStatus(await t.anonymous.get(`${API}/products/${hollow.id}/stock`), 200), []);
+  });
+
   test('a product that is not public is not found; so is a malformed ID', async () => {
     const draft = await makeProduct(t.admin, { status: 'DRAFT', variants: [{ stock: 5 }] });
     for (const id of [draft.id, 'prd_doesNotExist123456', 'var_wrongPrefix1234567', 'nonsense']) {

@@ -12,22 +12,21 @@ export interface PublicVariantStock {
  * from the product document (which keeps only whether each variant is in stock).
  */
 export async function publicVariantStock(db: Executor, productPublicId: string): Promise<PublicVariantStock[] | undefined> {
-  const product = await db
-    .selectFrom('products')
-    .select('id')
-    .where('public_id', '=', productPublicId)
-    .where('status', '=', 'ACTIVE')
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!product) return undefined;
-  return db
-    .selectFrom('variants as v')
+  // One statement: the product's row always, joined to its variants when it has any (a product with
+  // none is one row whose variant columns are null).
+  const rows = await db
+    .selectFrom('products as p')
+    .leftJoin('variants as v', (join) =>
+      join.onRef('v.product_id', '=', 'p.id').on('v.status', '=', 'ACTIVE').on('v.deleted_at', 'is', null),
+    )
     .leftJoin('inventory as i', 'i.variant_id', 'v.id')
     .select(['v.public_id', (eb) => eb('i.quantity_on_hand', '-', eb.ref('i.quantity_reserved')).as('available'), 'i.reorder_level'])
-    .where('v.product_id', '=', product.id)
-    .where('v.status', '=', 'ACTIVE')
-    .where('v.deleted_at', 'is', null)
+    .where('p.public_id', '=', productPublicId)
+    .where('p.status', '=', 'ACTIVE')
+    .where('p.deleted_at', 'is', null)
     .orderBy('v.position')
     .orderBy('v.public_id')
     .execute();
+  if (rows.length === 0) return undefined;
+  return rows.flatMap((row) => (row.public_id === null ? [] : [{ ...row, public_id: row.public_id }]));
 }
