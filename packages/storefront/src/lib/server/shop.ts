@@ -1,5 +1,6 @@
 import { createCommerceClient, type CommerceClient, type DataOf } from '@commerce/client';
 import type { RequestEvent } from '@sveltejs/kit';
+import { keptAnswers } from './answer-cache';
 import { relayingJar } from './cookies';
 import { GUEST_CART_COOKIE, MERGED_COOKIE, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
 import { sharedCacheRecord } from './shared-cache';
@@ -19,7 +20,8 @@ export function createShop(event: RequestEvent) {
   const transport: ApiTransport = apiTransport(event);
   const jar = relayingJar(event, OWN_COOKIES);
   const sharedCache = sharedCacheRecord();
-  const fetch = sharedCache.recording(transport.fetch);
+  // Public answers of the catalog's current version come from this process (answer-cache.ts); each is still recorded.
+  const fetch = sharedCache.recording(keptAnswers(transport, transport.fetch));
   const client = (headers: Record<string, string> = {}) =>
     createCommerceClient({
       baseUrl: transport.baseUrl,
