@@ -15,11 +15,19 @@ export interface SeedApi {
  * (so stock, reservations, history and stored uploads stay consistent). No email worker runs (the
  * service delivers the queued mail when it runs) and upload limits are off: the seed uploads every
  * product's pictures as one admin. Uploads to the service's own image host (named by its
- * PUBLIC_BASE_URL, where no service may be listening yet) go to this instance.
+ * PUBLIC_BASE_URL, where no service may be listening yet) go to this instance. Nor does it deliver
+ * events (webhooks, cache purges): the service does, from the outbox the seed's writes fill.
  */
 export async function startSeedApi(config: Config, db: Db): Promise<SeedApi> {
   const app = await buildApp({
-    config: { ...config, logLevel: 'warn', emailPollIntervalMs: 3_600_000, rateLimits: { ...config.rateLimits, UPLOAD: null } } as Config,
+    // No dispatcher either: it would make the cache targets this process's CACHE_PURGE_URLS (likely none), taking the deployment's away.
+    config: {
+      ...config,
+      logLevel: 'warn',
+      emailPollIntervalMs: 3_600_000,
+      events: { ...config.events, worker: 'off' },
+      rateLimits: { ...config.rateLimits, UPLOAD: null },
+    } as Config,
     db,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

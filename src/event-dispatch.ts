@@ -63,9 +63,12 @@ export function createDispatch({
      * fails (the database away at that moment) is logged and the targets stay as the last start left them.
      */
     async start() {
-      await syncCacheTargets(db, clock, config.httpCache.purgeUrls).catch((error: unknown) =>
-        log.error({ err: error }, 'cache purge targets not synced with CACHE_PURGE_URLS; they stay as they were'),
-      );
+      const removed = await syncCacheTargets(db, clock, config.httpCache.purgeUrls).catch((error: unknown) => {
+        log.error({ err: error }, 'cache purge targets not synced with CACHE_PURGE_URLS; they stay as they were');
+        return [];
+      });
+      // Loud: an instance started without the deployment's CACHE_PURGE_URLS stops every purge.
+      for (const url of removed) log.warn({ url }, 'cache purge target removed: CACHE_PURGE_URLS no longer names it, so it gets no purges');
       dispatcher.start();
     },
     /** Stops claiming, lets the attempts under way finish, then closes the kept-alive connections. */

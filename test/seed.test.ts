@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
+import { syncCacheTargets } from '../src/http-cache/targets.js';
+import { systemClock } from '../src/lib/clock.js';
 import { useApp } from './helpers/use-app.js';
 
 const run = promisify(execFile);
@@ -20,6 +22,9 @@ async function seed() {
 
 describe('npm run seed', () => {
   test('a demo store with activity in every state, the demo admin signs in; a second run adds nothing', async () => {
+    // A deployment's cache target, as its instances made it from CACHE_PURGE_URLS (which the seed's environment lacks).
+    const purgeUrl = 'http://127.0.0.1:9/purge';
+    await syncCacheTargets(t.db, systemClock, [purgeUrl]);
     const output = await seed();
     assert.match(output, /sign in as admin@demo\.store/);
 
@@ -71,6 +76,14 @@ describe('npm run seed', () => {
     assert.equal(login.body.data.role, 'SUPER_ADMIN');
     const stats = await admin.get('/api/v1/admin/stats?period=30d');
     assert.ok(stats.body.data.orders.total > 0);
+
+    // The seed is not an instance: it left the deployment's purges where they go.
+    const targets = await sql<{ url: string }>`
+      SELECT c.url FROM cache_targets c JOIN event_targets e ON e.id = c.target_id WHERE e.deleted_at IS NULL`.execute(t.db);
+    assert.deepEqual(
+      targets.rows.map((row) => row.url),
+      [purgeUrl],
+    );
 
     const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM orders`.execute(t.db);
     await seed();

@@ -16,16 +16,19 @@ export const PURGE_EVENT = 'cache.purge';
  * by every process that starts the dispatcher; the instances of one
  * deployment share a configuration, and concurrent starts take turns (an
  * advisory lock), so each URL has one target and gets each purge once.
+ * Answers the URLs whose targets it deleted, for the log.
  */
-export async function syncCacheTargets(db: Db, clock: Clock, urls: readonly string[]): Promise<void> {
-  await transaction(db, async (trx) => {
+export async function syncCacheTargets(db: Db, clock: Clock, urls: readonly string[]): Promise<string[]> {
+  return transaction(db, async (trx) => {
     await lockCacheTargetSync(trx);
     const now = clock.now();
     const live = await liveCacheTargets(trx);
+    const removed: string[] = [];
     for (const target of live) {
       if (!urls.includes(target.url)) {
         await deleteTarget(trx, target.id, now);
         await cancelPendingDeliveries(trx, target.id);
+        removed.push(target.url);
       } else if (target.status !== 'ACTIVE') {
         await updateTarget(trx, target.id, { status: 'ACTIVE' }, now);
       }
@@ -40,5 +43,6 @@ export async function syncCacheTargets(db: Db, clock: Clock, urls: readonly stri
       });
       await insertCacheTarget(trx, target.id, url);
     }
+    return removed;
   });
 }
