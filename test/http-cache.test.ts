@@ -5,7 +5,7 @@ import { syncCacheTargets } from '../src/http-cache/targets.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { API, expectStatus } from './helpers/catalog.js';
 import type { Client } from './helpers/client.js';
-import { sellableVariant } from './helpers/commerce.js';
+import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signInAs, signUp } from './helpers/factories.js';
 import { sleep } from './helpers/mail.js';
 import { moderate, postReview } from './helpers/reviews.js';
@@ -236,6 +236,35 @@ describe('purges', () => {
     const response = await admin.delete(`${API}/admin/products/${other}`);
     assert.equal(response.status, 204, response.text);
     assert.deepEqual(await purgedKeys(), new Set(['products', other]), 'a product deleted');
+  });
+
+  test("an order reaching the buyer verifies their review's purchase: that review list is purged, once", async () => {
+    const { productId, variantId } = await sellableVariant(admin, { stock: 50 });
+    const buyer = await shopper(t, [{ variantId, quantity: 1 }]);
+    const order = expectStatus(await checkout(buyer.client, buyer.addressId), 201);
+    await moderate(admin, (await postReview(buyer.client, productId)).public_id, 'APPROVED');
+    await purgedKeys();
+    const verified = async () => (await t.client().get(`${API}/products/${productId}/reviews`)).body.data[0].verified_purchase;
+    assert.equal(await verified(), false);
+
+    expectStatus(await admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'CONFIRMED' }), 200);
+    assert.deepEqual(await purgedKeys(), new Set(), 'confirmed: not yet a verified purchase');
+    expectStatus(
+      await admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'SHIPPED', carrier: 'UPS', tracking_number: '1Z9' }),
+      200,
+    );
+    assert.deepEqual(await purgedKeys(), new Set([`reviews:${productId}`]), 'shipped: the review shows a verified purchase');
+    assert.equal(await verified(), true);
+    expectStatus(await admin.patch(`${API}/admin/orders/${order.public_id}`, { status: 'FULFILLED' }), 200);
+    assert.deepEqual(await purgedKeys(), new Set(), 'fulfilled: still verified, nothing to purge');
+
+    // A second order of it shipped: the purchase was verified already, so no list shows anything new.
+    expectStatus(await buyer.client.post(`${API}/cart/items`, { variant_public_id: variantId, quantity: 1 }), 200);
+    const second = expectStatus(await checkout(buyer.client, buyer.addressId), 201);
+    await purgedKeys();
+    for (const change of [{ status: 'CONFIRMED' }, { status: 'SHIPPED', carrier: 'UPS', tracking_number: '1Z8' }])
+      expectStatus(await admin.patch(`${API}/admin/orders/${second.public_id}`, change), 200);
+    assert.deepEqual(await purgedKeys(), new Set(), 'a second shipped order verifies nothing new');
   });
 
   test('a purge the cache refuses is retried until it arrives, with the token; the metrics count and time them', async () => {

@@ -29,6 +29,7 @@ import * as deliveryClaims from './migrations/0021-delivery-claims.js';
 import * as fanOutWaitsForDeletions from './migrations/0022-fan-out-waits-for-deletions.js';
 import * as deletionsWaitForNoOne from './migrations/0023-deletions-wait-for-no-one.js';
 import * as eventStreams from './migrations/0024-event-streams.js';
+import * as verifiedPurchasePurges from './migrations/0025-verified-purchase-purges.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0022-fan-out-waits-for-deletions': fanOutWaitsForDeletions,
   '0023-deletions-wait-for-no-one': deletionsWaitForNoOne,
   '0024-event-streams': eventStreams,
+  '0025-verified-purchase-purges': verifiedPurchasePurges,
 };
 
 /** The names of the migrations this code has, in the order they apply. */
