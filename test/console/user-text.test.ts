@@ -15,6 +15,44 @@ async function openScreen(page: Page, screen: { path: string; ready: string }): 
   await settled(page);
 }
 
+/** The header at this width: its title, search and account menu each in view, none over another, and the menu opens to Sign out. */
+async function headerProblems(page: Page): Promise<string[]> {
+  const viewport = page.viewportSize()!;
+  const parts = {
+    title: page.getByRole('link', { name: 'Commerce console' }),
+    search: page.getByRole('searchbox', { name: 'Search the store' }),
+    account: page.getByRole('button', { name: /^Account menu/ }),
+  };
+  const boxes: Record<string, { x: number; y: number; width: number; height: number }> = {};
+  const problems: string[] = [];
+  for (const [name, locator] of Object.entries(parts)) {
+    const box = await locator.boundingBox();
+    if (!box) {
+      problems.push(`header: no ${name}`);
+      continue;
+    }
+    boxes[name] = box;
+    if (box.x < 0 || box.y < 0 || box.x + box.width > viewport.width + 1 || box.y + box.height > 56 + 1)
+      problems.push(`header: the ${name} is out of the header (${JSON.stringify(box)})`);
+  }
+  const names = Object.keys(boxes);
+  for (const [i, a] of names.entries())
+    for (const b of names.slice(i + 1)) {
+      const [p, q] = [boxes[a]!, boxes[b]!];
+      if (p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height)
+        problems.push(`header: the ${a} covers the ${b}`);
+    }
+  await parts.account.click();
+  const signOut = page.getByRole('menuitem', { name: 'Sign out' });
+  const opens = await signOut.waitFor({ state: 'visible', timeout: 5_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!opens) problems.push('header: the account menu does not open to Sign out');
+  await page.keyboard.press('Escape');
+  return problems;
+}
+
 describe('console: user text', () => {
   test('the longest text each field takes wraps inside its card: no page scrolls sideways, no text runs over a button', async (t2) => {
     // Unbroken, so only wrapping anywhere keeps them in their cards.
@@ -43,6 +81,12 @@ describe('console: user text', () => {
       reason: 'G'.repeat(255),
       endpointDescription: 'P'.repeat(500),
     });
+    // The staff member signed in has the longest name too: it heads every screen.
+    await t.db
+      .updateTable('users')
+      .set({ first_name: 'F'.repeat(100), last_name: 'L'.repeat(100) })
+      .where('email', '=', store.admin.email)
+      .execute();
     const screens = consoleScreens(store);
     const problems: string[] = [];
     await inConsole(
@@ -51,6 +95,7 @@ describe('console: user text', () => {
       t,
       async (page) => {
         await signInThroughUi(page, store.admin.email);
+        problems.push(...(await headerProblems(page)));
         for (const screen of screens) {
           await openScreen(page, screen);
           for (const problem of await layoutProblems(page)) problems.push(`${screen.name}: ${problem}`);

@@ -85,8 +85,8 @@ function StaffFrame() {
             </Group>
             <Menu position="bottom-end" width={220}>
               <Menu.Target>
-                <UnstyledButton>
-                  <Group gap={6}>
+                <UnstyledButton title={`${user.first_name} ${user.last_name}`} miw={0}>
+                  <Group gap={6} wrap="nowrap">
                     <VisuallyHidden>Account menu:</VisuallyHidden>
                     <IconUserCircle size={22} aria-hidden />
                     <Text size="sm" className={classes.accountName}>
@@ -98,7 +98,10 @@ function StaffFrame() {
                 </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Label>
+                <Menu.Label className={classes.menuIdentity}>
+                  <Text size="sm" fw={600} c="dark" component="span" display="block">
+                    <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
+                  </Text>
                   <bdi>{user.email}</bdi>
                 </Menu.Label>
                 <Menu.Item leftSection={<IconUserCircle size={16} />} renderRoot={(props) => <Link {...props} to="/account" />}>
