@@ -22,7 +22,10 @@ import {
  * links and buttons are at least 24 x 24 CSS pixels (WCAG 2.2's minimum target size; most are 44).
  */
 const { t: app, browser } = await startShop();
-const { product, shirts } = await makeShop(app);
+const { product, shirts, admin } = await makeShop(app);
+// One variant sold out, to be chosen on its page: a chosen chip that is also struck through.
+const soldOut = product.variants[3]!;
+await admin.patch(`/api/v1/admin/inventory/${soldOut.id}`, { quantity_change: -20 });
 const buyer = await customer(app);
 await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
 const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0];
@@ -37,6 +40,7 @@ const ANONYMOUS = [
   `/c/${shirts.slug}`,
   '/search?q=linen',
   `/p/${product.slug}`,
+  `/p/${product.slug}?size=${soldOut.options.size}&colour=${soldOut.options.colour}`,
   '/cart',
   '/login',
   '/register',
