@@ -130,6 +130,26 @@ describe('storefront: search engines and sharing', () => {
     assert.ok(home.jsonLd.some((entry) => entry['@type'] === 'WebSite'));
   });
 
+  test('a later page of a listing says its number; one past the end is kept out of search engines; a missing page names the shop', async () => {
+    const { shirts } = await makeShop(t);
+    const store = (await t.anonymous.get('/api/v1/store')).body.data;
+    const robots = (html: string) => /<meta name="robots" content="noindex"/.test(html);
+    const first = await (await fetch(`${t.baseUrl}/c/${shirts.slug}`)).text();
+    assert.equal(robots(first), false);
+    // One product, so page 2 is past the end.
+    const past = await (await fetch(`${t.baseUrl}/c/${shirts.slug}?page=2`)).text();
+    assert.equal(head(past).title, `${shirts.name}, page 2 | ${store.name}`);
+    assert.equal(robots(past), true, 'a page past the end is noindex');
+    const search = await (await fetch(`${t.baseUrl}/search?page=9`)).text();
+    assert.equal(head(search).title, `All products, page 9 | ${store.name}`);
+    assert.equal(robots(search), true);
+    const missing = await fetch(`${t.baseUrl}/p/no-such-product-${Date.now()}`);
+    assert.equal(missing.status, 404);
+    const notFound = await missing.text();
+    assert.equal(head(notFound).title, `We could not find that page | ${store.name}`);
+    assert.equal(robots(notFound), true);
+  });
+
   test('sitemap.xml lists every active product and category, not drafts; robots.txt names it', async () => {
     const { admin, product, shirts } = await makeShop(t);
     const draft = await admin.post('/api/v1/admin/products', { name: 'Secret Draft Shirt', status: 'DRAFT' });
