@@ -5,10 +5,13 @@
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { Type } from 'typebox';
 import { hashPassword } from '../src/lib/password.js';
 import { systemClock } from '../src/lib/clock.js';
 import { upsertAdministrator } from '../src/identity/repository.js';
 import { isPasswordTooSimple, normalizeEmail } from '../src/identity/rules.js';
+import { Email, Name } from '../src/identity/schemas.js';
+import { validatorCompiler } from '../src/lib/validation.js';
 import { writeAudit } from '../src/audit/audit-log.js';
 import { transaction } from '../src/db/transaction.js';
 import { openDatabase } from './database.js';
@@ -28,7 +31,13 @@ function fail(message: string): never {
 }
 
 const email = values.email ? normalizeEmail(values.email) : fail('--email is required');
-if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail(`--email "${email}" is not an email address`);
+// The rules the API holds these fields to (lengths, one visible line, no disguising characters), checked by its own validator.
+const Arguments = Type.Object({ email: Email, 'first-name': Name, 'last-name': Name });
+const valid = validatorCompiler({ schema: Arguments, httpPart: 'body', method: 'POST', url: 'admin:create' });
+if (!valid({ email, 'first-name': values['first-name'], 'last-name': values['last-name'] })) {
+  const errors = (valid as unknown as { errors?: { instancePath: string; message?: string }[] }).errors ?? [];
+  fail(errors.map((error) => `--${error.instancePath.slice(1)} ${error.message ?? 'is not valid'}`).join('\n'));
+}
 const role = values.role;
 if (role !== 'SUPER_ADMIN' && role !== 'ADMIN') fail('--role must be SUPER_ADMIN or ADMIN');
 

@@ -48,6 +48,30 @@ describe('the compiled commands', () => {
     assert.equal(session.status, 200);
   });
 
+  test("`npm run admin:create` holds names and the email to the API's rules, and writes nothing it refuses", async () => {
+    const email = `cli-refused-${Date.now()}@example.test`;
+    for (const [args, said] of [
+      [['--email', email, '--first-name', 'abc\u202Etxt'], /--first-name must not contain/],
+      [['--email', email, '--last-name', 'L'.repeat(101)], /--last-name must NOT have more than 100 characters/],
+      [['--email', `cli\u200Bzero-${Date.now()}@example.test`], /--email /],
+    ] as const) {
+      await assert.rejects(
+        run('npm', ['run', 'admin:create', '--silent', '--', '--role', 'ADMIN', ...args], {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: t.config.databaseUrl!, ADMIN_PASSWORD: 'Cli-Admin-Pass-1', LOG_LEVEL: 'warn' },
+          timeout: 120_000,
+        }),
+        (error: { code: number; stderr: string }) => {
+          assert.equal(error.code, 2, error.stderr);
+          assert.match(error.stderr, said);
+          return true;
+        },
+      );
+    }
+    const written = await t.db.selectFrom('users').select('id').where('email', 'like', 'cli-refused-%').execute();
+    assert.deepEqual(written, []);
+  });
+
   test('without its build tools (a production install), the pre-step uses the shipped build, or says how to make one', async () => {
     // The pre-step copied where no node_modules can be found: as on a server installed with --omit=dev.
     const deploy = mkdtempSync(path.join(tmpdir(), 'commerce-deploy-'));
