@@ -2,20 +2,33 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db } from '../src/db/database.js';
 import { startEmbeddedDatabase } from '../src/db/embedded.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { assertNamedStatementsKept, NamedStatementsRefusedError } from '../src/db/named-statements.js';
 
 /**
  * For CLI commands: the configured database, or the embedded one under
  * DATA_DIR (reusing the service's server when it is running), migrated
  * (through MIGRATION_DATABASE_URL when it is set).
- * `close` releases the pool and stops the server only if this process started it.
+ * `close` releases the pool and stops the server only if this process started it. A command that
+ * only migrates (`pool: false`) never uses the pool, so DATABASE_URL is not checked for it.
  */
-export async function openDatabase(): Promise<{ config: Config; db: Db; applied: string[]; close(): Promise<void> }> {
+export async function openDatabase(
+  options: { pool: boolean } = { pool: true },
+): Promise<{ config: Config; db: Db; applied: string[]; close(): Promise<void> }> {
   const config = loadConfig();
   const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
   const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url, {
     lockTimeoutMs: config.migrationLockTimeoutMs,
     onRetry: (attempt, error) => console.error(`Attempt ${attempt}: ${error.message}; trying again.`),
   });
+  // Behind a pooler that does not keep named statements the command would fail on its first query,
+  // with PostgreSQL's words only: the same check as the service's start, and the setting named.
+  if (options.pool && config.dbNamedStatements && config.databaseUrl) {
+    await assertNamedStatementsKept(server.url).catch((error: unknown) => {
+      if (!(error instanceof NamedStatementsRefusedError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    });
+  }
   const db = createDb(server.url, 4, { namedStatements: config.dbNamedStatements });
   return {
     config,

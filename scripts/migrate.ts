@@ -4,7 +4,7 @@
  */
 import { openDatabase } from './database.js';
 
-const { applied, close } = await openDatabase();
+const { applied, close } = await openDatabase({ pool: false });
 console.log(applied.length > 0 ? `applied ${applied.join(', ')}` : 'nothing to apply');
 console.log('database is migrated to the latest version');
 await close();

@@ -40,7 +40,7 @@ import {
  */
 const TRIES = { fresh: 20, migrated: 20 } as const;
 /** A start-up that takes longer than this is stuck (a stranded lock waits an hour); a sound one takes a second or two. */
-const START_DEADLINE_MS = 30_000;
+const START_DEADLINE_MS = 15_000;
 const MIGRATION_LOCK = '3853314791062309107';
 
 let bouncer: PgBouncer;
@@ -190,6 +190,13 @@ describe('real instances behind PgBouncer 1.18', () => {
       String((fatal?.err as { message?: string })?.message),
       /prepared statement .* (already exists|does not exist).*DB_NAMED_STATEMENTS=false/s,
     );
+    // The commands say the same, not a bare 42P05 from their first query.
+    const command = await run('npm', ['run', 'admin:create', '--silent', '--', '--email', 'pooled@example.test', '--role', 'ADMIN'], {
+      DATABASE_URL: bouncer.url(name),
+      ADMIN_PASSWORD: 'Pooled-Admin-1',
+    });
+    assert.equal(command.code, 1, command.output);
+    assert.match(command.output, /does not keep named prepared statements.*DB_NAMED_STATEMENTS=false/s);
     await dropDatabase(name);
   });
 });
