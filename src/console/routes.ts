@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -28,13 +28,24 @@ const CONTENT_SECURITY_POLICY = [
 /**
  * Serves the production build of packages/console under /admin, same origin as the API, so the
  * session cookie and CSRF work without CORS. Hashed assets are cached for a year; the shell is
- * never cached, so a deploy takes effect on the next navigation. Without a build, /admin says how
- * to make one instead of failing obscurely.
+ * never cached, so a deploy takes effect on the next navigation. A build made while the service
+ * runs (`npm run build:console`) is served as it lands: the shell is read again when its file
+ * changes, and assets are looked up on disk, not from a list made at start. Without a build,
+ * /admin says how to make one instead of failing obscurely.
  */
 export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
   const shellPath = path.join(consoleDir, 'index.html');
   const built = existsSync(shellPath);
-  const shell = built ? readFileSync(shellPath) : null;
+  let kept: { changed: number; html: Buffer } | null = null;
+  const shell = (): Buffer | null => {
+    try {
+      const changed = statSync(shellPath).mtimeMs;
+      if (kept?.changed !== changed) kept = { changed, html: readFileSync(shellPath) };
+      return kept.html;
+    } catch {
+      return kept?.html ?? null;
+    }
+  };
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
@@ -47,7 +58,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
     });
 
     const sendShell = async (_request: unknown, reply: import('fastify').FastifyReply) => {
-      if (!shell) {
+      const html = built ? shell() : null;
+      if (!html) {
         return sendError(
           reply,
           503,
@@ -55,7 +67,7 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
           'The console has not been built: run `npm run build:console` (npm start does it)',
         );
       }
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(shell);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
     };
 
     if (built) {
@@ -66,10 +78,12 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
         maxAge: '365d',
         // scripts/console-build.ts writes .br and .gz beside each asset; the browser gets the smallest it accepts.
         preCompressed: true,
-        globIgnore: ['**/*.br', '**/*.gz'],
+        // Those copies are how an asset is sent, not addresses of their own.
+        allowedPath: (pathName) => !/\.(br|gz)$/.test(pathName),
         index: false,
-        // A missing asset must be a 404, never the shell: a stale tab would otherwise parse HTML as JS.
-        wildcard: false,
+        // Looked up on disk at each request (a rebuild's new files too). A missing asset is a 404 (the
+        // API's not-found), never the shell: a stale tab would otherwise parse HTML as JS.
+        wildcard: true,
       });
     }
     scope.get(CONSOLE_PREFIX, sendShell);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -46,6 +46,34 @@ describe('the service serves the console at /admin', () => {
       assert.equal(missing.status, 404, url);
       assert.equal(missing.body.error.code, 'NOT_FOUND');
       assert.equal(typeof missing.body.request_id, 'string');
+    }
+  });
+
+  test('a build made while the service runs is served as it lands: the new shell and its new assets', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'console-'));
+    cpSync(t.config.consoleDir, dir, { recursive: true });
+    const live = await startTestApp({ CONSOLE_DIR: dir });
+    try {
+      const old = readdirSync(path.join(dir, 'assets')).find((name) => /^index-.*\.js$/.test(name))!;
+      assert.match((await live.client().get('/admin/orders')).text, new RegExp(old.replace('.', '\\.')));
+      // What a rebuild does: a new entry script under a new hash, the shell naming it, the old one gone.
+      const fresh = 'index-Rebuilt0.js';
+      writeFileSync(path.join(dir, 'assets', fresh), readFileSync(path.join(dir, 'assets', old)));
+      for (const copy of [old, `${old}.br`, `${old}.gz`]) rmSync(path.join(dir, 'assets', copy), { force: true });
+      const html = readFileSync(path.join(dir, 'index.html'), 'utf8').replaceAll(old, fresh);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a later modification time
+      writeFileSync(path.join(dir, 'index.html'), html);
+
+      const shell = (await live.client().get('/admin/orders')).text;
+      assert.match(shell, /index-Rebuilt0\.js/);
+      assert.doesNotMatch(shell, new RegExp(old.replace('.', '\\.')));
+      const asset = await live.client().get(`/admin/assets/${fresh}`);
+      assert.equal(asset.status, 200);
+      assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+      assert.equal((await live.client().get(`/admin/assets/${old}`)).status, 404);
+    } finally {
+      await live.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -45,6 +45,9 @@ export function ScreenError({ error, reset }: ErrorComponentProps) {
         if (!stopped && (await serviceAnswers())) window.location.reload();
       }
     };
+    // At once first: after a deploy the old screen's file is gone while the service answers, and the
+    // reload that brings the new version should not wait.
+    void attempt();
     const timer = window.setInterval(() => void attempt(), RETRY_EVERY_MS);
     const online = () => void attempt();
     window.addEventListener('online', online);
