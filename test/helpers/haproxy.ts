@@ -32,7 +32,7 @@ export async function startHaProxy(targets: readonly string[]): Promise<HaProxy>
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'commerce-haproxy-'));
   const socket = path.join(dir, 'admin.sock');
-  const env: Record<string, string> = { HAPROXY_BIND: `127.0.0.1:${port}`, HAPROXY_STATS_SOCKET: socket };
+  const env: Record<string, string> = { HAPROXY_BIND: `127.0.0.1:${port}`, HAPROXY_STATS_SOCKET: socket, HAPROXY_AS_ROOT: '1' };
   targets.forEach((target, i) => (env[`COMMERCE_${i + 1}`] = new URL(target).host));
   // -db: stay in the foreground; the logs go to stdout (the file's `log stdout`).
   const proxy = spawnServer(binary, ['-db', '-f', HAPROXY_CFG], { env });
