@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { PASSWORD, signInAs, signUp } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole();
+
+const focused = (locator: Locator) => locator.evaluate((element) => element === (globalThis as any).document.activeElement);
 
 describe('console: signing in', () => {
   test('an ADMIN lands on the dashboard and sees no SUPER_ADMIN navigation', async (t2) => {
@@ -77,7 +80,7 @@ describe('console: signing in', () => {
     });
   });
 
-  test('a wrong password and a customer account are refused with a message', async (t2) => {
+  test('a wrong password and a customer account are refused with a message, which focus moves to', async (t2) => {
     const customer = await signUp(t);
     const { email } = await signInAs(t, 'ADMIN');
     await inConsole(
@@ -86,18 +89,29 @@ describe('console: signing in', () => {
       t,
       async (page) => {
         await page.goto('/admin/sign-in');
-        await page.getByRole('textbox', { name: 'Email' }).fill(email);
-        await page.getByRole('textbox', { name: 'Password' }).fill('not-the-password');
+        const password = page.getByRole('textbox', { name: 'Password' });
         await page.getByRole('button', { name: 'Sign in' }).click();
-        await page
-          .getByRole('alert')
-          .filter({ hasText: /Email or password is incorrect/ })
-          .waitFor();
+        await page.getByText('Enter your password').waitFor();
+        assert.ok(await focused(page.getByRole('textbox', { name: 'Email' })), 'the first field in error');
+
+        await page.getByRole('textbox', { name: 'Email' }).fill(email);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        assert.ok(await focused(password), 'the password left empty');
+
+        await password.fill('not-the-password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        const wrong = page.getByRole('alert').filter({ hasText: /Email or password is incorrect/ });
+        await wrong.waitFor();
+        assert.ok(await focused(wrong), 'a refusal of the whole form: its alert, not the button or the page');
+        // An expected refusal: no request ID, which is for support to find an unexpected failure.
+        assert.doesNotMatch((await wrong.textContent()) ?? '', /request/);
 
         await page.getByRole('textbox', { name: 'Email' }).fill(customer.email);
-        await page.getByRole('textbox', { name: 'Password' }).fill(customer.password);
+        await password.fill(customer.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByRole('alert').filter({ hasText: 'no access to the console' }).waitFor();
+        const customerRefused = page.getByRole('alert').filter({ hasText: 'no access to the console' });
+        await customerRefused.waitFor();
+        assert.ok(await focused(customerRefused), 'the alert again');
         // The customer's session was ended, not kept.
         await page.goto('/admin/');
         await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -4,12 +4,19 @@ import { ApiError, NetworkError } from '@commerce/client';
 import { describe as describeError, describeBriefly, fieldErrors, FORM_ERROR, placeErrors } from '../src/lib/errors';
 
 const refusal = (code: ConstructorParameters<typeof ApiError>[1], message: string, details: { field: string; message: string }[] = []) =>
-  new ApiError(code === 'NOT_FOUND' ? 404 : code === 'SLUG_TAKEN' ? 409 : 400, code, message, details, 'req_1');
+  new ApiError(
+    code === 'INTERNAL_ERROR' ? 500 : code === 'NOT_FOUND' ? 404 : code === 'SLUG_TAKEN' ? 409 : 400,
+    code,
+    message,
+    details,
+    'req_1',
+  );
 
 describe('refusals as people read them', () => {
-  test('a refusal says what the API said and the request to quote; a lost request says so', () => {
-    assert.equal(describeError(refusal('NOT_FOUND', 'Order not found')), 'Order not found (request req_1)');
-    assert.equal(describeBriefly(refusal('NOT_FOUND', 'Order not found')), 'Order not found');
+  test('a refusal says what the API said; an unexpected failure adds the request to quote; a lost request says so', () => {
+    assert.equal(describeError(refusal('NOT_FOUND', 'Order not found')), 'Order not found');
+    assert.equal(describeError(refusal('INTERNAL_ERROR', 'Internal error')), 'Internal error (request req_1)');
+    assert.equal(describeBriefly(refusal('INTERNAL_ERROR', 'Internal error')), 'Internal error');
     assert.equal(
       describeError(new NetworkError('GET failed', new Error('reset'))),
       'The service cannot be reached. Check the connection and try again.',
@@ -42,7 +49,7 @@ describe('placeErrors: every refusal lands next to its input or above the button
     ]);
     assert.deepEqual(placeErrors(error, { inputs: ['name'], label: (f) => (f.startsWith('images.0') ? 'Image 1' : undefined) }), {
       name: 'Is required',
-      [FORM_ERROR]: 'The product is not valid. Image 1 is not an allowed image host. (request req_1)',
+      [FORM_ERROR]: 'The product is not valid. Image 1 is not an allowed image host.',
     });
   });
 
@@ -60,7 +67,10 @@ describe('placeErrors: every refusal lands next to its input or above the button
   });
 
   test('a refusal without field details, or a lost request, shows above the button', () => {
-    assert.deepEqual(placeErrors(refusal('NOT_FOUND', 'Gone'), { inputs: ['name'] }), { [FORM_ERROR]: 'Gone. (request req_1)' });
+    assert.deepEqual(placeErrors(refusal('NOT_FOUND', 'Gone'), { inputs: ['name'] }), { [FORM_ERROR]: 'Gone.' });
+    assert.deepEqual(placeErrors(refusal('INTERNAL_ERROR', 'Internal error'), { inputs: ['name'] }), {
+      [FORM_ERROR]: 'Internal error. (request req_1)',
+    });
     assert.deepEqual(placeErrors(new NetworkError('x', null), { inputs: [] }), {
       [FORM_ERROR]: 'The service cannot be reached. Check the connection and try again.',
     });

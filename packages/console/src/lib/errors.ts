@@ -6,9 +6,15 @@ import { ApiError, NetworkError, type ErrorCode } from '@commerce/client';
  * failure of the console itself.
  */
 
-/** One sentence a person can act on; the request ID lets support find the log line. */
+/**
+ * The request ID of an unexpected failure (5xx), which lets support find its log line; an expected
+ * refusal (a wrong password, a taken code) is the person's to act on, and an ID there is only noise.
+ */
+const supportReference = (error: ApiError): string => (error.status >= 500 && error.request_id ? ` (request ${error.request_id})` : '');
+
+/** One sentence a person can act on, with a request ID for support when the failure was unexpected. */
 export function describe(error: unknown): string {
-  if (error instanceof ApiError) return error.request_id ? `${error.message} (request ${error.request_id})` : error.message;
+  if (error instanceof ApiError) return `${error.message}${supportReference(error)}`;
   if (error instanceof NetworkError) return 'The service cannot be reached. Check the connection and try again.';
   return error instanceof Error ? error.message : 'Something went wrong';
 }
@@ -84,7 +90,7 @@ export function placeErrors(error: unknown, { inputs, codes = {}, rename = (fiel
   if (codedField && hasInput(codedField)) out[codedField] = codedMessage!;
   else if (Object.keys(out).length === 0 || elsewhere.length > 0) {
     const said = refusal ? `${refusal.message.replace(/[.!?]?$/, '.')} ${elsewhere.map((e) => `${e}.`).join(' ')}`.trim() : describe(error);
-    out[FORM_ERROR] = refusal?.request_id ? `${said} (request ${refusal.request_id})` : said;
+    out[FORM_ERROR] = refusal ? `${said}${supportReference(refusal)}` : said;
   }
   return out;
 }

@@ -1,6 +1,7 @@
-import { Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormErrors } from '../../components/FormErrors';
+import { PasswordField } from '../../components/PasswordField';
 import { placeErrors } from '../../lib/errors';
 import { notifyDone } from '../../lib/notify';
 import { useChangePassword } from './api';
@@ -39,9 +40,9 @@ export function PasswordForm() {
     >
       <LeaveGuard form={form} />
       <Stack>
-        <PasswordInput label="Current password" autoComplete="current-password" required {...form.getInputProps('current_password')} />
-        <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('new_password')} />
-        <PasswordInput label="Repeat the new password" autoComplete="new-password" required {...form.getInputProps('repeat')} />
+        <PasswordField label="Current password" autoComplete="current-password" required {...form.getInputProps('current_password')} />
+        <PasswordField label="New password" autoComplete="new-password" required {...form.getInputProps('new_password')} />
+        <PasswordField label="Repeat the new password" autoComplete="new-password" required {...form.getInputProps('repeat')} />
         <FormErrors form={form} title="Password not changed" />
         <Group>
           <Button type="submit" loading={form.submitting}>

@@ -1,10 +1,11 @@
-import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ApiError } from '@commerce/client';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
 import { FormErrors } from '../../components/FormErrors';
+import { PasswordField } from '../../components/PasswordField';
 import { describe, placeErrors } from '../../lib/errors';
 import { titleCase, when } from '../../lib/format';
 import { submitWith } from '../../lib/form-submit';
@@ -113,14 +114,14 @@ export function AcceptInvitationScreen() {
             <TextInput label="First name" required autoComplete="given-name" maxLength={100} {...form.getInputProps('first_name')} />
             <TextInput label="Last name" required autoComplete="family-name" maxLength={100} {...form.getInputProps('last_name')} />
           </Group>
-          <PasswordInput
+          <PasswordField
             label="Password"
             required
             autoComplete="new-password"
             description="8 to 128 characters, two kinds at least"
             {...form.getInputProps('password')}
           />
-          <PasswordInput label="Repeat the password" required autoComplete="new-password" {...form.getInputProps('repeat')} />
+          <PasswordField label="Repeat the password" required autoComplete="new-password" {...form.getInputProps('repeat')} />
           <FormErrors form={form} title="Not accepted" />
           <Button type="submit" loading={form.submitting} fullWidth>
             Join the staff

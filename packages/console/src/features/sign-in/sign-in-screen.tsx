@@ -1,17 +1,18 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
-import { describe, fieldErrors } from '../../lib/errors';
+import { useEffect } from 'react';
+import { FormErrors } from '../../components/FormErrors';
+import { PasswordField } from '../../components/PasswordField';
+import { FORM_ERROR, placeErrors } from '../../lib/errors';
+import { submitWith } from '../../lib/form-submit';
 import { useSignIn } from './api';
 import { safeRedirect } from './search';
-import { submitWith } from '../../lib/form-submit';
 
 export function SignInScreen() {
   const search = useSearch({ from: '/sign-in' });
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email: '', password: '' },
     validate: {
@@ -25,17 +26,12 @@ export function SignInScreen() {
   }, []);
 
   const submit = submitWith(form, async (values, refuse) => {
-    setFailure(null);
     try {
       const { staff } = await signIn.mutateAsync({ email: values.email.trim(), password: values.password });
-      if (!staff) {
-        setFailure('This account has no access to the console. Sign in with a staff account.');
-        return;
-      }
-      await navigate({ href: safeRedirect(search.redirect, window.location.origin), replace: true });
+      if (staff) await navigate({ href: safeRedirect(search.redirect, window.location.origin), replace: true });
+      else refuse({ [FORM_ERROR]: 'This account has no access to the console. Sign in with a staff account.' });
     } catch (error) {
-      refuse(fieldErrors(error));
-      setFailure(describe(error));
+      refuse(placeErrors(error, { inputs: ['email', 'password'] }));
     }
   });
 
@@ -52,11 +48,7 @@ export function SignInScreen() {
                 Sign in with your staff account.
               </Text>
             </div>
-            {failure ? (
-              <Alert color="red" role="alert" title="Not signed in">
-                {failure}
-              </Alert>
-            ) : null}
+            <FormErrors form={form} title="Not signed in" />
             <TextInput
               label="Email"
               type="email"
@@ -66,7 +58,7 @@ export function SignInScreen() {
               autoFocus
               {...form.getInputProps('email')}
             />
-            <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+            <PasswordField label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
             <Button type="submit" loading={form.submitting} fullWidth>
               Sign in
             </Button>
