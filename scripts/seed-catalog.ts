@@ -98,9 +98,11 @@ export async function seedCatalog(db: Db): Promise<number> {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        // Mostly healthy stock; every 7th variant low (at the reorder level), every 11th sold out.
+        // Mostly healthy stock, as a shop's is: every 17th variant low (under the reorder level), every
+        // 23rd sold out. (A product page that says "only 3 left" is never kept by a shared cache, so a
+        // store where every product had one would be served whole for every visit.)
         const k = variantCount++;
-        const onHand = k % 11 === 0 ? 0 : k % 7 === 0 ? 3 : 20 + ((n * 13 + v * 7) % 80);
+        const onHand = k % 23 === 0 ? 0 : k % 17 === 0 ? 3 : 20 + ((n * 13 + v * 7) % 80);
         await trx.insertInto('inventory').values({ variant_id: row.id, quantity_on_hand: onHand, reorder_level: 5 }).execute();
       }
       await sql`UPDATE products p SET price_min = (SELECT min(price) FROM variants WHERE product_id = p.id),
