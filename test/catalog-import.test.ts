@@ -181,6 +181,36 @@ test('a stock count is refused in its own words: a negative count is below 0, an
   );
 });
 
+test('a refused cell is told what its column takes, in words, with the allowed values of the schema', async () => {
+  const long = 'N'.repeat(201);
+  const file = [
+    'product_slug,product_name,product_status,sku,variant_name,options,price,compare_at_price,variant_status,categories',
+    `Linen Shirt,${long},SOLDOUT,${uniqueSku('W')},Small,size,abc,x,GONE,Shirts`,
+    `,,,,Nameless,,9.00,,,`,
+    `,,,-${uniqueSku('W')},Blue,,9.00,,,`,
+  ].join('\r\n');
+  const report = expectStatus(await upload(file, 'validate'), 200);
+  assert.deepEqual(
+    report.refused.map((r: any) => [r.line, r.field, r.message]),
+    [
+      [2, 'product_slug', 'must be lowercase letters, digits and single hyphens, like linen-shirt, up to 120 characters'],
+      [2, 'product_name', 'must be at most 200 characters (this one has 201)'],
+      [2, 'product_status', 'must be one of DRAFT, ACTIVE, ARCHIVED'],
+      [2, 'categories', 'must be up to 20 category slugs separated by |, each once (like shirts|summer)'],
+      [
+        2,
+        'options',
+        'must be up to 10 name=value pairs separated by ; (like size=M; colour=Blue), each name of 1 to 50 characters and each value of 1 to 100',
+      ],
+      [2, 'price', 'must be a price like 19.99 (a dot before the cents, no currency sign)'],
+      [2, 'compare_at_price', 'must be a price like 19.99 (a dot before the cents, no currency sign), or none'],
+      [2, 'variant_status', 'must be one of ACTIVE, INACTIVE'],
+      [3, 'sku', 'is needed on every row'],
+      [4, 'sku', 'must be letters, digits, dots, underscores, slashes or hyphens, starting with a letter or digit, up to 80 characters'],
+    ],
+  );
+});
+
 test('a file longer than one statement batch: every row written, every derived store kept, each product reported once as created, then as updated', async () => {
   const category = await createCategory(t.admin, { name: `Import batch ${uniqueSku()}` });
   const tag = uniqueSku('BATCH').toLowerCase();

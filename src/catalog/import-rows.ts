@@ -4,6 +4,7 @@ import { validationError } from '../lib/errors.js';
 import { LongText } from '../lib/schemas.js';
 import { validatorCompiler } from '../lib/validation.js';
 import { PRODUCT_CSV_COLUMNS, parseOptions, type ProductCsvColumn } from './product-csv.js';
+import { refusalMessage, type RowIssue } from './import-refusals.js';
 import { MoneyInput, ProductCreate, ProductStatus, Slug, VariantCreate, VariantStatus } from './schemas.js';
 
 /**
@@ -44,7 +45,7 @@ export type ImportRow = Static<typeof ImportRow>;
 
 type RowCheck = {
   (value: unknown): boolean;
-  errors?: { instancePath: string; keyword: string; message?: string; params?: Record<string, unknown> }[] | null;
+  errors?: RowIssue[] | null;
 };
 let compiledRowCheck: RowCheck | undefined;
 /** Compiled on the first import, not when the module loads (most processes never import a file). */
@@ -82,17 +83,6 @@ function cellValue(column: ProductCsvColumn, raw: string): unknown {
   if (column === 'options') return parseOptions(text) ?? text;
   if (column === 'description') return raw;
   return text;
-}
-
-/** What a cell that breaks its column's rule is told, in the words of a spreadsheet rather than of the schema. */
-function refusalMessage(field: string, issue: NonNullable<RowCheck['errors']>[number], values: Record<string, unknown>): string {
-  if (field === 'options' && typeof values.options === 'string') return 'must be name=value pairs separated by ;';
-  if (INTEGER.has(field as ProductCsvColumn)) {
-    if (issue.keyword === 'minimum') return 'must be 0 or more';
-    if (issue.keyword === 'maximum') return `must be at most ${String(issue.params?.limit)}`;
-    return CLEARABLE.has(field as ProductCsvColumn) ? 'must be a whole number, 0 or more, or none' : 'must be a whole number, 0 or more';
-  }
-  return issue.message ?? 'is invalid';
 }
 
 /**
@@ -142,10 +132,11 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
     }
     const seen = new Set<string>();
     for (const issue of checkRow.errors ?? []) {
-      const field = issue.instancePath.split('/')[1] || String(issue.params?.missingProperty ?? issue.params?.additionalProperty ?? 'row');
+      // Columns are checked against the format above, so every complaint is about one of them.
+      const field = (issue.instancePath.split('/')[1] || String(issue.params?.missingProperty)) as ProductCsvColumn;
       if (seen.has(field)) continue;
       seen.add(field);
-      refused.push({ line, sku, field, message: refusalMessage(field, issue, values) });
+      refused.push({ line, sku, field, message: refusalMessage(field, ImportRow.properties[field], issue, values[field]) });
     }
   });
   return { rows, refused };
