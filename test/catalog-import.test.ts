@@ -211,6 +211,29 @@ test('a refused cell is told what its column takes, in words, with the allowed v
   );
 });
 
+test('the check previews a stock count: each SKU whose quantity on hand changes, with the count now and the new one', async () => {
+  const made = await makeProduct(t.admin, { variants: [{ stock: 5 }, { stock: 2 }, {}] });
+  const [a, b, c] = made.variants as { sku: string }[];
+  const file = `sku,quantity_on_hand\r\n${a!.sku},7\r\n${b!.sku},2\r\n${c!.sku},4\r\n`;
+  const checked = expectStatus(await upload(file, 'validate'), 200);
+  assert.deepEqual(checked.stock_changes, [
+    { line: 2, sku: a!.sku, on_hand_now: 5, on_hand_new: 7 },
+    { line: 4, sku: c!.sku, on_hand_now: null, on_hand_new: 4 },
+  ]);
+  const applied = expectStatus(await upload(file, 'all_or_nothing'), 200);
+  assert.deepEqual(applied.updated.stock_records + applied.created.stock_records, checked.stock_changes.length);
+  assert.deepEqual(expectStatus(await upload(file, 'validate'), 200).stock_changes, [], 'counted again: nothing changes');
+});
+
+test('a file of refused rows, fixed, imports back: its refused_because column is read past', async () => {
+  const sku = uniqueSku('FIX');
+  const slug = `fixed-${sku.toLowerCase()}`;
+  const file = `product_slug,product_name,sku,variant_name,price,refused_because\r\n${slug},Fixed,${sku},One,9.50,"price: must be a price like 19.99"\r\n`;
+  const report = expectStatus(await upload(file, 'all_or_nothing'), 200);
+  assert.deepEqual([report.applied, report.refused, report.created.variants], [true, [], 1]);
+  assert.equal((await productBySlug(slug)).variants[0].price, '9.50');
+});
+
 test('a file longer than one statement batch: every row written, every derived store kept, each product reported once as created, then as updated', async () => {
   const category = await createCategory(t.admin, { name: `Import batch ${uniqueSku()}` });
   const tag = uniqueSku('BATCH').toLowerCase();

@@ -1,7 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { ProductRow, VariantRow } from '../db/schema.js';
-import { variantsWithRecords } from '../inventory/repository.js';
-import { categorySlugsOf, liveCategoriesBySlug, liveProductsBy, liveVariantsOf, variantsBySku } from './import-repository.js';
+import { categorySlugsOf, liveCategoriesBySlug, liveProductsBy, liveVariantsOf, onHandOf, variantsBySku } from './import-repository.js';
 import type { ImportRow, ParsedRow, Refusal } from './import-rows.js';
 
 /**
@@ -27,6 +26,8 @@ export interface VariantTarget {
   product: ProductTarget;
   existing: VariantRow | null;
   hasStockRecord: boolean;
+  /** The variant's quantity on hand as planned; null when it has no stock record yet. */
+  onHand: number | null;
 }
 
 export interface ImportPlan {
@@ -96,7 +97,14 @@ export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Ref
         refuse(p, 'product_slug', `SKU ${existing.sku} belongs to product ${product.slug}; a variant cannot move to another product`);
         continue;
       }
-      targets.push({ line: p.line, row: p.row, product: productFor(`id:${product.id}`, product), existing, hasStockRecord: false });
+      targets.push({
+        line: p.line,
+        row: p.row,
+        product: productFor(`id:${product.id}`, product),
+        existing,
+        hasStockRecord: false,
+        onHand: null,
+      });
       continue;
     }
     if (onlyStock(p.row)) {
@@ -109,7 +117,14 @@ export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Ref
     }
     const product = p.row.product_slug !== undefined ? bySlug.get(p.row.product_slug) : undefined;
     if (product) {
-      targets.push({ line: p.line, row: p.row, product: productFor(`id:${product.id}`, product), existing: null, hasStockRecord: false });
+      targets.push({
+        line: p.line,
+        row: p.row,
+        product: productFor(`id:${product.id}`, product),
+        existing: null,
+        hasStockRecord: false,
+        onHand: null,
+      });
     } else if (p.row.product_slug === undefined && p.row.product_name === undefined) {
       refuse(p, 'product_name', 'is needed for a new variant: give product_slug of an existing product, or a product_name');
     } else {
@@ -117,7 +132,7 @@ export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Ref
       const key = p.row.product_slug !== undefined ? `slug:${p.row.product_slug}` : `name:${p.row.product_name!.toLowerCase()}`;
       const target = productFor(key, null);
       if (p.row.product_slug !== undefined) target.fields.product_slug = p.row.product_slug;
-      targets.push({ line: p.line, row: p.row, product: target, existing: null, hasStockRecord: false });
+      targets.push({ line: p.line, row: p.row, product: target, existing: null, hasStockRecord: false, onHand: null });
     }
   }
 
@@ -131,12 +146,13 @@ export async function planImport(db: Executor, parsed: ParsedRow[], earlier: Ref
   });
 
   // A reorder level alone cannot make a stock record.
-  const withRecords = await variantsWithRecords(
+  const onHand = await onHandOf(
     db,
     valid.flatMap((t) => (t.existing ? [t.existing.id] : [])),
   );
   valid = valid.filter((t) => {
-    t.hasStockRecord = t.existing !== null && withRecords.has(t.existing.id);
+    t.onHand = t.existing ? (onHand.get(t.existing.id) ?? null) : null;
+    t.hasStockRecord = t.onHand !== null;
     if (!t.hasStockRecord && t.row.quantity_on_hand === undefined && t.row.reorder_level !== undefined) {
       return void refuse(t, 'quantity_on_hand', 'is needed with reorder_level to make a stock record');
     }

@@ -47,6 +47,13 @@ export async function liveVariantsOf(db: Executor, productIds: readonly number[]
     .execute();
 }
 
+/** The quantity on hand of each of these variants that has a stock record, by variant ID. */
+export async function onHandOf(db: Executor, variantIds: readonly number[]): Promise<Map<number, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await db.selectFrom('inventory').select(['variant_id', 'quantity_on_hand']).where('variant_id', 'in', variantIds).execute();
+  return new Map(rows.map((row) => [row.variant_id, row.quantity_on_hand]));
+}
+
 /** The category slugs of each of these products. */
 export async function categorySlugsOf(db: Executor, productIds: readonly number[]) {
   if (productIds.length === 0) return [];

@@ -4,6 +4,7 @@ import { authedCtxOf } from '../auth/guard.js';
 import { Ok, errorResponses } from '../lib/schemas.js';
 import { multiline } from '../lib/text.js';
 import { PRODUCT_CSV_COLUMNS } from './product-csv.js';
+import { REFUSAL_COLUMN } from './import-rows.js';
 import { ImportQuery, ImportReport } from './import-schemas.js';
 import type { CatalogImport } from './import-service.js';
 
@@ -24,7 +25,7 @@ export const catalogImportRoutes =
       schema: {
         tags: ['Admin: catalog'],
         summary: 'Import products, variants and stock from CSV (the export format), idempotent on SKU',
-        description: `Columns (any subset with sku, in any order): ${PRODUCT_CSV_COLUMNS.join(', ')}. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; \`none\` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.`,
+        description: `Columns (any subset with sku, in any order): ${PRODUCT_CSV_COLUMNS.join(', ')}. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; \`none\` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment. A \`${REFUSAL_COLUMN}\` column (the console's file of refused rows, fixed) is read past.`,
         querystring: ImportQuery,
         body: CsvFile,
         response: { 200: Ok(ImportReport), ...errorResponses('PAYLOAD_TOO_LARGE', 'SKU_TAKEN', 'SLUG_TAKEN', 'CONFLICT') },

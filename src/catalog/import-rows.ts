@@ -52,6 +52,12 @@ let compiledRowCheck: RowCheck | undefined;
 const rowCheck = () =>
   (compiledRowCheck ??= validatorCompiler({ schema: ImportRow, httpPart: 'body', method: 'POST', url: '/import' }) as unknown as RowCheck);
 
+/**
+ * The column the console adds to a file of refused rows, saying why each was refused: read past, so
+ * the file imports back once its rows are fixed.
+ */
+export const REFUSAL_COLUMN = 'refused_because';
+
 const CLEARABLE = new Set<ProductCsvColumn>(['brand', 'compare_at_price', 'cost_price', 'reorder_level']);
 const INTEGER = new Set<ProductCsvColumn>(['quantity_on_hand', 'reorder_level']);
 
@@ -100,7 +106,7 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
   const [header, ...data] = records;
   if (!header) throw validationError('The file is empty', [{ field: 'file', message: 'needs a header row and at least one row' }]);
   const columns = header.map((name) => name.trim());
-  const unknown = columns.filter((name) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(name));
+  const unknown = columns.filter((name) => name !== REFUSAL_COLUMN && !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(name));
   if (unknown.length > 0) {
     throw validationError(`Unknown columns: ${unknown.join(', ')}`, [
       { field: 'file', message: `columns are ${PRODUCT_CSV_COLUMNS.join(', ')} (any subset with sku, in any order)` },
@@ -122,6 +128,7 @@ export function readImportFile(csv: string): { rows: ParsedRow[]; refused: Refus
     const line = index + 2;
     const values: Record<string, unknown> = {};
     columns.forEach((column, i) => {
+      if (column === REFUSAL_COLUMN) return;
       const value = cellValue(column as ProductCsvColumn, cells[i] ?? '');
       if (value !== undefined) values[column] = value;
     });

@@ -29,8 +29,19 @@ export const ImportReport = Type.Object({
       line: Type.Integer({ description: 'Line of the file (the header is line 1)' }),
       sku: Type.Union([Type.String(), Type.Null()]),
       field: Type.String({ description: 'The column at fault' }),
-      message: Type.String(),
+      message: Type.String({ description: "Why, in words: what the column takes, e.g. 'must be one of DRAFT, ACTIVE, ARCHIVED'" }),
     }),
+  ),
+  stock_changes: Type.Array(
+    Type.Object({
+      line: Type.Integer({ description: 'Line of the file (the header is line 1)' }),
+      sku: Type.String(),
+      on_hand_now: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'The quantity on hand when the file was read; null when the variant has no stock record yet',
+      }),
+      on_hand_new: Type.Integer({ description: "The file's quantity_on_hand" }),
+    }),
+    { description: "The valid rows that change a quantity on hand (a stock count's preview), in file order" },
   ),
   created: Counts,
   updated: Counts,

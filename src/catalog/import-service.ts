@@ -3,7 +3,7 @@ import { transaction } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { applyImport, type ImportCounts } from './import-apply.js';
-import { planImport } from './import-plan.js';
+import { planImport, type ImportPlan } from './import-plan.js';
 import { readImportFile } from './import-rows.js';
 import type { ImportMode, ImportReport } from './import-schemas.js';
 
@@ -11,6 +11,14 @@ const NOTHING: ImportCounts = {
   created: { products: 0, variants: 0, stock_records: 0 },
   updated: { products: 0, variants: 0, stock_records: 0 },
 };
+
+/** The counts the valid rows change: what a stock count will adjust, shown before it is applied. */
+const stockChanges = (plan: ImportPlan): ImportReport['stock_changes'] =>
+  plan.targets.flatMap(({ line, row, onHand }) =>
+    row.quantity_on_hand !== undefined && row.quantity_on_hand !== onHand
+      ? [{ line, sku: row.sku, on_hand_now: onHand, on_hand_new: row.quantity_on_hand }]
+      : [],
+  );
 
 /**
  * Products, variants and stock from a CSV file (src/catalog/product-csv.ts), idempotent on SKU:
@@ -25,7 +33,7 @@ export function createCatalogImport({ db, clock }: { db: Db; clock: Clock }) {
       const total = rows.length + new Set(refused.map((r) => r.line)).size;
       return transaction(db, async (trx) => {
         const plan = await planImport(trx, rows, refused);
-        const report = { mode, rows: total, valid: plan.targets.length, refused: plan.refused };
+        const report = { mode, rows: total, valid: plan.targets.length, refused: plan.refused, stock_changes: stockChanges(plan) };
         const apply = mode === 'valid_rows' || (mode === 'all_or_nothing' && plan.refused.length === 0);
         if (!apply || plan.targets.length === 0) return { ...report, applied: false, ...NOTHING };
         return { ...report, applied: true, ...(await applyImport(trx, ctx, plan, clock.now(), reason)) };

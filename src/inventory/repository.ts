@@ -362,10 +362,3 @@ export async function findRecordId(db: Executor, variantPublicId: string): Promi
   const row = await db.selectFrom('inventory').select('id').where('variant_public_id', '=', variantPublicId).executeTakeFirst();
   return row?.id;
 }
-
-/** Which of these variants have a stock record (a catalog import plans its stock changes with it). */
-export async function variantsWithRecords(db: Executor, variantIds: readonly number[]): Promise<Set<number>> {
-  if (variantIds.length === 0) return new Set();
-  const rows = await db.selectFrom('inventory').select('variant_id').where('variant_id', 'in', variantIds).execute();
-  return new Set(rows.map((row) => row.variant_id));
-}

@@ -7615,7 +7615,7 @@ export interface paths {
         put?: never;
         /**
          * Import products, variants and stock from CSV (the export format), idempotent on SKU
-         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment.
+         * @description Columns (any subset with sku, in any order): product_slug, product_name, product_status, brand, description, categories, sku, variant_name, options, price, compare_at_price, cost_price, variant_status, quantity_on_hand, reorder_level. Up to 10,000 rows, 5 MB. An empty cell leaves a value as it is; `none` clears brand, compare_at_price, cost_price or reorder_level. A stock count is a file of sku and quantity_on_hand with a reason: each changed quantity becomes an adjustment. A `refused_because` column (the console's file of refused rows, fixed) is read past.
          *
          *     Requires a session with role ADMIN or SUPER_ADMIN.
          */
@@ -7662,7 +7662,18 @@ export interface paths {
                                     sku: string | null;
                                     /** @description The column at fault */
                                     field: string;
+                                    /** @description Why, in words: what the column takes, e.g. 'must be one of DRAFT, ACTIVE, ARCHIVED' */
                                     message: string;
+                                }[];
+                                /** @description The valid rows that change a quantity on hand (a stock count's preview), in file order */
+                                stock_changes: {
+                                    /** @description Line of the file (the header is line 1) */
+                                    line: number;
+                                    sku: string;
+                                    /** @description The quantity on hand when the file was read; null when the variant has no stock record yet */
+                                    on_hand_now: number | null;
+                                    /** @description The file's quantity_on_hand */
+                                    on_hand_new: number;
                                 }[];
                                 created: {
                                     products: number;
