@@ -73,6 +73,7 @@ describe('POST /cart/items', () => {
       quantity: 3,
       line_total: '59.97',
       available: true,
+      quantity_available: null,
     });
     assert.equal(cart.items.length, 2);
     assert.equal(cart.items[1].variant_public_id, other.variantId);
@@ -246,11 +247,13 @@ describe('live prices and availability', () => {
     assert.equal(await availability(), true);
     ok(await t.admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 1 }));
     assert.equal(await availability(), false, 'only 2 of 3 available after a manual hold');
+    assert.equal(ok(await account.client.get(CART)).items[0].quantity_available, 2, 'a short line says how many there are');
     ok(await t.admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: -1 }));
     assert.equal(await availability(), true);
 
     ok(await t.admin.patch(`${API}/admin/variants/${variantId}`, { status: 'INACTIVE' }));
     assert.equal(await availability(), false);
+    assert.equal(ok(await account.client.get(CART)).items[0].quantity_available, null, 'off sale: no count');
     ok(await t.admin.patch(`${API}/admin/variants/${variantId}`, { status: 'ACTIVE' }));
     assert.equal(await availability(), true);
     ok(await t.admin.patch(`${API}/admin/products/${productId}`, { status: 'DRAFT' }));

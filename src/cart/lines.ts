@@ -17,7 +17,15 @@ export function toLineItem(row: CartLineRow): LineItem {
 }
 
 export function toCart(rows: CartLineRow[], currency: string): Cart {
-  const items = rows.map((row) => ({ ...toLineItem(row), available: row.on_sale && row.stock_available >= row.quantity }));
+  const items = rows.map((row) => {
+    const enough = row.stock_available >= row.quantity;
+    return {
+      ...toLineItem(row),
+      available: row.on_sale && enough,
+      // The count only when the line asks for more than there is, as checkout's INSUFFICIENT_STOCK tells it.
+      quantity_available: row.on_sale && !enough ? Math.max(0, row.stock_available) : null,
+    };
+  });
   const subtotal = items.reduce((sum, item) => sum + toCents(item.line_total), 0);
   const count = items.reduce((sum, item) => sum + item.quantity, 0);
   return { items, subtotal: fromCents(subtotal), currency, item_count: count };

@@ -31,6 +31,10 @@ export type LineItem = Static<typeof LineItem>;
 export const CartLine = Type.Object({
   ...LineItem.properties,
   available: Type.Boolean({ description: 'The variant is on sale and enough stock is available for this quantity now' }),
+  quantity_available: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description:
+      'How many can be bought now, given only when the variant is on sale and the line asks for more (so `available` is false); null otherwise. The same count checkout refuses with in INSUFFICIENT_STOCK.',
+  }),
 });
 export type CartLine = Static<typeof CartLine>;
 

@@ -86,12 +86,31 @@ describe('storefront: checkout edges', () => {
       assert.equal(sold.status, 200, sold.text);
       await page.goto('/cart');
       const line = page.getByRole('listitem').filter({ hasText: few.options.colour });
-      await line.getByText('Not enough stock').waitFor();
+      await line.getByText('Only 2 left').waitFor();
       await page.getByText('One item is not available in the quantity you chose.').waitFor();
-      await line.getByLabel(/Quantity of/).fill('2');
-      await line.getByRole('button', { name: /Update/ }).click();
-      await page.getByRole('listitem').filter({ hasText: few.options.colour }).getByText('Not enough stock').waitFor({ state: 'detached' });
+      await line.getByRole('button', { name: /Change to 2/ }).click();
+      await page.getByRole('listitem').filter({ hasText: few.options.colour }).getByText('Only 2 left').waitFor({ state: 'detached' });
       assert.equal(await page.getByText('not available in the quantity you chose').count(), 0);
+      assert.equal(await line.getByLabel(/Quantity of/).inputValue(), '2');
+    });
+  });
+
+  test('a signed-in cart that asks for more than the shop has says how many there are, at checkout and in the cart', async (t) => {
+    // 20 in stock, well above the reorder level: no count is public, but the shopper asking for 30 is told it.
+    const { product } = await makeShop(app, { stock: 20 });
+    const plenty = product.variants[2]!;
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: plenty.id, quantity: 30 })).status, 200);
+    await inShop(browser, t, app, async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await page.getByRole('alert').getByText(`(${plenty.options.size} / ${plenty.options.colour}): only 20 left, you have 30`).waitFor();
+      await page.getByRole('link', { name: 'Adjust your cart' }).click();
+      const line = page.getByRole('listitem').filter({ hasText: plenty.options.colour });
+      await line.getByText('Only 20 left').waitFor();
+      await line.getByRole('button', { name: /Change to 20/ }).click();
+      await page.getByRole('listitem').filter({ hasText: plenty.options.colour }).getByText('Only 20 left').waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: /^Cart, 20 items/ }).waitFor();
     });
   });
 

@@ -18996,6 +18996,8 @@ export interface components {
                 line_total: string;
                 /** @description The variant is on sale and enough stock is available for this quantity now */
                 available: boolean;
+                /** @description How many can be bought now, given only when the variant is on sale and the line asks for more (so `available` is false); null otherwise. The same count checkout refuses with in INSUFFICIENT_STOCK. */
+                quantity_available: number | null;
             }[];
             /**
              * @description Sum of line totals at live prices

@@ -17,6 +17,8 @@ export interface CartLineView {
   lineTotal: string | null;
   /** On sale with enough stock for this quantity now. */
   available: boolean;
+  /** How many can be bought now, when the line asks for more and the shop says how many there are; else null. */
+  left: number | null;
 }
 
 export interface CartView {
@@ -83,6 +85,7 @@ export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> 
         quantity: line.quantity,
         lineTotal: line.line_total,
         available: line.available,
+        left: line.quantity_available,
       };
     }),
     subtotal: cart.subtotal,
@@ -106,6 +109,13 @@ const enoughFor = (quantity: number, stock: VariantStock | undefined) =>
   stock !== undefined &&
   (stock.stock_status === 'IN_STOCK' || (stock.stock_status === 'LOW_STOCK' && (stock.quantity_left ?? 0) >= quantity));
 
+/** How many a visitor can still have of a line that asks for more than the public stock shows; null when no count is public. */
+function leftFor(quantity: number, stock: VariantStock | undefined): number | null {
+  if (stock?.stock_status === 'OUT_OF_STOCK') return 0;
+  if (stock?.stock_status === 'LOW_STOCK' && stock.quantity_left !== null && stock.quantity_left < quantity) return stock.quantity_left;
+  return null;
+}
+
 async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
   const productIds = lines.map((line) => line.product);
   const [products, stock, settings] = await Promise.all([productsOf(shop, productIds), stockOf(shop, productIds), storeSettings(shop)]);
@@ -126,6 +136,7 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
       quantity: line.quantity,
       lineTotal: total === null ? null : fromCents(total),
       available: Boolean(variant?.in_stock) && enoughFor(line.quantity, stock.get(line.variant)),
+      left: variant ? leftFor(line.quantity, stock.get(line.variant)) : null,
     };
   });
   return {
