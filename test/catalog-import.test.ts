@@ -38,6 +38,7 @@ test('a new product with variants and stock, then the same file again changes no
   );
   const checked = expectStatus(await upload(file, 'validate'), 200);
   assert.deepEqual([checked.applied, checked.rows, checked.valid, checked.refused], [false, 2, 2, []]);
+  assert.deepEqual(checked.stock_changes, [], "a new variant's first count is no change");
   assert.equal(await productBySlug(slug), undefined, 'validate writes nothing');
 
   const applied = expectStatus(await upload(file, 'all_or_nothing'), 200);

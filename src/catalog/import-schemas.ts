@@ -41,7 +41,7 @@ export const ImportReport = Type.Object({
       }),
       on_hand_new: Type.Integer({ description: "The file's quantity_on_hand" }),
     }),
-    { description: "The valid rows that change a quantity on hand (a stock count's preview), in file order" },
+    { description: "The valid rows that change the quantity on hand of a variant the store has (a stock count's preview), in file order" },
   ),
   created: Counts,
   updated: Counts,

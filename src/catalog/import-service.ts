@@ -12,10 +12,13 @@ const NOTHING: ImportCounts = {
   updated: { products: 0, variants: 0, stock_records: 0 },
 };
 
-/** The counts the valid rows change: what a stock count will adjust, shown before it is applied. */
+/**
+ * The counts the valid rows change of variants the store has: what a stock count will adjust, shown
+ * before it is applied. A new variant's first count is no change, and would only repeat the file.
+ */
 const stockChanges = (plan: ImportPlan): ImportReport['stock_changes'] =>
-  plan.targets.flatMap(({ line, row, onHand }) =>
-    row.quantity_on_hand !== undefined && row.quantity_on_hand !== onHand
+  plan.targets.flatMap(({ line, row, existing, onHand }) =>
+    existing && row.quantity_on_hand !== undefined && row.quantity_on_hand !== onHand
       ? [{ line, sku: row.sku, on_hand_now: onHand, on_hand_new: row.quantity_on_hand }]
       : [],
   );

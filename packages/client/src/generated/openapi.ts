@@ -7665,7 +7665,7 @@ export interface paths {
                                     /** @description Why, in words: what the column takes, e.g. 'must be one of DRAFT, ACTIVE, ARCHIVED' */
                                     message: string;
                                 }[];
-                                /** @description The valid rows that change a quantity on hand (a stock count's preview), in file order */
+                                /** @description The valid rows that change the quantity on hand of a variant the store has (a stock count's preview), in file order */
                                 stock_changes: {
                                     /** @description Line of the file (the header is line 1) */
                                     line: number;
