@@ -134,12 +134,19 @@ describe('bidirectional controls and zero-width characters', () => {
     assert.equal((await client.get(`${API}/users/me`)).body.data.first_name, 'Ada');
   });
 
-  test('right-to-left text, its implicit marks and multi-line text keep working; passwords may hold any of them', async () => {
+  test('right-to-left text, its implicit marks, needed joiners and multi-line text keep working; passwords may hold any of them', async () => {
     const { client } = await signUp(t);
     const names = await client.patch(`${API}/users/me`, { first_name: 'מרים\u200f', last_name: 'الخوارزمي' });
     assert.equal(names.status, 200, names.text);
     const address = await client.post(`${API}/users/me/addresses`, addressInput({ city: 'תל אביב', address_1: 'شارع 12\u200e' }));
     assert.equal(address.status, 201, address.text);
+
+    // Joiners a spelling or an emoji needs: a Persian name, a Hindi conjunct, an emoji sequence.
+    const joined = await client.patch(`${API}/users/me`, { first_name: 'می\u200cنا', last_name: 'क्\u200dषमा 👨\u200d👩\u200d👧' });
+    assert.equal(joined.status, 200, joined.text);
+    assert.equal(joined.body.data.first_name, 'می\u200cنا');
+    const persian = await client.post(`${API}/users/me/addresses`, addressInput({ recipient_name: 'سارا می\u200cخواهد' }));
+    assert.equal(persian.status, 201, persian.text);
 
     const { client: admin } = await signInAs(t, 'ADMIN');
     const description = 'English \u2067עברית\u2069 text, a joiner in 👩\u200d💻.';

@@ -41,13 +41,25 @@ const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
  */
 const DISGUISING = /(?![\u061c\u200e\u200f\p{Variation_Selector}])[\p{Default_Ignorable_Code_Point}\u2800]/u;
 
+/**
+ * Joiners where a spelling or an emoji needs them, which a single line keeps: the zero-width
+ * non-joiner and joiner between letters (or marks) of scripts that join, where they choose a
+ * letter's form (Persian writes می‌خواهم with U+200C; Indic scripts pick conjuncts with them), and the
+ * joiner inside an emoji sequence (👩‍💻, a family, a flag), after an optional emoji variation selector
+ * or skin tone. Between Latin, Greek or Cyrillic letters no spelling needs one, and there they would
+ * only make two names look the same: refused, as everywhere else.
+ */
+const NEEDED_JOINER =
+  /(?<=(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])[\p{L}\p{M}])[\u200c\u200d](?=(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])[\p{L}\p{M}])|(?<=\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?)\u200d(?=\p{Extended_Pictographic})/gu;
+const JOINER = /[\u200c\u200d]/;
+
 /** Null when `value` is acceptable text of that kind, else why not (a validation message). */
 export function isPlainText(value: string, kind: TextKind): string | null {
   if (!value.isWellFormed()) return 'must be valid Unicode text';
   if ((kind === 'multiline' ? CONTROL_IN_TEXT : CONTROL_IN_LINE).test(value)) {
     return kind === 'multiline' ? 'must not contain control characters' : 'must not contain control characters or line breaks';
   }
-  if (kind === 'line' && DISGUISING.test(value)) {
+  if (kind === 'line' && DISGUISING.test(JOINER.test(value) ? value.replace(NEEDED_JOINER, '') : value)) {
     return 'must not contain bidirectional controls or zero-width or other invisible characters (such as U+202E, U+2066, U+200B, U+00AD, U+3164)';
   }
   return null;

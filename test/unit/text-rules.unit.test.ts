@@ -91,6 +91,31 @@ describe('plain text', () => {
     assert.equal(isPlainText('I \u2764\ufe0f tea', 'line'), null);
     assert.equal(isPlainText('\u1820\u180b', 'line'), null);
     assert.equal(isPlainText('Cafe\u0301 😀', 'line'), null);
+    // Joiners where a spelling or an emoji needs them: Persian, Devanagari, Malayalam, emoji sequences.
+    for (const needed of [
+      'می\u200cخواهم',
+      'क्\u200dष',
+      'क्\u200cष',
+      'ന്\u200dന',
+      '👩\u200d💻',
+      '👨\u200d👩\u200d👧',
+      '👋🏽\u200d🤝\u200d👋🏻',
+      '❤️\u200d🔥',
+    ])
+      assert.equal(isPlainText(`Name ${needed}`, 'line'), null, needed);
+    // Anywhere else they only disguise: between Latin, Greek or Cyrillic letters, at an end, after a space, doubled.
+    for (const disguise of [
+      'ad\u200cmin',
+      'ad\u200dmin',
+      'Ωμ\u200cέγα',
+      'Анна\u200d',
+      '\u200cمی',
+      'می \u200cخ',
+      'a😀\u200d',
+      '😀\u200d\u200d😀',
+      'ب\u200b\u200cب',
+    ])
+      assert.match(isPlainText(disguise, 'line') ?? '', /zero-width/, JSON.stringify(disguise));
     // A secret is still one line of printable text.
     assert.match(isPlainText('pass\nword', 'secret') ?? '', /line breaks/);
     assert.match(isPlainText('pass\u0000word', 'secret') ?? '', /control/);
