@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
 import { describe, test } from 'node:test';
 import type { Download, Page } from 'playwright-core';
-import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import path from 'node:path';
+import { inConsole, keepScreenshot, RESULTS_DIR, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper, tag } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
@@ -15,6 +16,9 @@ async function pickFile(page: Page, name: string, csv: string) {
     .locator('input[type=file]')
     .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
 }
+
+/** The import screen as it is now, for a person to look at (TEST_SCREENSHOTS=1). */
+const shot = (page: Page, name: string) => keepScreenshot(page, path.join(RESULTS_DIR, 'transfer', `${name}.png`));
 
 /** The file a click makes the browser download, read back over the shared browser's connection. */
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ file: Download; csv: string }> {
@@ -45,26 +49,60 @@ describe('console: import and export', () => {
       const check = page.getByRole('region', { name: 'Check of the file' });
       await check.getByText('mugs.csv: 3 rows, 2 valid, 1 refused').waitFor();
       const refused = check.getByRole('table', { name: 'Refused rows' }).getByRole('row').nth(1);
-      const cells = await refused.getByRole('cell').allInnerTexts();
-      assert.deepEqual(cells.slice(0, 3), ['4', sku('XL'), 'price']);
-      assert.ok(cells[3]!.length > 0, 'the reason is given');
+      const priceRule = 'must be a price like 19.99 (a dot before the cents, no currency sign)';
+      assert.deepEqual(await refused.getByRole('cell').allInnerTexts(), ['4', sku('XL'), 'price', priceRule]);
       // Checking wrote nothing.
       assert.equal((await admin.client.get(`/api/v1/admin/search?q=${sku('S')}`)).body.data.exact, null);
 
-      // The whole file only if nothing is refused: that choice offers nothing to import here.
-      await check.getByRole('radio', { name: 'The whole file, only if no row is refused' }).check();
-      assert.equal(await check.getByRole('button', { name: 'Import 0 rows' }).isDisabled(), true);
+      // The whole file only if nothing is refused, the choice it starts on: it cannot import here, and says why.
+      assert.equal(await check.getByRole('radio', { name: 'The whole file, only if no row is refused' }).isChecked(), true);
+      const whole = check.getByRole('button', { name: 'Import 3 rows' });
+      assert.equal(await whole.isDisabled(), true);
+      assert.equal(
+        await whole.getAttribute('aria-describedby').then((id) => page.locator(`[id="${id}"]`).innerText()),
+        'Fix the 1 refused row, or choose to import only the rows that pass.',
+      );
+      await shot(page, 'import-check-whole-file');
       await check.getByRole('radio', { name: 'The rows that pass; refused rows are left out' }).check();
       await check.getByRole('button', { name: 'Import the 2 valid rows' }).click();
       const done = page.getByRole('status').filter({ hasText: 'Imported' });
       await done.getByText('Products: 1 created, 0 updated').waitFor();
       await done.getByText('Variants: 2 created, 0 updated').waitFor();
+      await done.getByText('1 refused row was left out; they are listed below.').waitFor();
+
+      // The row left out stays in view with its reason, and downloads as a file to fix and import back.
+      const leftOut = page.getByRole('region', { name: 'Rows left out' });
+      assert.deepEqual(
+        await leftOut.getByRole('table', { name: 'Refused rows' }).getByRole('row').nth(1).getByRole('cell').allInnerTexts(),
+        ['4', sku('XL'), 'price', priceRule],
+      );
+      await shot(page, 'import-done-rows-left-out');
+      const refusedFile = await downloaded(page, () => leftOut.getByRole('button', { name: 'Download the refused rows' }).click());
+      assert.equal(refusedFile.file.suggestedFilename(), 'mugs-refused.csv');
+      assert.equal(
+        refusedFile.csv,
+        [
+          'product_slug,product_name,product_status,sku,variant_name,options,price,quantity_on_hand,refused_because',
+          `${slug},,,${sku('XL')},Huge,size=XL,twelve,1,"price: ${priceRule}"`,
+          '',
+        ].join('\r\n'),
+      );
+      await pickFile(page, 'mugs-refused.csv', refusedFile.csv.replace(',twelve,', ',18.00,'));
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      await check.getByText('mugs-refused.csv: 1 row, 1 valid, 0 refused').waitFor();
+      await check.getByRole('button', { name: 'Import 1 row' }).click();
+      await done.getByText('Variants: 1 created, 0 updated').waitFor();
 
       // A warehouse count: only the quantities, with the count's name as the reason.
       await pickFile(page, 'count.csv', `sku,quantity_on_hand\r\n${sku('S')},9\r\n${sku('L')},3\r\n`);
       await page.getByRole('textbox', { name: 'Reason' }).fill(`Count ${mark}`);
       await page.getByRole('button', { name: 'Check the file' }).click();
       await check.getByText('count.csv: 2 rows, 2 valid, 0 refused').waitFor();
+      // The count is previewed: the SKU whose quantity changes, from what to what; the unchanged one is not listed.
+      const changes = check.getByRole('table', { name: 'Stock counts that change (1)' });
+      assert.deepEqual(await changes.getByRole('row').nth(1).getByRole('cell').allInnerTexts(), [sku('S'), '5', '9', '+4']);
+      assert.equal(await changes.getByRole('row').count(), 2);
+      await shot(page, 'import-stock-count-preview');
       await check.getByRole('button', { name: 'Import 2 rows' }).click();
       await done.getByText('Stock records: 0 created, 1 updated').waitFor();
     });
@@ -76,6 +114,7 @@ describe('console: import and export', () => {
       [
         [sku('S'), '12.00', 9],
         [sku('L'), '15.00', 3],
+        [sku('XL'), '18.00', 1],
       ],
     );
     const movements = (await admin.client.get(`/api/v1/admin/inventory/${product.variants[0].public_id}/movements`)).body.data as any[];

@@ -83,7 +83,7 @@ export async function downloadExport<K extends ExportKind>(
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new NetworkError(`GET ${url} stopped before the end`, error);
   }
-  save(new Blob(parts, { type: 'text/csv' }), filenameOf(response) ?? `${kind}.csv`);
+  saveFile(new Blob(parts, { type: 'text/csv' }), filenameOf(response) ?? `${kind}.csv`);
   return progress;
 }
 
@@ -93,7 +93,8 @@ async function refusalOf(response: Response): Promise<Error> {
 
 const filenameOf = (response: Response) => /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
 
-function save(blob: Blob, filename: string) {
+/** Hands `blob` to the browser as a download named `filename`. */
+export function saveFile(blob: Blob, filename: string) {
   const href = URL.createObjectURL(blob);
   const link = Object.assign(document.createElement('a'), { href, download: filename });
   document.body.append(link);

@@ -1,12 +1,12 @@
-import { Alert, Button, FileInput, Group, Paper, Progress, Radio, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Paper, Progress, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconFileTypeCsv } from '@tabler/icons-react';
-import { useState } from 'react';
-import { TableFrame } from '../../components/TableFrame';
+import { useId, useState } from 'react';
 import { csvRecordCounter } from '../../lib/csv-records';
 import { describe } from '../../lib/errors';
 import { count } from '../../lib/format';
 import { notifyDone } from '../../lib/notify';
 import { useImportProducts, type ImportMode, type ImportReport } from './api';
+import { RefusedRows, StockChanges } from './import-report';
 
 /** The API's limits, checked before the file is sent. */
 const MAX_BYTES = 5 * 1024 * 1024;
@@ -14,6 +14,7 @@ const MAX_ROWS = 10_000;
 
 type Apply = Exclude<ImportMode, 'validate'>;
 
+/** A file and what the import answered for it. */
 interface Checked {
   file: File;
   csv: string;
@@ -33,7 +34,7 @@ export function ImportPanel() {
   const [problem, setProblem] = useState<string | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
   const [apply, setApply] = useState<Apply>('all_or_nothing');
-  const [done, setDone] = useState<ImportReport | null>(null);
+  const [done, setDone] = useState<Checked | null>(null);
   const [working, setWorking] = useState<{ mode: ImportMode; rows: number } | null>(null);
 
   const pick = (picked: File | null) => {
@@ -62,7 +63,8 @@ export function ImportPanel() {
       const csv = await file.text();
       const report = await send('validate', csv);
       setChecked({ file, csv, report });
-      setApply(report.refused.length > 0 && report.valid > 0 ? 'valid_rows' : 'all_or_nothing');
+      // The safer choice first: leaving rows out is for the person to choose.
+      setApply('all_or_nothing');
     } catch (error) {
       setChecked(null);
       setProblem(describe(error));
@@ -75,7 +77,7 @@ export function ImportPanel() {
     try {
       const report = await send(apply, checked.csv);
       if (report.applied) {
-        setDone(report);
+        setDone({ ...checked, report });
         setChecked(null);
         notifyDone(`${checked.file.name} imported`);
       } else {
@@ -88,9 +90,6 @@ export function ImportPanel() {
     }
   };
 
-  const report = checked?.report;
-  const refused = report?.refused ?? [];
-  const writable = report ? (apply === 'valid_rows' ? report.valid : refused.length === 0 ? report.rows : 0) : 0;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="import-title">
       <Title order={2} size="h4" mb={4} id="import-title">
@@ -143,106 +142,100 @@ export function ImportPanel() {
             {problem}
           </Alert>
         ) : null}
-        {report && checked ? (
-          <ImportCheck
-            name={checked.file.name}
-            report={report}
-            apply={apply}
-            onApply={setApply}
-            writable={writable}
-            busy={Boolean(working)}
-            onImport={() => void importIt()}
-          />
+        {checked ? (
+          <ImportCheck checked={checked} apply={apply} onApply={setApply} busy={Boolean(working)} onImport={() => void importIt()} />
         ) : null}
-        {done ? <ImportDone report={done} /> : null}
+        {done ? <ImportDone done={done} /> : null}
       </Stack>
     </Paper>
   );
 }
 
+/**
+ * What the check found: the counts, each refused row with its reason, the stock counts the file
+ * changes, and the choice of what to import. Whole-file is the choice it starts on; when it cannot
+ * import, the reason is said next to the button.
+ */
 function ImportCheck({
-  name,
-  report,
+  checked: { file, csv, report },
   apply,
   onApply,
-  writable,
   busy,
   onImport,
 }: {
-  name: string;
-  report: ImportReport;
+  checked: Checked;
   apply: Apply;
   onApply: (apply: Apply) => void;
-  writable: number;
   busy: boolean;
   onImport: () => void;
 }) {
   const refused = report.refused;
+  const refusedRows = new Set(refused.map((r) => r.line)).size;
+  const size = apply === 'valid_rows' ? report.valid : report.rows;
+  const blocked =
+    apply === 'all_or_nothing' && refusedRows > 0
+      ? `Fix the ${count(refusedRows)} refused ${refusedRows === 1 ? 'row' : 'rows'}, or choose to import only the rows that pass.`
+      : report.valid === 0
+        ? 'No row passes the check: fix the file and check it again.'
+        : null;
+  const why = useId();
   return (
     <Stack gap="sm" role="region" aria-label="Check of the file">
       <Text fw={600} role="status">
-        <bdi>{name}</bdi>: {count(report.rows)} {report.rows === 1 ? 'row' : 'rows'}, {count(report.valid)} valid, {count(refused.length)}{' '}
+        <bdi>{file.name}</bdi>: {count(report.rows)} {report.rows === 1 ? 'row' : 'rows'}, {count(report.valid)} valid, {count(refusedRows)}{' '}
         refused
       </Text>
-      {refused.length > 0 ? (
-        <TableFrame label="Refused rows" minWidth={640}>
-          <Table aria-label="Refused rows" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Line</Table.Th>
-                <Table.Th>SKU</Table.Th>
-                <Table.Th>Column</Table.Th>
-                <Table.Th>Reason</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {refused.map((row, index) => (
-                <Table.Tr key={`${row.line}-${row.field}-${index}`}>
-                  <Table.Td>{row.line}</Table.Td>
-                  <Table.Td>{row.sku ? <bdi>{row.sku}</bdi> : '—'}</Table.Td>
-                  <Table.Td>
-                    <code>{row.field}</code>
-                  </Table.Td>
-                  <Table.Td>{row.message}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableFrame>
-      ) : null}
+      {refused.length > 0 ? <RefusedRows name={file.name} csv={csv} refused={refused} /> : null}
+      {report.stock_changes.length > 0 ? <StockChanges changes={report.stock_changes} /> : null}
       <Radio.Group label="Import" value={apply} onChange={(value) => onApply(value as Apply)}>
         <Stack gap={6} mt={6}>
           <Radio value="all_or_nothing" label="The whole file, only if no row is refused" />
           <Radio value="valid_rows" label="The rows that pass; refused rows are left out" />
         </Stack>
       </Radio.Group>
-      {apply === 'all_or_nothing' && refused.length > 0 ? (
-        <Text size="sm" c="dimmed">
-          Fix the refused rows and check the file again, or import the rows that pass.
-        </Text>
-      ) : null}
-      <Group>
-        <Button onClick={onImport} disabled={writable === 0 || busy} loading={busy}>
+      <Group gap="sm" wrap="wrap">
+        <Button onClick={onImport} disabled={blocked !== null || busy} loading={busy} aria-describedby={blocked ? why : undefined}>
           {apply === 'valid_rows'
-            ? `Import the ${count(writable)} valid ${writable === 1 ? 'row' : 'rows'}`
-            : `Import ${count(writable)} ${writable === 1 ? 'row' : 'rows'}`}
+            ? `Import the ${count(size)} valid ${size === 1 ? 'row' : 'rows'}`
+            : `Import ${count(size)} ${size === 1 ? 'row' : 'rows'}`}
         </Button>
+        {blocked ? (
+          <Text size="sm" c="dimmed" id={why}>
+            {blocked}
+          </Text>
+        ) : null}
       </Group>
     </Stack>
   );
 }
 
-function ImportDone({ report }: { report: ImportReport }) {
+/** What an import wrote, and the rows it left out, still listed and downloadable to fix. */
+function ImportDone({ done: { file, csv, report } }: { done: Checked }) {
   const { created, updated } = report;
   const line = (what: string, made: number, changed: number) => `${what}: ${count(made)} created, ${count(changed)} updated`;
+  const refusedRows = new Set(report.refused.map((r) => r.line)).size;
   return (
-    <Alert color="teal" variant="light" title="Imported" role="status">
-      <Stack gap={2}>
-        <Text size="sm">{line('Products', created.products, updated.products)}</Text>
-        <Text size="sm">{line('Variants', created.variants, updated.variants)}</Text>
-        <Text size="sm">{line('Stock records', created.stock_records, updated.stock_records)}</Text>
-        {report.refused.length > 0 ? <Text size="sm">{count(report.refused.length)} refused rows were left out.</Text> : null}
-      </Stack>
-    </Alert>
+    <Stack gap="sm">
+      <Alert color="teal" variant="light" title="Imported" role="status">
+        <Stack gap={2}>
+          <Text size="sm">{line('Products', created.products, updated.products)}</Text>
+          <Text size="sm">{line('Variants', created.variants, updated.variants)}</Text>
+          <Text size="sm">{line('Stock records', created.stock_records, updated.stock_records)}</Text>
+          {refusedRows > 0 ? (
+            <Text size="sm">
+              {count(refusedRows)} refused {refusedRows === 1 ? 'row was' : 'rows were'} left out; they are listed below.
+            </Text>
+          ) : null}
+        </Stack>
+      </Alert>
+      {report.refused.length > 0 ? (
+        <Stack gap="xs" role="region" aria-label="Rows left out">
+          <Title order={3} size="h6">
+            Rows left out of <bdi>{file.name}</bdi>
+          </Title>
+          <RefusedRows name={file.name} csv={csv} refused={report.refused} />
+        </Stack>
+      ) : null}
+    </Stack>
   );
 }
