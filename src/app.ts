@@ -74,7 +74,7 @@ import { createEmailWorker, type EmailWorker } from './email/worker.js';
 import { createPruner, type Pruner } from './housekeeping/pruner.js';
 import { createDispatch } from './event-dispatch.js';
 import { countRequestsInFlight } from './lib/requests-in-flight.js';
-import { createHttpCache, registerCacheHeaders } from './http-cache/policy.js';
+import { createHttpCache, registerCacheHeaders, sharedCachePolicy } from './http-cache/policy.js';
 import type { EventDispatcher } from './events/dispatcher.js';
 import { createAddressPolicy } from './webhooks/address-policy.js';
 import { createHostResolver } from './webhooks/host-resolver.js';
@@ -304,6 +304,8 @@ export async function buildApp({
     publicBaseUrl: config.publicBaseUrl,
     sharedCache: config.httpCache.purgeUrls.length > 0,
     pageCacheMs: config.httpCache.storefrontPageCacheMs,
+    catalogTag: () => httpCache.currentTag(),
+    cachePolicy: sharedCachePolicy(config.httpCache),
   });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));

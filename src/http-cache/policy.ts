@@ -53,6 +53,11 @@ export function createHttpCache({ db }: { db: Db }) {
      * data in one statement with the version (`versionWithData`) reads none here for an unconditional
      * request, and hands the version its statement saw to `keys`: one round trip, not two.
      */
+    /** The ETag every catalog read answers with now (the storefront, in-process, checks its pages and kept answers against it). */
+    async currentTag(): Promise<string> {
+      return etagOf(await version.read());
+    },
+
     async notModified(request: FastifyRequest, reply: FastifyReply, options: { versionWithData?: boolean } = {}): Promise<boolean> {
       reply.cacheKeys = [];
       const condition = request.headers['if-none-match'];
@@ -97,25 +102,34 @@ export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export function registerCacheHeaders(app: FastifyInstance, config: Config['httpCache'], varyOrigin: boolean): void {
+/** The lifetimes of a public read, as shared caches and browsers are told them (CACHE_*). */
+export function sharedCachePolicy(
+  config: Config['httpCache'],
+): Record<'cache-control' | 'surrogate-control' | 'cdn-cache-control', string> {
   const staleIfError = config.staleIfError > 0 ? `, stale-if-error=${config.staleIfError}` : '';
   // stale-while-revalidate is for shared caches only, so it goes in the fields they alone read
   // (Surrogate-Control: Varnish, Fastly; CDN-Cache-Control, RFC 9213: Cloudflare, Akamai). In
   // Cache-Control, browsers apply it too: Chromium then shows a stale answer right after a write
   // while it revalidates in the background, and the console would show a change undone.
-  const shared = `public, max-age=${config.maxAge}, s-maxage=${config.sMaxAge}${staleIfError}`;
   const surrogate =
     `max-age=${config.sMaxAge}` +
     (config.staleWhileRevalidate > 0 ? `, stale-while-revalidate=${config.staleWhileRevalidate}` : '') +
     staleIfError;
+  return {
+    'cache-control': `public, max-age=${config.maxAge}, s-maxage=${config.sMaxAge}${staleIfError}`,
+    'surrogate-control': surrogate,
+    'cdn-cache-control': surrogate,
+  };
+}
+
+export function registerCacheHeaders(app: FastifyInstance, config: Config['httpCache'], varyOrigin: boolean): void {
+  const policy = sharedCachePolicy(config);
   app.decorateReply('cacheKeys', null);
   app.addHook('onSend', async (_request, reply, payload) => {
     const keys = reply.cacheKeys ?? null; // undefined in scopes registered before the decorator
     const cookie = reply.hasHeader('set-cookie');
     if (keys !== null && (reply.statusCode === 200 || reply.statusCode === 304) && !cookie) {
-      reply.header('cache-control', shared);
-      reply.header('surrogate-control', surrogate);
-      reply.header('cdn-cache-control', surrogate);
+      for (const [name, value] of Object.entries(policy)) reply.header(name, value);
       const vary = String(reply.getHeader('vary') ?? '');
       if (varyOrigin && !/\borigin\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
       if (keys.length > 0) {

@@ -38,7 +38,16 @@ const owned = (pathname: string) => SERVICE_PATHS.some((prefix) => pathname === 
  */
 export async function registerStorefront(
   app: FastifyInstance,
-  options: { dir: string; publicBaseUrl: string; sharedCache: boolean; pageCacheMs: number },
+  options: {
+    dir: string;
+    publicBaseUrl: string;
+    sharedCache: boolean;
+    pageCacheMs: number;
+    /** The catalog's ETag now (src/http-cache/policy.ts): the storefront checks pages and kept answers against it without an API call. */
+    catalogTag: () => Promise<string>;
+    /** The lifetimes the API gives public reads, for the storefront's answers made without one (a page's 304). */
+    cachePolicy: Record<string, string>;
+  },
 ): Promise<void> {
   const mount = path.join(options.dir, 'mount');
   const client = path.join(options.dir, 'client');
@@ -110,6 +119,8 @@ export async function registerStorefront(
             report: (error: unknown) => request.log.error({ err: error }, 'storefront error'),
             sharedCache: options.sharedCache,
             pageCacheMs: options.pageCacheMs,
+            catalogTag: options.catalogTag,
+            cachePolicy: options.cachePolicy,
           },
         },
       });

@@ -28,7 +28,12 @@ function fakeApi(overrides: Record<string, (version: number) => Response> = {}) 
   return { catalog, calls, fetch };
 }
 
-const transport = (instance: object) => ({ baseUrl: 'http://api', headers: { 'x-request-id': 'req-1' }, instance });
+const transport = (instance: object, catalog: { tag(): Promise<string> } | null = null) => ({
+  baseUrl: 'http://api',
+  headers: { 'x-request-id': 'req-1' },
+  instance,
+  catalog,
+});
 const PRODUCT = 'http://api/api/v1/products/by-slug/shirt';
 const REVIEWS = 'http://api/api/v1/products/prd_1/reviews?page=1';
 
@@ -115,4 +120,20 @@ test('when the version cannot be learnt, nothing kept is used', async () => {
   const page = keptAnswers(transport(instance), flaky);
   assert.deepEqual(await (await page(PRODUCT)).json(), { path: '/api/v1/products/by-slug/shirt', version: 1 });
   assert.deepEqual(api.calls, ['GET /api/v1/products/by-slug/shirt'], 'the product read again, not taken unchecked');
+});
+
+test('in the service, the version comes from the service itself: no request for it', async () => {
+  const api = fakeApi();
+  const instance = {};
+  const catalog = { tag: async () => `"rel.${api.catalog.version}"` };
+  await keptAnswers(transport(instance, catalog), api.fetch)(PRODUCT);
+  api.calls.length = 0;
+  await keptAnswers(transport(instance, catalog), api.fetch)(PRODUCT);
+  assert.deepEqual(api.calls, [], 'kept, and the version asked of the service');
+  api.catalog.version = 2;
+  assert.deepEqual(await (await keptAnswers(transport(instance, catalog), api.fetch)(PRODUCT)).json(), {
+    path: '/api/v1/products/by-slug/shirt',
+    version: 2,
+  });
+  assert.deepEqual(api.calls, ['GET /api/v1/products/by-slug/shirt']);
 });

@@ -28,6 +28,8 @@ interface Api {
   baseUrl: string;
   headers: Record<string, string>;
   instance: object;
+  /** In-process, the catalog's ETag without a request (transport.ts); standalone, null. */
+  catalog: { tag(): Promise<string> } | null;
 }
 
 interface Kept {
@@ -92,10 +94,12 @@ function keepable(response: Response, etag: string): boolean {
 }
 
 /**
- * The catalog's ETag now: the API answers the first page of categories with 304 while the catalog is at
- * `known` (one version read), or with the current ETag. Null when it cannot tell: nothing kept is used.
+ * The catalog's ETag now: in-process the service says it; standalone the API answers the first page of
+ * categories with 304 while the catalog is at `known` (one version read), or with the current ETag.
+ * Null when it cannot tell: nothing kept is used.
  */
 async function catalogTag(transport: Api, inner: typeof fetch, known: string): Promise<string | null> {
+  if (transport.catalog) return transport.catalog.tag().catch(() => null);
   try {
     const response = await inner(
       new Request(`${transport.baseUrl}/api/v1/categories?limit=1`, { headers: { ...transport.headers, 'if-none-match': known } }),

@@ -60,16 +60,28 @@ export async function unchangedPage(shop: Shop, request: Request, origin: string
     .find((match) => match?.[1] === seed);
   if (!tag) return null;
   const [etag, , release, version] = tag as unknown as [string, string, string, string];
-  // The first page of categories answers 304 from the catalog's version alone when it is still this one.
-  const response = await shop.api.raw
-    .GET('/api/v1/categories', { params: { query: { limit: 1 } }, headers: { 'if-none-match': `"${release}.${version}"` } })
-    .then((answer) => answer.response)
-    .catch(() => null);
-  if (response?.status !== 304) return null;
+  const policy = await unchangedCatalog(shop, `"${release}.${version}"`);
+  if (!policy) return null;
   const headers = new Headers({ etag, vary: 'Cookie, accept-encoding' });
   for (const name of POLICY) {
-    const value = response.headers.get(name);
+    const value = policy[name];
     if (value) headers.set(name, value);
   }
   return new Response(null, { status: 304, headers });
+}
+
+/**
+ * The API's public lifetimes when the catalog is still at `apiTag`, else null. In-process the
+ * service tells its version directly; standalone, the first page of categories answers 304 from the
+ * catalog's version alone when it is still this one.
+ */
+async function unchangedCatalog(shop: Shop, apiTag: string): Promise<Record<string, string> | null> {
+  const { catalog } = shop.transport;
+  if (catalog) return (await catalog.tag().catch(() => null)) === apiTag ? catalog.policy : null;
+  const response = await shop.api.raw
+    .GET('/api/v1/categories', { params: { query: { limit: 1 } }, headers: { 'if-none-match': apiTag } })
+    .then((answer) => answer.response)
+    .catch(() => null);
+  if (response?.status !== 304) return null;
+  return Object.fromEntries(POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
 }

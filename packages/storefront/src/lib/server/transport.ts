@@ -23,6 +23,10 @@ export interface InProcessApi {
   sharedCache: boolean;
   /** How long a page for visitors without cookies is kept here (STOREFRONT_PAGE_CACHE_MS; 0 when a purged cache is in front). */
   pageCacheMs: number;
+  /** The catalog's ETag now, as the API's public reads carry it: asked without a request to the API. */
+  catalogTag(): Promise<string>;
+  /** The Cache-Control, Surrogate-Control and CDN-Cache-Control the API gives its public reads. */
+  cachePolicy: Record<string, string>;
 }
 
 export interface ApiTransport {
@@ -46,6 +50,11 @@ export interface ApiTransport {
   sharedCache: boolean;
   /** How long a page for visitors without cookies is kept in this process (page-cache.ts); 0: not at all. */
   pageCacheMs: number;
+  /**
+   * In-process: the catalog's ETag now and the API's public lifetimes, without asking the API over
+   * HTTP (page-validator.ts, answer-cache.ts). Standalone: null, and they are learnt from its answers.
+   */
+  catalog: { tag(): Promise<string>; policy: Record<string, string> } | null;
 }
 
 /** The shopper's address for the API; none when adapter-node cannot tell (its SHOP_ADDRESS_HEADER missing from a request). */
@@ -80,6 +89,7 @@ export function apiTransport(event: RequestEvent): ApiTransport {
       mediaOrigin: new URL(inProcess.publicBaseUrl).origin,
       sharedCache: inProcess.sharedCache,
       pageCacheMs: inProcess.pageCacheMs,
+      catalog: { tag: inProcess.catalogTag, policy: inProcess.cachePolicy },
     };
   }
   const baseUrl = (env.COMMERCE_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
@@ -95,5 +105,6 @@ export function apiTransport(event: RequestEvent): ApiTransport {
     mediaOrigin: new URL(env.COMMERCE_PUBLIC_URL ?? baseUrl).origin,
     sharedCache,
     pageCacheMs: sharedCache ? 0 : PAGE_TTL_MS,
+    catalog: null,
   };
 }
