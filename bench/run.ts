@@ -11,7 +11,8 @@
  * DevTools or speedscope), BENCH_INSTANCES (e.g. 1,2,3: the scenarios against
  * each count of instances, behind a round-robin balancer and spread by the
  * load driver; see bench/scale-out.ts), BENCH_HIT_THREADS (the load driver's
- * threads on Varnish's hit path, default 2).
+ * threads on Varnish's hit path, default 2), BENCH_PAGE_CACHE_MS (the service's
+ * STOREFRONT_PAGE_CACHE_MS, default 5000; 0 as behind a purged cache).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -271,7 +272,9 @@ async function main() {
       CACHE_PURGE_TOKEN: PURGE_TOKEN,
       // The direct page scenarios measure a shop without a cache in front (which keeps cookie-less pages
       // 5 s); with Varnish in front it would keep none, and Varnish's hit path is measured on its own.
-      STOREFRONT_PAGE_CACHE_MS: '5000',
+      // BENCH_PAGE_CACHE_MS=0 runs the service as behind a purged cache: a page's 304 then comes from
+      // the catalog's version, as Varnish's revalidations get it.
+      STOREFRONT_PAGE_CACHE_MS: process.env.BENCH_PAGE_CACHE_MS ?? '5000',
     });
     const service = startProcess(
       'src/main.ts',
