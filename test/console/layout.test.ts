@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { afterLayout, inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
 import { signInAs } from '../helpers/factories.js';
 import { DESKTOP_WIDTHS, layoutProblems, screenshotAt } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
+
+/** A common phone held upright (an iPhone 12 to 15). */
+const PHONE = { width: 390, height: 844 };
+
+/** How wide the page is when it is wider than the window, or null when it does not scroll sideways. */
+const pageScrollsSideways = (page: Page) =>
+  page.evaluate(() => {
+    const root = (globalThis as any).document.scrollingElement;
+    return root.scrollWidth > root.clientWidth + 1 ? `${root.scrollWidth} px wide in ${root.clientWidth}` : null;
+  });
 
 describe('console: layout on desktop screens', () => {
   test('at 1280, 1440 and 1920 px every column of every table is in view, with a screenshot of each screen', async (t2) => {
@@ -33,6 +44,36 @@ describe('console: layout on desktop screens', () => {
         }
       },
       { width: DESKTOP_WIDTHS[0], height: 900 },
+    );
+    assert.deepEqual(problems, []);
+  });
+
+  test('on a phone (390 px) no screen scrolls sideways: a table may scroll inside its card, the page never does', async (t2) => {
+    const store = await consoleStore(t);
+    const problems: string[] = [];
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, store.admin.email);
+        for (const screen of consoleScreens(store)) {
+          await openInApp(page, screen.path);
+          await page.getByText(screen.ready, { exact: false }).first().waitFor();
+          await settled(page);
+          const sideways = await pageScrollsSideways(page);
+          if (sideways) problems.push(`${screen.name}: the page scrolls sideways (${sideways})`);
+          await screenshotAt(page, `layout-${screen.name}`, PHONE.width);
+        }
+        // The order's items keep the width they need in their frame: a SKU is not broken over lines.
+        await openInApp(page, consoleScreens(store).find((screen) => screen.name === 'order')!.path);
+        for (const { sku } of store.variants.slice(0, 2)) {
+          const cell = page.getByRole('cell', { name: sku, exact: true }).locator('bdi');
+          const lines = await cell.evaluate((text) => text.getClientRects().length);
+          if (lines !== 1) problems.push(`order: the SKU ${sku} is broken over ${lines} lines`);
+        }
+      },
+      PHONE,
     );
     assert.deepEqual(problems, []);
   });

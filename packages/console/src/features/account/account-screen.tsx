@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useStaff } from '../../api/session';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { TableFrame } from '../../components/TableFrame';
 import { when } from '../../lib/format';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { sessionsQuery, useRevokeSessions } from './api';
@@ -56,49 +57,51 @@ export function AccountScreen() {
             </Group>
             <QueryState query={sessions}>
               {(result) => (
-                <Table aria-label="Your sessions">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Browser</Table.Th>
-                      <Table.Th>Address</Table.Th>
-                      <Table.Th>Signed in</Table.Th>
-                      <Table.Th>Last seen</Table.Th>
-                      <Table.Th>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {result.data.map((session) => (
-                      <Table.Tr key={session.public_id}>
-                        <Table.Td maw={260} style={{ overflowWrap: 'anywhere' }}>
-                          {session.user_agent ? <bdi>{session.user_agent}</bdi> : 'Unknown'}
-                        </Table.Td>
-                        <Table.Td>{session.ip ?? '—'}</Table.Td>
-                        <Table.Td>{when(session.created_at)}</Table.Td>
-                        <Table.Td>{when(session.last_seen_at)}</Table.Td>
-                        <Table.Td ta="right">
-                          {session.current ? (
-                            <Badge variant="light" bg="teal.0" c="teal.9">
-                              This session
-                            </Badge>
-                          ) : (
-                            <Button
-                              size="xs"
-                              variant="subtle"
-                              color="red"
-                              aria-label={`Sign out the session from ${session.ip ?? 'an unknown address'}, signed in ${when(session.created_at)}`}
-                              loading={revoke.isPending && revoke.variables === session.public_id}
-                              onClick={() => signOut(session.public_id)}
-                            >
-                              Sign out
-                            </Button>
-                          )}
-                        </Table.Td>
+                <TableFrame label="Your sessions" minWidth={600}>
+                  <Table aria-label="Your sessions">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Browser</Table.Th>
+                        <Table.Th>Address</Table.Th>
+                        <Table.Th>Signed in</Table.Th>
+                        <Table.Th>Last seen</Table.Th>
+                        <Table.Th>
+                          <VisuallyHidden>Actions</VisuallyHidden>
+                        </Table.Th>
                       </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {result.data.map((session) => (
+                        <Table.Tr key={session.public_id}>
+                          <Table.Td maw={260} style={{ overflowWrap: 'anywhere' }}>
+                            {session.user_agent ? <bdi>{session.user_agent}</bdi> : 'Unknown'}
+                          </Table.Td>
+                          <Table.Td>{session.ip ?? '—'}</Table.Td>
+                          <Table.Td>{when(session.created_at)}</Table.Td>
+                          <Table.Td>{when(session.last_seen_at)}</Table.Td>
+                          <Table.Td ta="right">
+                            {session.current ? (
+                              <Badge variant="light" bg="teal.0" c="teal.9">
+                                This session
+                              </Badge>
+                            ) : (
+                              <Button
+                                size="xs"
+                                variant="subtle"
+                                color="red"
+                                aria-label={`Sign out the session from ${session.ip ?? 'an unknown address'}, signed in ${when(session.created_at)}`}
+                                loading={revoke.isPending && revoke.variables === session.public_id}
+                                onClick={() => signOut(session.public_id)}
+                              >
+                                Sign out
+                              </Button>
+                            )}
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </TableFrame>
               )}
             </QueryState>
           </Paper>

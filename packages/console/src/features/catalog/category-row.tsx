@@ -32,14 +32,9 @@ export function CategoryRow({
   const { busy } = actions;
   return (
     <li role="treeitem" aria-level={node.depth + 1} aria-selected={false} aria-label={node.name}>
-      <Group
-        justify="space-between"
-        py={6}
-        pl={node.depth * 28}
-        wrap="nowrap"
-        style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-      >
-        <div style={{ minWidth: 0 }}>
+      {/* Where the name and the controls do not fit side by side (a phone), the controls wrap under the name. */}
+      <Group justify="space-between" py={6} pl={node.depth * 28} style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}>
+        <div style={{ minWidth: 0, flex: '1 1 12rem' }}>
           <Text fw={node.depth === 0 ? 600 : 400}>
             <bdi>{node.name}</bdi>
           </Text>
@@ -53,7 +48,7 @@ export function CategoryRow({
             ) : null}
           </Text>
         </div>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4}>
           <ActionIcon
             variant="subtle"
             aria-label={`Move ${node.name} up`}
@@ -72,7 +67,7 @@ export function CategoryRow({
           </ActionIcon>
           <Select
             size="xs"
-            w={200}
+            w={{ base: 150, sm: 200 }}
             aria-label={`Parent of ${node.name}`}
             allowDeselect={false}
             disabled={busy}
