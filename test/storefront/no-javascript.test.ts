@@ -67,6 +67,12 @@ describe('storefront without JavaScript', () => {
         const sandM = product.variants.find((v) => v.options.size === 'M' && v.options.colour === 'Sand')!;
         await page.getByText(`SKU ${sandM.sku}`).waitFor();
         assert.equal(new URL(page.url()).searchParams.get('size'), 'M');
+        // Answered with a redirect to the page (post, redirect, get): a reload adds nothing again, and the notice is said once.
+        assert.equal(new URL(page.url()).searchParams.has('/add'), false, page.url());
+        await page.reload();
+        await page.getByText(`SKU ${sandM.sku}`).waitFor();
+        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+        assert.equal(await page.getByText('Added 1 × ').count(), 0);
 
         await page.getByRole('link', { name: /^Cart, 1 item/ }).click();
         const line = page.getByRole('listitem').filter({ hasText: 'M / Sand' });

@@ -1,5 +1,6 @@
 import { ApiError } from '@commerce/client';
-import { error } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
+import { rememberAdded, takeAdded } from '$lib/server/added-notice';
 import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
 import { MAX_QUANTITY } from '$lib/server/guest-cart';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
@@ -34,8 +35,15 @@ export const load: PageServerLoad = (event) =>
       /** Each variant's stock now: the status, and how many are left when few are. */
       stock: Object.fromEntries(stock.map((s) => [s.variant_public_id, { status: s.stock_status, left: s.quantity_left }])),
       csrf: user ? await shop.csrf() : null,
+      /** What a form sent without JavaScript just added (it was redirected here). */
+      added: addedNotice(product, takeAdded(event.cookies, event.url.pathname, event.url.protocol === 'https:')),
     };
   });
+
+function addedNotice(product: Product, added: { variant: string; quantity: number } | null) {
+  const variant = added && product.variants.find((v) => v.public_id === added.variant);
+  return variant ? { name: product.name, variant: variant.name, quantity: added.quantity } : null;
+}
 
 /**
  * Whether the live stock says no more than the product itself: each variant in stock or not, which the
@@ -79,6 +87,13 @@ export const actions: Actions = {
         return invalid(message, { quantity: message }, values, 409);
       }
       await addToCart(event.locals.shop, form.get('csrf'), line);
+      if (!event.request.headers.has('x-sveltekit-action')) {
+        // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
+        rememberAdded(event.cookies, event.url.pathname, variant.public_id, quantity, event.url.protocol === 'https:');
+        const back = new URL(event.url);
+        back.searchParams.delete('/add');
+        redirect(303, back.pathname + back.search);
+      }
       return { added: { name: product.name, variant: variant.name, quantity } };
     } catch (e) {
       if (e instanceof GuestCartFull) return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
