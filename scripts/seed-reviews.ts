@@ -16,8 +16,11 @@ const REVIEWS: [number, string, string][] = [
   [5, 'Worth every penny', 'My second one. The first still looks new after a year of use.'],
   [4, 'Lovely colour', 'The colour is even nicer in daylight. True to size for me.'],
 ];
-/** How many reviews each of the first products gets: some many, some one, some none. */
-const PER_PRODUCT = [3, 2, 4, 1, 2, 0, 3, 1, 2, 0, 4, 1, 2, 3, 1, 0, 2, 1];
+/**
+ * How many reviews each of the first products gets: some many, some one, some none. The first has
+ * more than the product page shows at once (five), so the demo store shows reviews paged too.
+ */
+const PER_PRODUCT = [9, 2, 4, 1, 2, 0, 3, 1, 2, 0, 4, 1, 2, 3, 1, 0, 2, 1];
 
 const SHAPE_OF_NAME = new Map<string, Shape>(
   Object.entries(NAMES).flatMap(([shape, names]) => names.map((name) => [name, shape as Shape])),
