@@ -74,6 +74,10 @@ async function approveAndSee(page: Page, title: string, email: string, by: 'cons
   const photo = review.getByRole('img', { name: `Customer photo of ${product.name}` });
   await photo.scrollIntoViewIfNeeded();
   assert.equal(await photo.getAttribute('src'), row.images[0]!.image_url);
+  // Its full size opens beside the shop, not in place of it.
+  const full = review.getByRole('link', { name: /opens in a new tab/ });
+  assert.equal(await full.getAttribute('target'), '_blank');
+  assert.equal(await full.getAttribute('href'), row.images[0]!.image_url);
   await page.waitForFunction(
     (element) => (element as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0,
     await photo.elementHandle(),
