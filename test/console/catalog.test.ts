@@ -422,6 +422,45 @@ describe('console: catalog', () => {
     ]);
   });
 
+  test('at 1280 px the combinations grid shows each SKU whole: its SKU and name columns are wide, the number columns narrow', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Audio linen', slug: 'aud-linen', status: 'ACTIVE' })).body
+      .data.public_id as string;
+    await inConsole(
+      browser,
+      t2,
+      t,
+      async (page) => {
+        await signInThroughUi(page, admin.email, `/admin/products/${product}`);
+        await page.getByRole('tab', { name: 'Every combination of options' }).click();
+        for (const [n, list] of [
+          [1, ['S', 'M', 'XL']],
+          [2, ['Red', 'Blue', 'Purple']],
+        ] as const) {
+          const input = page.getByRole('combobox', { name: `Values of option ${n}` });
+          for (const value of list) {
+            await input.fill(value);
+            await input.press('Enter');
+          }
+        }
+        await page.getByRole('button', { name: 'Make 9 rows' }).click();
+        const skus = page.getByRole('table', { name: 'New variants' }).getByRole('textbox', { name: /^SKU of / });
+        assert.equal(await skus.count(), 9);
+        const cut: string[] = [];
+        for (const sku of await skus.all()) {
+          const { value, clipped } = await sku.evaluate((input: any) => ({
+            value: input.value,
+            clipped: input.scrollWidth > input.clientWidth,
+          }));
+          if (clipped) cut.push(value);
+        }
+        assert.equal(await page.getByRole('textbox', { name: 'SKU of XL / Purple' }).inputValue(), 'AUD-LINEN-XL-PURPLE');
+        assert.deepEqual(cut, [], 'every SKU fits its input');
+      },
+      { width: 1280, height: 900 },
+    );
+  });
+
   test('a product is duplicated as a draft with new SKUs; a variant gets a compare-at price and an image', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const product = (await admin.client.post('/api/v1/admin/products', { name: 'Clay vase', status: 'ACTIVE' })).body.data

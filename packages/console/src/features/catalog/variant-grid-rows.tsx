@@ -5,6 +5,13 @@ import { TableFrame } from '../../components/TableFrame';
 import type { GridValues } from './variant-grid-rules';
 import { comboName } from './variant-grid-rules';
 
+/**
+ * Column widths: a SKU or name of some 20 characters is read whole (180 px at least; they share the
+ * rest of the width), while an amount or a count needs less (the number columns are 96 px).
+ */
+const WORDS_MIN_WIDTH = 180;
+const NUMBER_WIDTH = 96;
+
 /** The row's text fields in column order: the field, its name in the row's labels, the keyboard a phone shows. */
 const TEXT_CELLS = [
   ['name', 'Name', null],
@@ -25,12 +32,12 @@ export function VariantGridRows({ form }: { form: UseFormReturnType<GridValues> 
           <Table.Tr>
             <Table.Th>Variant</Table.Th>
             <Table.Th>SKU</Table.Th>
-            <Table.Th>Price</Table.Th>
-            <Table.Th>Compare-at</Table.Th>
-            <Table.Th>Cost</Table.Th>
-            <Table.Th>Stock</Table.Th>
-            <Table.Th>Reorder at</Table.Th>
-            <Table.Th>
+            <Table.Th w={NUMBER_WIDTH}>Price</Table.Th>
+            <Table.Th w={NUMBER_WIDTH}>Compare-at</Table.Th>
+            <Table.Th w={NUMBER_WIDTH}>Cost</Table.Th>
+            <Table.Th w={NUMBER_WIDTH}>Stock</Table.Th>
+            <Table.Th w={NUMBER_WIDTH}>Reorder at</Table.Th>
+            <Table.Th w={44}>
               <VisuallyHidden>Leave out</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
@@ -45,7 +52,7 @@ export function VariantGridRows({ form }: { form: UseFormReturnType<GridValues> 
                     <TextInput
                       size="xs"
                       aria-label={label(name)}
-                      {...(inputMode ? { inputMode } : {})}
+                      {...(inputMode ? { inputMode } : { miw: WORDS_MIN_WIDTH })}
                       {...form.getInputProps(`rows.${index}.${field}`)}
                     />
                   </Table.Td>
