@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { seedBenchStore } from '../bench/seed.js';
 import { hashPassword } from '../src/lib/password.js';
@@ -133,6 +133,19 @@ const adminLists = [
   '/api/v1/admin/audit',
 ];
 
+/**
+ * The plans these expect are PostgreSQL 18's (the embedded server, and the one recommended): older
+ * planners choose others for a few admin lists (README, `DATABASE_URL`), and bench/NOTES.md measures
+ * the lists on 18. On an older server those tests say so and are skipped, never passed.
+ */
+async function olderPlanner(context: TestContext): Promise<boolean> {
+  const { rows } = await sql<{ version: number }>`SELECT current_setting('server_version_num')::int AS version`.execute(t.db);
+  const version = rows[0]!.version;
+  if (version >= 180000) return false;
+  context.skip(`PostgreSQL ${Math.floor(version / 10000)}'s planner chooses other plans for these lists; the ones asserted are 18's`);
+  return true;
+}
+
 describe('list endpoints use indexes on a large store', () => {
   test('storefront lists and product pages', async () => {
     const findings = [];
@@ -147,7 +160,8 @@ describe('list endpoints use indexes on a large store', () => {
     assert.deepEqual(findings, []);
   });
 
-  test('admin lists', async () => {
+  test('admin lists', async (context) => {
+    if (await olderPlanner(context)) return;
     const findings = [];
     for (const path of adminLists) findings.push(...(await plansOf(t.superAdmin, path)).map((f) => ({ path, ...f })));
     assert.deepEqual(findings, []);
@@ -187,7 +201,8 @@ describe('list statements run on cached plans', () => {
     assert.deepEqual(await replanned(customer, storefront()), []);
   });
 
-  test('admin inventory lists', async () => {
+  test('admin inventory lists', async (context) => {
+    if (await olderPlanner(context)) return;
     assert.deepEqual(
       await replanned(
         t.superAdmin,
