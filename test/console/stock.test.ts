@@ -38,6 +38,7 @@ describe('console: inventory', () => {
       const amount = page.getByRole('textbox', { name: /^Change/ });
       await amount.fill('-20');
       await page.getByText('On-hand quantity cannot go below zero (it would be -7)').waitFor();
+      assert.equal(await page.getByText(/On hand 13 → -7/).count(), 0, 'no figures after for a refused change');
       await page.getByRole('button', { name: 'Adjust stock' }).click();
       assert.equal(await page.getByRole('dialog').count(), 0, 'no confirmation to apply it');
       assert.ok(await amount.evaluate((input) => input === (globalThis as any).document.activeElement), 'focus is back on the amount');
@@ -144,6 +145,11 @@ describe('console: inventory', () => {
       const reserve = page.getByRole('textbox', { name: /^Reserve/ });
       await reserve.fill('999');
       await page.getByText('Only 21 available: reserving 999 would leave -978').waitFor();
+      assert.equal(
+        await page.getByText('Available 21 → -978').count(),
+        0,
+        'a refused change shows no figures after, as if it could be made',
+      );
       await page.getByRole('button', { name: 'Apply to reservation' }).click();
       assert.equal(await page.getByRole('dialog').count(), 0, 'no Apply is offered for what the server would refuse');
       assert.ok(await reserve.evaluate((input) => input === (globalThis as any).document.activeElement), 'focus is on the refused field');

@@ -29,8 +29,12 @@ export function AdjustForm({ record, variantId }: { record: Figures; variantId: 
     },
   });
   const typed = form.values.amount;
+  // The figures after, only for a change the API would make: a refused one shows its refusal alone.
   const amountPreview =
-    typeof typed === 'number' && Number.isInteger(typed) && !(form.values.mode === 'change' && typed === 0)
+    typeof typed === 'number' &&
+    Number.isInteger(typed) &&
+    !(form.values.mode === 'change' && typed === 0) &&
+    !adjustmentRefusal(record, form.values.mode, typed)
       ? previewLine(adjustmentPreview(record, form.values.mode, typed).lines)
       : undefined;
   return (
@@ -104,7 +108,9 @@ export function ReservationForm({ record, variantId }: { record: Figures; varian
   });
   const typed = form.values.change;
   const changePreview =
-    typeof typed === 'number' && Number.isInteger(typed) && typed !== 0 ? previewLine(reservationPreview(record, typed)) : undefined;
+    typeof typed === 'number' && Number.isInteger(typed) && typed !== 0 && !reservationRefusal(record, typed)
+      ? previewLine(reservationPreview(record, typed))
+      : undefined;
   return (
     <form
       noValidate
