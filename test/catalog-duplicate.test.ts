@@ -52,12 +52,14 @@ test('a DRAFT copy with a new slug and SKUs, the same categories, options, price
     reported.map((e) => (e.payload as any).product.variants.map((v: any) => v.sku)),
     [[`${sku}-S-COPY`, `${sku}-L-COPY`]],
   );
-  // The source is untouched; a second copy takes the next free SKUs.
+  // The source is untouched; a second copy takes the next free name, slug and SKUs, numbered alike.
   const again = expectStatus(await duplicate(source.id), 201);
   assert.deepEqual(
     again.variants.map((v: any) => v.sku),
     [`${sku}-S-COPY-2`, `${sku}-L-COPY-2`],
   );
+  assert.equal(again.name, 'Walnut Desk (copy 2)');
+  assert.equal(again.slug, `${copy.slug.replace(/-copy$/, '')}-copy-2`);
   const sourceNow = expectStatus(await t.admin.get(`${API}/admin/products/${source.id}`), 200);
   assert.equal(sourceNow.variants.length, 2);
   assert.equal(sourceNow.status, 'ACTIVE');

@@ -10,7 +10,7 @@ import { isPublicId, newPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, toPage } from '../lib/pagination.js';
 import type { MediaService } from '../media/service.js';
 import { liveCategoryIds } from './category-repository.js';
-import { slugInUse } from './slug-repository.js';
+import { slugInUse, slugsInUse } from './slug-repository.js';
 import { countProducts, hydrate, listProducts, readAdminProducts, variantsOf, type ProductFilters } from './listing-repository.js';
 import { toAdminProducts, toAdminVariant } from './mappers.js';
 import { productFilters } from './product-filters.js';
@@ -44,7 +44,7 @@ import type {
   VariantCreate,
   VariantPatch,
 } from './schemas.js';
-import { chooseSlug } from './slug.js';
+import { chooseSlug, slugify } from './slug.js';
 import { recordProductDeleted, recordProductEvent } from './product-events.js';
 import { productAudit, variantAudit } from './audit-shapes.js';
 import { countProductRowsForExport, productExportBatches, type ProductExportFilters } from './export-repository.js';
@@ -127,6 +127,20 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
   async function checkOptionsFree(trx: Executor, productId: number, options: string, exceptId?: number): Promise<void> {
     const sku = await variantWithOptions(trx, productId, options, exceptId);
     if (sku !== undefined) throw variantOptionsTaken(sku);
+  }
+
+  /**
+   * A copy's name: the first of "… (copy)", "… (copy 2)", … whose slug no product has, so a second
+   * copy reads apart from the first and its slug ends like its SKUs (`-copy-2`, `-COPY-2`).
+   */
+  async function copyName(trx: Executor, name: string): Promise<string> {
+    const names = Array.from({ length: 20 }, (_, n) => `${name.slice(0, 185)} (copy${n === 0 ? '' : ` ${n + 1}`})`);
+    const taken = await slugsInUse(
+      trx,
+      'products',
+      names.map((candidate) => slugify(candidate)),
+    );
+    return names.find((candidate) => !taken.has(slugify(candidate))) ?? names[0]!;
   }
 
   /** For each SKU, the first of `SKU-COPY`, `SKU-COPY-2`, … no variant has (SKUs stay within their 80 characters). */
@@ -415,7 +429,7 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
         const { variants, categories } = await hydrate(trx, [source], 'admin');
         const categoryPublicIds = categories.map((c) => c.public_id);
         const linked = await categoryIds(trx, categoryPublicIds);
-        const name = `${source.name} (copy)`.slice(0, 200);
+        const name = await copyName(trx, source.name);
         const product = await insertProduct(trx, {
           public_id: newPublicId('prd'),
           name,
