@@ -26,6 +26,8 @@ export interface Config {
   /** External PostgreSQL; when absent an embedded server runs under `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
+  /** A statement without an answer this long gives its connection up (a frozen or unreachable server). */
+  readonly dbQueryTimeoutMs: number;
   /**
    * Where migrations run (on start and `npm run db:migrate`): a direct URL when DATABASE_URL is a
    * pooler's; `null` uses DATABASE_URL.
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     databaseUrl: url('DATABASE_URL', null, ['postgres:', 'postgresql:']),
     dbPoolSize: int('DB_POOL_SIZE', 20, 1, 500),
+    dbQueryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
     migrationDatabaseUrl: url('MIGRATION_DATABASE_URL', null, ['postgres:', 'postgresql:']),
     migrateOnStart: bool('MIGRATE_ON_START', true),
     migrationLockTimeoutMs: int('MIGRATION_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),

@@ -46,6 +46,7 @@ export async function connectDatabase(
   let refusalSeen = false;
   const db = createDb(database.url, config.dbPoolSize, {
     namedStatements: config.dbNamedStatements,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
     onNamedStatementRefused: (error) => {
       if (refusalSeen) return;
       refusalSeen = true;

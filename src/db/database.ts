@@ -74,6 +74,26 @@ function prepareStatements(client: pg.PoolClient, onRefused: (error: Error) => v
   }) as typeof client.query;
 }
 
+/**
+ * A statement that gets no answer within `timeoutMs` cuts its connection: a frozen server or a
+ * network path that drops packets closes nothing, and the request (and every one after it on that
+ * connection) would wait for ever. Cut, the statement fails as a lost connection does (ETIMEDOUT:
+ * 503 with Retry-After, src/lib/db-errors.ts), the client is discarded, and the next request gets a
+ * fresh connection. Cursors (streamed exports) answer batch by batch and are not timed.
+ */
+function boundStatements(client: pg.PoolClient, timeoutMs: number): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    const timer = setTimeout(() => {
+      const error = Object.assign(new Error(`the database gave no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' });
+      (client as unknown as { connection?: { stream?: { destroy(error: Error): void } } }).connection?.stream?.destroy(error);
+    }, timeoutMs);
+    return result.finally(() => clearTimeout(timer));
+  }) as typeof client.query;
+}
+
 export interface DbOptions {
   /**
    * false: every statement goes unnamed (parsed and planned each time), for a pooler that does not keep
@@ -86,6 +106,8 @@ export interface DbOptions {
   onNamedStatementRefused?: (error: Error) => void;
   /** Told when a pooled connection fails (the server ended it, the socket died); the connection is then discarded. */
   onConnectionError?: (error: Error) => void;
+  /** Cut a connection whose statement has no answer this long (boundStatements); none when absent. */
+  queryTimeoutMs?: number;
 }
 
 const pools = new WeakMap<Db, { pool: pg.Pool; max: number }>();
@@ -110,6 +132,7 @@ export function createDb(connectionString: string, poolSize: number, options: Db
       new Promise<void>((resolve) => client.once('end', resolve)).then(() => void open.delete(client)),
     );
     if (options.namedStatements !== false) prepareStatements(client, (error) => options.onNamedStatementRefused?.(error));
+    if (options.queryTimeoutMs !== undefined) boundStatements(client, options.queryTimeoutMs);
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: { connect: () => pool.connect(), end: () => closePool(pool, open) } }),

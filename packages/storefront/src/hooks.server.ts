@@ -34,6 +34,8 @@ async function finish(event: RequestEvent, response: Response): Promise<Response
   if (csp && media && media !== event.url.origin) {
     response.headers.set('content-security-policy', csp.replace(/(img-src|connect-src) ([^;]*)/g, `$1 $2 ${media}`));
   }
+  // "We are a little busy": say when to try again, as the API's own 503s do.
+  if (response.status === 503 && !response.headers.has('retry-after')) response.headers.set('retry-after', '5');
   // The service adds these to everything it serves; a storefront running alone sends them itself.
   if (!event.platform?.commerce) {
     response.headers.set('x-content-type-options', 'nosniff');
