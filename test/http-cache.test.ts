@@ -217,6 +217,8 @@ describe('purges', () => {
     assert.deepEqual(await purgedKeys(), new Set(), 'a review waiting for moderation is not public');
     await moderate(admin, review.public_id, 'APPROVED');
     assert.deepEqual(await purgedKeys(), new Set([`reviews:${other}`, 'products', other]), 'a review approved (and the rating it moves)');
+    await moderate(admin, review.public_id, 'APPROVED', 'Checked the photo again');
+    assert.deepEqual(await purgedKeys(), new Set(), 'approved again with an internal note: nothing a shopper sees changed');
 
     const category = expectStatus(await admin.post(`${API}/admin/categories`, { name: `Purged ${Date.now()}` }), 201);
     assert.deepEqual(await purgedKeys(), new Set(['categories', 'products', category.public_id]), 'a category created');

@@ -30,6 +30,7 @@ import * as fanOutWaitsForDeletions from './migrations/0022-fan-out-waits-for-de
 import * as deletionsWaitForNoOne from './migrations/0023-deletions-wait-for-no-one.js';
 import * as eventStreams from './migrations/0024-event-streams.js';
 import * as verifiedPurchasePurges from './migrations/0025-verified-purchase-purges.js';
+import * as reviewPurgesForWhatShows from './migrations/0026-review-purges-for-what-shows.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0023-deletions-wait-for-no-one': deletionsWaitForNoOne,
   '0024-event-streams': eventStreams,
   '0025-verified-purchase-purges': verifiedPurchasePurges,
+  '0026-review-purges-for-what-shows': reviewPurgesForWhatShows,
 };
 
 /** The names of the migrations this code has, in the order they apply. */
