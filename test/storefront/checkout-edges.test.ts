@@ -239,6 +239,7 @@ describe('storefront: checkout edges', () => {
       await signInThroughShop(page, buyer.email, buyer.password);
       await page.goto('/checkout');
       await page.getByRole('button', { name: 'Place order' }).waitFor();
+      await page.getByLabel('Note for us (optional)').fill('Please leave it with the neighbour at number 12.');
       // Idle past the session's lifetime while the page is open.
       app.clock.advance((app.config.sessionIdleDays + 1) * 86_400_000);
       try {
@@ -249,12 +250,17 @@ describe('storefront: checkout edges', () => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
         assert.match(await page.getByRole('complementary').innerText(), /2 × /);
+        // What was typed before the session ended is there again, once.
+        assert.equal(await page.getByLabel('Note for us (optional)').inputValue(), 'Please leave it with the neighbour at number 12.');
         await page.getByRole('button', { name: 'Place order' }).click();
         await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
       } finally {
         app.clock.offsetMs = 0;
       }
     });
-    assert.equal((await ordersOf(app, buyer.email)).length, 1);
+    const orders = await ordersOf(app, buyer.email);
+    assert.equal(orders.length, 1);
+    const placed = await app.db.selectFrom('orders').select('notes').where('public_id', '=', orders[0]!.public_id).executeTakeFirst();
+    assert.equal(placed?.notes, 'Please leave it with the neighbour at number 12.', 'the note reached the order');
   });
 });
