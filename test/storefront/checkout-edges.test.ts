@@ -95,23 +95,36 @@ describe('storefront: checkout edges', () => {
     });
   });
 
-  test('a signed-in cart that asks for more than the shop has says how many there are, at checkout and in the cart', async (t) => {
+  test('a signed-in cart that asks for more than the shop has says how many there are, at checkout and in the cart (phone)', async (t) => {
     // 20 in stock, well above the reorder level: no count is public, but the shopper asking for 30 is told it.
     const { product } = await makeShop(app, { stock: 20 });
     const plenty = product.variants[2]!;
     const buyer = await customer(app);
     assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: plenty.id, quantity: 30 })).status, 200);
-    await inShop(browser, t, app, async (page) => {
-      await signInThroughShop(page, buyer.email, buyer.password);
-      await page.goto('/checkout');
-      await page.getByRole('alert').getByText(`(${plenty.options.size} / ${plenty.options.colour}): only 20 left, you have 30`).waitFor();
-      await page.getByRole('link', { name: 'Adjust your cart' }).click();
-      const line = page.getByRole('listitem').filter({ hasText: plenty.options.colour });
-      await line.getByText('Only 20 left').waitFor();
-      await line.getByRole('button', { name: /Change to 20/ }).click();
-      await page.getByRole('listitem').filter({ hasText: plenty.options.colour }).getByText('Only 20 left').waitFor({ state: 'detached' });
-      await page.getByRole('link', { name: /^Cart, 20 items/ }).waitFor();
-    });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        await page.getByRole('alert').getByText(`(${plenty.options.size} / ${plenty.options.colour}): only 20 left, you have 30`).waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-short-line-phone.png'));
+        await page.getByRole('link', { name: 'Adjust your cart' }).click();
+        const line = page.getByRole('listitem').filter({ hasText: plenty.options.colour });
+        await line.getByText('Only 20 left').waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'cart-short-line-phone.png'));
+        await line.getByRole('button', { name: /Change to 20/ }).click();
+        await page
+          .getByRole('listitem')
+          .filter({ hasText: plenty.options.colour })
+          .getByText('Only 20 left')
+          .waitFor({ state: 'detached' });
+        await page.getByRole('link', { name: /^Cart, 20 items/ }).waitFor();
+        assert.equal(await sidewaysScroll(page), 0, 'the cart fits 360 px');
+      },
+      { viewport: PHONE },
+    );
   });
 
   test('signing in at checkout with a cart saved in the account shows the cart they make together, before checkout', async (t) => {
