@@ -92,9 +92,11 @@ describe('inviting', () => {
   });
 
   test('an email that has an account is 409 EMAIL_TAKEN: its role is changed on the staff screen instead', async () => {
-    const { email } = await signUp(t);
+    const { email, user } = await signUp(t);
     const refused = await t.superAdmin.post(INVITATIONS, { email: email.toUpperCase(), role: 'ADMIN' });
     assert.equal(errorOf(refused).code, 'EMAIL_TAKEN');
+    // The super admin is told which account, so the console opens it.
+    assert.deepEqual(errorOf(refused).details, [{ field: 'email', message: 'already has an account', user_public_id: user.public_id }]);
     // Someone registering with an invited email before the link is used takes it; the link then refuses.
     const { email: invited, token } = await invite();
     await signUp(t, { email: invited });

@@ -68,7 +68,8 @@ export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what
 /** CONFLICT: a concurrent change got there first (retrying is the answer). */
 export const concurrentChange = (message: string) => new AppError('CONFLICT', message);
 
-export const emailTaken = (message = 'Another account already uses this email address') => new AppError('EMAIL_TAKEN', message);
+export const emailTaken = (message = 'Another account already uses this email address', details?: readonly ErrorDetail[]) =>
+  new AppError('EMAIL_TAKEN', message, details);
 
 export const alreadyVerified = () => new AppError('ALREADY_VERIFIED', 'This email address is already verified');
 

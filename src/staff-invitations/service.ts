@@ -67,8 +67,12 @@ export function createStaffInvitations(deps: {
     async invite(ctx: AuthedCtx, input: InvitationCreate): Promise<Invitation> {
       const email = normalizeEmail(input.email);
       return transaction(db, async (trx) => {
-        if (await findUserByEmail(trx, email)) {
-          throw emailTaken('This person already has an account: give it the role on the staff screen instead');
+        const account = await findUserByEmail(trx, email);
+        if (account) {
+          // Said to a SUPER_ADMIN only (the route's role): the account, so the console can open it.
+          throw emailTaken('This person already has an account: give it the role on the staff screen instead', [
+            { field: 'email', message: 'already has an account', user_public_id: account.public_id },
+          ]);
         }
         const now = clock.now();
         await revokeOpenInvitation(trx, email, now);

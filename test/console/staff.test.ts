@@ -29,7 +29,13 @@ describe('console: staff invitations', () => {
       await page.getByRole('textbox', { name: 'Email' }).fill(customer.email);
       await page.getByRole('button', { name: 'Send invitation' }).click();
       await page.getByText('This email already has an account: change its role on the account’s screen').waitFor();
-      await page.getByRole('link', { name: `Find the account of ${customer.email}` }).waitFor();
+      await page.getByRole('link', { name: `Open the account of ${customer.email}` }).click();
+      // The refused email is still typed: leaving asks first.
+      await page.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.waitForURL((url) => url.pathname === `/admin/customers/${customer.user.public_id}`);
+      await page.getByText(customer.email).first().waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invitations' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Invitations' }).waitFor();
 
       await page.getByRole('textbox', { name: 'Email' }).fill(email);
       await page.getByRole('combobox', { name: 'Role' }).click();

@@ -1,3 +1,4 @@
+import { ApiError } from '@commerce/client';
 import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Link } from '@tanstack/react-router';
@@ -18,7 +19,8 @@ import { useInvite } from './api';
  */
 export function InviteForm() {
   const invite = useInvite();
-  const [taken, setTaken] = useState<string | null>(null);
+  /** The account an email already has, when the API names it (it does for a SUPER_ADMIN): the form links straight to it. */
+  const [taken, setTaken] = useState<{ email: string; account: string | null } | null>(null);
   const form = useForm({
     initialValues: { email: '', role: 'ADMIN' as StaffRole },
     validate: { email: (value) => (/^\S+@\S+\.\S+$/.test(value.trim()) ? null : 'An email address, like name@example.com') },
@@ -36,7 +38,7 @@ export function InviteForm() {
             inputs: ['email', 'role'],
             codes: { EMAIL_TAKEN: ['email', 'This email already has an account: change its role on the account’s screen'] },
           });
-          if (errors.email && 'email' in errors && !errors._form) setTaken(email);
+          if (errors.email && 'email' in errors && !errors._form) setTaken({ email, account: accountOf(error) });
           refuse(errors);
           return;
         }
@@ -62,9 +64,15 @@ export function InviteForm() {
         </Group>
         {taken ? (
           <Text size="sm">
-            <Anchor renderRoot={(props) => <Link {...props} to="/customers" search={{ q: taken }} />}>
-              Find the account of <bdi>{taken}</bdi>
-            </Anchor>
+            {taken.account ? (
+              <Anchor renderRoot={(props) => <Link {...props} to="/customers/$userId" params={{ userId: taken.account! }} />}>
+                Open the account of <bdi>{taken.email}</bdi>
+              </Anchor>
+            ) : (
+              <Anchor renderRoot={(props) => <Link {...props} to="/customers" search={{ q: taken.email }} />}>
+                Find the account of <bdi>{taken.email}</bdi>
+              </Anchor>
+            )}
           </Text>
         ) : null}
         <FormErrors form={form} title="Not invited" />
@@ -76,4 +84,13 @@ export function InviteForm() {
       </Stack>
     </form>
   );
+}
+
+/** The public ID of the account an EMAIL_TAKEN refusal names, if it names one. */
+function accountOf(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== 'EMAIL_TAKEN') return null;
+  for (const detail of error.details as readonly { user_public_id?: unknown }[]) {
+    if (typeof detail.user_public_id === 'string') return detail.user_public_id;
+  }
+  return null;
 }
