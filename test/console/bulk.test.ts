@@ -97,7 +97,12 @@ describe('console: bulk actions', () => {
       await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Adjust stock' }).click();
       const dialog = page.getByRole('dialog', { name: 'Adjust stock' });
       await dialog.getByRole('textbox', { name: 'Change for every record' }).fill('-5');
-      // The jug has 4: taking 5 is refused at its row before anything is sent.
+      // The jug has 4: taking 5 is refused at its row as it is typed, and the cup's row says what it leaves.
+      await dialog.getByText('On-hand quantity cannot go below zero (it would be -1)').waitFor();
+      await dialog
+        .getByRole('row', { name: new RegExp(`Cup ${mark}`) })
+        .getByRole('cell', { name: '5', exact: true })
+        .waitFor();
       await dialog.getByRole('button', { name: 'Adjust 2 records' }).click();
       await dialog.getByText('Say why, for the movements and the audit log').waitFor();
       await dialog.getByRole('textbox', { name: 'Reason' }).fill('Stock count');

@@ -23,8 +23,9 @@ export interface PickedRecord {
 
 /**
  * Many records adjusted at once with one reason (a delivery, a count): a change per record, the same
- * for all to start with. A change the API would refuse (on hand below zero) is refused at its row
- * before anything is sent; the summary then says what was done and what was refused.
+ * for all to start with. A change the API would refuse (on hand below zero) is refused at its row as
+ * it is typed, and each row shows what on hand becomes; nothing refused is sent, and the summary then
+ * says what was done and what was refused.
  */
 export function BulkAdjustForm({ records, onDone }: { records: PickedRecord[]; onDone: () => void }) {
   const adjust = useBulkAdjust();
@@ -99,28 +100,36 @@ export function BulkAdjustForm({ records, onDone }: { records: PickedRecord[]; o
               <Table.Th>Record</Table.Th>
               <Table.Th ta="right">On hand</Table.Th>
               <Table.Th>Change</Table.Th>
+              <Table.Th ta="right">After</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {records.map((record, index) => (
-              <Table.Tr key={record.variant_public_id}>
-                <Table.Td>
-                  <bdi>{record.product_name}</bdi>
-                  <Text size="xs" c="dimmed">
-                    <bdi>{record.sku}</bdi>
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{count(record.quantity_on_hand)}</Table.Td>
-                <Table.Td>
-                  <NumberInput
-                    aria-label={`Change of ${record.sku}`}
-                    allowDecimal={false}
-                    w={140}
-                    {...form.getInputProps(`changes.${index}`)}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
+            {records.map((record, index) => {
+              const typed = form.values.changes[index];
+              const change = typeof typed === 'number' && Number.isInteger(typed) && typed !== 0 ? typed : null;
+              const refusal = change === null ? null : adjustmentRefusal(record, 'change', change);
+              return (
+                <Table.Tr key={record.variant_public_id}>
+                  <Table.Td>
+                    <bdi>{record.product_name}</bdi>
+                    <Text size="xs" c="dimmed">
+                      <bdi>{record.sku}</bdi>
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{count(record.quantity_on_hand)}</Table.Td>
+                  <Table.Td>
+                    <NumberInput
+                      aria-label={`Change of ${record.sku}`}
+                      allowDecimal={false}
+                      w={140}
+                      {...form.getInputProps(`changes.${index}`)}
+                      error={form.errors[`changes.${index}`] ?? refusal ?? undefined}
+                    />
+                  </Table.Td>
+                  <Table.Td ta="right">{change !== null && !refusal ? count(record.quantity_on_hand + change) : '–'}</Table.Td>
+                </Table.Tr>
+              );
+            })}
           </Table.Tbody>
         </Table>
         <TextInput
