@@ -135,6 +135,14 @@ describe('console: bulk actions', () => {
     }
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, admin.email, '/admin/reviews');
+      // Every review on the page at once, and none again.
+      await page.getByRole('checkbox', { name: `Select the review "${titles[0]}"` }).waitFor();
+      const onPage = await page.getByRole('checkbox', { name: /^Select the review / }).count();
+      const all = page.getByRole('checkbox', { name: 'Select every review on this page' });
+      await all.check();
+      await page.getByRole('region', { name: 'Bulk actions' }).getByText(`${onPage} reviews selected`).waitFor();
+      await all.uncheck();
+      await page.getByRole('region', { name: 'Bulk actions' }).waitFor({ state: 'detached' });
       for (const title of titles) await page.getByRole('checkbox', { name: `Select the review "${title}"` }).check();
       await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Approve selected' }).click();
       await page.getByText('2 approved').waitFor();

@@ -1,4 +1,4 @@
-import { Button, Group, Pagination, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Pagination, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -120,6 +120,25 @@ export function ReviewsScreen() {
               <Paper withBorder p="xl" radius="md" ta="center">
                 <Text>{view === 'PENDING' ? 'Nothing waiting: every review has been moderated.' : 'No reviews here.'}</Text>
               </Paper>
+            ) : null}
+            {result.data.length > 1 ? (
+              // As a table's header box does: every review on this page picked, or none.
+              <Checkbox
+                label="Select every review on this page"
+                checked={result.data.every((review) => selected.has(review.public_id))}
+                indeterminate={
+                  result.data.some((review) => selected.has(review.public_id)) &&
+                  !result.data.every((review) => selected.has(review.public_id))
+                }
+                onChange={(event) => {
+                  const next = new Set(selected);
+                  for (const review of result.data) {
+                    if (event.currentTarget.checked) next.add(review.public_id);
+                    else next.delete(review.public_id);
+                  }
+                  setSelected(next);
+                }}
+              />
             ) : null}
             {result.data.map((review) => (
               <ReviewCard
