@@ -55,6 +55,10 @@ describe('console: catalog', () => {
       await dialog.getByRole('textbox', { name: 'Price', exact: true }).fill('19.50');
       await dialog.getByRole('combobox', { name: 'Variant status' }).click();
       await page.getByRole('option', { name: 'Inactive' }).click();
+      // The product's photo is this variant's too: picked, not uploaded again.
+      await dialog.getByRole('button', { name: 'Use a product image' }).click();
+      await page.getByRole('menuitem', { name: 'A speckled mug' }).click();
+      await dialog.getByRole('img', { name: 'A speckled mug' }).waitFor();
       await dialog.getByRole('button', { name: 'Save variant' }).click();
       await page.getByText('Variant MUG-BLUE saved').waitFor();
       await page.getByRole('table', { name: 'Variants' }).getByRole('cell', { name: '$19.50' }).waitFor();
@@ -70,6 +74,7 @@ describe('console: catalog', () => {
     assert.equal(image.status, 200);
     assert.equal(image.headers.get('content-type'), 'image/png');
     assert.equal(product.variants[0].status, 'INACTIVE');
+    assert.deepEqual(product.variants[0].images, [{ url: product.images[0].url, alt_text: 'A speckled mug', position: 0 }]);
     assert.deepEqual(
       product.variants.map((v: any) => [v.sku, v.price, v.cost_price, v.options, v.inventory?.quantity_on_hand]),
       [['MUG-BLUE', '19.50', '6.50', { colour: 'Blue' }, 12]],

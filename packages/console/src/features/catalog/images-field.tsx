@@ -1,5 +1,5 @@
-import { ActionIcon, Button, FileButton, Group, Image, Stack, Text, TextInput } from '@mantine/core';
-import { IconPhotoPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Button, FileButton, Group, Image, Menu, Stack, Text, TextInput } from '@mantine/core';
+import { IconPhoto, IconPhotoPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { notifyError } from '../../lib/notify';
 import { uploadProductImage } from './products-api';
@@ -10,8 +10,10 @@ export interface ImageValue {
 }
 
 /**
- * A product's or variant's images: each with its alt text and a way to remove it, and an upload
- * (signed credentials to the image host, products folder). The images are saved with the form.
+ * A product's or variant's images: each with its alt text and a way to remove it, an upload (signed
+ * credentials to the image host, products folder) and, for a variant, its product's images to pick
+ * from (the red shirt's photo for the red variants, without uploading it again). The images are
+ * saved with the form.
  */
 export function ImagesField({
   images,
@@ -19,6 +21,7 @@ export function ImagesField({
   onRemove,
   altTextProps,
   label = 'Images',
+  choices = [],
 }: {
   images: ImageValue[];
   onAdd: (image: ImageValue) => void;
@@ -26,7 +29,10 @@ export function ImagesField({
   /** The form's input props for image `index`'s alt text (its value, change handler and error). */
   altTextProps: (index: number) => object;
   label?: string;
+  /** Images already stored that may be added as they are (a variant's product's). */
+  choices?: readonly ImageValue[];
 }) {
+  const pickable = choices.filter((choice) => !images.some((image) => image.url === choice.url));
   const [uploading, setUploading] = useState(false);
   const add = async (file: File | null) => {
     if (!file) return;
@@ -62,6 +68,26 @@ export function ImagesField({
             </Button>
           )}
         </FileButton>
+        {pickable.length > 0 ? (
+          <Menu position="bottom-start" width={260}>
+            <Menu.Target>
+              <Button variant="default" leftSection={<IconPhoto size={16} />}>
+                Use a product image
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {pickable.map((choice, index) => (
+                <Menu.Item
+                  key={choice.url}
+                  leftSection={<Image src={choice.url} alt="" h={40} w={48} fit="cover" radius="sm" />}
+                  onClick={() => onAdd({ url: choice.url, alt_text: choice.alt_text })}
+                >
+                  <bdi>{choice.alt_text || `Product image ${index + 1}`}</bdi>
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        ) : null}
       </Group>
     </div>
   );

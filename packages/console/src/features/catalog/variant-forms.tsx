@@ -11,7 +11,7 @@ import { LeaveGuard } from '../../lib/leave-guard';
 import { notifyDone, notifyError } from '../../lib/notify';
 import { useAsk } from '../../lib/confirm-question';
 import { confirmFreeVariants } from './confirm-price';
-import { ImagesField } from './images-field';
+import { ImagesField, type ImageValue } from './images-field';
 import { useAddVariant, useUpdateVariant, type Variant } from './products-api';
 import {
   compareAtError,
@@ -134,7 +134,7 @@ export function VariantForm({ productId, defaultReorderLevel }: { productId: str
 }
 
 /** A variant's name, options, prices and whether it is on sale; its SKU stays. */
-export function VariantEditForm({ variant }: { variant: Variant }) {
+export function VariantEditForm({ variant, productImages = [] }: { variant: Variant; productImages?: readonly ImageValue[] }) {
   const update = useUpdateVariant(variant.public_id);
   const ask = useAsk();
   const form = useForm({
@@ -199,6 +199,7 @@ export function VariantEditForm({ variant }: { variant: Variant }) {
           onAdd={(image) => form.insertListItem('images', image)}
           onRemove={(index) => form.removeListItem('images', index)}
           altTextProps={(index) => form.getInputProps(`images.${index}.alt_text`)}
+          choices={productImages}
         />
         <ModalFormFooter form={form} submit="Save variant" />
       </Stack>

@@ -19,6 +19,8 @@ import { variantDeletionEffect } from './variant-rules';
 export function VariantsPanel({ product }: { product: ProductDetail }) {
   const productId = product.public_id;
   const variants = product.variants;
+  // A variant may show one of its product's images, picked rather than uploaded again.
+  const productImages = product.images.map((image) => ({ url: image.url, alt_text: image.alt_text ?? '' }));
   const deletion = useDeleteVariant();
   const settings = useQuery(settingsQuery);
   // The store's default reorder level is offered for new stock; without the settings (a failed read) none is offered.
@@ -120,7 +122,12 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
                         <ActionIcon
                           variant="subtle"
                           aria-label={`Edit variant ${v.sku}`}
-                          onClick={() => openFormModal({ title: `Edit ${v.sku}`, children: <VariantEditForm variant={v} /> })}
+                          onClick={() =>
+                            openFormModal({
+                              title: `Edit ${v.sku}`,
+                              children: <VariantEditForm variant={v} productImages={productImages} />,
+                            })
+                          }
                         >
                           <IconPencil size={16} />
                         </ActionIcon>
