@@ -121,6 +121,28 @@ describe('console: import and export', () => {
     assert.deepEqual([movements[0].kind, movements[0].delta_on_hand, movements[0].reason], ['ADJUST', 4, `Count ${mark}`]);
   });
 
+  test('a file of many mistakes lists the first 200 refusals and says how many more the download holds', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const mark = tag();
+    const rows = Array.from(
+      { length: 205 },
+      (_, i) => `tee-${mark.toLowerCase()},Tee ${mark},ACTIVE,TEE-${mark}-${i},Size ${i},size=${i},cheap,1`,
+    );
+    const csv = ['product_slug,product_name,product_status,sku,variant_name,options,price,quantity_on_hand', ...rows].join('\r\n');
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email, '/admin/import-export');
+      await page.getByRole('heading', { level: 1, name: 'Import and export' }).waitFor();
+      await pickFile(page, 'tees.csv', csv);
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      const check = page.getByRole('region', { name: 'Check of the file' });
+      await check.getByText('tees.csv: 205 rows, 0 valid, 205 refused').waitFor();
+      await check.getByText('And 5 more; the download below has every one.').waitFor();
+      assert.equal(await check.getByRole('table', { name: 'Refused rows' }).getByRole('row').count(), 201, 'a header and 200 rows');
+      const { csv: refused } = await downloaded(page, () => check.getByRole('button', { name: 'Download the refused rows' }).click());
+      assert.equal(refused.trim().split(/\r?\n/).length, 206, 'the header and every refused row');
+    });
+  });
+
   test('products and orders are exported as whole CSV files, filtered, with the row count said', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const mark = tag();

@@ -8,6 +8,8 @@ import { refusedRowsCsv, refusedRowsFilename } from './refused-rows';
 
 /** Most stock changes listed; a count of the rest follows. */
 const STOCK_CHANGES_SHOWN = 200;
+/** Most refusals listed (a 10,000-row file of mistakes would be a page no one reads); the download has them all. */
+const REFUSALS_SHOWN = 200;
 
 const signed = (n: number) => (n > 0 ? `+${count(n)}` : n < 0 ? `−${count(-n)}` : '0');
 
@@ -30,7 +32,7 @@ export function RefusedRows({ name, csv, refused }: { name: string; csv: string;
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {refused.map((row, index) => (
+            {refused.slice(0, REFUSALS_SHOWN).map((row, index) => (
               <Table.Tr key={`${row.line}-${row.field}-${index}`}>
                 <Table.Td>{row.line}</Table.Td>
                 <Table.Td>{row.sku ? <bdi>{row.sku}</bdi> : '—'}</Table.Td>
@@ -43,6 +45,11 @@ export function RefusedRows({ name, csv, refused }: { name: string; csv: string;
           </Table.Tbody>
         </Table>
       </TableFrame>
+      {refused.length > REFUSALS_SHOWN ? (
+        <Text size="sm" c="dimmed">
+          And {count(refused.length - REFUSALS_SHOWN)} more; the download below has every one.
+        </Text>
+      ) : null}
       <Group gap="sm" wrap="wrap">
         <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} onClick={download}>
           Download the refused rows
