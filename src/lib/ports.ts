@@ -5,6 +5,12 @@ import { createServer, type AddressInfo } from 'node:net';
 /** Where ports are picked from: above the ports services commonly use, below the ephemeral range. */
 const FLOOR = 10_000;
 
+/**
+ * Ports the Fetch standard's "bad port" list blocks (browsers and Node's fetch refuse to connect), of
+ * those from FLOOR up: a server there listens fine and no test's request reaches it.
+ */
+const FETCH_BLOCKED = new Set([10080]);
+
 /** The lowest port the kernel hands to outgoing connections (Linux; null elsewhere). */
 function ephemeralLow(): number | null {
   try {
@@ -39,7 +45,9 @@ export async function freePort(): Promise<number> {
   const low = ephemeralLow();
   if (low !== null && low - FLOOR >= 1_000) {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const port = await probe(FLOOR + randomInt(low - FLOOR)).catch(() => null);
+      const candidate = FLOOR + randomInt(low - FLOOR);
+      if (FETCH_BLOCKED.has(candidate)) continue;
+      const port = await probe(candidate).catch(() => null);
       if (port !== null) return port;
     }
   }
