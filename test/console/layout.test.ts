@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { afterLayout, inConsole, openInApp, settled, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { afterLayout, inConsole, openInApp, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
 import { signInAs } from '../helpers/factories.js';
-import { DESKTOP_WIDTHS, layoutProblems, screenshotAt } from '../helpers/layout.js';
+import { DESKTOP_WIDTHS, layoutProblems, openScreen, pageScrollsSideways, screenshotAt } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
 /** A common phone held upright (an iPhone 12 to 15). */
 const PHONE = { width: 390, height: 844 };
-
-/** How wide the page is when it is wider than the window, or null when it does not scroll sideways. */
-const pageScrollsSideways = (page: Page) =>
-  page.evaluate(() => {
-    const root = (globalThis as any).document.scrollingElement;
-    return root.scrollWidth > root.clientWidth + 1 ? `${root.scrollWidth} px wide in ${root.clientWidth}` : null;
-  });
 
 describe('console: layout on desktop screens', () => {
   test('at 1280, 1440 and 1920 px every column of every table is in view, with a screenshot of each screen', async (t2) => {
@@ -32,9 +24,7 @@ describe('console: layout on desktop screens', () => {
         await signInThroughUi(page, store.admin.email);
         for (const screen of consoleScreens(store)) {
           await page.setViewportSize({ width: DESKTOP_WIDTHS[0], height: 900 });
-          await openInApp(page, screen.path);
-          await page.getByText(screen.ready, { exact: false }).first().waitFor();
-          await settled(page);
+          await openScreen(page, screen);
           for (const width of DESKTOP_WIDTHS) {
             await page.setViewportSize({ width, height: 900 });
             await afterLayout(page);
@@ -58,9 +48,7 @@ describe('console: layout on desktop screens', () => {
       async (page) => {
         await signInThroughUi(page, store.admin.email);
         for (const screen of consoleScreens(store)) {
-          await openInApp(page, screen.path);
-          await page.getByText(screen.ready, { exact: false }).first().waitFor();
-          await settled(page);
+          await openScreen(page, screen);
           const sideways = await pageScrollsSideways(page);
           if (sideways) problems.push(`${screen.name}: the page scrolls sideways (${sideways})`);
           await screenshotAt(page, `layout-${screen.name}`, PHONE.width);

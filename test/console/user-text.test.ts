@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
-import { inConsole, openInApp, settled, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
+import { inConsole, signInThroughUi, startConsole, TABLET } from '../helpers/browser.js';
 import { consoleScreens, consoleStore } from '../helpers/console-store.js';
-import { layoutProblems, screenshotAt, unisolatedControls } from '../helpers/layout.js';
+import { layoutProblems, openScreen, pageScrollsSideways, screenshotAt, unisolatedControls } from '../helpers/layout.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
-
-/** Opens the screen as the console's links do and waits until it has its data: the text it is known by, and nothing still loading. */
-async function openScreen(page: Page, screen: { path: string; ready: string }): Promise<void> {
-  await openInApp(page, screen.path);
-  await page.getByText(screen.ready, { exact: false }).first().waitFor();
-  await settled(page);
-}
 
 /** The header at this width: its title, search and account menu each in view, none over another, and the menu opens to Sign out. */
 async function headerProblems(page: Page): Promise<string[]> {
@@ -113,10 +106,7 @@ describe('console: user text', () => {
         await signInThroughUi(page, store.admin.email);
         for (const screen of screens) {
           await openScreen(page, screen);
-          const sideways = await page.evaluate(() => {
-            const root = (globalThis as any).document.scrollingElement;
-            return root.scrollWidth > root.clientWidth + 1 ? `${root.scrollWidth} px wide in ${root.clientWidth}` : null;
-          });
+          const sideways = await pageScrollsSideways(page);
           if (sideways) problems.push(`${screen.name} on a tablet: the page scrolls sideways (${sideways})`);
         }
       },

@@ -1,9 +1,23 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { keepScreenshot, RESULTS_DIR } from './browser.js';
+import { keepScreenshot, openInApp, RESULTS_DIR, settled } from './browser.js';
 
 /** The desktop widths at which every column of every table must be in view (issue 27): a laptop, a common desktop, full HD. */
 export const DESKTOP_WIDTHS = [1280, 1440, 1920] as const;
+
+/** Opens the screen as the console's links do and waits until it has its data: the text it is known by, and nothing still loading. */
+export async function openScreen(page: Page, screen: { path: string; ready: string }): Promise<void> {
+  await openInApp(page, screen.path);
+  await page.getByText(screen.ready, { exact: false }).first().waitFor();
+  await settled(page);
+}
+
+/** How wide the page is when it is wider than the window, or null when it does not scroll sideways. */
+export const pageScrollsSideways = (page: Page): Promise<string | null> =>
+  page.evaluate(() => {
+    const root = (globalThis as any).document.scrollingElement;
+    return root.scrollWidth > root.clientWidth + 1 ? `${root.scrollWidth} px wide in ${root.clientWidth}` : null;
+  });
 
 /**
  * What is wrong with the layout of the screen on view, as a person would see it: the page scrolls
