@@ -1,7 +1,7 @@
 import { ApiError, type DataOf } from '@commerce/client';
-import type { Cookies } from '@sveltejs/kit';
 import { storeSettings, type Product, type VariantStock } from './catalog';
-import { addGuestLine, MERGED_COOKIE, type GuestLine } from './guest-cart';
+import { addGuestLine, mergeNotice, type GuestLine } from './guest-cart';
+import type { CookieEvent } from './read-once';
 import { fromCents, toCents } from './money';
 import type { Shop } from './shop';
 
@@ -234,19 +234,10 @@ export async function mergeGuestCart(shop: Shop): Promise<Merged> {
  * Where a shopper goes once signed in: where they were going, unless the merge needs a word first
  * (lines left out, or a cart now made of two). Then it is the cart, which says it (cart/+page.svelte).
  */
-export function afterMerge(cookies: Cookies, merged: Merged, next: string, secure: boolean): string {
+export function afterMerge(event: CookieEvent, merged: Merged, next: string): string {
   const unavailable = merged.skipped.length;
   const saved = merged.moved > 0 ? merged.saved : 0;
   if (unavailable === 0 && saved === 0) return next;
-  cookies.set(MERGED_COOKIE, `${saved}.${unavailable}`, { path: '/cart', httpOnly: true, sameSite: 'lax', secure, maxAge: 60 });
+  mergeNotice.keep(event, { saved, unavailable });
   return '/cart';
-}
-
-/** What the last sign-in's merge left to say, once: items the account's cart held, lines left out. */
-export function mergeNotice(cookies: Cookies, secure: boolean): { saved: number; unavailable: number } {
-  const raw = cookies.get(MERGED_COOKIE);
-  if (raw === undefined) return { saved: 0, unavailable: 0 };
-  cookies.delete(MERGED_COOKIE, { path: '/cart', secure });
-  const [saved = 0, unavailable = 0] = raw.split('.').map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
-  return { saved, unavailable };
 }

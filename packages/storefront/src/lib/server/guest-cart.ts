@@ -1,4 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
+import { readOnceCookie } from './read-once';
 
 /**
  * A visitor's cart before they sign in. The API keeps carts for accounts only, so until then the
@@ -6,8 +7,6 @@ import type { Cookies } from '@sveltejs/kit';
  * always come fresh from the API). Signing in or registering moves them into the account's cart.
  */
 export const GUEST_CART_COOKIE = 'cart';
-/** The cart's word about the sign-in that just merged a guest cart (cart.ts): read once, never the URL (any link could say it). */
-export const MERGED_COOKIE = 'merged';
 export const MAX_GUEST_LINES = 30;
 export const MAX_QUANTITY = 999;
 
@@ -61,3 +60,15 @@ export function addGuestLine(lines: GuestLine[], line: GuestLine): boolean {
   lines.push({ ...line, quantity: Math.min(line.quantity, MAX_QUANTITY) });
   return true;
 }
+
+/** The cart's word about the sign-in that just merged a guest cart: items the account's cart held, lines left out. */
+export const mergeNotice = readOnceCookie<{ saved: number; unavailable: number }>({
+  name: 'merged',
+  path: '/cart',
+  maxAgeSeconds: 60,
+  write: ({ saved, unavailable }) => `${saved}.${unavailable}`,
+  read(raw) {
+    const [saved = 0, unavailable = 0] = raw.split('.').map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
+    return { saved, unavailable };
+  },
+});

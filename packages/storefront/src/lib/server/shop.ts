@@ -1,17 +1,17 @@
 import { createCommerceClient, type CommerceClient, type DataOf } from '@commerce/client';
 import type { RequestEvent } from '@sveltejs/kit';
 import { keptAnswers } from './answer-cache';
-import { ADDED_COOKIE } from './added-notice';
-import { DRAFT_COOKIE } from './checkout-draft';
+import { addedNotice } from './added-notice';
+import { checkoutDraft } from './checkout-draft';
 import { relayingJar } from './cookies';
-import { GUEST_CART_COOKIE, MERGED_COOKIE, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
+import { GUEST_CART_COOKIE, mergeNotice, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
 import { sharedCacheRecord } from './shared-cache';
 import { apiTransport, type ApiTransport } from './transport';
 
 export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
 
 const SESSION_COOKIE = 'session';
-const OWN_COOKIES = new Set([GUEST_CART_COOKIE, MERGED_COOKIE, ADDED_COOKIE, DRAFT_COOKIE]);
+const OWN_COOKIES = new Set([GUEST_CART_COOKIE, ...[mergeNotice, addedNotice, checkoutDraft].map((cookie) => cookie.name)]);
 
 /**
  * Everything a page or form action needs to act for this shopper, made once per request (hooks.server.ts)

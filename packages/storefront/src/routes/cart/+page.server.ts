@@ -1,5 +1,6 @@
 import { ApiError } from '@commerce/client';
-import { cartView, mergeNotice, removeLine, setQuantity } from '$lib/server/cart';
+import { cartView, removeLine, setQuantity } from '$lib/server/cart';
+import { mergeNotice } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
@@ -13,7 +14,7 @@ export const load: PageServerLoad = (event) =>
       freeShippingFrom: settings.free_shipping_from,
       csrf: user ? await shop.csrf() : null,
       // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
-      merged: mergeNotice(event.cookies, event.url.protocol === 'https:'),
+      merged: mergeNotice.take(event) ?? { saved: 0, unavailable: 0 },
     };
   });
 

@@ -3,7 +3,7 @@ import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
-import { keepDraft, takeDraft } from '$lib/server/checkout-draft';
+import { checkoutDraft } from '$lib/server/checkout-draft';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
@@ -36,7 +36,7 @@ export const load: PageServerLoad = (event) =>
       csrf: await shop.csrf(),
       key: randomUUID(),
       /** What was filled in when the session ended at the last try, kept across the sign-in. */
-      draft: takeDraft(event.cookies, event.url.protocol === 'https:'),
+      draft: checkoutDraft.take(event),
     };
   });
 
@@ -67,8 +67,7 @@ export const actions: Actions = {
       orderId = order.public_id;
     } catch (e) {
       // The session ended under the form: what was filled in waits for the shopper's return (formFailure sends them to sign in).
-      if (e instanceof ApiError && e.status === 401 && e.code === 'UNAUTHENTICATED')
-        keepDraft(event.cookies, values, event.url.protocol === 'https:');
+      if (e instanceof ApiError && e.status === 401 && e.code === 'UNAUTHENTICATED') checkoutDraft.keep(event, values);
       if (ApiError.is(e, 'INSUFFICIENT_STOCK')) {
         return invalid(
           'Some items sold out while you were checking out. Your cart shows what is left; adjust it and try again.',

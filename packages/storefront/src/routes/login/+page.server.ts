@@ -37,6 +37,6 @@ export const actions: Actions = {
       });
     }
     shop.forgetUser();
-    redirect(303, afterMerge(event.cookies, await mergeGuestCart(shop), next, event.url.protocol === 'https:'));
+    redirect(303, afterMerge(event, await mergeGuestCart(shop), next));
   },
 };

@@ -42,6 +42,6 @@ export const actions: Actions = {
       return formFailure(e, event, values, { EMAIL_TAKEN: 'An account with this email already exists. Sign in instead?' });
     }
     shop.forgetUser();
-    redirect(303, afterMerge(event.cookies, await mergeGuestCart(shop), next, event.url.protocol === 'https:'));
+    redirect(303, afterMerge(event, await mergeGuestCart(shop), next));
   },
 };

@@ -1,6 +1,6 @@
 import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
-import { rememberAdded, takeAdded } from '$lib/server/added-notice';
+import { addedNotice } from '$lib/server/added-notice';
 import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
 import { MAX_QUANTITY } from '$lib/server/guest-cart';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
@@ -36,11 +36,11 @@ export const load: PageServerLoad = (event) =>
       stock: Object.fromEntries(stock.map((s) => [s.variant_public_id, { status: s.stock_status, left: s.quantity_left }])),
       csrf: user ? await shop.csrf() : null,
       /** What a form sent without JavaScript just added (it was redirected here). */
-      added: addedNotice(product, takeAdded(event.cookies, event.url.pathname, event.url.protocol === 'https:')),
+      added: addedLine(product, addedNotice.take(event)),
     };
   });
 
-function addedNotice(product: Product, added: { variant: string; quantity: number } | null) {
+function addedLine(product: Product, added: { variant: string; quantity: number } | null) {
   const variant = added && product.variants.find((v) => v.public_id === added.variant);
   return variant ? { name: product.name, variant: variant.name, quantity: added.quantity } : null;
 }
@@ -89,7 +89,7 @@ export const actions: Actions = {
       await addToCart(event.locals.shop, form.get('csrf'), line);
       if (!event.request.headers.has('x-sveltekit-action')) {
         // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
-        rememberAdded(event.cookies, event.url.pathname, variant.public_id, quantity, event.url.protocol === 'https:');
+        addedNotice.keep(event, { variant: variant.public_id, quantity });
         const back = new URL(event.url);
         back.searchParams.delete('/add');
         redirect(303, back.pathname + back.search);
