@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { version as build } from '$app/environment';
 import { storeSettings } from './catalog';
-import type { CatalogVersion } from './shared-cache';
+import { cachePolicyOf, type CatalogVersion } from './shared-cache';
 import type { Shop } from './shop';
 
 /**
@@ -18,9 +18,6 @@ import type { Shop } from './shop';
  * anything: the way every API read answers If-None-Match, now for pages too.
  */
 const PAGE_TAG = /^"sf\.([\w-]+)\.([\w-]+)\.(\d+)"$/;
-
-/** Headers of the API's answer that the page's 304 carries, as its 200 does (hooks.server.ts). */
-const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
 
 const settingsJson = new WeakMap<object, string>();
 
@@ -63,10 +60,7 @@ export async function unchangedPage(shop: Shop, request: Request, origin: string
   const policy = await unchangedCatalog(shop, `"${release}.${version}"`);
   if (!policy) return null;
   const headers = new Headers({ etag, vary: 'Cookie, accept-encoding' });
-  for (const name of POLICY) {
-    const value = policy[name];
-    if (value) headers.set(name, value);
-  }
+  for (const [name, value] of Object.entries(policy)) headers.set(name, value);
   return new Response(null, { status: 304, headers });
 }
 
@@ -83,5 +77,5 @@ async function unchangedCatalog(shop: Shop, apiTag: string): Promise<Record<stri
     .then((answer) => answer.response)
     .catch(() => null);
   if (response?.status !== 304) return null;
-  return Object.fromEntries(POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+  return cachePolicyOf(response);
 }

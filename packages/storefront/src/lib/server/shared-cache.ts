@@ -46,8 +46,13 @@ export interface CatalogVersion {
  */
 const API_TAG = /^"([\w-]+)\.([\w-]+)"$/;
 
-/** Headers of the API's public answers that a page built from them takes as its own. */
+/** Headers of the API's public answers that a page built from them takes as its own, on its 200 and its 304. */
 const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
+
+/** The lifetimes a public answer of the API gives (POLICY), as a page repeats them. */
+export function cachePolicyOf(response: Response): Record<string, string> {
+  return Object.fromEntries(POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+}
 
 const isPublic = (response: Response) => /(^|,)\s*public\b/.test(response.headers.get('cache-control') ?? '');
 
@@ -82,9 +87,7 @@ export function sharedCacheRecord(): SharedCacheRecord {
         else if (isPublic(response) && (response.status === 200 || response.status === 304)) {
           for (const key of (response.headers.get('surrogate-key') ?? '').split(' ')) if (key) keys.add(key);
           validator(response.headers.get('etag'));
-          policy ??= Object.fromEntries(
-            POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
-          );
+          policy ??= cachePolicyOf(response);
         } else live.add(new URL(url).pathname);
         return response;
       };
