@@ -161,6 +161,48 @@ describe('POST /auth/password-reset/verify', () => {
   });
 });
 
+describe('POST /auth/password-reset/check', () => {
+  const CHECK = '/api/v1/auth/password-reset/check';
+  // What the page the link opens sends: no session, no CSRF token, nothing but the token.
+  const check = (token: string) =>
+    fetch(`${t.baseUrl}${CHECK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+
+  test('204 for a live link, which stays usable; 410 once used; 404 when unknown', async () => {
+    const { email } = await signUp(t);
+    const token = await resetToken(email);
+    for (let i = 0; i < 2; i++) {
+      const live = await check(token);
+      assert.equal(live.status, 204, await live.text());
+    }
+    assert.equal((await t.client().post(RESET, { token, new_password: NEW_PASSWORD })).status, 204);
+    const used = await check(token);
+    assert.equal(used.status, 410);
+    assert.equal(((await used.json()) as { error: { code: string } }).error.code, 'TOKEN_EXPIRED');
+    const unknown = await check('not-a-real-token-abcdefghijklmnopqrstuvwxyz');
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
+  });
+
+  test('a link past its hour, or superseded by a newer one, is 410', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    const old = await resetToken(a.email);
+    await resetToken(a.email);
+    assert.equal((await check(old)).status, 410);
+    const tokenB = await resetToken(b.email);
+    t.clock.advance(HOUR + MINUTE);
+    assert.equal((await check(tokenB)).status, 410);
+  });
+
+  test('a verification link token is 404 here, and a body without a token is 400', async () => {
+    const { email } = await signUp(t);
+    const verification = await waitFor(() => t.mail.to(email).find((m) => subjectOf(m.raw) === 'Verify your email address'));
+    assert.equal((await check(tokenFrom(verification.raw))).status, 404);
+    const missing = await fetch(`${t.baseUrl}${CHECK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(missing.status, 400);
+  });
+});
+
 describe('rate limit (RATE_LIMIT_PASSWORD_RESET=2/15m)', () => {
   const limited = useApp({
     env: () => ({ SMTP_URL: t.mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0', RATE_LIMIT_PASSWORD_RESET: '2/15m' }),

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
+import { checkAccountToken, consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
 import { findUserByEmail, findUserById, markEmailVerified, updateUser } from '../identity/repository.js';
 import { normalizeEmail, requireStrongPassword } from '../identity/rules.js';
 import { toUser, type User } from '../identity/schemas.js';
@@ -78,6 +78,11 @@ export function createRecoveryService({
           actor: null,
         });
       });
+    },
+
+    /** Whether a reset link still works, so its page can say so before a password is typed; the link stays unused. */
+    async checkPasswordReset(token: string): Promise<void> {
+      await checkAccountToken(db, token, 'PASSWORD_RESET', clock.now());
     },
 
     /** Sets the new password and signs the account out everywhere. */

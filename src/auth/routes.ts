@@ -158,6 +158,21 @@ export const authRoutes =
       },
     });
 
+    app.post('/auth/password-reset/check', {
+      // A look that changes nothing (POST keeps the token out of URLs and logs), so no CSRF token is asked.
+      config: { access: 'public', csrf: false },
+      schema: {
+        tags,
+        summary: 'Whether a reset link still works (204), without using it: for the page the link opens',
+        body: TokenBody,
+        response: { 204: NoContent, ...errorResponses('NOT_FOUND', 'TOKEN_EXPIRED') },
+      },
+      handler: async (request, reply) => {
+        await recovery.checkPasswordReset(request.body.token);
+        return sendEmpty(reply, 204);
+      },
+    });
+
     app.post('/auth/password-reset/verify', {
       config: { access: 'public' },
       schema: {

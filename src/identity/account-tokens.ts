@@ -43,6 +43,13 @@ export async function revokeAccountTokens(db: Executor, userId: number, purposes
   await useUpAccountTokens(db, userId, purposes, now);
 }
 
+/** Whether a link still works, without using it: 404 when unknown, 410 TOKEN_EXPIRED when used or expired. */
+export async function checkAccountToken(db: Executor, token: string, purpose: TokenPurpose, now: Date): Promise<void> {
+  const seen = await findAccountToken(db, hashToken(token), purpose);
+  if (!seen) throw notFound('Token');
+  if (seen.used_at !== null || seen.expires_at <= now) throw tokenExpired();
+}
+
 /**
  * Locks and checks a token; `accept` may refuse it (e.g. wrong session, as 404)
  * before it is marked used. Call inside the transaction that acts on it, so a

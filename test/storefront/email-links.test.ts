@@ -74,6 +74,14 @@ describe('storefront: the pages emails link to', () => {
       await page.getByText('Your password has been changed. Sign in with the new one.').waitFor();
       await signInThroughShop(page, buyer.email, newPassword);
       await page.getByRole('heading', { level: 1, name: /^Hello/ }).waitFor();
+
+      // The same link again: it says at once that it is spent, before a password is typed for nothing.
+      await page.goto(pathOf(mail.link!));
+      await page.getByRole('alert').getByText('This reset link has expired or was used already.').waitFor();
+      assert.equal(await page.getByLabel('New password', { exact: true }).count(), 0);
+      await page.getByRole('link', { name: 'Send me a new link' }).waitFor();
+      await page.goto('/reset-password?token=not-a-real-token-abcdefghijklmnopqrstuvwxyz');
+      await page.getByRole('alert').getByText('This reset link is not valid.').waitFor();
     });
     assert.equal((await login(app, buyer.email, PASSWORD)).status, 401, 'the old password no longer works');
     // Every session the account had was ended by the reset.

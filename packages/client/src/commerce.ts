@@ -35,6 +35,8 @@ export function createCommerceClient(options: CommerceClientOptions) {
       verifyEmail: (token: string) => api.POST('/api/v1/auth/email-verification/verify', { body: { token } }).then(data),
       resendVerification: () => api.POST('/api/v1/auth/email-verification/resend'),
       requestPasswordReset: (email: string) => api.POST('/api/v1/auth/password-reset', { body: { email } }),
+      /** Resolves when a reset link still works; NOT_FOUND or TOKEN_EXPIRED when it does not. The link stays unused. */
+      checkPasswordReset: (token: string) => api.POST('/api/v1/auth/password-reset/check', { body: { token } }),
       resetPassword: (token: string, new_password: string) =>
         api.POST('/api/v1/auth/password-reset/verify', { body: { token, new_password } }),
     },
