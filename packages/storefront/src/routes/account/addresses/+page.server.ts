@@ -31,13 +31,16 @@ export const actions: Actions = {
       return formFailure(e, event);
     }
   },
-  /** Makes an address the default for shipping or billing (`role`); the API moves the flag from the one that held it. */
-  default: async (event) => {
+  /**
+   * Makes an address the default for shipping or billing (`role`); the API moves the flag from the one
+   * that held it. Not `default`: SvelteKit refuses every action of a page that has both a default and named ones.
+   */
+  makeDefault: async (event) => {
     const form = await event.request.formData();
     const role = form.get('role') === 'billing' ? 'is_default_billing' : 'is_default_shipping';
     try {
       await event.locals.shop.asForm(form.get('csrf')).addresses.update(idOf(form), { [role]: true });
-      return { defaulted: role };
+      return { defaulted: role === 'is_default_billing' ? 'billing' : 'shipping' };
     } catch (e) {
       return formFailure(e, event);
     }

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { customer, inShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * The account's address book in the shop: add an address, make it the default for billing, remove
+ * the old one, each confirmed on the page and in the API's data; with JavaScript and without (the
+ * forms post and the page comes back).
+ */
+const { t: app, browser } = await startShop();
+
+interface Address {
+  public_id: string;
+  address_1: string;
+  is_default_shipping: boolean;
+  is_default_billing: boolean;
+}
+
+for (const javaScript of [true, false]) {
+  test(`the address book adds, changes a default and removes (JavaScript ${javaScript ? 'on' : 'off'})`, async (t) => {
+    const buyer = await customer(app);
+    const addresses = async () => (await buyer.client.get('/api/v1/users/me/addresses')).body.data as Address[];
+    const [first] = await addresses();
+    assert.ok(first?.is_default_shipping && first.is_default_billing);
+    const street = `${javaScript ? 7 : 9} Harbour Road`;
+
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/account/addresses');
+        await page.getByText('Add an address').click();
+        await page.getByLabel('Full name').fill('Mary Somerville');
+        await page.getByLabel('Phone').fill('+44 131 496 0000');
+        await page.getByLabel('Address', { exact: true }).fill(street);
+        await page.getByLabel('City').fill('Edinburgh');
+        await page.getByLabel('State or region').fill('Lothian');
+        await page.getByLabel('Country').fill('GB');
+        await page.getByRole('button', { name: 'Save address' }).click();
+        await page.getByRole('status').getByText('Address added.').waitFor();
+
+        await page.getByRole('button', { name: new RegExp(`^Use for billing\\W+${street}$`) }).click();
+        await page.getByRole('status').getByText('Your default billing address is changed.').waitFor();
+        const added = page.getByRole('listitem').filter({ hasText: street });
+        await added.getByText('Default billing').waitFor();
+
+        await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
+        await page.getByRole('status').getByText('Address removed.').waitFor();
+        assert.equal(await page.getByRole('listitem').filter({ hasText: first.address_1 }).count(), 0);
+      },
+      { viewport: PHONE, javaScript },
+    );
+
+    const after = await addresses();
+    assert.deepEqual(
+      after.map((a) => ({ street: a.address_1, billing: a.is_default_billing })),
+      [{ street, billing: true }],
+    );
+  });
+}
