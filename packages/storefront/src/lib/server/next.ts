@@ -1,7 +1,20 @@
-/** Where to go after signing in: a path on this site only (never `//evil.example` or a full URL). */
+const HERE = 'http://this-shop.invalid';
+
+/**
+ * Where to go after signing in: a path on this site only. The value is resolved the way a browser
+ * resolves a Location header (WHATWG URL: tabs and newlines dropped, backslashes read as slashes), so
+ * `//evil.example`, `/\evil.example` and `/<tab>/evil.example` all leave the site and fall back; what is
+ * returned is the resolved path, percent-encoded, so it is a valid header value too.
+ */
 export function safeNext(value: string | null | undefined, fallback = '/account'): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || value.length > 1000) return fallback;
-  return value;
+  if (!value || !value.startsWith('/') || value.length > 1000) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, HERE);
+  } catch {
+    return fallback;
+  }
+  return url.origin === HERE ? url.pathname + url.search + url.hash : fallback;
 }
 
 /** Why the sign-in page was shown, as the shopper reads it. */
