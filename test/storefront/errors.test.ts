@@ -38,7 +38,7 @@ after(async () => {
   await browser.close();
   await app.close();
 });
-const { product } = await makeShop(app);
+const { product, shirts } = await makeShop(app);
 
 describe('storefront: errors, in words', () => {
   test('the API down: the page says the shop is busy and offers to try again, which works once it is back', async (t) => {
@@ -141,4 +141,26 @@ describe('storefront: errors, in words', () => {
     await register('203.0.113.7', /^Too many attempts\. Please try again in \d+ minutes\.$/);
     await register('198.51.100.9', welcome);
   });
+  test('search words a link carries that the API would refuse: cleaned where they can be, a 400 page in words where not', async () => {
+    const get = (path: string) => fetch(`${app.baseUrl}${path}`);
+    const emoji = String.fromCodePoint(0x1f600);
+    for (const path of [
+      '/search?q=%00',
+      '/search?q=a%E2%80%AEb',
+      `/search?q=${'a'.repeat(199)}${encodeURIComponent(emoji)}`,
+      '/search?q=%E2%80%8B%E2%80%8B',
+      `/c/${shirts.slug}?q=%00`,
+    ]) {
+      const response = await get(path);
+      assert.equal(response.status, 200, `${path}: ${response.status}`);
+      await response.arrayBuffer();
+    }
+    // What the cleaning cannot settle (a joiner where no spelling needs one) is the API's to refuse: a page in words, not a 500.
+    const refused = await get('/search?q=a%E2%80%8Db');
+    assert.equal(refused.status, 400);
+    const html = await refused.text();
+    assert.match(html, /This link asks for something the shop cannot read/);
+    assert.match(html, /role="search"/);
+  });
+
 });

@@ -1,4 +1,5 @@
 import type { QueryOf } from '@commerce/client';
+import { searchWords } from './search-words';
 
 /** The sorts a shopper can choose, as the API names them. */
 export const SORTS = [
@@ -10,7 +11,6 @@ export const SORTS = [
 ] as const;
 export const PAGE_SIZE = 24;
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
-
 export interface Filters {
   q: string;
   min: string;
@@ -33,7 +33,7 @@ export function filtersOf(url: URL): Filters {
   let max = MONEY.test(get('max')) ? get('max') : '';
   if (min && max && Number(min) > Number(max)) [min, max] = [max, min];
   return {
-    q: get('q').slice(0, 200),
+    q: searchWords(get('q')),
     min,
     max,
     inStock: get('in_stock') === '1',

@@ -32,13 +32,16 @@ export function signInPath(event: Pick<RequestEvent, 'url'>, reason?: string): s
 
 /**
  * For loads: turns a refusal of the API into the page the shopper should see. 404 is the not-found
- * page, 401 the sign-in page (and back here after), 429 and 503 their own pages; anything else is
+ * page, 400 a page that says the link is wrong, 401 the sign-in page (and back here after), 429 and 503 their own pages; anything else is
  * unexpected and left to the error handler (a 500 with the request ID, no detail).
  */
 export function pageError(e: unknown, event: Pick<RequestEvent, 'url'>): never {
   if (isHttpError(e) || isRedirect(e)) throw e;
   if (e instanceof ApiError) {
     if (e.status === 404) error(404, { message: 'We could not find that page.', code: e.code });
+    // A load asks only for what its URL says, so a refusal means the link carries something the shop cannot read.
+    if (e.status === 400)
+      error(400, { message: 'This link asks for something the shop cannot read. Check it, or search again.', code: e.code });
     if (e.status === 401) redirect(303, signInPath(event, 'expired'));
     if (e.status === 429)
       error(429, { message: `Too many requests. ${waitSentence(e.retryAfter)}`, code: e.code, retryAfter: e.retryAfter ?? undefined });
