@@ -34,6 +34,7 @@ const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
   ['2002::', 16, 'ipv6', 'a 6to4 address'],
   ['fc00::', 7, 'ipv6', 'a unique local (private) address (cloud metadata answers at fd00:ec2::254)'],
   ['fe80::', 10, 'ipv6', 'a link-local address'],
+  ['fec0::', 10, 'ipv6', 'a site-local (private) address'],
   ['ff00::', 8, 'ipv6', 'a multicast address'],
 ];
 
@@ -59,14 +60,19 @@ function ipv6Words(address: string): number[] {
   return [...left, ...middle, ...right].map((word) => parseInt(word, 16));
 }
 
-/** The IPv4 address an IPv6 one carries (IPv4-mapped ::ffff:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96), if any. */
+/**
+ * The IPv4 address an IPv6 one carries, if any: IPv4-mapped ::ffff:0:0/96, IPv4-translated
+ * ::ffff:0:0:0/96 (SIIT, RFC 7915), IPv4-compatible ::/96 and NAT64 64:ff9b::/96, each of which a
+ * translator on the path may turn into the IPv4 address.
+ */
 export function embeddedIpv4(address: string): string | null {
   const words = ipv6Words(address);
   const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
   const mapped = zeros(0, 5) && words[5] === 0xffff;
+  const translated = zeros(0, 4) && words[4] === 0xffff && words[5] === 0;
   const compatible = zeros(0, 6) && (words[6] !== 0 || words[7]! > 1);
   const nat64 = words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6);
-  if (!mapped && !compatible && !nat64) return null;
+  if (!mapped && !translated && !compatible && !nat64) return null;
   return [words[6]! >> 8, words[6]! & 0xff, words[7]! >> 8, words[7]! & 0xff].join('.');
 }
 

@@ -37,6 +37,9 @@ describe('addresses webhooks may not call', () => {
       '::ffff:169.254.169.254',
       '64:ff9b::a9fe:a9fe',
       '::10.0.0.1',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a9fe:a9fe',
+      'fec0::1',
     ]) {
       assert.ok(strict.refusal(address), `${address} is refused`);
     }
@@ -53,6 +56,7 @@ describe('addresses webhooks may not call', () => {
       '2606:4700:4700::1111',
       '::ffff:8.8.8.8',
       '64:ff9b::808:808',
+      '::ffff:0:8.8.8.8',
     ])
       assert.equal(strict.refusal(address), null, address);
   });
@@ -67,6 +71,7 @@ describe('addresses webhooks may not call', () => {
     assert.equal(embeddedIpv4('::ffff:127.0.0.1'), '127.0.0.1');
     assert.equal(embeddedIpv4('::ffff:a9fe:a9fe'), '169.254.169.254');
     assert.equal(embeddedIpv4('64:ff9b::0a00:0001'), '10.0.0.1');
+    assert.equal(embeddedIpv4('::ffff:0:127.0.0.1'), '127.0.0.1');
     assert.equal(embeddedIpv4('2606:4700::1111'), null);
     assert.equal(embeddedIpv4('::1'), null);
   });
