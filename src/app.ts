@@ -306,6 +306,7 @@ export async function buildApp({
     pageCacheMs: config.httpCache.storefrontPageCacheMs,
     catalogTag: () => httpCache.currentTag(),
     cachePolicy: sharedCachePolicy(config.httpCache),
+    maxUploadsInFlight: config.maxUploadsInFlight,
   });
   // With ImageKit configured, uploads and files live there; otherwise the service is its own image host.
   if (!config.imagekit) await app.register(mediaHostRoutes({ media, maxUploadsInFlight: config.maxUploadsInFlight }));

@@ -17,8 +17,11 @@ declare module 'fastify' {
 /** Paths the service answers itself; an unknown one below them gets the API's 404 envelope, never a shop page. */
 export const SERVICE_PATHS = ['/api', '/admin', '/media', '/docs', '/openapi.json', '/health', '/metrics'];
 
-/** Page requests are small forms, or a review's photos when JavaScript is off (the API takes 5 MB a photo). */
-const BODY_LIMIT = 12 * 1024 * 1024;
+/** A page's form: a few fields (the longest, a note to the shop, is 1,000 characters). */
+const FORM_LIMIT = 64 * 1024;
+/** The review form, which carries its photos when JavaScript is off (the API takes 5 MB a photo). */
+const PHOTO_FORM = /^\/p\/[^/]+\/review$/;
+const PHOTO_FORM_LIMIT = 12 * 1024 * 1024;
 
 /** SvelteKit's server (packages/storefront/build/mount), as much of it as the mount uses. */
 interface StorefrontServer {
@@ -47,6 +50,8 @@ export async function registerStorefront(
     catalogTag: () => Promise<string>;
     /** The lifetimes the API gives public reads, for the storefront's answers made without one (a page's 304). */
     cachePolicy: Record<string, string>;
+    /** Review forms with photos read at once (MAX_UPLOADS_IN_FLIGHT, as the image host's uploads): beyond it, 503. */
+    maxUploadsInFlight: number;
   },
 ): Promise<void> {
   const mount = path.join(options.dir, 'mount');
@@ -66,6 +71,7 @@ export async function registerStorefront(
   }
   const publicOrigin = new URL(options.publicBaseUrl).origin;
   const instance = {};
+  let photoFormsInFlight = 0;
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
@@ -105,9 +111,30 @@ export async function registerStorefront(
           'The storefront has not been built: run `npm run build:storefront` (npm start does it)',
         );
       }
-      const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > BODY_LIMIT) return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
-      const response = await server.respond(toWebRequest(request), {
+      // Every form is read whole before its action runs: only the review form may be large, and only so many at once.
+      const photos = request.method === 'POST' && PHOTO_FORM.test(pathname);
+      const limit = photos ? PHOTO_FORM_LIMIT : FORM_LIMIT;
+      if (Number(request.headers['content-length'] ?? 0) > limit)
+        return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
+      if (!photos) return respond(request, reply, server, limit);
+      if (photoFormsInFlight >= options.maxUploadsInFlight) {
+        reply.header('retry-after', '1');
+        return sendError(reply, 503, 'SERVICE_UNAVAILABLE', 'The shop is receiving as many photos as it can; retry shortly');
+      }
+      photoFormsInFlight += 1;
+      try {
+        return await respond(request, reply, server, limit);
+      } finally {
+        photoFormsInFlight -= 1;
+      }
+    };
+    const respond = async (request: FastifyRequest, reply: FastifyReply, server: StorefrontServer, limit: number) => {
+      // A body sent without a length and cut off past the limit fails the form's read inside SvelteKit (a 500 there): a 413 here.
+      let cut = false;
+      const onCut = () => {
+        cut = true;
+      };
+      const response = await server.respond(toWebRequest(request, limit, onCut), {
         getClientAddress: () => request.ip,
         platform: {
           commerce: {
@@ -116,7 +143,8 @@ export async function registerStorefront(
             requestId: String(request.id),
             instance,
             publicBaseUrl: options.publicBaseUrl,
-            report: (error: unknown) => request.log.error({ err: error }, 'storefront error'),
+            report: (error: unknown) =>
+              cut ? request.log.info('storefront form cut off past its limit') : request.log.error({ err: error }, 'storefront error'),
             sharedCache: options.sharedCache,
             pageCacheMs: options.pageCacheMs,
             catalogTag: options.catalogTag,
@@ -124,6 +152,10 @@ export async function registerStorefront(
           },
         },
       });
+      if (cut) {
+        await response.body?.cancel();
+        return sendError(reply, 413, 'PAYLOAD_TOO_LARGE', 'The form is too large');
+      }
       reply.code(response.status);
       // A 304 confirms the page the browser kept, and its headers replace the kept ones: the service's
       // own defaults (set for every response) must not stand in for the page's policy, or the kept page
@@ -166,7 +198,7 @@ function pagePath(request: FastifyRequest): string | null {
 }
 
 /** The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules), the body as a stream. */
-function toWebRequest(request: FastifyRequest): Request {
+function toWebRequest(request: FastifyRequest, bodyLimit: number, onCut: () => void): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -176,19 +208,22 @@ function toWebRequest(request: FastifyRequest): Request {
   return new Request(`${request.protocol}://${request.host}${request.url}`, {
     method: request.method,
     headers,
-    ...(hasBody ? { body: limited(request.raw), duplex: 'half' } : {}),
+    ...(hasBody ? { body: limited(request.raw, bodyLimit, onCut), duplex: 'half' } : {}),
   } as RequestInit);
 }
 
-/** The raw body, cut off with an error past BODY_LIMIT (a body sent without Content-Length). */
-function limited(raw: NodeJS.ReadableStream): ReadableStream {
+/** The raw body, cut off with an error past `limit` (a body sent without Content-Length), told to `onCut`. */
+function limited(raw: NodeJS.ReadableStream, limit: number, onCut: () => void): ReadableStream {
   let seen = 0;
   return new ReadableStream({
     async start(controller) {
       try {
         for await (const chunk of raw) {
           seen += (chunk as Buffer).length;
-          if (seen > BODY_LIMIT) throw new Error('The form is too large');
+          if (seen > limit) {
+            onCut();
+            throw new Error('The form is too large');
+          }
           controller.enqueue(new Uint8Array(chunk as Buffer));
         }
         controller.close();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -198,6 +199,69 @@ describe('storefront: served by the service', () => {
     assert.equal(removal.status, 403);
     assert.equal((await ordersOf(t, buyer.email)).length, 0);
     assert.equal((await buyer.client.get('/api/v1/cart')).body.data.items.length, 1, 'the cart is as it was');
+  });
+
+  test('form bodies are bounded: 64 KB for a form, 12 MB for the review form, and only so many of those read at once', async () => {
+    const { product } = await makeShop(t);
+    const post = (pathname: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
+      fetch(t.baseUrl + pathname, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: t.baseUrl, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    const big = `email=${'a'.repeat(70 * 1024)}`;
+    const refused = await post('/login', big);
+    assert.equal(refused.status, 413);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'PAYLOAD_TOO_LARGE');
+    // Sent without a length (chunked): cut off all the same, and nothing is done with what came.
+    const chunked = await fetch(`${t.baseUrl}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: t.baseUrl, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(chunked.status, 413);
+    assert.equal(((await chunked.json()) as { error: { code: string } }).error.code, 'PAYLOAD_TOO_LARGE');
+    // The review form may carry photos: a megabyte is read (and refused for want of a session, not of room).
+    const photos = await post(`/p/${product.slug}/review`, `title=${'a'.repeat(1024 * 1024)}`);
+    assert.notEqual(photos.status, 413);
+    await photos.arrayBuffer();
+  });
+
+  test('review forms read at once are bounded (MAX_UPLOADS_IN_FLIGHT): one more waits for a 503 with Retry-After', async () => {
+    const bounded = await startTestApp({ MAX_UPLOADS_IN_FLIGHT: '1' });
+    try {
+      const { product } = await makeShop(bounded);
+      const { hostname, port } = new URL(bounded.baseUrl);
+      // A form that announces a megabyte and sends a little: it holds the one place while it lasts.
+      const held = http.request({
+        hostname,
+        port,
+        path: `/p/${product.slug}/review`,
+        method: 'POST',
+        headers: { origin: bounded.baseUrl, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(1024 * 1024) },
+      });
+      held.on('error', () => {});
+      held.write('title=');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const second = await fetch(`${bounded.baseUrl}/p/${product.slug}/review`, {
+        method: 'POST',
+        headers: { origin: bounded.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'title=x',
+      });
+      assert.equal(second.status, 503);
+      assert.equal(second.headers.get('retry-after'), '1');
+      assert.equal(((await second.json()) as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
+      // Other forms are not held up by it.
+      const login = await fetch(`${bounded.baseUrl}/login`, { redirect: 'manual' });
+      assert.equal(login.status, 200);
+      await login.arrayBuffer();
+      held.destroy();
+    } finally {
+      await bounded.close();
+    }
   });
 
   test('without a build, shop paths answer 503 STOREFRONT_NOT_BUILT and the API works', async () => {
