@@ -11,6 +11,9 @@
  * three months of expenses.
  */
 import { newPublicId } from '../src/lib/ids.js';
+import { mediaUrlEndpoint } from '../src/lib/media.js';
+import { recordedMediaEndpoint } from '../src/media/repository.js';
+import type { Config } from '../src/config.js';
 import { hashPassword } from '../src/lib/password.js';
 import type { Role } from '../src/db/schema.js';
 import { openDatabase } from './database.js';
@@ -29,6 +32,18 @@ const CITIES = [
 ] as const;
 
 const { config, db, close } = await openDatabase();
+
+/**
+ * The configuration the seed's uploads are made under: the address the service last started with
+ * serves the images (src/media-endpoint.ts), which is not this command's default when the service
+ * runs on another PUBLIC_BASE_URL and the seed is run without it.
+ */
+async function servedAddress(): Promise<Config> {
+  const served = config.imagekit ? null : await recordedMediaEndpoint(db);
+  if (!served || served === mediaUrlEndpoint(config) || !served.endsWith('/media')) return config;
+  console.log(`seed: pictures go under ${served}, where the service last started serves them`);
+  return { ...config, publicBaseUrl: served.slice(0, -'/media'.length) };
+}
 try {
   const hash = await hashPassword(PASSWORD, config.passwordHashCost);
   const accounts: { email: string; role: Role; first: string; last: string }[] = [
@@ -90,7 +105,7 @@ try {
     });
   }
   const products = await seedCatalog(db);
-  const api = await startSeedApi(config, db);
+  const api = await startSeedApi(await servedAddress(), db);
   let pictured = 0;
   let activity: Awaited<ReturnType<typeof seedActivity>> = null;
   try {

@@ -15,6 +15,8 @@ import { authRoutes } from './auth/routes.js';
 import { createAuthService } from './auth/service.js';
 import { registerConsole } from './console/routes.js';
 import { registerStorefront } from './storefront/routes.js';
+import { followMediaEndpoint } from './media-endpoint.js';
+import { mediaUrlEndpoint } from './lib/media.js';
 import { registerDocs } from './openapi/docs.js';
 import { healthRoutes } from './health/routes.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -272,6 +274,13 @@ export async function buildApp({
     leaseMs: config.emailLeaseMs,
   });
   app.decorate('emailWorker', emailWorker);
+  // Uploaded images stored under another PUBLIC_BASE_URL move to this one before anything is served (a failure is logged, not fatal).
+  if (!config.imagekit) {
+    const endpoint = mediaUrlEndpoint(config);
+    startWhenServing(() =>
+      followMediaEndpoint(db, endpoint, app.log).catch((error: unknown) => app.log.error({ err: error }, 'moving uploaded images failed')),
+    );
+  }
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);
   startWhenServing(() => pruner.start());

@@ -9,7 +9,9 @@ import { useApp } from './helpers/use-app.js';
 
 const run = promisify(execFile);
 
-const t = useApp();
+// The service on an address of its own; the seed is run as the README says, without it (its default is http://localhost:3000).
+const SERVED = 'http://shop.example:3700';
+const t = useApp({ env: { PUBLIC_BASE_URL: SERVED } });
 
 /** `npm run seed` as a newcomer runs it: the compiled command, a real process on the configured database. */
 async function seed() {
@@ -51,6 +53,11 @@ describe('npm run seed', () => {
       t.db,
     );
     assert.equal(bare.rows[0]!.n, 0);
+    // The pictures are where the service serves them, not under the seed's own default address.
+    const elsewhere = await sql<{ url: string }>`
+      SELECT e ->> 'url' AS url FROM products, jsonb_array_elements(images) e
+      WHERE NOT starts_with(e ->> 'url', ${`${SERVED}/media/ecommerce/products/`}) LIMIT 3`.execute(t.db);
+    assert.deepEqual(elsewhere.rows, []);
     const colourless = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM variants v
       WHERE (SELECT count(DISTINCT w.options->>'colour') FROM variants w WHERE w.product_id = v.product_id) > 1

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { batchesOf } from '../lib/batches.js';
-import { eachBatchAsRecords } from '../lib/sql.js';
+import { eachBatchAsRecords, movedImageList } from '../lib/sql.js';
 import type { ProductRow, ProductsTable, VariantRow, VariantsTable } from '../db/schema.js';
 
 /**
@@ -260,4 +260,22 @@ export async function unlinkProductCategory(db: Executor, productId: number, cat
     .returning('product_id')
     .executeTakeFirst();
   return deleted !== undefined;
+}
+
+/**
+ * Points every product and variant image under the image host's old address `from` at `to` (a move
+ * of PUBLIC_BASE_URL): products, then variants, each locked in ID order (LOCKING.md steps 8, 9). The
+ * documents and cache purges follow by trigger, as for any image edit. Returns the rows changed.
+ */
+export async function moveImageUrls(trx: Executor, from: string, to: string): Promise<number> {
+  let changed = 0;
+  for (const table of ['products', 'variants'] as const) {
+    const images = movedImageList('images', 'url', from, to);
+    const result = await sql`
+      WITH locked AS (SELECT id FROM ${sql.table(table)} WHERE ${images.needed} ORDER BY id FOR UPDATE)
+      UPDATE ${sql.table(table)} t SET images = ${movedImageList('t.images', 'url', from, to).value}
+      FROM locked WHERE t.id = locked.id`.execute(trx);
+    changed += Number(result.numAffectedRows ?? 0);
+  }
+  return changed;
 }

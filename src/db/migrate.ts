@@ -31,6 +31,7 @@ import * as deletionsWaitForNoOne from './migrations/0023-deletions-wait-for-no-
 import * as eventStreams from './migrations/0024-event-streams.js';
 import * as verifiedPurchasePurges from './migrations/0025-verified-purchase-purges.js';
 import * as reviewPurgesForWhatShows from './migrations/0026-review-purges-for-what-shows.js';
+import * as mediaEndpoint from './migrations/0027-media-endpoint.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0024-event-streams': eventStreams,
   '0025-verified-purchase-purges': verifiedPurchasePurges,
   '0026-review-purges-for-what-shows': reviewPurgesForWhatShows,
+  '0027-media-endpoint': mediaEndpoint,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -330,6 +330,13 @@ export interface MediaFilesTable {
   checked_at: Timestamp | null;
 }
 
+/** Where the built-in image host serves files, as the instances last started say (migration 0027). */
+export interface MediaEndpointTable {
+  singleton: ColumnType<boolean, boolean | undefined, boolean>;
+  url: string;
+  updated_at: UpdatedAt;
+}
+
 export interface ServiceSecretsTable {
   name: string;
   value: string;
@@ -537,6 +544,7 @@ export interface Database {
   upload_tokens: UploadTokensTable;
   media_files: MediaFilesTable;
   service_secrets: ServiceSecretsTable;
+  media_endpoint: MediaEndpointTable;
   reviews: ReviewsTable;
   expenses: ExpensesTable;
   event_targets: EventTargetsTable;

@@ -71,3 +71,26 @@ export async function eachBatchAsRecords<R>(
   }
   return returned;
 }
+
+/**
+ * An image list (a jsonb array of objects whose `key` holds a URL) with every URL under the image
+ * host's old address `from` moved to `to`, order kept; and the condition that a list has one.
+ * For a move of PUBLIC_BASE_URL (src/media-endpoint.ts), by each table's owner.
+ */
+export function movedImageList(
+  column: string,
+  key: string,
+  from: string,
+  to: string,
+): { value: RawBuilder<unknown>; needed: RawBuilder<boolean> } {
+  const prefix = `${from}/`;
+  const element = sql.raw('e');
+  const url = sql`${element} ->> ${key}`;
+  return {
+    value: sql`(SELECT coalesce(jsonb_agg(CASE WHEN starts_with(${url}, ${prefix})
+                 THEN jsonb_set(${element}, ARRAY[${key}], to_jsonb(${to}::text || substr(${url}, ${from.length + 1})))
+                 ELSE ${element} END ORDER BY n), '[]'::jsonb)
+               FROM jsonb_array_elements(${sql.ref(column)}) WITH ORDINALITY AS x(e, n))`,
+    needed: sql<boolean>`EXISTS (SELECT 1 FROM jsonb_array_elements(${sql.ref(column)}) AS x(e) WHERE starts_with(${url}, ${prefix}))`,
+  };
+}

@@ -142,3 +142,26 @@ export async function pruneMediaFiles(
   `.execute(db);
   return result.rows[0] ?? { kept: 0, deleted: 0 };
 }
+
+/** Where the built-in image host serves files, as the instances last started say; null before any did. */
+export async function recordedMediaEndpoint(db: Executor): Promise<string | null> {
+  const row = await db.selectFrom('media_endpoint').select('url').executeTakeFirst();
+  return row?.url ?? null;
+}
+
+/**
+ * Moves the stored files served under another address to `endpoint` (each file's URL is its address
+ * and its path), records `endpoint` as the one files are served under, and returns the addresses
+ * moved from, for the tables that name the files to follow.
+ */
+export async function moveMediaFiles(trx: Executor, endpoint: string): Promise<string[]> {
+  // Instances starting at once take turns (a transaction's lock, which a pooler cannot strand): the second finds nothing to move.
+  await sql`SELECT pg_advisory_xact_lock(hashtext('media-endpoint'))`.execute(trx);
+  const moved = await sql<{ endpoint: string }>`
+    SELECT DISTINCT left(url, length(url) - length(path)) AS endpoint FROM media_files WHERE url <> ${endpoint} || path`.execute(trx);
+  await sql`UPDATE media_files SET url = ${endpoint} || path WHERE url <> ${endpoint} || path`.execute(trx);
+  await sql`
+    INSERT INTO media_endpoint (url) VALUES (${endpoint})
+    ON CONFLICT (singleton) DO UPDATE SET url = excluded.url, updated_at = now() WHERE media_endpoint.url <> excluded.url`.execute(trx);
+  return moved.rows.map((row) => row.endpoint);
+}

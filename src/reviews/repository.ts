@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { ReviewStatus, ReviewsTable } from '../db/schema.js';
 import type { Updateable } from 'kysely';
 import type { PageRequest, Sort } from '../lib/pagination.js';
-import { countOf, paged, totalOf } from '../lib/sql.js';
+import { countOf, movedImageList, paged, totalOf } from '../lib/sql.js';
 import type { ReviewSortField } from './schemas.js';
 
 /**
@@ -146,4 +146,17 @@ export function ratingSummary(db: Executor, productId: number) {
       eb.fn.countAll<number>().filterWhere('rating', '=', 5).as('r5'),
     ])
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Points every review photo under the image host's old address `from` at `to` (a move of
+ * PUBLIC_BASE_URL), the rows locked in ID order (LOCKING.md step 6). Returns the rows changed.
+ */
+export async function moveImageUrls(trx: Executor, from: string, to: string): Promise<number> {
+  const images = movedImageList('images', 'image_url', from, to);
+  const result = await sql`
+    WITH locked AS (SELECT id FROM reviews WHERE ${images.needed} ORDER BY id FOR UPDATE)
+    UPDATE reviews r SET images = ${movedImageList('r.images', 'image_url', from, to).value}
+    FROM locked WHERE r.id = locked.id`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }

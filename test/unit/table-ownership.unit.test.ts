@@ -34,6 +34,7 @@ const OWNERS: Record<string, string> = {
   upload_tokens: 'media',
   media_files: 'media',
   service_secrets: 'media',
+  media_endpoint: 'media',
   reviews: 'reviews',
   expenses: 'expenses',
   events: 'events',
