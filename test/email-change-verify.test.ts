@@ -199,3 +199,29 @@ describe('POST /users/me/email/verify', () => {
     }
   });
 });
+
+describe('POST /users/me/email/check', () => {
+  const CHECK = '/api/v1/users/me/email/check';
+  // Sent as the page the link opens sends it: the session's cookie, no CSRF token.
+  const check = (client: ReturnType<typeof t.client>, token: string) => client.post(CHECK, { token }, { csrf: false });
+
+  test('204 in the session that asked (the link stays usable); 404 in another session or account; 410 once used', async () => {
+    const { client, email } = await signUp(t);
+    const other = await signUp(t);
+    const token = await startChange(t, client, uniqueEmail('new'));
+    const elsewhere = t.client();
+    assert.equal((await elsewhere.post('/api/v1/auth/login', { email, password: PASSWORD })).status, 200);
+
+    assert.equal((await check(client, token)).status, 204);
+    for (const stranger of [elsewhere, other.client]) {
+      const refused = await check(stranger, token);
+      assert.equal(refused.status, 404, refused.text);
+      assert.equal(errorOf(refused).code, 'NOT_FOUND');
+    }
+    assert.equal((await check(t.client(), token)).status, 401, 'signed out: who is asking is unknown');
+    assert.equal((await client.post(VERIFY, { token })).status, 200, 'the check left the link usable');
+    const spent = await check(client, token);
+    assert.equal(spent.status, 410, spent.text);
+    assert.equal(errorOf(spent).code, 'TOKEN_EXPIRED');
+  });
+});

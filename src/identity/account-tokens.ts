@@ -43,10 +43,19 @@ export async function revokeAccountTokens(db: Executor, userId: number, purposes
   await useUpAccountTokens(db, userId, purposes, now);
 }
 
-/** Whether a link still works, without using it: 404 when unknown, 410 TOKEN_EXPIRED when used or expired. */
-export async function checkAccountToken(db: Executor, token: string, purpose: TokenPurpose, now: Date): Promise<void> {
+/**
+ * Whether a link still works, without using it: 404 when unknown (or refused by `accept`, as
+ * consumeAccountToken refuses it), 410 TOKEN_EXPIRED when used or expired.
+ */
+export async function checkAccountToken(
+  db: Executor,
+  token: string,
+  purpose: TokenPurpose,
+  now: Date,
+  accept: (row: { user_id: number; session_id: number | null }) => boolean = () => true,
+): Promise<void> {
   const seen = await findAccountToken(db, hashToken(token), purpose);
-  if (!seen) throw notFound('Token');
+  if (!seen || !accept(seen)) throw notFound('Token');
   if (seen.used_at !== null || seen.expires_at <= now) throw tokenExpired();
 }
 

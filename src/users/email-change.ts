@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { writeAudit } from '../audit/audit-log.js';
-import { consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
+import { checkAccountToken, consumeAccountToken, issueAccountToken, revokeAccountTokens } from '../identity/account-tokens.js';
 import { findUserByEmail, findUserById, updateUser } from '../identity/repository.js';
 import { normalizeEmail } from '../identity/rules.js';
 import { toUser, type User } from '../identity/schemas.js';
@@ -49,6 +49,13 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
           changes: { after: { new_email: newEmail } },
         });
       });
+    },
+
+    /** Whether the link works in this session (the page it opens says so before offering to confirm); it stays unused. */
+    async check(ctx: AuthedCtx, token: string): Promise<void> {
+      const mine = (t: { user_id: number; session_id: number | null }) =>
+        t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId;
+      await checkAccountToken(db, token, 'EMAIL_CHANGE', clock.now(), mine);
     },
 
     /** A taken address is EMAIL_TAKEN, found here or (a race) by the unique constraint. */

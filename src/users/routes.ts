@@ -58,6 +58,22 @@ export const userRoutes =
       },
     });
 
+    app.post('/users/me/email/check', {
+      // A look that changes nothing (POST keeps the token out of URLs and logs), so no CSRF token is asked.
+      config: { csrf: false },
+      schema: {
+        tags,
+        summary: 'Whether an email-change link works in this session (204), without using it: for the page the link opens',
+        description: 'Another session, or unknown: 404. Used or expired: 410 TOKEN_EXPIRED.',
+        body: EmailChangeVerify,
+        response: { 204: NoContent, ...errorResponses('NOT_FOUND', 'TOKEN_EXPIRED') },
+      },
+      handler: async (request, reply) => {
+        await emailChange.check(authedCtxOf(request), request.body.token);
+        return sendEmpty(reply, 204);
+      },
+    });
+
     app.post('/users/me/email/verify', {
       schema: {
         tags,

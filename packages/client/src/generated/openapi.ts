@@ -2912,6 +2912,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/me/email/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an email-change link works in this session (204), without using it: for the page the link opens
+         * @description Another session, or unknown: 404. Used or expired: 410 TOKEN_EXPIRED.
+         *
+         *     Requires a session (any role).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field
+                 *     - `INVALID_JSON`: The body is not valid JSON
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"] | components["schemas"]["Error_INVALID_JSON"];
+                    };
+                };
+                /** @description - `UNAUTHENTICATED`: No valid session */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNAUTHENTICATED"];
+                    };
+                };
+                /** @description - `NOT_FOUND`: No such resource (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_NOT_FOUND"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_CONFLICT"];
+                    };
+                };
+                /** @description - `TOKEN_EXPIRED`: The link expired or was already used */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_TOKEN_EXPIRED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `UNSUPPORTED_MEDIA_TYPE`: The Content-Type is not one the route takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_UNSUPPORTED_MEDIA_TYPE"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me/email/verify": {
         parameters: {
             query?: never;
