@@ -14,7 +14,8 @@ export function safeNext(value: string | null | undefined, fallback = '/account'
   } catch {
     return fallback;
   }
-  return url.origin === HERE ? url.pathname + url.search + url.hash : fallback;
+  // A path that resolves to `//...` (`/.//x`) would read as another host in a Location header.
+  return url.origin === HERE && !url.pathname.startsWith('//') ? url.pathname + url.search + url.hash : fallback;
 }
 
 /** Why the sign-in page was shown, as the shopper reads it. */
