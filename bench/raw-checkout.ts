@@ -51,20 +51,20 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
         );
         const items = lines.map(toLineItem);
         const publicId = newPublicId('ord');
-        const totalText = fromCents(totals.total);
+        const amounts = {
+          subtotal: fromCents(totals.subtotal),
+          discount_total: '0.00',
+          shipping_total: fromCents(totals.shipping),
+          tax_total: fromCents(totals.tax),
+          total: fromCents(totals.total),
+        };
         const shippingAddress = toAddressSnapshot(owner.address as never);
         const order = await insertPlacedOrder(
           trx,
           {
             publicId,
             userId: owner.user_id,
-            amounts: {
-              subtotal: fromCents(totals.subtotal),
-              discount_total: '0.00',
-              shipping_total: fromCents(totals.shipping),
-              tax_total: fromCents(totals.tax),
-              total: fromCents(totals.total),
-            },
+            amounts,
             currency: RULES.currency,
             coupon: null,
             shippingAddress,
@@ -83,7 +83,9 @@ export async function rawCheckout(databaseUrl: string, shoppers: Shopper[], conn
               {
                 order_public_id: publicId,
                 order_number: newOrder.orderNumber,
-                total: totalText,
+                // The same payload checkout queues: every amount, so the email's lines reconcile with its total.
+                ...amounts,
+                coupon_code: null,
                 currency: RULES.currency,
                 items: orderEmailLines(items),
                 shipping_address: shippingAddress,

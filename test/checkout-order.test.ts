@@ -85,7 +85,13 @@ describe('POST /orders: the order placed', () => {
         payload: {
           order_public_id: order.public_id,
           order_number: order.order_number,
+          // Every amount as the order states it, for the email to show how the lines come to the total.
+          subtotal: '64.98',
+          discount_total: '0.00',
+          shipping_total: '10.00',
+          tax_total: '0.00',
           total: '74.98',
+          coupon_code: null,
           currency: 'USD',
           // The lines and the address as placed, for the email to list.
           items: order.items.map(({ variant_public_id: _v, product_public_id: _p, ...line }: any) => line),

@@ -33,7 +33,12 @@ async function cancellationEmails(orderId: string) {
 const cancellationPayload = (order: any, by: 'customer' | 'staff') => ({
   order_public_id: order.public_id,
   order_number: order.order_number,
+  subtotal: order.subtotal,
+  discount_total: order.discount_total,
+  shipping_total: order.shipping_total,
+  tax_total: order.tax_total,
   total: order.total,
+  coupon_code: order.coupon_code,
   currency: order.currency,
   items: order.items.map((i: any) => ({
     product_name: i.product_name,

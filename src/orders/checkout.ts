@@ -123,7 +123,9 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
           {
             order_public_id: publicId,
             order_number: newOrder.orderNumber,
-            total: amounts.total,
+            // Every amount, not just the total, so the email's lines reconcile with it.
+            ...amounts,
+            coupon_code: applied?.coupon.code ?? null,
             currency: config.commerce.currency,
             items: orderEmailLines(items),
             shipping_address: snapshot,

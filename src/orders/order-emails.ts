@@ -18,7 +18,12 @@ export const orderEmailLines = (items: Order['items']): OrderEmailLine[] =>
 export const orderCancelledEmail = (order: AdminOrder, cancelledBy: 'customer' | 'staff'): EmailPayloads['order_cancelled'] => ({
   order_public_id: order.public_id,
   order_number: order.order_number,
+  subtotal: order.subtotal,
+  discount_total: order.discount_total,
+  shipping_total: order.shipping_total,
+  tax_total: order.tax_total,
   total: order.total,
+  coupon_code: order.coupon_code,
   currency: order.currency,
   items: orderEmailLines(order.items),
   refunded: order.payment.status === 'REFUNDED',

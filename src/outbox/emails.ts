@@ -26,24 +26,36 @@ export interface OrderEmailAddress {
   zip_code: string | null;
 }
 
+/**
+ * An order's money as the order stores and the API answers it (decimal strings, copied, never recomputed), so an
+ * email can show how its lines come to its total. Messages queued before these were carried hold `total` alone.
+ */
+export interface OrderEmailAmounts {
+  subtotal: string;
+  discount_total: string;
+  shipping_total: string;
+  tax_total: string;
+  total: string;
+  /** The coupon the discount came from, as stored (upper case); null without one. */
+  coupon_code: string | null;
+}
+
 export interface EmailPayloads {
   verify_email: { first_name: string; token: string };
   email_change_confirm: { token: string; new_email: string };
   email_changed_notice: { new_email: string };
   password_reset: { token: string };
-  order_placed: {
+  order_placed: OrderEmailAmounts & {
     order_public_id: string;
     order_number: string;
-    total: string;
     currency: string;
     items: OrderEmailLine[];
     shipping_address: OrderEmailAddress;
   };
   order_shipped: { order_public_id: string; order_number: string; carrier: string; tracking_number: string | null };
-  order_cancelled: {
+  order_cancelled: OrderEmailAmounts & {
     order_public_id: string;
     order_number: string;
-    total: string;
     currency: string;
     items: OrderEmailLine[];
     /** Whether the payment was refunded with the cancellation (the order's payment status is REFUNDED). */

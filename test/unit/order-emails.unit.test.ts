@@ -19,10 +19,16 @@ const lines: EmailPayloads['order_placed']['items'] = [
   { product_name: 'Mug', sku: 'MUG', options: {}, quantity: 1, unit_price: '5.01', line_total: '5.01' },
 ];
 
+// 39.98 + 5.01 = 44.99, plus 10.00 shipping.
 const placed: EmailPayloads['order_placed'] = {
   order_public_id: 'ord_abc',
   order_number: 'ORD-000042',
+  subtotal: '44.99',
+  discount_total: '0.00',
+  shipping_total: '10.00',
+  tax_total: '0.00',
   total: '54.99',
+  coupon_code: null,
   currency: 'USD',
   items: lines,
   shipping_address: {
@@ -41,7 +47,12 @@ const placed: EmailPayloads['order_placed'] = {
 const cancelled = (over: Partial<EmailPayloads['order_cancelled']> = {}): EmailPayloads['order_cancelled'] => ({
   order_public_id: 'ord_abc',
   order_number: 'ORD-000042',
+  subtotal: '44.99',
+  discount_total: '0.00',
+  shipping_total: '10.00',
+  tax_total: '0.00',
   total: '54.99',
+  coupon_code: null,
   currency: 'USD',
   items: lines,
   refunded: true,
@@ -81,7 +92,8 @@ describe('order placed', () => {
   });
 
   test('a message queued before emails carried lines and address still renders', () => {
-    const { items: _items, shipping_address: _address, ...old } = placed;
+    const { items: _items, shipping_address: _address, ...withAmounts } = placed;
+    const { subtotal: _s, discount_total: _d, shipping_total: _sh, tax_total: _t, coupon_code: _c, ...old } = withAmounts;
     const email = renderEmail({ kind: 'order_placed', payload: old as EmailPayloads['order_placed'] }, BASE);
     assert.equal(
       email.text,
