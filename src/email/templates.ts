@@ -1,4 +1,5 @@
-import type { OrderEmailAddress, OrderEmailLine, QueuedEmail } from '../outbox/emails.js';
+import { toCents } from '../lib/money.js';
+import type { OrderEmailAddress, OrderEmailAmounts, OrderEmailLine, QueuedEmail } from '../outbox/emails.js';
 
 /** Plain-text and HTML bodies for every email the service sends. Links point at PUBLIC_BASE_URL. */
 export interface RenderedEmail {
@@ -50,6 +51,32 @@ const orderLines = (items: OrderEmailLine[] | undefined, currency: string): Bloc
     return `${item.quantity} x ${item.product_name}${variant}, ${item.unit_price} each: ${item.line_total} ${currency}`;
   };
   return [{ list: items.map(line) }];
+};
+
+/**
+ * How the lines come to the total, as the order page shows it: subtotal, the discount with its coupon code,
+ * shipping, tax when there is any, and the total. The amounts are the order's own decimal strings, printed as
+ * stored and never added up here, so the email cannot disagree with the order. Zero is only tested (in integer
+ * cents), to leave out a discount or tax the order does not have. A message queued before order emails carried
+ * these amounts holds the total alone: it states the total as it did then.
+ */
+const orderAmounts = (amounts: Partial<OrderEmailAmounts> & { total: string }, currency: string): Block[] => {
+  const { subtotal, discount_total: discount, shipping_total: shipping, tax_total: tax, coupon_code: code } = amounts;
+  if (subtotal === undefined || discount === undefined || shipping === undefined || tax === undefined) {
+    return [`Total: ${amounts.total} ${currency}.`];
+  }
+  const money = (amount: string) => `${amount} ${currency}`;
+  return [
+    {
+      lines: [
+        `Subtotal: ${money(subtotal)}`,
+        ...(toCents(discount) !== 0 ? [`Discount${code ? ` (${code})` : ''}: -${money(discount)}`] : []),
+        `Shipping: ${toCents(shipping) === 0 ? 'Free' : money(shipping)}`,
+        ...(toCents(tax) !== 0 ? [`Tax: ${money(tax)}`] : []),
+        `Total: ${money(amounts.total)}`,
+      ],
+    },
+  ];
 };
 
 const shippingAddress = (address: OrderEmailAddress | undefined): Block[] =>
@@ -130,7 +157,7 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
         [
           `Thank you for your order ${payload.order_number}.`,
           ...orderLines(payload.items, payload.currency),
-          `Total: ${payload.total} ${payload.currency}.`,
+          ...orderAmounts(payload, payload.currency),
           ...shippingAddress(payload.shipping_address),
           'We will email you again when it ships.',
         ],
@@ -153,7 +180,7 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
             ? `You cancelled your order ${payload.order_number}.`
             : `We are sorry: your order ${payload.order_number} was cancelled by the shop, and nothing from it will be sent.`,
           ...orderLines(payload.items, payload.currency),
-          `Total: ${payload.total} ${payload.currency}.`,
+          ...orderAmounts(payload, payload.currency),
           ...(payload.refunded ? [`Your payment of ${payload.total} ${payload.currency} was refunded in full.`] : []),
         ],
         orderPage(publicBaseUrl, payload.order_public_id),

@@ -3,7 +3,10 @@ import { describe, test } from 'node:test';
 import { renderEmail } from '../../src/email/templates.js';
 import type { EmailPayloads } from '../../src/outbox/emails.js';
 
-/** What the order emails say: their lines, total, address or refund, and the order page; user text escaped in HTML. */
+/**
+ * What the order emails say: their lines, the amounts that take them to the total, address or refund, and the order
+ * page; user text escaped in HTML.
+ */
 
 const BASE = 'https://shop.example.test';
 
@@ -44,15 +47,16 @@ const placed: EmailPayloads['order_placed'] = {
   },
 };
 
+// 44.99 less 10% (4.50 with SAVE10), plus 10.00 shipping and 8.25% tax on 40.49 (3.34).
 const cancelled = (over: Partial<EmailPayloads['order_cancelled']> = {}): EmailPayloads['order_cancelled'] => ({
   order_public_id: 'ord_abc',
   order_number: 'ORD-000042',
   subtotal: '44.99',
-  discount_total: '0.00',
+  discount_total: '4.50',
   shipping_total: '10.00',
-  tax_total: '0.00',
-  total: '54.99',
-  coupon_code: null,
+  tax_total: '3.34',
+  total: '53.83',
+  coupon_code: 'SAVE10',
   currency: 'USD',
   items: lines,
   refunded: true,
@@ -63,13 +67,14 @@ const cancelled = (over: Partial<EmailPayloads['order_cancelled']> = {}): EmailP
 describe('order placed', () => {
   const email = renderEmail({ kind: 'order_placed', payload: placed }, BASE);
 
-  test('lists every line, the total and the shipping address, and links to the order page', () => {
+  test('lists every line, the amounts to the total and the shipping address, and links to the order page', () => {
     assert.equal(email.subject, 'Order ORD-000042 is confirmed');
     assert.equal(email.link, `${BASE}/orders/ord_abc`);
     for (const part of [
       '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD',
       '- 1 x Mug, 5.01 each: 5.01 USD',
-      'Total: 54.99 USD.',
+      // No discount and no tax: no lines for them.
+      'Subtotal: 44.99 USD\nShipping: 10.00 USD\nTotal: 54.99 USD',
       'Shipping to:\n\nAda "<script>" Lovelace\n12 St James’s Square\nLondon, London SW1Y 4JH\nGB\n+44 20 7946 0000',
       `View your order: ${BASE}/orders/ord_abc`,
     ]) {
@@ -100,10 +105,81 @@ describe('order placed', () => {
       `Thank you for your order ORD-000042.\n\nTotal: 54.99 USD.\n\nWe will email you again when it ships.\n\nView your order: ${BASE}/orders/ord_abc\n`,
     );
   });
+
+  test('a message queued with lines but before emails carried the amounts states the total alone, as it did', () => {
+    const { subtotal: _s, discount_total: _d, shipping_total: _sh, tax_total: _t, coupon_code: _c, ...old } = placed;
+    const email = renderEmail({ kind: 'order_placed', payload: old as EmailPayloads['order_placed'] }, BASE);
+    assert.ok(email.text.includes('- 1 x Mug, 5.01 each: 5.01 USD\n\nTotal: 54.99 USD.\n\nShipping to:'), email.text);
+    assert.doesNotMatch(email.text, /Subtotal|Shipping: /);
+    assert.ok(email.html.includes('<p>Total: 54.99 USD.</p>'), email.html);
+  });
+});
+
+describe('order placed: the amounts reconcile the lines with the total', () => {
+  // The newcomer's order: WELCOME10 (10%) on one 65.00 backpack, 10.00 shipping, no tax.
+  const backpack: EmailPayloads['order_placed'] = {
+    ...placed,
+    items: [
+      {
+        product_name: 'Everyday Backpack 20L',
+        sku: 'BAG-20-CH',
+        options: { colour: 'Charcoal' },
+        quantity: 1,
+        unit_price: '65.00',
+        line_total: '65.00',
+      },
+    ],
+    subtotal: '65.00',
+    discount_total: '6.50',
+    shipping_total: '10.00',
+    tax_total: '0.00',
+    total: '68.50',
+    coupon_code: 'WELCOME10',
+  };
+
+  test('a coupon and shipping: subtotal, the discount with its code, shipping and the total, in text and HTML', () => {
+    const email = renderEmail({ kind: 'order_placed', payload: backpack }, BASE);
+    assert.ok(
+      email.text.includes(
+        [
+          '- 1 x Everyday Backpack 20L (colour: Charcoal), 65.00 each: 65.00 USD',
+          'Subtotal: 65.00 USD\nDiscount (WELCOME10): -6.50 USD\nShipping: 10.00 USD\nTotal: 68.50 USD',
+          'Shipping to:',
+        ].join('\n\n'),
+      ),
+      email.text,
+    );
+    assert.doesNotMatch(email.text, /Tax/);
+    assert.ok(
+      email.html.includes('<p>Subtotal: 65.00 USD<br>Discount (WELCOME10): -6.50 USD<br>Shipping: 10.00 USD<br>Total: 68.50 USD</p>'),
+      email.html,
+    );
+  });
+
+  test('tax is listed when there is some; free shipping says so', () => {
+    const email = renderEmail(
+      {
+        kind: 'order_placed',
+        payload: { ...backpack, shipping_total: '0.00', tax_total: '4.83', total: '63.33' },
+      },
+      BASE,
+    );
+    assert.ok(
+      email.text.includes('Subtotal: 65.00 USD\nDiscount (WELCOME10): -6.50 USD\nShipping: Free\nTax: 4.83 USD\nTotal: 63.33 USD'),
+      email.text,
+    );
+  });
+
+  test('a discount without a coupon code is still listed; the HTML part escapes the code', () => {
+    const uncoded = renderEmail({ kind: 'order_placed', payload: { ...backpack, coupon_code: null } }, BASE);
+    assert.ok(uncoded.text.includes('\nDiscount: -6.50 USD\n'), uncoded.text);
+    const odd = renderEmail({ kind: 'order_placed', payload: { ...backpack, coupon_code: 'A<B>&C' } }, BASE);
+    assert.ok(odd.html.includes('Discount (A&lt;B&gt;&amp;C): -6.50 USD'), odd.html);
+  });
 });
 
 describe('order cancelled', () => {
-  test('by the customer: says so, lists the lines and the total, the refund, and links to the order page', () => {
+  test('by the customer: says so, lists the lines and the amounts to the total, the refund, and links to the order page', () => {
     const email = renderEmail({ kind: 'order_cancelled', payload: cancelled() }, BASE);
     assert.equal(email.subject, 'Order ORD-000042 is cancelled');
     assert.equal(email.link, `${BASE}/orders/ord_abc`);
@@ -112,13 +188,20 @@ describe('order cancelled', () => {
       [
         'You cancelled your order ORD-000042.',
         '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD\n- 1 x Mug, 5.01 each: 5.01 USD',
-        'Total: 54.99 USD.',
-        'Your payment of 54.99 USD was refunded in full.',
+        'Subtotal: 44.99 USD\nDiscount (SAVE10): -4.50 USD\nShipping: 10.00 USD\nTax: 3.34 USD\nTotal: 53.83 USD',
+        'Your payment of 53.83 USD was refunded in full.',
         `View your order: ${BASE}/orders/ord_abc`,
       ].join('\n\n') + '\n',
     );
     assert.ok(!email.html.includes('<b>bold</b>'), email.html);
     assert.ok(email.html.includes('<li>1 x Mug, 5.01 each: 5.01 USD</li>'), email.html);
+    assert.ok(email.html.includes('<p>Subtotal: 44.99 USD<br>Discount (SAVE10): -4.50 USD<br>'), email.html);
+  });
+
+  test('a message queued before emails carried the amounts states the total alone, and the refund', () => {
+    const { subtotal: _s, discount_total: _d, shipping_total: _sh, tax_total: _t, coupon_code: _c, ...old } = cancelled();
+    const email = renderEmail({ kind: 'order_cancelled', payload: old as EmailPayloads['order_cancelled'] }, BASE);
+    assert.ok(email.text.includes('5.01 USD\n\nTotal: 53.83 USD.\n\nYour payment of 53.83 USD was refunded in full.'), email.text);
   });
 
   test('by staff: says the shop cancelled it; without a refund, no refund is claimed', () => {
