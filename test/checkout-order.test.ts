@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ADDRESSES } from './helpers/addresses.js';
 import { checkout, inventoryOf } from './helpers/commerce.js';
 import { addressInput } from './helpers/factories.js';
-import { API, cartWith, ok, pricing } from './helpers/orders.js';
+import { assertReconciles, queuedOrderEmail } from './helpers/order-emails.js';
+import { API, cartWith, createCoupon, ok, pricing } from './helpers/orders.js';
 import { useApp } from './helpers/use-app.js';
 
 /** The order POST /orders places: its contract fields, side effects, snapshots and numbering. Its arithmetic: checkout-pricing. */
@@ -102,6 +104,40 @@ describe('POST /orders: the order placed', () => {
     const stored = await t.db.selectFrom('orders').selectAll().where('public_id', '=', order.public_id).executeTakeFirstOrThrow();
     assert.deepEqual([stored.subtotal, stored.total, stored.status], ['64.98', '74.98', 'PLACED']);
     assert.deepEqual(ok(await s.client.get(`${API}/orders/${order.public_id}`)), order);
+  });
+
+  test('with a coupon: the confirmation email states the subtotal, the discount with its code, shipping, and the total they make', async () => {
+    // The newcomer's order: 10% off one 65.00 item, 10.00 shipping, no tax.
+    const coupon = await createCoupon(t.admin, {
+      code: `WELCOME10${randomBytes(3).toString('hex')}`,
+      discount_type: 'PERCENTAGE',
+      discount_value: '10',
+    });
+    const s = await cartWith(t, t.admin, [{ price: '65.00', quantity: 1 }]);
+    const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
+    assert.deepEqual(pricing(order), {
+      subtotal: '65.00',
+      discount_total: '6.50',
+      shipping_total: '10.00',
+      tax_total: '0.00',
+      total: '68.50',
+    });
+
+    const email = await queuedOrderEmail(t, 'order_placed', order.public_id);
+    assert.equal(email.subject, `Order ${order.order_number} is confirmed`);
+    assert.ok(
+      email.text.includes(
+        `65.00 each: 65.00 USD\n\nSubtotal: 65.00 USD\nDiscount (${coupon.code}): -6.50 USD\nShipping: 10.00 USD\nTotal: 68.50 USD\n\n`,
+      ),
+      email.text,
+    );
+    assert.doesNotMatch(email.text, /Tax/, 'no tax line when there is no tax');
+    assertReconciles(email.text, 'USD');
+    // The HTML part says the same.
+    assert.ok(
+      email.html.includes(`<p>Subtotal: 65.00 USD<br>Discount (${coupon.code}): -6.50 USD<br>Shipping: 10.00 USD<br>Total: 68.50 USD</p>`),
+      email.html,
+    );
   });
 
   test('items and the shipping address are snapshots: later price, address or variant changes leave the order as placed', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { checkout } from './helpers/commerce.js';
+import { assertReconciles, queuedOrderEmail } from './helpers/order-emails.js';
 import { cartWith, createCoupon, ok, pricing } from './helpers/orders.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -172,5 +173,29 @@ describe('POST /orders: the order placed', () => {
       tax_total: '8.25',
       total: '108.25',
     });
+  });
+
+  test('the confirmation email lists the tax and free shipping, in the order currency, and adds up', async () => {
+    // Free shipping is judged on the subtotal before the discount (100.00); tax on 90.00 is 7.425 -> 7.43.
+    const coupon = await createCoupon(taxed.admin, {
+      code: `TENOFF${randomBytes(3).toString('hex')}`,
+      discount_type: 'PERCENTAGE',
+      discount_value: '10',
+    });
+    const s = await cartWith(taxed, taxed.admin, [{ price: '100.00', quantity: 1 }]);
+    const order = ok(await checkout(s.client, s.addressId, { coupon_code: coupon.code }), 201);
+    assert.deepEqual(pricing(order), {
+      subtotal: '100.00',
+      discount_total: '10.00',
+      shipping_total: '0.00',
+      tax_total: '7.43',
+      total: '97.43',
+    });
+    const email = await queuedOrderEmail(taxed, 'order_placed', order.public_id);
+    assert.ok(
+      email.text.includes(`Subtotal: 100.00 EUR\nDiscount (${coupon.code}): -10.00 EUR\nShipping: Free\nTax: 7.43 EUR\nTotal: 97.43 EUR\n`),
+      email.text,
+    );
+    assertReconciles(email.text, 'EUR');
   });
 });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { checkout, inventoryOf } from './helpers/commerce.js';
 import { auditRows } from './helpers/inspect.js';
+import { assertReconciles, queuedOrderEmail } from './helpers/order-emails.js';
 import {
   API,
   ORDER_STATUSES,
@@ -80,6 +81,15 @@ describe('POST /orders/{ord}/cancel', () => {
       ]);
       assert.deepEqual(cancelled.payment, { method: 'mock', status: 'REFUNDED' });
       assert.deepEqual(await cancellationEmails(orderId), [{ recipient: email, payload: cancellationPayload(cancelled, 'customer') }]);
+      // 3 x 10.00 less the 2.00 coupon plus 10.00 shipping: the email shows each amount, and what was refunded.
+      const mail = await queuedOrderEmail(t, 'order_cancelled', orderId);
+      assert.ok(
+        mail.text.includes(
+          `Subtotal: 30.00 USD\nDiscount (${coupon.code}): -2.00 USD\nShipping: 10.00 USD\nTotal: 38.00 USD\n\nYour payment of 38.00 USD was refunded in full.`,
+        ),
+        mail.text,
+      );
+      assertReconciles(mail.text, 'USD');
       assert.equal(ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}`)).times_used, 0);
       const usages = ok(await t.admin.get(`${API}/admin/coupons/${coupon.public_id}/usages`));
       assert.deepEqual(
