@@ -124,4 +124,49 @@ describe('storefront: accessibility and small screens', () => {
       );
     });
   }
+
+  test("the focus ring stands out on the header's dark green, and a big cart leaves the shop's name whole on a phone", async (t) => {
+    // A guest cart of 150 items (three lines of 50), as the storefront keeps it.
+    const line = (i: number) => `${product.id}~${product.variants[i]!.id}~50`;
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        await context.addCookies([{ name: 'cart', value: [0, 1, 2].map(line).join('.'), url: app.baseUrl }]);
+        await page.goto('/');
+        await page.getByRole('link', { name: 'Cart, 150 items' }).waitFor();
+        assert.equal(await page.locator('header .count').innerText(), '99+');
+        const logo = page.locator('header .logo');
+        const cut = await logo.evaluate((el) => el.scrollWidth > el.clientWidth);
+        assert.equal(cut, false, "the shop's name is cut off");
+
+        await page.keyboard.press('Tab'); // the skip link
+        await page.keyboard.press('Tab'); // the shop's name
+        const colours = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement;
+          return {
+            ring: getComputedStyle(focused).outlineColor,
+            behind: getComputedStyle(document.querySelector('header.site')!).backgroundColor,
+          };
+        });
+        const ratio = contrast(colours.ring, colours.behind);
+        assert.ok(ratio >= 3, `focus ring ${colours.ring} on ${colours.behind}: ${ratio.toFixed(2)}:1, below 3:1`);
+      },
+      { viewport: PHONE },
+    );
+  });
 });
+
+/** WCAG contrast ratio of two `rgb(...)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r, g, bl] = (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((n) => {
+      const c = Number(n) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
