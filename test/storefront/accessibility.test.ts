@@ -143,13 +143,9 @@ describe('storefront: accessibility and small screens', () => {
 
         await page.keyboard.press('Tab'); // the skip link
         await page.keyboard.press('Tab'); // the shop's name
-        const colours = await page.evaluate(() => {
-          const focused = document.activeElement as HTMLElement;
-          return {
-            ring: getComputedStyle(focused).outlineColor,
-            behind: getComputedStyle(document.querySelector('header.site')!).backgroundColor,
-          };
-        });
+        const style = (selector: string, property: 'outlineColor' | 'backgroundColor') =>
+          page.locator(selector).evaluate((el, name) => el.ownerDocument.defaultView!.getComputedStyle(el)[name], property);
+        const colours = { ring: await style(':focus', 'outlineColor'), behind: await style('header.site', 'backgroundColor') };
         const ratio = contrast(colours.ring, colours.behind);
         assert.ok(ratio >= 3, `focus ring ${colours.ring} on ${colours.behind}: ${ratio.toFixed(2)}:1, below 3:1`);
       },

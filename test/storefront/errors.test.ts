@@ -162,5 +162,4 @@ describe('storefront: errors, in words', () => {
     assert.match(html, /This link asks for something the shop cannot read/);
     assert.match(html, /role="search"/);
   });
-
 });
