@@ -113,8 +113,8 @@ describe('storefront: the purchase', () => {
         await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
         assert.match(await page.getByRole('complementary').innerText(), /1 × .*\n?.*S \/ Sky/, 'the cart came along');
 
-        // No address yet: the form to add one is open.
-        await page.getByLabel('Full name').fill('Grace Hopper');
+        // No address yet: the form to add one is open, with the account's name in it.
+        assert.equal(await page.getByLabel('Full name').inputValue(), 'Grace Hopper');
         await page.getByLabel('Phone').fill('+12025550123');
         await page.getByLabel('Address', { exact: true }).fill('1 Navy Yard');
         await page.getByLabel('City').fill('Washington');

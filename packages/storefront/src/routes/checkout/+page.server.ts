@@ -28,9 +28,14 @@ export const load: PageServerLoad = (event) =>
       storeSettings(shop),
       shop.api.cart.quote(),
     ]);
+    // A first address starts from the account's own name and phone, as the person buying is most often the one receiving.
+    const profile = addresses.data.length === 0 ? await shop.api.account.get() : null;
     return {
       cart: await accountCart(shop, cart),
       addresses: addresses.data,
+      newAddress: profile
+        ? { recipient_name: `${profile.first_name} ${profile.last_name}`.trim(), phone_number: profile.phone_number ?? '' }
+        : {},
       settings,
       quote,
       csrf: await shop.csrf(),
