@@ -29,7 +29,12 @@ export function DashboardFigures({ stats: data, today, period }: { stats: Stats;
       <StatCard
         label="Revenue today"
         value={today ? money(today.revenue.net, data.currency) : <Skeleton h={30} w={120} />}
-        hint={today ? `${count(today.orders.total)} ${today.orders.total === 1 ? 'order' : 'orders'} today` : undefined}
+        // Revenue is what the products sold for: order totals also hold shipping and tax, so the two never match.
+        hint={
+          today
+            ? `${count(today.orders.total)} ${today.orders.total === 1 ? 'order' : 'orders'} today · sales before shipping and tax`
+            : undefined
+        }
         link={
           <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/orders" search={{ from: todayFrom }} />}>
             Today’s orders
@@ -39,7 +44,7 @@ export function DashboardFigures({ stats: data, today, period }: { stats: Stats;
       <StatCard
         label={`Net revenue · ${PERIOD_LABELS[period]}`}
         value={money(data.revenue.net, data.currency)}
-        hint={`Gross ${money(data.revenue.gross, data.currency)} − discounts ${money(data.revenue.discounts, data.currency)} − cancelled ${money(data.revenue.cancellations, data.currency)}`}
+        hint={`Sales before shipping and tax: gross ${money(data.revenue.gross, data.currency)} − discounts ${money(data.revenue.discounts, data.currency)} − cancelled ${money(data.revenue.cancellations, data.currency)}`}
         link={ordersBehind('The orders behind it')}
       />
       <StatCard
@@ -55,7 +60,7 @@ export function DashboardFigures({ stats: data, today, period }: { stats: Stats;
       <StatCard
         label="Average order value"
         value={money(data.average_order_value, data.currency)}
-        hint="Net revenue per order not cancelled"
+        hint="Net revenue (before shipping and tax) per order not cancelled"
         link={ordersBehind('The orders it averages')}
       />
       <StatCard
