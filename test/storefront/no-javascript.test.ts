@@ -80,6 +80,9 @@ describe('storefront without JavaScript', () => {
         await line.getByLabel(/Quantity of/).fill('3');
         await line.getByRole('button', { name: /^Update/ }).click();
         await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();
+        // Back to /cart by GET (a reload sends nothing again), where the change is said once.
+        await page.getByRole('status').getByText('Your cart is updated.').waitFor();
+        assert.equal(new URL(page.url()).search, '', page.url());
         assert.match(await page.locator('aside').innerText(), /\$156\.00/, '3 x 52.00');
         assert.equal(await sidewaysScroll(page), 0, 'the cart fits 360 px');
 
@@ -92,6 +95,10 @@ describe('storefront without JavaScript', () => {
           .first()
           .click();
         await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+        await page.getByRole('status').getByText('Removed from your cart.').waitFor();
+        assert.equal(new URL(page.url()).search, '', page.url());
+        await page.reload();
+        assert.equal(await page.getByText('Removed from your cart.').count(), 0, 'said once');
       },
       noJs,
     );
@@ -126,6 +133,7 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
         await page.getByText('Your order is cancelled and your payment refunded.').waitFor();
         assert.equal((await ordersOf(app, buyer.email))[0]!.status, 'CANCELLED');
+        assert.equal(new URL(page.url()).search, '', `no form action left in the address: ${page.url()}`);
         assert.equal(
           await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).count(),
           0,

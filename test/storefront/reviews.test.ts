@@ -3,6 +3,9 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { pictureWebp } from '../../scripts/seed-pictures.js';
 import { signInThroughUi } from '../helpers/browser.js';
+import { checkout, shopper } from '../helpers/commerce.js';
+import { PASSWORD } from '../helpers/factories.js';
+import { postReview } from '../helpers/reviews.js';
 import { customer, DESKTOP, inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
@@ -124,5 +127,27 @@ describe('storefront: reviews with photos', () => {
       },
       { javaScript: false },
     );
+  });
+
+  test('a delivered order offers a review of each product until the shopper has written one', async (t) => {
+    const buyer = await shopper(app, [{ variantId: product.variants[0]!.id, quantity: 1 }]);
+    const placed = await checkout(buyer.client, buyer.addressId);
+    assert.equal(placed.status, 201, placed.text);
+    const order = placed.body.data.public_id as string;
+    const shipped = await admin.patch(`/api/v1/admin/orders/${order}`, { status: 'CONFIRMED' });
+    assert.equal(shipped.status, 200, shipped.text);
+    assert.equal(
+      (await admin.patch(`/api/v1/admin/orders/${order}`, { status: 'SHIPPED', carrier: 'DHL', tracking_number: 'R1' })).status,
+      200,
+    );
+    await inShop(browser, t, app, async (page) => {
+      await signInThroughShop(page, buyer.email, PASSWORD);
+      await page.goto(`/orders/${order}`);
+      await page.getByRole('link', { name: 'Review this product' }).waitFor();
+      await postReview(buyer.client, product.id, { title: 'Fits well' });
+      await page.reload();
+      await page.getByRole('link', { name: 'You reviewed this' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Review this product' }).count(), 0);
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { keptAnswers } from './answer-cache';
 import { addedNotice } from './added-notice';
 import { checkoutDraft } from './checkout-draft';
+import { cancelledNotice, cartNotice } from './form-notices';
 import { relayingJar } from './cookies';
 import { GUEST_CART_COOKIE, mergeNotice, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
 import { sharedCacheRecord } from './shared-cache';
@@ -11,7 +12,10 @@ import { apiTransport, type ApiTransport } from './transport';
 export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
 
 const SESSION_COOKIE = 'session';
-const OWN_COOKIES = new Set([GUEST_CART_COOKIE, ...[mergeNotice, addedNotice, checkoutDraft].map((cookie) => cookie.name)]);
+const OWN_COOKIES = new Set([
+  GUEST_CART_COOKIE,
+  ...[mergeNotice, addedNotice, checkoutDraft, cartNotice, cancelledNotice].map((cookie) => cookie.name),
+]);
 
 /**
  * Everything a page or form action needs to act for this shopper, made once per request (hooks.server.ts)

@@ -3,6 +3,8 @@ import { cartView, removeLine, setQuantity } from '$lib/server/cart';
 import { mergeNotice } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
+import { cartNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
+import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = (event) =>
@@ -15,10 +17,19 @@ export const load: PageServerLoad = (event) =>
       csrf: user ? await shop.csrf() : null,
       // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
       merged: mergeNotice.take(event) ?? { saved: 0, unavailable: 0 },
+      /** What a form sent without JavaScript just did (it was redirected here). */
+      notice: cartNotice.take(event),
     };
   });
 
 const variantOf = (form: FormData) => String(form.get('variant') ?? '');
+
+/** Done: without JavaScript, back to /cart by GET with the word kept for it; with it, the result. */
+function done<T>(event: RequestEvent, what: 'updated' | 'removed', result: T): T {
+  if (!sentWithoutJavaScript(event)) return result;
+  cartNotice.keep(event, what);
+  redirect(303, '/cart');
+}
 
 export const actions: Actions = {
   update: async (event) => {
@@ -31,20 +42,19 @@ export const actions: Actions = {
     try {
       if (quantity === 0) await removeLine(event.locals.shop, form.get('csrf'), variant);
       else await setQuantity(event.locals.shop, form.get('csrf'), variant, quantity);
-      return { updated: variant };
     } catch (e) {
-      if (ApiError.is(e, 'NOT_FOUND')) return { updated: variant }; // the line was gone already
-      return formFailure(e, event);
+      // NOT_FOUND: the line was gone already.
+      if (!ApiError.is(e, 'NOT_FOUND')) return formFailure(e, event);
     }
+    return done(event, quantity === 0 ? 'removed' : 'updated', { updated: variant });
   },
   remove: async (event) => {
     const form = await event.request.formData();
     try {
       await removeLine(event.locals.shop, form.get('csrf'), variantOf(form));
-      return { removed: true };
     } catch (e) {
-      if (ApiError.is(e, 'NOT_FOUND')) return { removed: true };
-      return formFailure(e, event);
+      if (!ApiError.is(e, 'NOT_FOUND')) return formFailure(e, event);
     }
+    return done(event, 'removed', { removed: true });
   },
 };

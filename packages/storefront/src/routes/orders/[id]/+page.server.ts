@@ -2,6 +2,7 @@ import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import type { Product } from '$lib/server/catalog';
 import { formFailure, loading, signInPath } from '$lib/server/errors';
+import { cancelledNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import type { Actions, PageServerLoad } from './$types';
 
 /** One of the shopper's orders: the page the order emails link to. Another account's order is not found. */
@@ -20,7 +21,11 @@ export const load: PageServerLoad = (event) =>
       ),
     );
     const slugs = Object.fromEntries(products.filter((p): p is Product => p !== null).map((p) => [p.public_id, p.slug]));
-    return { order, slugs, placed: event.url.searchParams.has('placed'), csrf: await shop.csrf() };
+    // A delivered order offers a review of each product, except those the shopper has reviewed already.
+    const delivered = order.status === 'SHIPPED' || order.status === 'FULFILLED';
+    const reviewed = delivered ? (await shop.api.reviews.mine({ limit: 100 })).data.map((review) => review.product_public_id) : [];
+    const cancelled = cancelledNotice.take(event) === true;
+    return { order, slugs, reviewed, placed: event.url.searchParams.has('placed'), csrf: await shop.csrf(), cancelled };
   });
 
 export const actions: Actions = {
@@ -30,9 +35,11 @@ export const actions: Actions = {
     if (form.get('confirm') !== 'yes') return { confirming: true };
     try {
       await event.locals.shop.asForm(form.get('csrf')).orders.cancel(event.params.id);
-      return { cancelled: true };
     } catch (e) {
       return formFailure(e, event, {}, { INVALID_TRANSITION: 'This order can no longer be cancelled: it has already shipped.' });
     }
+    if (!sentWithoutJavaScript(event)) return { cancelled: true };
+    cancelledNotice.keep(event, true);
+    redirect(303, event.url.pathname);
   },
 };

@@ -1,6 +1,7 @@
 import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
 import { addedNotice } from '$lib/server/added-notice';
+import { sentWithoutJavaScript } from '$lib/server/form-notices';
 import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
 import { MAX_QUANTITY } from '$lib/server/guest-cart';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
@@ -87,7 +88,7 @@ export const actions: Actions = {
         return invalid(message, { quantity: message }, values, 409);
       }
       await addToCart(event.locals.shop, form.get('csrf'), line);
-      if (!event.request.headers.has('x-sveltekit-action')) {
+      if (sentWithoutJavaScript(event)) {
         // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
         addedNotice.keep(event, { variant: variant.public_id, quantity });
         const back = new URL(event.url);

@@ -1,0 +1,26 @@
+import type { RequestEvent } from '@sveltejs/kit';
+import { readOnceCookie } from './read-once';
+
+/**
+ * A form sent without JavaScript is answered with a redirect to its page (post, redirect, get), so the
+ * address bar never keeps the action (`/cart?/update`) and a reload never sends the form again; what
+ * the form did is said there once, from one of these. With JavaScript the action's result says it.
+ */
+export const sentWithoutJavaScript = (event: Pick<RequestEvent, 'request'>) => !event.request.headers.has('x-sveltekit-action');
+
+export const cartNotice = readOnceCookie<'updated' | 'removed'>({
+  name: 'cart_notice',
+  path: '/cart',
+  maxAgeSeconds: 60,
+  write: (what) => what,
+  read: (raw) => (raw === 'updated' || raw === 'removed' ? raw : null),
+});
+
+/** On the cancelled order's own page only. */
+export const cancelledNotice = readOnceCookie<true>({
+  name: 'cancelled',
+  path: 'this page',
+  maxAgeSeconds: 60,
+  write: () => '1',
+  read: (raw) => (raw === '1' ? true : null),
+});
