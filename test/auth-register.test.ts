@@ -160,6 +160,17 @@ describe('POST /auth/register', () => {
     await expectAccepted(registration({ password: 'abcd-efgh' }));
   });
 
+  test('a weak password is reported with every other problem of the form in one answer', async () => {
+    const response = await t.client().post(REGISTER, registration({ password: 'abcdefgh', phone_number: '555' }));
+    assert.equal(response.status, 400, response.text);
+    const details = errorOf(response).details as { field: string; message: string }[];
+    assert.deepEqual(details.map((d) => d.field).sort(), ['password', 'phone_number']);
+    assert.equal(
+      details.find((d) => d.field === 'password')!.message,
+      'must mix at least two of lower case, upper case, digits and symbols',
+    );
+  });
+
   test('first and last name: 0 and 101 characters refused, 1 and 100 accepted', async () => {
     for (const field of ['first_name', 'last_name']) {
       await expectRejected(registration({ [field]: '' }), field);

@@ -1,4 +1,5 @@
 import { validationError } from '../lib/errors.js';
+import { MIXED_PASSWORD_MESSAGE } from '../lib/text.js';
 
 /** The identity rules every way into an account applies: email normalisation and the password policy. */
 
@@ -14,6 +15,6 @@ export function isPasswordTooSimple(password: string): boolean {
 export function requireStrongPassword(password: string, field: 'password' | 'new_password'): void {
   if (!isPasswordTooSimple(password)) return;
   throw validationError(field === 'password' ? 'The password is too simple' : 'The new password is too simple', [
-    { field, message: 'must mix at least two of lower case, upper case, digits and symbols' },
+    { field, message: MIXED_PASSWORD_MESSAGE },
   ]);
 }

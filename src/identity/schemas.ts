@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RequiredText, Timestamp } from '../lib/schemas.js';
-import { secret } from '../lib/text.js';
+import { MIXED_PASSWORD, secret } from '../lib/text.js';
 import type { UserRow } from '../db/schema.js';
 
 /** The account as every module shows it: one declaration for auth, profile and admin routes. */
@@ -13,7 +13,8 @@ export const Name = RequiredText(100, { description: '1-100 characters on one li
 export const Password = Type.String({
   minLength: 8,
   maxLength: 128,
-  description: '8-128 characters, not all of one kind (letters, digits, symbols)',
+  pattern: MIXED_PASSWORD,
+  description: '8-128 characters, at least two kinds of lower case, upper case, digits and symbols',
   ...secret,
 });
 

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable, isRetryableTransactionError, uniqueViolationErro
 import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { SOCKET_SECURITY_HEADERS } from './security-headers.js';
-import { VISIBLE } from './text.js';
+import { MIXED_PASSWORD, MIXED_PASSWORD_MESSAGE, VISIBLE } from './text.js';
 
 /**
  * Every error leaves the service in the one envelope of contract section 1.
@@ -90,6 +90,7 @@ function detailOf(issue: Validation, context: string | undefined): ErrorDetail {
   if (params.missingProperty) return { field, message: 'is required' };
   if (issue.keyword === 'not') return { field, message: 'must not be zero' };
   if (issue.keyword === 'pattern' && params.pattern === VISIBLE) return { field, message: 'must not be blank' };
+  if (issue.keyword === 'pattern' && params.pattern === MIXED_PASSWORD) return { field, message: MIXED_PASSWORD_MESSAGE };
   if (issue.keyword === 'enum') {
     return { field, message: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
   }

@@ -73,3 +73,13 @@ export function isPlainText(value: string, kind: TextKind): string | null {
  * show as nothing and count as blank too.
  */
 export const VISIBLE = '(?![\\u115f\\u1160\\u3164\\uffa0\\u2800])[\\p{L}\\p{N}\\p{P}\\p{S}]';
+
+/**
+ * Pattern of a new password: at least two kinds of character (lower case, upper case, digits,
+ * symbols), which is the same as holding one kind and something not of that kind. In the schema, so
+ * a weak password is refused with every other field's problem in one answer (identity/rules.ts keeps
+ * the rule's own statement, and the services still apply it).
+ */
+export const MIXED_PASSWORD =
+  '^(?:(?=[\\s\\S]*[a-z])(?=[\\s\\S]*[^a-z])|(?=[\\s\\S]*[A-Z])(?=[\\s\\S]*[^A-Z])|(?=[\\s\\S]*[0-9])(?=[\\s\\S]*[^0-9]))';
+export const MIXED_PASSWORD_MESSAGE = 'must mix at least two of lower case, upper case, digits and symbols';

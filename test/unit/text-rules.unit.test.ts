@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { chooseSlugs, slugify } from '../../src/catalog/slug.js';
 import { toCsv } from '../../src/lib/csv.js';
 import { AppError } from '../../src/lib/errors.js';
-import { isPlainText, VISIBLE } from '../../src/lib/text.js';
+import { isPlainText, MIXED_PASSWORD, VISIBLE } from '../../src/lib/text.js';
+import { isPasswordTooSimple } from '../../src/identity/rules.js';
 
 describe('slugs', () => {
   test('examples', () => {
@@ -128,5 +129,26 @@ describe('plain text', () => {
     assert.ok(!visible.test(' \u200b\u200d\u2060'));
     assert.ok(!visible.test('\u3164\u2800\uffa0\u115f'), 'fillers and the blank Braille pattern show nothing');
     assert.ok(visible.test('\u3164가'));
+  });
+});
+
+describe('the new-password pattern', () => {
+  test("says what the password policy says, for any text (the schema's check and the services' agree)", () => {
+    const mixed = new RegExp(MIXED_PASSWORD, 'u');
+    const kinds = fc.constantFrom('a', 'Z', '7', '!', ' ', '\n', 'é', '😀');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.array(kinds, { maxLength: 12 }).map((parts) => parts.join('')),
+        ),
+        (password) => {
+          assert.equal(mixed.test(password), !isPasswordTooSimple(password), JSON.stringify(password));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    for (const weak of ['abcdefgh', 'ABCDEFGH', '12345678', '!!!!!!!!']) assert.equal(mixed.test(weak), false, weak);
+    for (const strong of ['abcdefg1', 'ABCDEFg', '1234567!', 'pass word']) assert.equal(mixed.test(strong), true, strong);
   });
 });

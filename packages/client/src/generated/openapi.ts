@@ -616,7 +616,7 @@ export interface paths {
                         email: string;
                         /**
                          * Format: password
-                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         * @description 8-128 characters, at least two kinds of lower case, upper case, digits and symbols
                          */
                         password: string;
                         /** @description 1-100 characters on one line, at least one of them visible */
@@ -2207,7 +2207,7 @@ export interface paths {
                         token: string;
                         /**
                          * Format: password
-                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         * @description 8-128 characters, at least two kinds of lower case, upper case, digits and symbols
                          */
                         new_password: string;
                     };
@@ -2616,7 +2616,7 @@ export interface paths {
                         current_password: string;
                         /**
                          * Format: password
-                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         * @description 8-128 characters, at least two kinds of lower case, upper case, digits and symbols
                          */
                         new_password: string;
                     };
@@ -18516,7 +18516,7 @@ export interface paths {
                         last_name: string;
                         /**
                          * Format: password
-                         * @description 8-128 characters, not all of one kind (letters, digits, symbols)
+                         * @description 8-128 characters, at least two kinds of lower case, upper case, digits and symbols
                          */
                         password: string;
                     };
