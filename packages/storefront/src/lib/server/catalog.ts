@@ -66,6 +66,14 @@ async function checkedTree(shop: Shop): Promise<CategoryTree> {
   const { instance } = shop.transport;
   const started = ++checksStarted;
   const last = known.get(instance);
+  // In-process the service says the catalog's version without a request: the known tree is current when its
+  // ETag is that version's (what the first page of categories would answer with a 304, as below).
+  const { catalog } = shop.transport;
+  if (last?.etag && catalog && (await catalog.tag().catch(() => null)) === last.etag) {
+    // As the 304 below would have been recorded: public, with the API's lifetimes (the keys and ETag are added above).
+    shop.sharedCache.addPolicy(catalog.policy);
+    return last.tree;
+  }
   // The first page of categories answers whether the known tree is current.
   const { response } = await shop.api.raw.GET('/api/v1/categories', {
     params: { query: { limit: 1 } },

@@ -30,6 +30,8 @@ export interface SharedCacheRecord {
   headers(): Record<string, string> | null;
   /** The ETag of public data the page used without asking the API this time (the category tree kept here). */
   addValidator(etag: string | null): void;
+  /** The API's lifetimes for public reads, when the page learnt its data is current without asking the API (in-process). */
+  addPolicy(policy: Record<string, string>): void;
   /** The API release and the catalog version everything the page read was at; null unless there is exactly one. */
   version(): CatalogVersion | null;
 }
@@ -49,10 +51,12 @@ const API_TAG = /^"([\w-]+)\.([\w-]+)"$/;
 /** Headers of the API's public answers that a page built from them takes as its own, on its 200 and its 304. */
 const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
 
+/** The lifetimes a page takes from a public answer's headers (or the API's policy handed over in-process). */
+const policyOf = (get: (name: string) => string | null): Record<string, string> =>
+  Object.fromEntries(POLICY.flatMap((name) => (get(name) !== null ? [[name, get(name)!]] : [])));
+
 /** The lifetimes a public answer of the API gives (POLICY), as a page repeats them. */
-export function cachePolicyOf(response: Response): Record<string, string> {
-  return Object.fromEntries(POLICY.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
-}
+export const cachePolicyOf = (response: Response): Record<string, string> => policyOf((name) => response.headers.get(name));
 
 const isPublic = (response: Response) => /(^|,)\s*public\b/.test(response.headers.get('cache-control') ?? '');
 
@@ -104,6 +108,9 @@ export function sharedCacheRecord(): SharedCacheRecord {
       return { ...policy, 'surrogate-key': list.join(' '), 'cache-tag': list.join(',') };
     },
     addValidator: validator,
+    addPolicy(given) {
+      policy ??= policyOf((name) => given[name] ?? null);
+    },
     version() {
       return consistent ? seen : null;
     },
