@@ -12,7 +12,8 @@ export const IN_PROCESS_ORIGIN = 'http://commerce.internal';
  */
 export function inProcessFetch(app: FastifyInstance, clientAddress: string, publicOrigin: string): typeof fetch {
   return async (input, init) => {
-    const request = new Request(input, init);
+    // The storefront's fetches hand over a Request of their own (answer-cache.ts): read as it is, not copied.
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== IN_PROCESS_ORIGIN && url.origin !== publicOrigin) return fetch(request);
     const headers: Record<string, string> = {};
