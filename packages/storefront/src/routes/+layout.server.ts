@@ -1,15 +1,21 @@
 import { ApiError, NetworkError, ResponseError } from '@commerce/client';
-import { categoryTree, storeSettings, type CategoryNode, type StoreSettings } from '$lib/server/catalog';
+import { categoryTree, storeSettings, type CategoryNode, type CategoryTree, type StoreSettings } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
+import { NavList, type NavCategory } from '$lib/nav';
 import type { LayoutServerLoad } from './$types';
 
-export interface NavCategory {
-  name: string;
-  slug: string;
-  children: NavCategory[];
-}
+export type { NavCategory };
 
-const nav = (nodes: CategoryNode[]): NavCategory[] => nodes.map((n) => ({ name: n.name, slug: n.slug, children: nav(n.children) }));
+const entries = (nodes: CategoryNode[]): NavCategory[] =>
+  nodes.map((n) => ({ name: n.name, slug: n.slug, children: entries(n.children) }));
+
+/** The navigation of a tree, made once per tree: a tree is kept and shared until the catalog moves (catalog.ts). */
+const navs = new WeakMap<CategoryTree, NavList>();
+function nav(tree: CategoryTree): NavList {
+  let list = navs.get(tree);
+  if (!list) navs.set(tree, (list = NavList.made(entries(tree.roots))));
+  return list;
+}
 
 /** While the API cannot answer, the frame still renders (with no navigation), so the page's own error shows inside it. */
 const UNREACHABLE: StoreSettings = { name: 'Shop', currency: 'USD', shipping_flat: '0.00', free_shipping_from: '0.00', tax_rate: '0' };
@@ -27,7 +33,7 @@ export const load: LayoutServerLoad = (event) =>
         /** The shop's public origin: canonical URLs and Open Graph are built on it. */
         origin,
         store,
-        nav: nav(tree.roots),
+        nav: nav(tree),
         user: user ? { email: user.email, verified: user.email_verified } : null,
         cartCount,
         /** False while the API cannot answer: the frame then states no shop facts it does not know. */
