@@ -75,3 +75,22 @@ test('one private answer, a failed one, a write or an unreachable API makes the 
 
   assert.equal(sharedCacheRecord().headers(), null, 'a page built from no API answer at all names nothing to purge it by');
 });
+
+test('a page that learnt without a request that its kept data is current takes the API policy handed over, as from a 304', async () => {
+  const record = sharedCacheRecord();
+  record.addKeys('store', 'categories');
+  assert.equal(record.headers(), null, 'no policy yet: nothing says how long a shared cache may keep it');
+  record.addPolicy({ ...PUBLIC, 'cdn-cache-control': 'max-age=300' });
+  assert.deepEqual(record.headers(), {
+    ...PUBLIC,
+    'cdn-cache-control': 'max-age=300',
+    'surrogate-key': 'categories store',
+    'cache-tag': 'categories,store',
+  });
+  // The first public policy stands, whichever way it came.
+  const fetched = sharedCacheRecord();
+  const fetch = fetched.recording(api({ '/api/v1/products/prd_1': () => answer({ ...PUBLIC, 'surrogate-key': 'prd_1' }) }));
+  await fetch('http://api/api/v1/products/prd_1');
+  fetched.addPolicy({ 'cache-control': 'public, max-age=1' });
+  assert.equal(fetched.headers()?.['cache-control'], PUBLIC['cache-control']);
+});
