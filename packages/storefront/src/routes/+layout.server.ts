@@ -6,8 +6,7 @@ import type { LayoutServerLoad } from './$types';
 
 export type { NavCategory };
 
-const entries = (nodes: CategoryNode[]): NavCategory[] =>
-  nodes.map((n) => ({ name: n.name, slug: n.slug, children: entries(n.children) }));
+const entries = (nodes: CategoryNode[]): NavCategory[] => nodes.map((n) => ({ name: n.name, slug: n.slug, children: entries(n.children) }));
 
 /** The navigation of a tree, made once per tree: a tree is kept and shared until the catalog moves (catalog.ts). */
 const navs = new WeakMap<CategoryTree, NavList>();
