@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { postReview, moderate } from './helpers/reviews.js';
-import { createTestDatabase } from './helpers/service.js';
+import { createTestDatabase, type TestDatabase } from './helpers/service.js';
 import { makeShop } from './helpers/storefront.js';
 import { signUp } from './helpers/factories.js';
 import { uploadedReviewImage } from './helpers/media.js';
@@ -14,11 +14,15 @@ import { freePort } from '../src/lib/ports.js';
  * seed run with the default) moves every stored URL to its own before it serves, so no image points
  * where nothing serves it; a start at the same address changes nothing.
  */
-const database = await createTestDatabase();
+// Made in before(), not at the top: a file that shares a process with others runs its body synchronously (scripts/test/bundle.ts).
+let database: TestDatabase;
 const apps: TestApp[] = [];
+before(async () => {
+  database = await createTestDatabase();
+});
 after(async () => {
   for (const app of apps) await app.close().catch(() => undefined);
-  await database.drop();
+  await database?.drop();
 });
 
 async function instance(): Promise<TestApp> {
