@@ -27,6 +27,51 @@ async function cartRows(client: { user: { public_id: string } }) {
   return Object.fromEntries(rows.map((r) => [r.public_id, r.quantity]));
 }
 
+describe('POST /cart/availability', () => {
+  // As a storefront asks it for a visitor's cart: no session, no CSRF token.
+  const ask = (items: unknown) =>
+    fetch(`${t.baseUrl}${API}/cart/availability`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+
+  test('says of each line what a cart line would: enough, how many when short, nothing of what is not on sale', async () => {
+    const { variantId } = await sellableVariant(t.admin, { stock: 65 });
+    const inactive = (await makeProduct(t.admin, { variants: [{ status: 'INACTIVE', stock: 5 }] })).variants[0]!.public_id as string;
+    const missing = unknownVariant();
+    const response = await ask([
+      { variant_public_id: variantId, quantity: 65 },
+      { variant_public_id: variantId, quantity: 500 },
+      { variant_public_id: inactive, quantity: 1 },
+      { variant_public_id: missing, quantity: 1 },
+      { variant_public_id: 'not-an-id', quantity: 1 },
+    ]);
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { data: { items: unknown[] } };
+    assert.deepEqual(body.data.items, [
+      { variant_public_id: variantId, available: true, quantity_available: null },
+      { variant_public_id: variantId, available: false, quantity_available: 65 },
+      { variant_public_id: inactive, available: false, quantity_available: null },
+      { variant_public_id: missing, available: false, quantity_available: null },
+      { variant_public_id: 'not-an-id', available: false, quantity_available: null },
+    ]);
+  });
+
+  test('bounded: 1 to 50 lines of 1 to 999 each', async () => {
+    const { variantId } = await sellableVariant(t.admin);
+    for (const items of [
+      [],
+      Array.from({ length: 51 }, () => ({ variant_public_id: variantId, quantity: 1 })),
+      [{ variant_public_id: variantId, quantity: 0 }],
+      [{ variant_public_id: variantId, quantity: 1000 }],
+    ]) {
+      const response = await ask(items);
+      assert.equal(response.status, 400, JSON.stringify(items).slice(0, 80));
+    }
+  });
+});
+
 describe('GET /cart', () => {
   test('a new account has an empty cart (200, not 404) in the store currency', async () => {
     const { client } = await signUp(t);

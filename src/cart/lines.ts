@@ -16,16 +16,20 @@ export function toLineItem(row: CartLineRow): LineItem {
   };
 }
 
+/**
+ * Whether a quantity of a variant can be bought now, as a cart line says it: the count only when the
+ * line asks for more than there is, as checkout's INSUFFICIENT_STOCK tells it.
+ */
+export function availabilityOf(row: { on_sale: boolean; stock_available: number } | undefined, quantity: number) {
+  const enough = row !== undefined && row.stock_available >= quantity;
+  return {
+    available: row !== undefined && row.on_sale && enough,
+    quantity_available: row !== undefined && row.on_sale && !enough ? Math.max(0, row.stock_available) : null,
+  };
+}
+
 export function toCart(rows: CartLineRow[], currency: string): Cart {
-  const items = rows.map((row) => {
-    const enough = row.stock_available >= row.quantity;
-    return {
-      ...toLineItem(row),
-      available: row.on_sale && enough,
-      // The count only when the line asks for more than there is, as checkout's INSUFFICIENT_STOCK tells it.
-      quantity_available: row.on_sale && !enough ? Math.max(0, row.stock_available) : null,
-    };
-  });
+  const items = rows.map((row) => ({ ...toLineItem(row), ...availabilityOf(row, row.quantity) }));
   const subtotal = items.reduce((sum, item) => sum + toCents(item.line_total), 0);
   const count = items.reduce((sum, item) => sum + item.quantity, 0);
   return { items, subtotal: fromCents(subtotal), currency, item_count: count };

@@ -36,6 +36,21 @@ export function lockedCartLines(db: Executor, userId: number): Promise<CartLineR
   return cartLines(db, userId).forUpdate('ci').execute();
 }
 
+/** Whether each variant is on sale, and how many are available now (a variant not found is left out). */
+export function variantsAvailability(db: Executor, variantPublicIds: readonly string[]) {
+  return db
+    .selectFrom('variants as v')
+    .innerJoin('products as p', 'p.id', 'v.product_id')
+    .leftJoin('inventory as i', 'i.variant_id', 'v.id')
+    .select([
+      'v.public_id',
+      sql<boolean>`(v.status = 'ACTIVE' AND v.deleted_at IS NULL AND p.status = 'ACTIVE' AND p.deleted_at IS NULL)`.as('on_sale'),
+      sql<number>`coalesce(i.quantity_on_hand - i.quantity_reserved, 0)`.as('stock_available'),
+    ])
+    .where('v.public_id', 'in', [...variantPublicIds])
+    .execute();
+}
+
 /** A variant a customer may put in a cart: live and on sale. */
 export function sellableVariant(db: Executor, variantPublicId: string) {
   return db

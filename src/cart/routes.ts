@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
 import { IdParam, NoContent, Ok, errorResponses, sendEmpty } from '../lib/schemas.js';
-import { Cart, CartItemAdd, CartItemSet } from './schemas.js';
+import { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import type { CartService } from './service.js';
 
 export const cartRoutes =
@@ -14,6 +14,19 @@ export const cartRoutes =
     app.get('/cart', {
       schema: { tags, summary: 'Your cart (empty rather than 404)', response: { 200: Ok(Cart), ...errorResponses() } },
       handler: async (request) => ({ success: true as const, data: await cart.get(authedCtxOf(request)) }),
+    });
+
+    app.post('/cart/availability', {
+      // A read for a cart the API does not keep (a visitor's, before they sign in): no session needed, and no
+      // CSRF token, since it changes nothing (POST carries the lines; the answer is never cached).
+      config: { access: 'public', csrf: false },
+      schema: {
+        tags,
+        summary: 'Whether lines of a cart kept elsewhere can be bought now, as a cart line says it (`available`, `quantity_available`)',
+        body: AvailabilityQuestion,
+        response: { 200: Ok(Availability), ...errorResponses() },
+      },
+      handler: async (request) => ({ success: true as const, data: await cart.availability(request.body) }),
     });
 
     app.post('/cart/items', {

@@ -48,3 +48,31 @@ export const Cart = Type.Object(
   { $id: 'Cart' },
 );
 export type Cart = Static<typeof Cart>;
+
+/** Lines a cart kept elsewhere would hold (a storefront's guest cart, a browser's): asked of the stock now. */
+export const AvailabilityQuestion = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({ variant_public_id: Type.String({ maxLength: 80 }), quantity: Quantity }, { additionalProperties: false }),
+      {
+        minItems: 1,
+        maxItems: 50,
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AvailabilityQuestion = Static<typeof AvailabilityQuestion>;
+
+export const Availability = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      variant_public_id: Type.String(),
+      available: Type.Boolean({ description: 'On sale with enough stock for this quantity now (as a cart line says it)' }),
+      quantity_available: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description: 'How many can be bought now, given only when the variant is on sale and the quantity asked is more; null otherwise',
+      }),
+    }),
+  ),
+});
+export type Availability = Static<typeof Availability>;

@@ -4,9 +4,9 @@ import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
-import { toCart } from './lines.js';
-import { addToLine, cartLines, clearCart, removeLine, sellableVariant, setLineQuantity } from './repository.js';
-import type { Cart, CartItemAdd, CartItemSet } from './schemas.js';
+import { availabilityOf, toCart } from './lines.js';
+import { addToLine, cartLines, clearCart, removeLine, sellableVariant, setLineQuantity, variantsAvailability } from './repository.js';
+import type { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 
 /** The shopping cart (contract section 8): prices are live until checkout. */
@@ -15,6 +15,18 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
 
   return {
     get: (ctx: AuthedCtx) => read(db, ctx.actor.userId),
+
+    /** For lines kept outside the API (a visitor's cart): what a cart line would say of each, read in one statement. */
+    async availability(question: AvailabilityQuestion): Promise<Availability> {
+      const ids = question.items.map((item) => item.variant_public_id).filter((id) => isPublicId('var', id));
+      const rows = new Map((ids.length > 0 ? await variantsAvailability(db, ids) : []).map((row) => [row.public_id, row]));
+      return {
+        items: question.items.map((item) => ({
+          variant_public_id: item.variant_public_id,
+          ...availabilityOf(rows.get(item.variant_public_id), item.quantity),
+        })),
+      };
+    },
 
     /**
      * One upsert that only inserts a variant on sale and refuses a line above

@@ -113,6 +113,9 @@ describe('storefront: the product page', () => {
       assert.match(text, /Choose a quantity from 1 to 999\./, typed);
       assert.deepEqual(refused.headers.getSetCookie(), [], `${typed}: nothing added`);
     }
+    // Enough stock for a whole line (what there is is checked too: a test of its own).
+    const stocked = await admin.patch(`/api/v1/admin/inventory/${chosen.id}`, { quantity_change: 1000, reason: 'a full line' });
+    assert.equal(stocked.status, 200, stocked.text);
     // Added: sent back to the page by GET (a reload there adds nothing again).
     const full = await add('999');
     assert.equal(full.status, 303);

@@ -89,6 +89,9 @@ export function createCommerceClient(options: CommerceClientOptions) {
       remove: (variant_public_id: string) =>
         api.DELETE('/api/v1/cart/items/{variant_public_id}', { params: { path: { variant_public_id } } }).then(data),
       clear: () => api.DELETE('/api/v1/cart'),
+      /** Whether lines of a cart kept elsewhere (a visitor's) can be bought now, each as a cart line would say it; no session needed. */
+      availability: (items: BodyOf<'/api/v1/cart/availability', 'post'>['items']) =>
+        api.POST('/api/v1/cart/availability', { body: { items } }).then(data),
       /** What an order from the cart would cost now (checkout's arithmetic), with a coupon; refused as checkout would refuse it. */
       quote: (coupon_code?: string) => api.GET('/api/v1/cart/quote', { params: { query: coupon_code ? { coupon_code } : {} } }).then(data),
     },

@@ -325,6 +325,7 @@ export const NOT_RACED: Readonly<Record<string, string>> = {
   'POST /api/v1/auth/staff-invitations/preview': 'reads an invitation, writes nothing',
   'POST /api/v1/auth/password-reset/check': 'reads a reset token, writes nothing',
   'POST /api/v1/users/me/email/check': 'reads an email-change token, writes nothing',
+  'POST /api/v1/cart/availability': 'reads variants and stock, writes nothing',
   'POST /api/v1/auth/staff-invitations/accept':
     'locks its invitation, then inserts the account and its session (LOCKING.md, outside the order)',
   'POST /api/v1/admin/products/{product_public_id}/variants/batch':

@@ -1,5 +1,5 @@
 import { ApiError, type DataOf } from '@commerce/client';
-import { storeSettings, type Product, type VariantStock } from './catalog';
+import { storeSettings, type Product } from './catalog';
 import { addGuestLine, mergeNotice, type GuestLine } from './guest-cart';
 import type { CookieEvent } from './read-once';
 import { fromCents, toCents } from './money';
@@ -95,30 +95,21 @@ export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> 
   };
 }
 
-/**
- * The public stock of the lines' products, by variant. A count is public only when few are left
- * (LOW_STOCK), so that is when a visitor's quantity can be checked against it before checkout.
- */
-async function stockOf(shop: Shop, productIds: readonly string[]): Promise<Map<string, VariantStock>> {
-  const found = await perProduct<VariantStock[]>(productIds, (id) => shop.api.products.stock(id), []);
-  return new Map(found.flat().map((s) => [s.variant_public_id, s]));
+/** What the API says of each line of a visitor's cart, as it says it of an account's cart lines: by variant. */
+async function availabilityOf(shop: Shop, lines: readonly GuestLine[]): Promise<Map<string, LineAvailability>> {
+  if (lines.length === 0) return new Map();
+  const answer = await shop.api.cart.availability(lines.map((line) => ({ variant_public_id: line.variant, quantity: line.quantity })));
+  return new Map(answer.items.map((item) => [item.variant_public_id, item]));
 }
-
-/** Whether the stock a visitor can see allows this quantity: in stock, and within the count when few are left. */
-const enoughFor = (quantity: number, stock: VariantStock | undefined) =>
-  stock !== undefined &&
-  (stock.stock_status === 'IN_STOCK' || (stock.stock_status === 'LOW_STOCK' && (stock.quantity_left ?? 0) >= quantity));
-
-/** How many a visitor can still have of a line that asks for more than the public stock shows; null when no count is public. */
-function leftFor(quantity: number, stock: VariantStock | undefined): number | null {
-  if (stock?.stock_status === 'OUT_OF_STOCK') return 0;
-  if (stock?.stock_status === 'LOW_STOCK' && stock.quantity_left !== null && stock.quantity_left < quantity) return stock.quantity_left;
-  return null;
-}
+type LineAvailability = DataOf<'/api/v1/cart/availability', 'post'>['items'][number];
 
 async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
   const productIds = lines.map((line) => line.product);
-  const [products, stock, settings] = await Promise.all([productsOf(shop, productIds), stockOf(shop, productIds), storeSettings(shop)]);
+  const [products, availability, settings] = await Promise.all([
+    productsOf(shop, productIds),
+    availabilityOf(shop, lines),
+    storeSettings(shop),
+  ]);
   let subtotal = 0;
   const views = lines.map((line): CartLineView => {
     const product = products.get(line.product);
@@ -135,8 +126,8 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
       unitPrice: variant?.price ?? null,
       quantity: line.quantity,
       lineTotal: total === null ? null : fromCents(total),
-      available: Boolean(variant?.in_stock) && enoughFor(line.quantity, stock.get(line.variant)),
-      left: variant ? leftFor(line.quantity, stock.get(line.variant)) : null,
+      available: Boolean(variant) && (availability.get(line.variant)?.available ?? false),
+      left: variant ? (availability.get(line.variant)?.quantity_available ?? null) : null,
     };
   });
   return {
@@ -155,15 +146,14 @@ export async function quantityInCart(shop: Shop, variant: string): Promise<numbe
 }
 
 /**
- * Whether adding `line` would ask for more than is left, as far as a shopper can see: a count is
- * public only when few are left (LOW_STOCK), so that is when "only 3 left" is checked here, with what
- * the cart already holds, rather than at the cart page. Beyond that, the cart and checkout say so.
+ * Whether adding `line` would ask for more than there is, with what the cart already holds: the
+ * count a cart line would give (the API gives it only when the quantity asked is more), refused at the
+ * quantity rather than at the cart page.
  */
 export async function shortOf(shop: Shop, line: GuestLine, held: number): Promise<{ left: number; inCart: number } | null> {
-  const stock = await shop.api.products.stock(line.product);
-  const mine = stock.find((s) => s.variant_public_id === line.variant);
-  if (mine?.stock_status !== 'LOW_STOCK' || mine.quantity_left === null) return null;
-  return line.quantity + held > mine.quantity_left ? { left: mine.quantity_left, inCart: held } : null;
+  const [answer] = (await shop.api.cart.availability([{ variant_public_id: line.variant, quantity: Math.min(line.quantity + held, 999) }]))
+    .items;
+  return answer !== undefined && answer.quantity_available !== null ? { left: answer.quantity_available, inCart: held } : null;
 }
 
 /** Adds a line for the shopper: the account's cart with the form's CSRF token, or the guest cart. */
