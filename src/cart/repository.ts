@@ -1,6 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 
+/** A variant (`v`) of a product (`p`) a customer may buy now, and how many are available (`i`, its stock record). */
+const onSale = sql<boolean>`(v.status = 'ACTIVE' AND v.deleted_at IS NULL AND p.status = 'ACTIVE' AND p.deleted_at IS NULL)`;
+const stockAvailable = sql<number>`coalesce(i.quantity_on_hand - i.quantity_reserved, 0)`;
+
 /** A cart is the account's cart_items rows, read with live prices and stock. */
 export function cartLines(db: Executor, userId: number) {
   return db
@@ -19,8 +23,8 @@ export function cartLines(db: Executor, userId: number) {
       'v.options',
       'v.price',
       'v.cost_price',
-      sql<boolean>`(v.status = 'ACTIVE' AND v.deleted_at IS NULL AND p.status = 'ACTIVE' AND p.deleted_at IS NULL)`.as('on_sale'),
-      sql<number>`coalesce(i.quantity_on_hand - i.quantity_reserved, 0)`.as('stock_available'),
+      onSale.as('on_sale'),
+      stockAvailable.as('stock_available'),
     ])
     .where('ci.user_id', '=', userId)
     .orderBy('ci.added_at')
@@ -42,11 +46,7 @@ export function variantsAvailability(db: Executor, variantPublicIds: readonly st
     .selectFrom('variants as v')
     .innerJoin('products as p', 'p.id', 'v.product_id')
     .leftJoin('inventory as i', 'i.variant_id', 'v.id')
-    .select([
-      'v.public_id',
-      sql<boolean>`(v.status = 'ACTIVE' AND v.deleted_at IS NULL AND p.status = 'ACTIVE' AND p.deleted_at IS NULL)`.as('on_sale'),
-      sql<number>`coalesce(i.quantity_on_hand - i.quantity_reserved, 0)`.as('stock_available'),
-    ])
+    .select(['v.public_id', onSale.as('on_sale'), stockAvailable.as('stock_available')])
     .where('v.public_id', 'in', [...variantPublicIds])
     .execute();
 }

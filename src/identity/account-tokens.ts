@@ -53,10 +53,11 @@ export async function checkAccountToken(
   purpose: TokenPurpose,
   now: Date,
   accept: (row: { user_id: number; session_id: number | null }) => boolean = () => true,
-): Promise<void> {
+): Promise<{ user_id: number }> {
   const seen = await findAccountToken(db, hashToken(token), purpose);
   if (!seen || !accept(seen)) throw notFound('Token');
   if (seen.used_at !== null || seen.expires_at <= now) throw tokenExpired();
+  return seen;
 }
 
 /**
@@ -79,9 +80,7 @@ export async function consumeAccountToken(
 ) {
   const tokenHash = hashToken(token);
   // A look first, so unknown and spent tokens lock nothing; then the account, then the token.
-  const seen = await findAccountToken(db, tokenHash, purpose);
-  if (!seen || !accept(seen)) throw notFound('Token');
-  if (seen.used_at !== null || seen.expires_at <= now) throw tokenExpired();
+  const seen = await checkAccountToken(db, token, purpose, now, accept);
   await lockAccount(db, seen.user_id);
   const row = await lockAccountToken(db, tokenHash, purpose);
   if (row === 'busy') throw tokenExpired();

@@ -12,6 +12,10 @@ import { enqueueEmail } from '../outbox/repository.js';
 import { recheckPassword } from './password-check.js';
 import { transaction } from '../db/transaction.js';
 
+/** An email-change link works only in the session that asked for it: another session's, or another account's, is "not found". */
+const askedHere = (ctx: AuthedCtx) => (token: { user_id: number; session_id: number | null }) =>
+  token.user_id === ctx.actor.userId && token.session_id === ctx.actor.sessionId;
+
 /**
  * The email change flow (spec "Email change flow"): step 1 checks the
  * password and mails a token to the new address; step 2, from the same
@@ -53,9 +57,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
 
     /** Whether the link works in this session (the page it opens says so before offering to confirm); it stays unused. */
     async check(ctx: AuthedCtx, token: string): Promise<void> {
-      const mine = (t: { user_id: number; session_id: number | null }) =>
-        t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId;
-      await checkAccountToken(db, token, 'EMAIL_CHANGE', clock.now(), mine);
+      await checkAccountToken(db, token, 'EMAIL_CHANGE', clock.now(), askedHere(ctx));
     },
 
     /** A taken address is EMAIL_TAKEN, found here or (a race) by the unique constraint. */
@@ -63,13 +65,7 @@ export function createEmailChangeService({ db, clock, limiter }: { db: Db; clock
       return transaction(db, async (trx) => {
         // Another session's token is "not found": only the session that asked may finish.
         const now = clock.now();
-        const row = await consumeAccountToken(
-          trx,
-          token,
-          'EMAIL_CHANGE',
-          now,
-          (t) => t.user_id === ctx.actor.userId && t.session_id === ctx.actor.sessionId,
-        );
+        const row = await consumeAccountToken(trx, token, 'EMAIL_CHANGE', now, askedHere(ctx));
         const newEmail = row.new_email!;
         const holder = await findUserByEmail(trx, newEmail);
         if (holder && holder.id !== ctx.actor.userId) throw emailTaken();
