@@ -34,6 +34,7 @@ for (const javaScript of [true, false]) {
         await line.getByRole('button', { name: /^Change to 12/ }).click();
         await page.getByRole('link', { name: /^Cart, 12 items/ }).waitFor();
         assert.equal(await line.getByText('Only 12 left').count(), 0);
+        assert.equal(await line.getByLabel(/Quantity of/).inputValue(), '12', 'the box shows the quantity now');
         assert.equal(await page.getByRole('link', { name: 'Check out' }).getAttribute('aria-disabled'), null);
       },
       { viewport: PHONE, javaScript },
