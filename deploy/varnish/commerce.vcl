@@ -4,7 +4,8 @@
 # - Stores only what the service marks `Cache-Control: public` and that sets
 #   no cookie; everything else (sessions, carts, accounts, orders, admin) is
 #   passed through, never stored, never shared between shoppers. Storefront
-#   pages are looked up only for requests without cookies.
+#   pages are looked up only for requests without the storefront's cookies
+#   (others, such as analytics, are dropped from page requests).
 # - TTL from s-maxage; stale-while-revalidate is served while a background
 #   fetch refreshes; stale-if-error is served while the backend's health
 #   probe fails.
@@ -65,10 +66,15 @@ sub vcl_recv {
   }
   # The API's and the image host's answers never depend on a cookie: only what the service marks public is
   # stored, and a request with a session is served it too (on a miss it reaches the service, cookie and all).
-  # A storefront page does depend on one (who is signed in, the cart): a page request with any cookie
-  # goes to the service; only cookie-less visitors share the pages the storefront marks public.
+  # A storefront page does depend on some: the cookies named in the storefront's cookie-names.ts (who is
+  # signed in, a visitor's CSRF token, the cart, a notice). A page request carrying one goes to the service.
+  # Any other cookie (a shop's analytics or consent banner) changes no page: it is dropped here, so that
+  # visitor shares the pages of visitors without cookies.
   if (req.http.Cookie && req.url !~ "^/(api|media|_app)/") {
-    return (pass);
+    if (req.http.Cookie ~ "(^|;)\s*(session|presession|cart|added|merged|cart_notice|cancelled|checkout_draft)=") {
+      return (pass);
+    }
+    unset req.http.Cookie;
   }
   return (hash);
 }

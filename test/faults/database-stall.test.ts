@@ -78,7 +78,7 @@ test(
     // API reads and a shop page, at once: each is answered (the test's own timeout would catch a wait for ever).
     const answers = await Promise.all([
       ...Array.from({ length: 6 }, (_, i) => fetch(`${service.baseUrl}/api/v1/products?page=${i + 1}`)),
-      fetch(`${service.baseUrl}/search?q=stalled`, { headers: { cookie: 'seen=1' } }),
+      fetch(`${service.baseUrl}/search?q=stalled`, { headers: { cookie: 'presession=stalled' } }),
     ]);
     for (const answer of answers.slice(0, 6)) {
       assert.equal(answer.status, 503, await answer.clone().text());

@@ -243,6 +243,12 @@ describe('storefront pages through the cache', () => {
     const again = await page(product);
     assert.equal(again.cache, 'HIT');
     assert.doesNotMatch(again.html, /aria-label="Account"/);
+    // An analytics cookie beside them changes nothing: the shopper's cookies still pass, the visitor's alone share the page.
+    assert.equal((await page(product, `_ga=GA1.1.1; ${cookie}`)).cache, 'PASS');
+    assert.equal((await page(product, 'cart=x; _ga=GA1.1.1')).cache, 'PASS');
+    const visitor = await page(product, '_ga=GA1.1.1; consent=all');
+    assert.equal(visitor.cache, 'HIT');
+    assert.equal(visitor.html, again.html);
   });
 });
 

@@ -24,7 +24,7 @@ async function statementsFor(path: string, cookie: string): Promise<{ html: stri
 describe('storefront: public answers kept for pages rendered per shopper', () => {
   test('a second page reads the catalog version and the live stock, not the product, reviews or listing again', async () => {
     const { product, shirts } = await makeShop(t, { stock: 50 });
-    const cookie = 'analytics=abc123';
+    const cookie = 'presession=abc123';
     for (const path of [`/p/${product.slug}`, `/c/${shirts.slug}`]) {
       const first = await statementsFor(path, cookie);
       assert.ok(
@@ -44,7 +44,7 @@ describe('storefront: public answers kept for pages rendered per shopper', () =>
 
   test('a change a shopper can see is on the very next page, with no waiting', async () => {
     const { product, shirts, admin } = await makeShop(t, { stock: 50 });
-    const cookie = 'analytics=abc123';
+    const cookie = 'presession=abc123';
     const page = `/p/${product.slug}`;
     assert.match((await statementsFor(page, cookie)).html, /\$49\.00/);
     assert.match((await statementsFor(`/c/${shirts.slug}`, cookie)).html, /\$49\.00/);

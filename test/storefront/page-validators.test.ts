@@ -74,7 +74,7 @@ describe('storefront: page validators from the catalog version', () => {
       assert.equal(response.status, 200, forged);
     }
     // A shopper's page is rendered for them, whatever tag comes with it, and carries no catalog tag.
-    const mine = await conditional(page, etag, { cookie: 'shop_cart=x' });
+    const mine = await conditional(page, etag, { cookie: 'cart=x' });
     assert.equal(mine.status, 200);
     assert.equal(mine.headers.get('cache-control'), 'private, no-store');
     assert.doesNotMatch(mine.headers.get('etag') ?? '', /"sf\./);

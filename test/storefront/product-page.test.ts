@@ -135,7 +135,7 @@ describe('storefront: the product page', () => {
     const reduced = await admin.patch(`/api/v1/admin/variants/${cheapest.id}`, { compare_at_price: '65.00' });
     assert.equal(reduced.status, 200, reduced.text);
     // With a cookie: rendered now, not a page kept from before the change.
-    const response = await fetch(`${app.baseUrl}/c/${shop.shirts.slug}`, { headers: { cookie: 'fresh=1' } });
+    const response = await fetch(`${app.baseUrl}/c/${shop.shirts.slug}`, { headers: { cookie: 'presession=fresh' } });
     const html = (await response.text()).replace(/\s+/g, ' ');
     assert.match(html, />Sale</);
     const price = /<p class="price[^"]*">(.*?)<\/p>/.exec(html)?.[1]?.replace(/<!--.*?-->|<[^>]+>/g, '') ?? '';

@@ -110,10 +110,17 @@ describe('storefront: served by the service', () => {
     for (const key of ['products', shirts.public_id, product.id]) assert.ok(keysOf(category).includes(key), key);
     assert.ok(keysOf(await fetch(`${t.baseUrl}/`)).includes('products'));
 
-    // A cookie (a session, a cart, any) makes the page someone's; so does a page that sets one (a form's token).
-    const withCookie = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie: 'shop_cart=x' } });
-    assert.equal(withCookie.headers.get('cache-control'), 'private, no-store');
-    assert.equal(withCookie.headers.get('surrogate-key'), null);
+    // A cookie of the shop's (a session, a visitor's CSRF token, a cart) makes the page someone's; so does a
+    // page that sets one (a form's token). Any other cookie (analytics) changes nothing: the page kept above.
+    for (const cookie of ['cart=x', 'presession=x', '_ga=GA1.1.1; session=x']) {
+      const withCookie = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie } });
+      assert.equal(withCookie.headers.get('cache-control'), 'private, no-store', cookie);
+      assert.equal(withCookie.headers.get('surrogate-key'), null, cookie);
+    }
+    const analytics = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie: '_ga=GA1.1.1; consent=all' } });
+    assert.equal(analytics.headers.get('cache-control'), productPage.headers.get('cache-control'));
+    assert.equal(analytics.headers.get('etag'), productPage.headers.get('etag'));
+    assert.deepEqual(analytics.headers.getSetCookie(), []);
     const login = await fetch(`${t.baseUrl}/login`);
     assert.ok(login.headers.getSetCookie().length > 0);
     assert.equal(login.headers.get('cache-control'), 'private, no-store');

@@ -12,9 +12,14 @@ const page = (body: string, init: ResponseInit = {}) =>
 const text = (result: CachedPage | Response) =>
   result instanceof Response ? result.text() : Promise.resolve(new TextDecoder().decode(result.body));
 
-test('only requests without cookies or credentials may use it', () => {
+test("only requests without credentials or any cookie of the shop's may use it", () => {
   assert.equal(cacheable(new Request('http://shop/p/x')), true);
-  assert.equal(cacheable(new Request('http://shop/p/x', { headers: { cookie: 'cart=a~b~1' } })), false);
+  const withCookie = (cookie: string) => cacheable(new Request('http://shop/p/x', { headers: { cookie } }));
+  for (const cookie of ['cart=a~b~1', 'session=s', 'presession=p', '_ga=GA1.1; cart=x', 'consent=1;session=s', 'merged=1.0'])
+    assert.equal(withCookie(cookie), false, cookie);
+  // An analytics or consent cookie, or a name that only contains one of the shop's, changes no page.
+  for (const cookie of ['_ga=GA1.1.2', '_ga=1; consent=all', 'mysession=1', 'session_id=1', 'Session=1', 'session'])
+    assert.equal(withCookie(cookie), true, cookie);
   assert.equal(cacheable(new Request('http://shop/p/x', { headers: { authorization: 'Bearer x' } })), false);
   assert.equal(cacheable(new Request('http://shop/cart?/update', { method: 'POST' })), false);
 });

@@ -46,9 +46,10 @@ async function finish(event: RequestEvent, response: Response): Promise<Response
 
 /**
  * Whether shared caches may keep the page (shared-cache.ts): only a page or its data, answered whole
- * (200, or 304 to a revalidation) to a request that carried no cookie and no credentials, that set no
- * cookie and was built from public answers alone. It varies by Cookie: a cache must not hand it to a
- * shopper who has a session or a cart, and its ETag names the catalog version it shows
+ * (200, or 304 to a revalidation) to a request that carried none of the cookies a page depends on
+ * (cookie-names.ts) and no credentials, that set no cookie and was built from public answers alone. It
+ * varies by Cookie: a cache must not hand it to a shopper who has a session or a cart (the VCL in
+ * deploy/varnish drops every other cookie from page requests), and its ETag names the catalog version it shows
  * (page-validator.ts). Everything else is private: it may be someone's.
  */
 async function caching(event: RequestEvent, response: Response): Promise<void> {

@@ -1,3 +1,4 @@
+import { STOREFRONT_COOKIES } from './cookie-names';
 import { readOnceCookie } from './read-once';
 
 /**
@@ -6,7 +7,7 @@ import { readOnceCookie } from './read-once';
  * again; the notice rides along to that product's page only.
  */
 export const addedNotice = readOnceCookie<{ variant: string; quantity: number }>({
-  name: 'added',
+  name: STOREFRONT_COOKIES.added,
   path: 'this page',
   maxAgeSeconds: 60,
   write: ({ variant, quantity }) => `${variant}~${quantity}`,

@@ -1,3 +1,4 @@
+import { STOREFRONT_COOKIES } from './cookie-names';
 import { readOnceCookie } from './read-once';
 
 /**
@@ -22,7 +23,7 @@ function bounded(parts: Partial<Record<keyof CheckoutDraft, unknown>>): Checkout
 }
 
 export const checkoutDraft = readOnceCookie<CheckoutDraft>({
-  name: 'checkout_draft',
+  name: STOREFRONT_COOKIES.checkoutDraft,
   path: '/checkout',
   maxAgeSeconds: 30 * 60,
   write: (draft) => JSON.stringify(bounded(draft)),

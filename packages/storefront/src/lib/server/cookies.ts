@@ -3,18 +3,19 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { parse } from 'set-cookie-parser';
 
 /**
- * The shopper's cookie jar for this request's API calls: it starts from the cookies the browser sent
- * (all but `own`, the storefront's own) and relays every cookie the API sets (the session, the
- * pre-session cookie CSRF tokens are bound to) back to the browser with the API's attributes, so the
- * shopper holds exactly what they would hold talking to the API themselves. Nothing outlives the request.
+ * The shopper's cookie jar for this request's API calls: it starts from the API's cookies the browser
+ * sent (`relayed`: the session, the pre-session cookie CSRF tokens are bound to) and relays each of them
+ * the API sets back to the browser with the API's attributes, so the shopper holds exactly what they
+ * would hold talking to the API themselves. Other cookies (the storefront's own, a shop's analytics)
+ * never reach the API. Nothing outlives the request.
  */
-export function relayingJar(event: RequestEvent, own: ReadonlySet<string>): CookieStore & { has(name: string): boolean } {
+export function relayingJar(event: RequestEvent, relayed: ReadonlySet<string>): CookieStore & { has(name: string): boolean } {
   const cookies = new Map<string, string>();
   for (const pair of (event.request.headers.get('cookie') ?? '').split(';')) {
     const eq = pair.indexOf('=');
     if (eq <= 0) continue;
     const name = pair.slice(0, eq).trim();
-    if (!own.has(name)) cookies.set(name, pair.slice(eq + 1).trim());
+    if (relayed.has(name)) cookies.set(name, pair.slice(eq + 1).trim());
   }
   return {
     has: (name) => cookies.has(name),
@@ -22,7 +23,7 @@ export function relayingJar(event: RequestEvent, own: ReadonlySet<string>): Cook
     set(_url, lines) {
       let changed = false;
       for (const cookie of parse([...lines], { decodeValues: false })) {
-        if (own.has(cookie.name)) continue;
+        if (!relayed.has(cookie.name)) continue;
         const options = {
           path: cookie.path ?? '/',
           httpOnly: cookie.httpOnly ?? false,

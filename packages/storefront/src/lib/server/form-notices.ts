@@ -1,4 +1,5 @@
 import type { RequestEvent } from '@sveltejs/kit';
+import { STOREFRONT_COOKIES } from './cookie-names';
 import { readOnceCookie } from './read-once';
 
 /**
@@ -9,7 +10,7 @@ import { readOnceCookie } from './read-once';
 export const sentWithoutJavaScript = (event: Pick<RequestEvent, 'request'>) => !event.request.headers.has('x-sveltekit-action');
 
 export const cartNotice = readOnceCookie<'updated' | 'removed'>({
-  name: 'cart_notice',
+  name: STOREFRONT_COOKIES.cartNotice,
   path: '/cart',
   maxAgeSeconds: 60,
   write: (what) => what,
@@ -18,7 +19,7 @@ export const cartNotice = readOnceCookie<'updated' | 'removed'>({
 
 /** On the cancelled order's own page only. */
 export const cancelledNotice = readOnceCookie<true>({
-  name: 'cancelled',
+  name: STOREFRONT_COOKIES.cancelled,
   path: 'this page',
   maxAgeSeconds: 60,
   write: () => '1',

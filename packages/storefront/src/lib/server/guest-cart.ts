@@ -1,4 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
+import { STOREFRONT_COOKIES } from './cookie-names';
 import { readOnceCookie } from './read-once';
 
 /**
@@ -6,7 +7,7 @@ import { readOnceCookie } from './read-once';
  * lines live in a cookie of the storefront's own (product, variant and quantity: no prices, which
  * always come fresh from the API). Signing in or registering moves them into the account's cart.
  */
-export const GUEST_CART_COOKIE = 'cart';
+export const GUEST_CART_COOKIE = STOREFRONT_COOKIES.guestCart;
 export const MAX_GUEST_LINES = 30;
 export const MAX_QUANTITY = 999;
 
@@ -63,7 +64,7 @@ export function addGuestLine(lines: GuestLine[], line: GuestLine): boolean {
 
 /** The cart's word about the sign-in that just merged a guest cart: items the account's cart held, lines left out. */
 export const mergeNotice = readOnceCookie<{ saved: number; unavailable: number }>({
-  name: 'merged',
+  name: STOREFRONT_COOKIES.merged,
   path: '/cart',
   maxAgeSeconds: 60,
   write: ({ saved, unavailable }) => `${saved}.${unavailable}`,

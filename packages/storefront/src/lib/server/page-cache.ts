@@ -1,12 +1,15 @@
 /**
- * A micro-cache of whole pages for visitors who send no cookie at all. Such a request cannot carry
- * anyone's session, cart or pre-session token, so its page is the same for every such visitor; a
+ * A micro-cache of whole pages for visitors who send none of the cookies a page can depend on
+ * (cookie-names.ts). Such a request carries nobody's session, cart or pre-session token, so its page
+ * is the same for every such visitor, whatever analytics or consent cookies they bring; a
  * response that sets a cookie (a page whose forms need a CSRF token) or is not a plain 200 is never
  * kept. A page is fresh for `ttlMs`; after that, for up to STALE_FACTOR times as long, the first request
  * renders its successor while the others still get the kept page (so a busy page never makes every
  * visitor wait for a render at once). At most MAX_PAGES per API (`instance`); a missing page is
  * rendered once however many ask for it at once.
  */
+import { carriesPersonalCookie } from './cookie-names.js';
+
 /** Bytes a Response takes as its body. */
 type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -33,9 +36,11 @@ interface Entry {
 
 const stores = new WeakMap<object, Map<string, Entry>>();
 
-/** Whether a request may be answered from (and fill) the cache. */
+/** Whether a request may be answered from (and fill) the cache: one carrying no cookie a page can depend on, and no credentials. */
 export const cacheable = (request: Request): boolean =>
-  (request.method === 'GET' || request.method === 'HEAD') && !request.headers.has('cookie') && !request.headers.has('authorization');
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  !carriesPersonalCookie(request.headers.get('cookie')) &&
+  !request.headers.has('authorization');
 
 /**
  * The key a request's page is kept under: the URL as the browser asked for it. Not SvelteKit's

@@ -1,4 +1,5 @@
 import type { Cookies } from '@sveltejs/kit';
+import { OWN_COOKIES } from './cookie-names.js';
 
 /** The parts of a request a read-once cookie needs: its cookies, and its URL for the scheme and path. */
 export interface CookieEvent {
@@ -26,9 +27,11 @@ interface Options<T> {
 /**
  * A word carried across one redirect (post, redirect, get): a cookie of the storefront's own, httpOnly,
  * short-lived, scoped to the page that says it and gone once read. Never in the URL, where any link
- * could say it; never forwarded to the API (shop.ts leaves out every name listed in OWN_COOKIES).
+ * could say it; never forwarded to the API (only its own cookies are, cookies.ts), and listed in
+ * OWN_COOKIES so a page that says one is never kept for others (cookie-names.ts).
  */
 export function readOnceCookie<T>(options: Options<T>): ReadOnceCookie<T> {
+  if (!OWN_COOKIES.has(options.name)) throw new Error(`The read-once cookie ${options.name} is not listed in cookie-names.ts`);
   const scope = (event: CookieEvent) => ({
     path: options.path === 'this page' ? event.url.pathname : options.path,
     secure: event.url.protocol === 'https:',

@@ -1,21 +1,16 @@
 import { createCommerceClient, type CommerceClient, type DataOf } from '@commerce/client';
 import type { RequestEvent } from '@sveltejs/kit';
 import { keptAnswers } from './answer-cache';
-import { addedNotice } from './added-notice';
-import { checkoutDraft } from './checkout-draft';
-import { cancelledNotice, cartNotice } from './form-notices';
+import { API_COOKIES } from './cookie-names';
 import { relayingJar } from './cookies';
-import { GUEST_CART_COOKIE, mergeNotice, readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
+import { readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
 import { sharedCacheRecord } from './shared-cache';
 import { apiTransport, type ApiTransport } from './transport';
 
 export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
 
-const SESSION_COOKIE = 'session';
-const OWN_COOKIES = new Set([
-  GUEST_CART_COOKIE,
-  ...[mergeNotice, addedNotice, checkoutDraft, cartNotice, cancelledNotice].map((cookie) => cookie.name),
-]);
+const SESSION_COOKIE = API_COOKIES.session;
+const RELAYED_COOKIES: ReadonlySet<string> = new Set(Object.values(API_COOKIES));
 
 /**
  * Everything a page or form action needs to act for this shopper, made once per request (hooks.server.ts)
@@ -24,7 +19,7 @@ const OWN_COOKIES = new Set([
  */
 export function createShop(event: RequestEvent) {
   const transport: ApiTransport = apiTransport(event);
-  const jar = relayingJar(event, OWN_COOKIES);
+  const jar = relayingJar(event, RELAYED_COOKIES);
   const sharedCache = sharedCacheRecord();
   // Public answers of the catalog's current version come from this process (answer-cache.ts); each is still recorded.
   const fetch = sharedCache.recording(keptAnswers(transport, transport.fetch));

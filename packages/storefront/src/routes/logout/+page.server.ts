@@ -1,5 +1,6 @@
 import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
+import { API_COOKIES } from '$lib/server/cookie-names';
 import { formFailure, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -19,7 +20,7 @@ export const actions: Actions = {
     } catch (e) {
       // Already signed out (expired or revoked elsewhere): nothing left to end.
       if (!ApiError.is(e, 'UNAUTHENTICATED')) return formFailure(e, event);
-      event.cookies.delete('session', { path: '/', secure: event.url.protocol === 'https:' });
+      event.cookies.delete(API_COOKIES.session, { path: '/', secure: event.url.protocol === 'https:' });
     }
     redirect(303, '/');
   },
