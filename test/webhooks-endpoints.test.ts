@@ -212,6 +212,32 @@ describe('managing endpoints', () => {
     assert.equal(own.received().filter((arrival) => arrival.id === failed[1].event.public_id).length, 2);
   });
 
+  test('a redelivery that fails again starts a new round: its first wait is the shortest again, not the longest', async () => {
+    const own = await startReceiver();
+    after(() => own.close());
+    own.answer = () => ({ status: 500 });
+    const endpoint = await createEndpoint(t.superAdmin, own.url, ['customer.registered']);
+    await signUp(t);
+    await deliverDue(t);
+    t.clock.advance(11 * 60_000);
+    try {
+      await deliverDue(t);
+    } finally {
+      t.clock.offsetMs = 0;
+    }
+    const [failed] = await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED');
+    assert.equal(failed.attempts, 2);
+
+    expectStatus(await t.superAdmin.post(`${ENDPOINTS}/${endpoint.public_id}/deliveries/${failed.public_id}/redeliver`, {}), 202);
+    await deliverDue(t);
+    const [again] = await deliveryLog(t.superAdmin, endpoint.public_id);
+    assert.equal(again.status, 'PENDING');
+    assert.equal(again.attempts, 3, 'the log still counts every attempt');
+    // The round's first retry: the base (a minute here) jittered by a quarter; the third attempt of one round would wait four.
+    const waitMs = Date.parse(again.next_attempt_at) - Date.parse(again.last_attempt_at);
+    assert.ok(waitMs >= 45_000 && waitMs <= 75_000, `${waitMs} ms`);
+  });
+
   test('a deleted endpoint gets nothing more: what it had not received is cancelled', async () => {
     const own = await startReceiver();
     after(() => own.close());

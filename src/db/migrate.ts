@@ -32,6 +32,7 @@ import * as eventStreams from './migrations/0024-event-streams.js';
 import * as verifiedPurchasePurges from './migrations/0025-verified-purchase-purges.js';
 import * as reviewPurgesForWhatShows from './migrations/0026-review-purges-for-what-shows.js';
 import * as mediaEndpoint from './migrations/0027-media-endpoint.js';
+import * as redeliveryRounds from './migrations/0028-redelivery-rounds.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0025-verified-purchase-purges': verifiedPurchasePurges,
   '0026-review-purges-for-what-shows': reviewPurgesForWhatShows,
   '0027-media-endpoint': mediaEndpoint,
+  '0028-redelivery-rounds': redeliveryRounds,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

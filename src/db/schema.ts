@@ -490,6 +490,8 @@ export interface EventDeliveriesTable {
   ordering_key: string;
   state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
   attempts: ColumnType<number, number | undefined, number>;
+  /** The attempts made before the latest redelivery: the backoff counts only this round's (migration 0028). */
+  attempts_before_round: ColumnType<number, number | undefined, number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   claim: string | null;
   first_attempt_at: Timestamp | null;

@@ -38,6 +38,8 @@ export interface ClaimedDelivery {
   id: number;
   public_id: string;
   attempts: number;
+  /** The attempts before this round of retries (a redelivery starts one): the backoff counts the rest. */
+  attempts_before_round: number;
   first_attempt_at: Date | null;
   target_id: number;
   kind: string;
@@ -98,9 +100,9 @@ export function claimDueDeliveriesStatement(request: ClaimRequest) {
     claimed AS (
       UPDATE event_deliveries d SET claim = ${request.claim}, next_attempt_at = ${request.leaseEnd}
       FROM locked WHERE d.id = locked.id
-      RETURNING d.id, d.public_id, d.attempts, d.first_attempt_at, d.target_id, d.event_id
+      RETURNING d.id, d.public_id, d.attempts, d.attempts_before_round, d.first_attempt_at, d.target_id, d.event_id
     )
-    SELECT c.id, c.public_id, c.attempts, c.first_attempt_at, c.target_id, t.kind, t.public_id AS target_public_id, t.failing_since,
+    SELECT c.id, c.public_id, c.attempts, c.attempts_before_round, c.first_attempt_at, c.target_id, t.kind, t.public_id AS target_public_id, t.failing_since,
            e.public_id AS event_public_id, e.type, e.version, e.payload, e.created_at AS event_created_at
     FROM claimed c JOIN event_targets t ON t.id = c.target_id JOIN events e ON e.id = c.event_id
     ORDER BY e.id`;
@@ -307,7 +309,14 @@ export async function cancelOrphanedDeliveries(db: Executor, batchSize: number, 
 export function redeliverOne(db: Executor, targetId: number, publicId: string, now: Date) {
   return db
     .updateTable('event_deliveries')
-    .set({ state: 'PENDING', next_attempt_at: now, first_attempt_at: null, delivered_at: null, claim: null })
+    .set({
+      state: 'PENDING',
+      next_attempt_at: now,
+      first_attempt_at: null,
+      attempts_before_round: sql`attempts`,
+      delivered_at: null,
+      claim: null,
+    })
     .where('target_id', '=', targetId)
     .where('public_id', '=', publicId)
     .where((eb) => eb.or([eb('state', '<>', 'PENDING'), eb('claim', 'is', null)]))
@@ -319,7 +328,7 @@ export function redeliverOne(db: Executor, targetId: number, publicId: string, n
 export async function redeliverFailedSince(db: Executor, targetId: number, since: Date, now: Date): Promise<number> {
   const result = await db
     .updateTable('event_deliveries')
-    .set({ state: 'PENDING', next_attempt_at: now, first_attempt_at: null, claim: null })
+    .set({ state: 'PENDING', next_attempt_at: now, first_attempt_at: null, attempts_before_round: sql`attempts`, claim: null })
     .where(lockedInOrder((eb) => eb.and([eb('target_id', '=', targetId), eb('state', '=', 'FAILED'), eb('created_at', '>=', since)])))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -287,13 +287,17 @@ export function createEventDispatcher(deps: DispatcherDeps) {
     );
   }
 
-  /** One target's PENDING deliveries of a claim: sent in parallel, successes marked together, failures one by one. */
+  /**
+   * One target's PENDING deliveries of a claim: sent in parallel, successes marked together, failures one
+   * by one. Every send settles before anything is recorded as a whole or handed back: a failure record
+   * that throws must not hand back (to be claimed and sent again) deliveries whose attempt is still open.
+   */
   async function sendShare(claim: string, deliveries: ClaimedDelivery[], leaseEnd: Date): Promise<void> {
     const first = deliveries[0]!;
     const kind = kindOf(first.kind);
     const destination = kind ? (await kind.load([first.target_id])).get(first.target_id) : undefined;
     const succeeded: { id: number; attempt: AttemptRecord }[] = [];
-    await Promise.all(
+    const outcomes = await Promise.allSettled(
       deliveries.map(async (delivery) => {
         const record = await attempt(
           kind,
@@ -305,13 +309,16 @@ export function createEventDispatcher(deps: DispatcherDeps) {
         if (record.ok) {
           succeeded.push({ id: delivery.id, attempt: record });
           kind?.delivered?.(delivery.event_created_at);
-        } else await recordFailure(claim, delivery, record);
+        } else await recordFailure(claim, delivery, record, leaseEnd);
       }),
     );
     if (succeeded.length > 0) {
       await whileLeaseLasts(leaseEnd, () => markDeliveriesSucceeded(db, succeeded));
       if (first.failing_since) await clearTargetFailing(db, first.target_id);
     }
+    // What could not be recorded is handed back by track(): sent again, under the same webhook-id.
+    const unrecorded = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (unrecorded) throw unrecorded.reason;
   }
 
   /**
@@ -366,13 +373,15 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   }
 
   /** A PENDING delivery's failed attempt, with the failure streak it adds to: one transaction. */
-  async function recordFailure(claim: string, delivery: ClaimedDelivery, record: AttemptRecord) {
+  async function recordFailure(claim: string, delivery: ClaimedDelivery, record: AttemptRecord, leaseEnd: Date) {
     const now = clock.now();
-    const retryAt = retryTime(record.attempts, delivery.first_attempt_at ?? record.startedAt, delivery);
-    await transaction(db, async (trx) => {
-      await noteFailure(trx, delivery, now);
-      await recordDeliveryFailure(trx, delivery.id, claim, record, retryAt);
-    });
+    const retryAt = retryTime(record.attempts - delivery.attempts_before_round, delivery.first_attempt_at ?? record.startedAt, delivery);
+    await whileLeaseLasts(leaseEnd, () =>
+      transaction(db, async (trx) => {
+        await noteFailure(trx, delivery, now);
+        await recordDeliveryFailure(trx, delivery.id, claim, record, retryAt);
+      }),
+    );
     logFailure(delivery.public_id, delivery.event_public_id, record, retryAt);
   }
 
