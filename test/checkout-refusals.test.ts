@@ -51,7 +51,7 @@ describe('POST /orders: refusals change nothing', () => {
     await refused(s, { address_public_id: s.addressId, payment_method: 'mock' }, 409, 'CART_EMPTY');
   });
 
-  test('a line whose variant was deactivated or deleted is 409 VARIANT_UNAVAILABLE naming it', async () => {
+  test('a line whose variant was deactivated or deleted is 400 VARIANT_UNAVAILABLE naming it', async () => {
     const s = await cartWith(t, t.admin, [
       { price: '1.00', quantity: 1 },
       { price: '2.00', quantity: 1 },
@@ -63,7 +63,7 @@ describe('POST /orders: refusals change nothing', () => {
 
     const coupon = await createCoupon(t.admin, { code: `OFF${randomBytes(3).toString('hex')}` });
     const body = { address_public_id: s.addressId, payment_method: 'mock', coupon_code: coupon.code };
-    const error = await refused(s, body, 409, 'VARIANT_UNAVAILABLE', coupon.public_id);
+    const error = await refused(s, body, 400, 'VARIANT_UNAVAILABLE', coupon.public_id);
     assert.deepEqual(error.details!.map((d) => d.variant_public_id).sort(), [off, gone].sort());
     assert.ok(!error.details!.some((d) => d.variant_public_id === fine));
   });

@@ -17,32 +17,77 @@ const codeOf = (work: () => void) => {
   return null;
 };
 
-describe('error factories', () => {
-  test('every factory answers with the status its code has in ERROR_CODES', () => {
-    const samples: AppError[] = [
-      errors.validationError('x'),
-      errors.invalidPassword('current_password'),
-      errors.invalidCoupon('why'),
-      errors.stockRuleViolation('x'),
-      errors.invalidCredentials(),
-      errors.csrfTokenInvalid(),
-      errors.notFound(),
-      errors.concurrentChange('x'),
-      errors.emailTaken(),
-      errors.addressBookFull(2, 2),
-      errors.defaultAddressRequired('is_default_billing'),
-      errors.reservationHeld(1, 2),
-      errors.couponExhausted(true),
-      errors.invalidTransition('PLACED', 'SHIPPED', ['CONFIRMED']),
-      errors.tokenExpired(),
-      errors.payloadTooLarge('x'),
-      errors.unsupportedMediaType('x'),
-      errors.rateLimited(3),
-      errors.shuttingDown(),
-      errors.uploadsBusy(1),
-      errors.expectationFailed(),
+describe('error codes', () => {
+  /** The contract's table of codes by status (../shared/contract.md, "Error envelope"): a code there answers with its status here. */
+  const CONTRACT: Record<number, string[]> = {
+    400: [
+      'VALIDATION_ERROR',
+      'INVALID_JSON',
+      'INVALID_PASSWORD',
+      'INVALID_IMAGE_URL',
+      'INVALID_COUPON',
+      'STOCK_RULE_VIOLATION',
+      'VARIANT_UNAVAILABLE',
+    ],
+    401: ['UNAUTHENTICATED', 'INVALID_CREDENTIALS'],
+    403: ['FORBIDDEN', 'CSRF_TOKEN_INVALID'],
+    404: ['NOT_FOUND'],
+    405: ['METHOD_NOT_ALLOWED'],
+    409: [
+      'CONFLICT',
+      'EMAIL_TAKEN',
+      'DEFAULT_ADDRESS_REQUIRED',
+      'INVENTORY_EXISTS',
+      'INSUFFICIENT_STOCK',
+      'CART_EMPTY',
+      'INVALID_TRANSITION',
+      'ALREADY_REVIEWED',
+      'COUPON_EXHAUSTED',
+      'LAST_SUPER_ADMIN',
+      'IDEMPOTENCY_KEY_REUSED',
+      'SLUG_TAKEN',
+      'SKU_TAKEN',
+      'CODE_TAKEN',
+      'ALREADY_VERIFIED',
+      'RESERVATION_HELD',
+    ],
+    410: ['TOKEN_EXPIRED'],
+    413: ['PAYLOAD_TOO_LARGE'],
+    415: ['UNSUPPORTED_MEDIA_TYPE'],
+    429: ['RATE_LIMITED'],
+    500: ['INTERNAL_ERROR'],
+    503: ['SERVICE_UNAVAILABLE', 'NOT_READY'],
+  };
+
+  test("every code the contract names answers with the contract's status", () => {
+    for (const [status, codes] of Object.entries(CONTRACT))
+      for (const code of codes) {
+        assert.ok(code in ERROR_CODES, `${code} is missing`);
+        assert.equal(ERROR_CODES[code as keyof typeof ERROR_CODES].status, Number(status), code);
+      }
+  });
+
+  test('every factory answers with its code', () => {
+    const samples: [AppError, string][] = [
+      [errors.validationError('x'), 'VALIDATION_ERROR'],
+      [errors.invalidPassword('current_password'), 'INVALID_PASSWORD'],
+      [errors.invalidCoupon('why'), 'INVALID_COUPON'],
+      [errors.stockRuleViolation('x'), 'STOCK_RULE_VIOLATION'],
+      [errors.invalidCredentials(), 'INVALID_CREDENTIALS'],
+      [errors.csrfTokenInvalid(), 'CSRF_TOKEN_INVALID'],
+      [errors.notFound(), 'NOT_FOUND'],
+      [errors.concurrentChange('x'), 'CONFLICT'],
+      [errors.emailTaken(), 'EMAIL_TAKEN'],
+      [errors.defaultAddressRequired('is_default_billing'), 'DEFAULT_ADDRESS_REQUIRED'],
+      [errors.reservationHeld(1, 2), 'RESERVATION_HELD'],
+      [errors.couponExhausted(true), 'COUPON_EXHAUSTED'],
+      [errors.invalidTransition('PLACED', 'SHIPPED', ['CONFIRMED']), 'INVALID_TRANSITION'],
+      [errors.tokenExpired(), 'TOKEN_EXPIRED'],
+      [errors.payloadTooLarge('x'), 'PAYLOAD_TOO_LARGE'],
+      [errors.unsupportedMediaType('x'), 'UNSUPPORTED_MEDIA_TYPE'],
+      [errors.rateLimited(3), 'RATE_LIMITED'],
     ];
-    for (const error of samples) assert.equal(error.status, ERROR_CODES[error.code].status, error.code);
+    for (const [error, code] of samples) assert.equal(error.code, code);
   });
 });
 
