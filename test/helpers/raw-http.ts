@@ -4,6 +4,7 @@ export interface RawAnswer {
   status: number;
   contentType: string;
   setCookies: string[];
+  headers: http.IncomingHttpHeaders;
   text: string;
 }
 
@@ -32,6 +33,7 @@ export function requestAsWritten(
           status: response.statusCode ?? 0,
           contentType: response.headers['content-type'] ?? '',
           setCookies: response.headers['set-cookie'] ?? [],
+          headers: response.headers,
           text: Buffer.concat(chunks).toString('utf8'),
         }),
       );

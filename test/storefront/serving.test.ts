@@ -136,6 +136,21 @@ describe('storefront: served by the service', () => {
     assert.equal(low.headers.get('cache-control'), 'private, no-store');
   });
 
+  test('a page kept for one host name is never served for another: its CSP names the image host by the name it was asked under', async () => {
+    const { product } = await makeShop(t, { stock: 50 });
+    const media = new URL(t.config.publicBaseUrl);
+    const path = `/p/${product.slug}?hosts=1`;
+    const imagesAllowed = (csp: string) => /img-src [^;]*/.exec(csp)?.[0].split(' ').includes(media.origin) ?? false;
+    // Asked under the image host's own name: its images are 'self', so the CSP does not name it.
+    const asMediaHost = await requestAsWritten(t.baseUrl, path, { headers: { host: media.host } });
+    assert.equal(asMediaHost.status, 200);
+    assert.equal(imagesAllowed(String(asMediaHost.headers['content-security-policy'])), false);
+    // The same page, at once, under another name: rendered for it, with the image host named.
+    const direct = await fetch(t.baseUrl + path);
+    assert.equal(direct.status, 200);
+    assert.equal(imagesAllowed(direct.headers.get('content-security-policy') ?? ''), true, 'images from the image host are allowed');
+  });
+
   test("a page and its data (a browser's navigation without reload) are kept apart: neither is ever served for the other", async () => {
     const { product } = await makeShop(t, { stock: 50 });
     const kinds = async (order: readonly ('page' | 'data')[], query: string) => {

@@ -43,13 +43,16 @@ export const cacheable = (request: Request): boolean =>
   !request.headers.has('authorization');
 
 /**
- * The key a request's page is kept under: the URL as the browser asked for it. Not SvelteKit's
- * `event.url`, which names the page for a page's data too (`/p/x/__data.json`, asked for on a
- * navigation without reload, is `/p/x` there): the page and its JSON would share one entry.
+ * The key a request's page is kept under: the URL as the browser asked for it, origin included (a page
+ * depends on the name it was asked under: its CSP names the image host unless that is the page's own
+ * origin, and a storefront on its own without SHOP_ORIGIN builds canonical URLs from the Host header,
+ * so one host name's page must never answer for another). Not SvelteKit's `event.url`, which names
+ * the page for a page's data too (`/p/x/__data.json`, asked for on a navigation without reload, is
+ * `/p/x` there): the page and its JSON would share one entry.
  */
 export const pageKey = (request: Request): string => {
   const url = new URL(request.url);
-  return url.pathname + url.search;
+  return url.origin + url.pathname + url.search;
 };
 
 /** The page kept from `response`, or null when it must not be kept (its body then unread). */
