@@ -5,7 +5,7 @@ import { checkout, shopper } from '../helpers/commerce.js';
 import { PASSWORD } from '../helpers/factories.js';
 import { unisolatedControls } from '../helpers/layout.js';
 import { moderate, postReview } from '../helpers/reviews.js';
-import { inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { DESKTOP, inShop, makeShop, PHONE, sidewaysScroll, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
  * Issue 24, item 2, in the shop: a bidirectional override stored before the
@@ -67,4 +67,59 @@ test("a stored override stays inside its own field on every page that shows the 
     },
     { viewport: PHONE },
   );
+});
+
+test('the longest unbroken text a shopper or the shop may write wraps inside its page, on a phone and a desktop', async (t) => {
+  // One word each, as long as the API takes (a name, a brand, a pasted link in a description or a review).
+  const word = (n: number, letter = 'W') => letter.repeat(n);
+  const long = await makeShop(app);
+  const patched = await long.admin.patch(`/api/v1/admin/products/${long.product.id}`, {
+    name: word(200),
+    brand: word(100, 'B'),
+    description: `See https://example.com/${word(300, 'x')} for the care guide.`,
+  });
+  assert.equal(patched.status, 200, patched.text);
+  const buyer = await shopper(app, [{ variantId: long.product.variants[0]!.id, quantity: 1 }]);
+  const address = await buyer.client.patch(`/api/v1/users/me/addresses/${buyer.addressId}`, {
+    recipient_name: word(100, 'R'),
+    address_1: word(255, 'A'),
+    city: word(100, 'C'),
+  });
+  assert.equal(address.status, 200, address.text);
+  const placed = await checkout(buyer.client, buyer.addressId);
+  assert.equal(placed.status, 201, placed.text);
+  const review = await postReview(buyer.client, long.product.id, {
+    title: word(200, 'T'),
+    comment: `${word(1000, 'y')} ${word(900, 'z')}`,
+  });
+  await moderate(long.admin, review.public_id, 'APPROVED');
+  assert.equal(
+    (await buyer.client.post('/api/v1/cart/items', { variant_public_id: long.product.variants[1]!.id, quantity: 1 })).status,
+    200,
+  );
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, PASSWORD);
+        for (const path of [
+          `/p/${long.product.slug}`,
+          `/c/${long.shirts.slug}`,
+          `/search?q=${word(200)}`,
+          '/cart',
+          '/checkout',
+          '/account/addresses',
+          `/orders/${placed.body.data.public_id as string}`,
+          '/orders',
+        ]) {
+          await page.goto(path);
+          assert.equal(await sidewaysScroll(page), 0, `${path} at ${viewport.width} px`);
+        }
+      },
+      { viewport, label: `long-text-${viewport.width}` },
+    );
+  }
 });
