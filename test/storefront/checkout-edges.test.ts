@@ -276,4 +276,75 @@ describe('storefront: checkout edges', () => {
     const placed = await app.db.selectFrom('orders').select('notes').where('public_id', '=', orders[0]!.public_id).executeTakeFirst();
     assert.equal(placed?.notes, 'Please leave it with the neighbour at number 12.', 'the note reached the order');
   });
+  test('a cart changed in another tab after checkout was shown is not ordered unseen: the new cart and total are shown first', async (t) => {
+    const { product } = await makeShop(app);
+    for (const javaScript of [true, false]) {
+      const buyer = await customer(app);
+      await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
+      await inShop(
+        browser,
+        t,
+        app,
+        async (page) => {
+          await signInThroughShop(page, buyer.email, buyer.password);
+          await page.goto('/checkout');
+          assert.match(await page.getByRole('complementary').innerText(), /1 × /);
+          // Another tab: three more of another variant.
+          await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[2]!.id, quantity: 3 });
+          await page.getByRole('button', { name: 'Place order' }).click();
+          const notice = page.getByRole('alert').filter({ hasText: 'Your cart changed since this page was shown' });
+          await notice.waitFor();
+          assert.equal((await ordersOf(app, buyer.email)).length, 0, 'nothing ordered unseen');
+          // The summary now shows the cart as it stands, and the total it costs.
+          const summary = await page.getByRole('complementary').innerText();
+          assert.match(summary, /3 × /);
+          if (javaScript) assert.equal(await notice.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the reason has focus');
+          await page.getByRole('button', { name: 'Place order' }).click();
+          await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        },
+        { viewport: PHONE, javaScript, label: `cart-changed-${javaScript ? 'js' : 'nojs'}` },
+      );
+      const orders = await ordersOf(app, buyer.email);
+      assert.equal(orders.length, 1);
+      const lines = await app.db
+        .selectFrom('order_items')
+        .select('quantity')
+        .where('order_id', '=', app.db.selectFrom('orders').select('id').where('public_id', '=', orders[0]!.public_id))
+        .execute();
+      assert.deepEqual(lines.map((line) => line.quantity).sort(), [1, 3]);
+    }
+  });
+
+  test('an order whose answer is lost on the way back is said in words on the checkout, and pressing again shows that one order', async (t) => {
+    const { product } = await makeShop(app);
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[1]!.id, quantity: 1 });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        // The order reaches the shop and is placed; its answer never reaches the browser.
+        await page.route('**/checkout?/place', async (route) => {
+          await route.fetch();
+          await route.abort('connectionreset');
+        });
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('alert').filter({ hasText: 'We could not hear back from the shop' }).waitFor();
+        assert.equal((await ordersOf(app, buyer.email)).length, 1, 'it was placed');
+        assert.equal(
+          await page.getByRole('heading', { level: 1, name: 'Checkout' }).count(),
+          1,
+          'still on the checkout, not an error page',
+        );
+        await page.unroute('**/checkout?/place');
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+      },
+      { viewport: PHONE, expectedConsoleErrors: /ERR_CONNECTION_RESET|Failed to load resource|Failed to fetch/ },
+    );
+    assert.equal((await ordersOf(app, buyer.email)).length, 1, 'the same order, not a second');
+  });
 });

@@ -38,12 +38,46 @@ export const load: PageServerLoad = (event) =>
         : {},
       settings,
       quote,
+      /** The lines this page shows, sent back with the order so a cart changed meanwhile is not ordered unseen. */
+      agreedLines: linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity }))),
       csrf: await shop.csrf(),
       key: randomUUID(),
       /** What was filled in when the session ended at the last try, kept across the sign-in. */
       draft: checkoutDraft.take(event),
     };
   });
+
+/** The cart's lines as the page lists them (variant and quantity), in one string the place form carries back. */
+const linesAgreed = (lines: readonly { variant: string; quantity: number }[]) =>
+  lines
+    .map((line) => `${line.variant}:${line.quantity}`)
+    .sort()
+    .join(',');
+
+/**
+ * Whether the cart now differs from what the place form showed: other lines or quantities, or a total
+ * above the one the shopper agreed to pay (a lower one, such as a coupon typed without Apply, is no
+ * surprise). A form without them (made before they were added) is not checked, nor an empty cart (the
+ * API answers it: the order this form's key placed, or CART_EMPTY). The API still decides
+ * stock and prices as it places the order; this only keeps a change made in another tab from being
+ * ordered unseen.
+ */
+async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<boolean> {
+  const lines = form.get('agreed_lines');
+  const total = form.get('agreed_total');
+  if (typeof lines !== 'string' || typeof total !== 'string' || !/^\d{1,12}(\.\d{1,2})?$/.test(total)) return false;
+  const [cart, quote] = await Promise.all([shop.api.cart.get(), shop.api.cart.quote(coupon || undefined).catch(() => null)]);
+  // Empty: this form's order may be placed already (its answer lost), and sending it again shows that order.
+  if (cart.items.length === 0) return false;
+  const now = linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity })));
+  return now !== lines || (quote !== null && cents(quote.total) > cents(total));
+}
+
+/** A money string in cents (the API's amounts have at most two decimals). */
+const cents = (amount: string) => {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+};
 
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
 const placeValues = (form: FormData) => ({
@@ -63,6 +97,15 @@ export const actions: Actions = {
     if (!/^[A-Za-z0-9-]{1,255}$/.test(key)) return invalid('This checkout form had expired. Please try again.', {}, values);
     let orderId: string;
     try {
+      // The cart changed after this page was shown (in another tab): what the shopper agreed to is not what would be ordered.
+      if (await cartMovedFrom(shop, form, coupon)) {
+        return invalid(
+          'Your cart changed since this page was shown. Check your order and its total below, then place it again.',
+          {},
+          values,
+          409,
+        );
+      }
       const order = await shop
         .asForm(form.get('csrf'))
         .orders.place(
