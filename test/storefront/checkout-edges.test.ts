@@ -244,6 +244,32 @@ describe('storefront: checkout edges', () => {
     );
   });
 
+  test('an order cancelled in another tab meanwhile: the confirmed press says it is cancelled, not that it shipped', async (t) => {
+    const { product } = await makeShop(app);
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+    const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0].public_id;
+    const placed = await buyer.client.post('/api/v1/orders', { address_public_id: address, payment_method: 'mock' });
+    const order = placed.body.data.public_id as string;
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto(`/orders/${order}`);
+        await page.getByRole('button', { name: 'Cancel order' }).click();
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
+        // The other tab cancels it first.
+        assert.equal((await buyer.client.post(`/api/v1/orders/${order}/cancel`, {})).status, 200);
+        await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
+        await page.getByRole('status').getByText('Your order is cancelled and your payment refunded.').waitFor();
+        assert.equal(await page.getByText('already shipped').count(), 0);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test('a session that ends during checkout: sign in again, come back to checkout with the cart, one order', async (t) => {
     const { product } = await makeShop(app);
     const buyer = await customer(app);

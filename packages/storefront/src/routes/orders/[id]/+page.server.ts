@@ -36,10 +36,19 @@ export const actions: Actions = {
     try {
       await event.locals.shop.asForm(form.get('csrf')).orders.cancel(event.params.id);
     } catch (e) {
-      return formFailure(e, event, {}, { INVALID_TRANSITION: 'This order can no longer be cancelled: it has already shipped.' });
+      if (!ApiError.is(e, 'INVALID_TRANSITION')) return formFailure(e, event);
+      // Not cancellable now: say why as the order stands (a second press, or another tab, may have cancelled it already).
+      const now = await event.locals.shop.api.orders.get(event.params.id).catch(() => null);
+      if (now?.status !== 'CANCELLED') return formFailure(e, event, {}, { INVALID_TRANSITION: notCancellable(now?.status) });
     }
     if (!sentWithoutJavaScript(event)) return { cancelled: true };
     cancelledNotice.keep(event, true);
     redirect(303, event.url.pathname);
   },
 };
+
+/** Why an order cannot be cancelled, by its status now. */
+function notCancellable(status: string | undefined): string {
+  if (status === 'SHIPPED' || status === 'FULFILLED') return 'This order can no longer be cancelled: it has already shipped.';
+  return 'This order can no longer be cancelled. Reload the page to see where it stands.';
+}
