@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
@@ -120,8 +121,18 @@ describe('storefront: the purchase', () => {
         await page.getByLabel('City').fill('Washington');
         await page.getByLabel('State').fill('DC');
         await page.getByLabel('Country').fill('US');
-        await page.getByRole('button', { name: 'Save address' }).click();
-        await page.getByRole('status').getByText('Address saved and selected.').waitFor();
+        // A slow answer and an impatient double click: one address, and the word that it worked in view, focused.
+        await page.route('**/checkout?/address', async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await route.continue();
+        });
+        await page.getByRole('button', { name: 'Save address' }).dblclick();
+        const saved = page.getByRole('status').getByText('Address saved and selected.');
+        await saved.waitFor();
+        assert.equal(await saved.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the notice has focus');
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM addresses a JOIN users u ON u.id = a.user_id
+                                                   WHERE u.email = ${email}`.execute(app.db);
+        assert.equal(rows[0]!.n, 1, 'one address for a double click');
         await page.getByRole('button', { name: 'Place order' }).click();
         await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
         const orders = await ordersOf(app, email);
