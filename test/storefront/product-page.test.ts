@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { inShop, makeShop, productPicture, startShop } from '../helpers/storefront.js';
+import { moderate, postReview } from '../helpers/reviews.js';
+import { customer, inShop, makeShop, productPicture, startShop } from '../helpers/storefront.js';
 
 /**
  * The product page as a shopper uses it with JavaScript: the choice made survives adding to the cart,
@@ -148,5 +149,29 @@ describe('storefront: the product page', () => {
     assert.match(html, /No products on page 99: there is 1 product on 1 page\./);
     assert.match(html, /<a class="button secondary" href="\/c\/[^"?]+">Go to the last page<\/a>/);
     assert.doesNotMatch(html, /Showing \d+–/);
+  });
+  test('a page past the last review or order says so and leads back; a search that finds nothing offers no filters it does not have', async () => {
+    const buyer = await customer(app);
+    await moderate(admin, (await postReview(buyer.client, product.id, { title: 'Fits well' })).public_id, 'APPROVED');
+    const page = async (path: string, cookie?: string) =>
+      (await (await fetch(app.baseUrl + path, { headers: cookie ? { cookie } : {} })).text()).replace(/\s+/g, ' ');
+
+    const reviews = await page(`/p/${product.slug}?reviews=99`);
+    assert.match(reviews, /This page is past the last review\. <a href="\/p\/[^"?]+#reviews">See the newest reviews<\/a>/);
+    assert.doesNotMatch(reviews, /Be the first/);
+
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+    const address = (await buyer.client.get('/api/v1/users/me/addresses')).body.data[0].public_id;
+    assert.equal((await buyer.client.post('/api/v1/orders', { address_public_id: address, payment_method: 'mock' })).status, 201);
+    const session = [...buyer.client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const orders = await page('/orders?page=7', session);
+    assert.match(orders, /This page is past the end/);
+    assert.match(orders, /<a class="button secondary" href="\/orders">Go to the last page<\/a>/);
+    assert.doesNotMatch(orders, /No orders yet/);
+
+    const nothing = await page('/search?q=qqqzzzxxx');
+    assert.match(nothing, /Try another word or spelling/);
+    assert.doesNotMatch(nothing, /Clear filters|fewer filters/);
+    assert.match(await page('/search?q=qqqzzzxxx&in_stock=1'), /Clear filters/);
   });
 });
