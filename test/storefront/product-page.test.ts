@@ -174,4 +174,16 @@ describe('storefront: the product page', () => {
     assert.doesNotMatch(nothing, /Clear filters|fewer filters/);
     assert.match(await page('/search?q=qqqzzzxxx&in_stock=1'), /Clear filters/);
   });
+  test("the header's Sign in comes back to the page it was pressed on", async (t) => {
+    const buyer = await customer(app);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto(`/p/${product.slug}?size=M`);
+      await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
+      await page.getByLabel('Email').fill(buyer.email);
+      await page.getByLabel('Password', { exact: true }).fill(buyer.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.pathname === `/p/${product.slug}` && url.searchParams.get('size') === 'M');
+      await page.getByRole('banner').getByRole('link', { name: 'Account' }).waitFor();
+    });
+  });
 });
