@@ -73,6 +73,8 @@ describe('storefront: the keyboard alone', () => {
       await tabTo(page, /^Add to cart$/);
       await page.keyboard.press('Space');
       await page.getByText('Added 2 × ').waitFor();
+      // The keyboard stays where it was, not back at the top of the page.
+      assert.equal((await focused(page))?.name, 'Add to cart', 'focus is back on the button');
       await tabTo(page, /^View cart and check out$/);
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
@@ -93,5 +95,23 @@ describe('storefront: the keyboard alone', () => {
     const orders = await ordersOf(app, buyer.email);
     assert.equal(orders.length, 1);
     assert.equal(orders[0]!.total, '114.00', '2 x 52.00 and flat shipping');
+  });
+  test('a refused form puts the keyboard on its first field in error', async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/register');
+      await page.getByLabel('First name').fill('Ada');
+      await page.getByLabel('Last name').fill('Lovelace');
+      await page.getByLabel('Email').fill(`ada-${Date.now()}@example.com`);
+      await page.getByLabel('Phone (optional)').fill('call me');
+      // Sent from the password field; the field the server refused is the phone.
+      await page.getByLabel('Password', { exact: true }).fill('Correct-Horse-9');
+      await page.getByLabel('Password', { exact: true }).press('Enter');
+      await page.getByRole('alert').first().waitFor();
+      const active = await page.evaluate(() => {
+        const element = (globalThis as any).document.activeElement;
+        return { name: element.getAttribute('name'), invalid: element.getAttribute('aria-invalid') };
+      });
+      assert.deepEqual(active, { name: 'phone_number', invalid: 'true' });
+    });
   });
 });

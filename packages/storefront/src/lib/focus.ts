@@ -1,0 +1,40 @@
+import { tick } from 'svelte';
+import type { SubmitFunction } from '@sveltejs/kit';
+
+const FOCUSABLE = 'input, select, textarea, button, a[href], [tabindex]';
+
+/**
+ * Where the keyboard goes once a form sent with JavaScript has its answer. Refused: to its first field
+ * in error, or else to the page's alert saying why, so the person hears it and starts from there. Done:
+ * back to the button that sent it when focus fell to the page (a button disabled while sending loses
+ * focus, and the next Tab would start again from the top of the page).
+ */
+export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement | null, refused: boolean): Promise<void> {
+  await tick();
+  const document = form.ownerDocument;
+  if (refused) {
+    const target =
+      form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? document.querySelector<HTMLElement>('[role="alert"]:not([hidden])');
+    if (target) {
+      if (!target.matches(FOCUSABLE)) target.setAttribute('tabindex', '-1');
+      target.focus();
+      return;
+    }
+  }
+  const active = document.activeElement;
+  if (active && active !== document.body) return;
+  const back = submitter?.isConnected
+    ? submitter
+    : form.isConnected
+      ? form.querySelector<HTMLElement>('button[type="submit"], button:not([type])')
+      : null;
+  back?.focus();
+}
+
+/** `use:enhance={keepFocus}`: SvelteKit's own handling of the answer, then the focus settled as above. */
+export const keepFocus: SubmitFunction =
+  ({ formElement, submitter }) =>
+  async ({ result, update }) => {
+    await update();
+    await settleFocus(formElement, submitter, result.type === 'failure');
+  };
