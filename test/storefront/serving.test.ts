@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { startTestApp } from '../helpers/app.js';
 import { errorOf } from '../helpers/factories.js';
 import { requestAsWritten } from '../helpers/raw-http.js';
+import { pictureWebp } from '../../scripts/seed-pictures.js';
 import { customer, makeShop, ordersOf } from '../helpers/storefront.js';
 import { useApp } from '../helpers/use-app.js';
 
@@ -219,6 +220,27 @@ describe('storefront: served by the service', () => {
     }
     const removal = await post('/cart?/remove', { variant: product.variants[0]!.id, csrf: '' }, t.baseUrl);
     assert.equal(removal.status, 403);
+    // A review with a photo sent as a file: the photo is not stored for a forged form either.
+    const filesBefore = await t.db
+      .selectFrom('media_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const review = new FormData();
+    for (const [name, value] of Object.entries({ rating: '5', title: 'Forged', comment: 'Not mine', csrf: 'forged-token' }))
+      review.set(name, value);
+    review.set('photos', new File([new Uint8Array(await pictureWebp('tee', '#112233'))], 'p.webp', { type: 'image/webp' }));
+    const forgedReview = await fetch(`${t.baseUrl}/p/${product.slug}/review`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: t.baseUrl, accept: 'text/html' },
+      body: review,
+    });
+    assert.equal(forgedReview.status, 403);
+    const filesAfter = await t.db
+      .selectFrom('media_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(filesAfter.n), Number(filesBefore.n), 'no photo stored');
     assert.equal((await ordersOf(t, buyer.email)).length, 0);
     assert.equal((await buyer.client.get('/api/v1/cart')).body.data.items.length, 1, 'the cart is as it was');
   });

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
@@ -45,6 +46,10 @@ export const actions: Actions = {
     if (files.some((f) => f.size > 5 * 1024 * 1024)) errors.photos = 'Each photo can be at most 5 MB.';
     if (Object.keys(errors).length > 0) return invalid('Please check the highlighted fields.', errors, values);
     try {
+      // Photos sent as files are stored before the review is made: only for the form this session was given,
+      // or a forged post that passed the origin check would still store files in the shopper's name.
+      if (files.length > 0 && !sameToken(form.get('csrf'), await shop.csrf()))
+        return invalid('This form had expired. Please try again.', {}, values, 403);
       const product = await shop.api.products.bySlug(event.params.slug);
       for (const file of files) urls.push((await shop.api.upload(file, { context: 'reviews', fileName: file.name || 'photo' })).url);
       const alt = `Customer photo of ${product.name}`.slice(0, 200);
@@ -73,3 +78,10 @@ export const actions: Actions = {
     }
   },
 };
+
+/** The token the form carried is this session's (compared in constant time). */
+function sameToken(sent: FormDataEntryValue | null, expected: string): boolean {
+  if (typeof sent !== 'string') return false;
+  const [a, b] = [Buffer.from(sent), Buffer.from(expected)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
