@@ -4,6 +4,7 @@ import { redirect } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutDraft } from '$lib/server/checkout-draft';
+import { isMoney, toCents } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
@@ -65,19 +66,13 @@ const linesAgreed = (lines: readonly { variant: string; quantity: number }[]) =>
 async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<boolean> {
   const lines = form.get('agreed_lines');
   const total = form.get('agreed_total');
-  if (typeof lines !== 'string' || typeof total !== 'string' || !/^\d{1,12}(\.\d{1,2})?$/.test(total)) return false;
+  if (typeof lines !== 'string' || typeof total !== 'string' || !isMoney(total)) return false;
   const [cart, quote] = await Promise.all([shop.api.cart.get(), shop.api.cart.quote(coupon || undefined).catch(() => null)]);
   // Empty: this form's order may be placed already (its answer lost), and sending it again shows that order.
   if (cart.items.length === 0) return false;
   const now = linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity })));
-  return now !== lines || (quote !== null && cents(quote.total) > cents(total));
+  return now !== lines || (quote !== null && toCents(quote.total) > toCents(total));
 }
-
-/** A money string in cents (the API's amounts have at most two decimals). */
-const cents = (amount: string) => {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-};
 
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
 const placeValues = (form: FormData) => ({
