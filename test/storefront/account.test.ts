@@ -49,6 +49,9 @@ for (const javaScript of [true, false]) {
 
         await page.goto(`/account/addresses/${address.public_id}`);
         await page.getByLabel('City').fill('Bath');
+        // Blank optional fields are cleared, not left as they were.
+        await page.getByLabel('Postcode (optional)').fill('');
+        await page.getByLabel('Label (optional)').fill('');
         await page.getByRole('button', { name: 'Save', exact: true }).click();
         await page.waitForURL((url) => url.pathname === '/account/addresses');
         await page.getByRole('listitem').filter({ hasText: address.address_1 }).getByText(/Bath/).waitFor();
@@ -84,7 +87,11 @@ for (const javaScript of [true, false]) {
     assert.equal((await again.post('/api/v1/auth/login', { email: buyer.email, password: newPassword })).status, 200);
     const profile = (await again.get('/api/v1/users/me')).body.data as { first_name: string };
     assert.equal(profile.first_name, 'Emmy');
-    const city = ((await again.get(`/api/v1/users/me/addresses/${address.public_id}`)).body.data as { city: string }).city;
-    assert.equal(city, 'Bath');
+    const edited = (await again.get(`/api/v1/users/me/addresses/${address.public_id}`)).body.data as {
+      city: string;
+      zip_code: string | null;
+      label: string | null;
+    };
+    assert.deepEqual({ city: edited.city, zip_code: edited.zip_code, label: edited.label }, { city: 'Bath', zip_code: null, label: null });
   });
 }

@@ -17,8 +17,8 @@ export const actions: Actions = {
       await event.locals.shop.asForm(form.get('csrf')).addresses.update(event.params.id, {
         ...body,
         address_2: values.address_2 || null,
-        zip_code: values.zip_code || undefined,
-        label: values.label || undefined,
+        zip_code: values.zip_code || null,
+        label: values.label || null,
       });
     } catch (e) {
       return formFailure(e, event, values, {
