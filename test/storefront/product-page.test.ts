@@ -111,7 +111,7 @@ describe('storefront: the product page', () => {
       const refused = await add(typed);
       const text = await refused.text();
       assert.equal(refused.status, 400, typed);
-      assert.match(text, /Choose a quantity from 1 to 999\./, typed);
+      assert.match(text, /Enter a whole number from 1 to 999\./, typed);
       assert.deepEqual(refused.headers.getSetCookie(), [], `${typed}: nothing added`);
     }
     // Enough stock for a whole line (what there is is checked too: a test of its own).

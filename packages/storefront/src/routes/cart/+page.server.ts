@@ -4,6 +4,7 @@ import { mergeNotice } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { cartNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
+import { typedQuantity } from '$lib/server/quantity';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -34,11 +35,11 @@ function done<T>(event: RequestEvent, what: 'updated' | 'removed', result: T): T
 export const actions: Actions = {
   update: async (event) => {
     const form = await event.request.formData();
-    const quantity = Number(form.get('quantity'));
     const variant = variantOf(form);
-    if (!Number.isInteger(quantity) || quantity < 0 || quantity > 999) {
-      return invalid('Choose a quantity from 1 to 999.', { [variant]: 'Choose a quantity from 1 to 999.' });
-    }
+    // An empty box is no quantity (Number('') is 0): only an explicit 0, or the Remove button, removes.
+    const typed = typedQuantity(form.get('quantity'), 'change');
+    if ('refusal' in typed) return invalid(typed.refusal, { [variant]: typed.refusal });
+    const { quantity } = typed;
     try {
       if (quantity === 0) await removeLine(event.locals.shop, form.get('csrf'), variant);
       else await setQuantity(event.locals.shop, form.get('csrf'), variant, quantity);
@@ -46,7 +47,7 @@ export const actions: Actions = {
       // NOT_FOUND: the line was gone already.
       if (!ApiError.is(e, 'NOT_FOUND')) return formFailure(e, event);
     }
-    return done(event, quantity === 0 ? 'removed' : 'updated', { updated: variant });
+    return quantity === 0 ? done(event, 'removed', { removed: true }) : done(event, 'updated', { updated: variant });
   },
   remove: async (event) => {
     const form = await event.request.formData();

@@ -4,6 +4,7 @@ import { addedNotice } from '$lib/server/added-notice';
 import { sentWithoutJavaScript } from '$lib/server/form-notices';
 import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
 import { MAX_QUANTITY } from '$lib/server/guest-cart';
+import { typedQuantity } from '$lib/server/quantity';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
@@ -63,11 +64,9 @@ export const actions: Actions = {
     const variantId = String(form.get('variant') ?? '');
     const typed = String(form.get('quantity') ?? '1').trim();
     const values = { quantity: typed };
-    // Digits only: Number() would also take 0x10, 2e0 or 1.0.
-    const quantity = /^\d{1,3}$/.test(typed) ? Number(typed) : 0;
-    if (quantity < 1 || quantity > MAX_QUANTITY) {
-      return invalid('Choose a quantity from 1 to 999.', { quantity: 'Choose a quantity from 1 to 999.' }, values);
-    }
+    const parsed = typedQuantity(typed, 'add');
+    if ('refusal' in parsed) return invalid(parsed.refusal, { quantity: parsed.refusal }, values);
+    const { quantity } = parsed;
     try {
       const product = await event.locals.shop.api.products.bySlug(event.params.slug);
       const variant = product.variants.find((v) => v.public_id === variantId);
