@@ -167,8 +167,22 @@ export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, lin
   shop.saveGuestCart(lines);
 }
 
+/** A cart form made for a signed-in shopper came after their session ended (signed out in another tab, or expired). */
+export class SignedOut extends Error {}
+
+/**
+ * Whose cart a cart page's form changes. Only a signed-in shopper's forms carry a CSRF token
+ * (cart/+page.server.ts), so a form with one and no session was made for an account: the guest cart
+ * is not the cart it showed, and nothing is changed.
+ */
+async function cartFormFor(shop: Shop, csrf: FormDataEntryValue | null): Promise<'account' | 'guest'> {
+  if (await shop.user()) return 'account';
+  if (csrf !== null) throw new SignedOut();
+  return 'guest';
+}
+
 export async function setQuantity(shop: Shop, csrf: FormDataEntryValue | null, variant: string, quantity: number): Promise<void> {
-  if (await shop.user()) {
+  if ((await cartFormFor(shop, csrf)) === 'account') {
     await shop.asForm(csrf).cart.setQuantity(variant, quantity);
     return;
   }
@@ -176,7 +190,7 @@ export async function setQuantity(shop: Shop, csrf: FormDataEntryValue | null, v
 }
 
 export async function removeLine(shop: Shop, csrf: FormDataEntryValue | null, variant: string): Promise<void> {
-  if (await shop.user()) {
+  if ((await cartFormFor(shop, csrf)) === 'account') {
     await shop.asForm(csrf).cart.remove(variant);
     return;
   }

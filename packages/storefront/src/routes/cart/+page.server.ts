@@ -1,5 +1,5 @@
 import { ApiError } from '@commerce/client';
-import { cartView, removeLine, setQuantity } from '$lib/server/cart';
+import { cartView, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
 import { mergeNotice } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
@@ -32,6 +32,10 @@ function done<T>(event: RequestEvent, what: 'updated' | 'removed', result: T): T
   redirect(303, '/cart');
 }
 
+/** A cart form refused: made for an account whose session has since ended (nothing changed), or by the API. */
+const refused = (e: unknown, event: RequestEvent) =>
+  e instanceof SignedOut ? invalid('You were signed out. Sign in to see your cart.', {}, {}, 401) : formFailure(e, event);
+
 export const actions: Actions = {
   update: async (event) => {
     const form = await event.request.formData();
@@ -45,7 +49,7 @@ export const actions: Actions = {
       else await setQuantity(event.locals.shop, form.get('csrf'), variant, quantity);
     } catch (e) {
       // NOT_FOUND: the line was gone already.
-      if (!ApiError.is(e, 'NOT_FOUND')) return formFailure(e, event);
+      if (!ApiError.is(e, 'NOT_FOUND')) return refused(e, event);
     }
     return quantity === 0 ? done(event, 'removed', { removed: true }) : done(event, 'updated', { updated: variant });
   },
@@ -54,7 +58,7 @@ export const actions: Actions = {
     try {
       await removeLine(event.locals.shop, form.get('csrf'), variantOf(form));
     } catch (e) {
-      if (!ApiError.is(e, 'NOT_FOUND')) return formFailure(e, event);
+      if (!ApiError.is(e, 'NOT_FOUND')) return refused(e, event);
     }
     return done(event, 'removed', { removed: true });
   },
