@@ -1,6 +1,6 @@
-import { ApiError, type DataOf } from '@commerce/client';
+import { ApiError, NetworkError, ResponseError, type DataOf } from '@commerce/client';
 import { storeSettings, type Product } from './catalog';
-import { addGuestLine, mergeNotice, type GuestLine } from './guest-cart';
+import { addGuestLine, MAX_QUANTITY, mergeNotice, type GuestLine } from './guest-cart';
 import type { CookieEvent } from './read-once';
 import { fromCents, toCents } from './money';
 import type { Shop } from './shop';
@@ -198,50 +198,76 @@ export async function removeLine(shop: Shop, csrf: FormDataEntryValue | null, va
 }
 
 export interface Merged {
+  /** Lines added to the account's cart. */
   moved: number;
-  /** Names of the lines the API refused (no longer on sale). */
-  skipped: string[];
+  /** Lines whose variant is gone or no longer on sale: left out. */
+  unavailable: number;
+  /** Lines cut down (or left out, when the account's line was full) so the line holds at most MAX_QUANTITY. */
+  capped: number;
+  /** Lines not moved for another reason (refused, or not reached when the API failed): kept in the visitor's cart for the next sign-in. */
+  kept: number;
   /** Items the account's cart held before: the shopper is shown the cart they now have together. */
   saved: number;
 }
 
+/** The API failed or was not reached: the merge stops there, and what it did not move is kept. */
+const interrupts = (e: unknown) => e instanceof ApiError || e instanceof NetworkError || e instanceof ResponseError;
+
 /**
  * After sign-in or registration: the guest cart's lines go into the account's cart (added to any line
- * already there, as the API adds). Lines the API refuses (no longer on sale) are counted, not lost silently.
+ * already there, as the API adds, up to MAX_QUANTITY with what the line holds). A line whose variant is
+ * gone or no longer on sale is left out; one refused for another reason, or not reached because the API
+ * failed part-way, stays in the visitor's cart for the next sign-in. Signing in has happened by then, so
+ * a failure of the API is counted, not thrown; the visitor's cart is rewritten with exactly the lines not
+ * moved, whatever happens.
  */
 export async function mergeGuestCart(shop: Shop): Promise<Merged> {
   const lines = shop.guestCart();
-  if (lines.length === 0) return { moved: 0, skipped: [], saved: 0 };
-  const [products, before] = await Promise.all([
-    productsOf(
-      shop,
-      lines.map((line) => line.product),
-    ),
-    shop.api.cart.get(),
-  ]);
-  let moved = 0;
-  const skipped: string[] = [];
-  for (const line of lines) {
-    try {
-      await shop.api.cart.add({ variant_public_id: line.variant, quantity: line.quantity });
-      moved++;
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status >= 500) throw e;
-      skipped.push(products.get(line.product)?.name ?? 'An item no longer on sale');
+  const merged: Merged = { moved: 0, unavailable: 0, capped: 0, kept: 0, saved: 0 };
+  if (lines.length === 0) return merged;
+  const refused: GuestLine[] = [];
+  let next = 0;
+  try {
+    const before = await shop.api.cart.get();
+    merged.saved = before.item_count;
+    const held = new Map(before.items.map((line) => [line.variant_public_id, line.quantity]));
+    for (; next < lines.length; next++) {
+      const line = lines[next]!;
+      const room = MAX_QUANTITY - (held.get(line.variant) ?? 0);
+      if (room <= 0) {
+        // The account's line is full already: nothing of this one fits.
+        merged.capped++;
+        continue;
+      }
+      try {
+        await shop.api.cart.add({ variant_public_id: line.variant, quantity: Math.min(line.quantity, room) });
+        merged.moved++;
+        if (line.quantity > room) merged.capped++;
+      } catch (e) {
+        if (ApiError.is(e, 'NOT_FOUND') || ApiError.is(e, 'VARIANT_UNAVAILABLE')) merged.unavailable++;
+        // Refused for another reason (the line went over 999 since the cart was read, say): kept. A 429, a 5xx or no answer stops the merge.
+        else if (e instanceof ApiError && e.status < 500 && e.status !== 429) refused.push(line);
+        else throw e;
+      }
     }
+  } catch (e) {
+    if (!interrupts(e)) throw e;
+  } finally {
+    const rest = [...refused, ...lines.slice(next)];
+    merged.kept = rest.length;
+    shop.saveGuestCart(rest);
   }
-  shop.saveGuestCart([]);
-  return { moved, skipped, saved: before.item_count };
+  return merged;
 }
 
 /**
  * Where a shopper goes once signed in: where they were going, unless the merge needs a word first
- * (lines left out, or a cart now made of two). Then it is the cart, which says it (cart/+page.svelte).
+ * (lines left out, cut down or kept, or a cart now made of two). Then it is the cart, which says it (cart/+page.svelte).
  */
 export function afterMerge(event: CookieEvent, merged: Merged, next: string): string {
-  const unavailable = merged.skipped.length;
+  const { unavailable, capped, kept } = merged;
   const saved = merged.moved > 0 ? merged.saved : 0;
-  if (unavailable === 0 && saved === 0) return next;
-  mergeNotice.keep(event, { saved, unavailable });
+  if (unavailable === 0 && capped === 0 && kept === 0 && saved === 0) return next;
+  mergeNotice.keep(event, { saved, unavailable, capped, kept });
   return '/cart';
 }

@@ -62,14 +62,24 @@ export function addGuestLine(lines: GuestLine[], line: GuestLine): boolean {
   return true;
 }
 
-/** The cart's word about the sign-in that just merged a guest cart: items the account's cart held, lines left out. */
-export const mergeNotice = readOnceCookie<{ saved: number; unavailable: number }>({
+/** The cart's word about the sign-in that just merged a guest cart (counts; Merged in cart.ts says what each is). */
+export interface MergeNotice {
+  saved: number;
+  unavailable: number;
+  capped: number;
+  kept: number;
+}
+export const NO_MERGE_NOTICE: MergeNotice = { saved: 0, unavailable: 0, capped: 0, kept: 0 };
+
+export const mergeNotice = readOnceCookie<MergeNotice>({
   name: STOREFRONT_COOKIES.merged,
   path: '/cart',
   maxAgeSeconds: 60,
-  write: ({ saved, unavailable }) => `${saved}.${unavailable}`,
+  write: ({ saved, unavailable, capped, kept }) => `${saved}.${unavailable}.${capped}.${kept}`,
   read(raw) {
-    const [saved = 0, unavailable = 0] = raw.split('.').map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
-    return { saved, unavailable };
+    const [saved = 0, unavailable = 0, capped = 0, kept = 0] = raw
+      .split('.')
+      .map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
+    return { saved, unavailable, capped, kept };
   },
 });

@@ -1,6 +1,6 @@
 import { ApiError } from '@commerce/client';
 import { cartView, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
-import { mergeNotice } from '$lib/server/guest-cart';
+import { mergeNotice, NO_MERGE_NOTICE } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { cartNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
@@ -17,7 +17,7 @@ export const load: PageServerLoad = (event) =>
       freeShippingFrom: settings.free_shipping_from,
       csrf: user ? await shop.csrf() : null,
       // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
-      merged: mergeNotice.take(event) ?? { saved: 0, unavailable: 0 },
+      merged: mergeNotice.take(event) ?? NO_MERGE_NOTICE,
       /** What a form sent without JavaScript just did (it was redirected here). */
       notice: cartNotice.take(event),
     };

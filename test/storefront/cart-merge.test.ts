@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { BrowserContext } from 'playwright-core';
+import { sendError } from '../../src/lib/error-handler.js';
+import type { ErrorCode } from '../../src/lib/error-codes.js';
+import { freePort } from '../../src/lib/ports.js';
+import { startTestApp } from '../helpers/app.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { PASSWORD, uniqueEmail } from '../helpers/factories.js';
+import { customer, inShop, makeShop, PHONE, signInThroughShop } from '../helpers/storefront.js';
+
+/**
+ * A visitor's cart moved into the account's at sign-in or registration (mergeGuestCart): a line the
+ * account already holds is added up to the 999 a line holds; only a variant no longer on sale is left
+ * out; a line refused for another reason, or not reached because the API failed part-way, stays in the
+ * visitor's cart for the next sign-in, and the cart page says which is which.
+ */
+const refusals = new Map<string, { status: number; code: ErrorCode }>();
+const port = await freePort();
+const app = await startTestApp(
+  { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_REGISTER: '0' },
+  {
+    // Adding a variant listed in `refusals` to a cart answers as the API would refuse it.
+    setup: (fastify) =>
+      fastify.addHook('preHandler', async (request, reply) => {
+        if (request.method !== 'POST' || request.url !== '/api/v1/cart/items') return;
+        const refusal = refusals.get((request.body as { variant_public_id?: string } | undefined)?.variant_public_id ?? '');
+        if (refusal) return sendError(reply, refusal.status, refusal.code, `refused for the test (${refusal.code})`);
+      }),
+  },
+);
+const browser = await launchBrowser();
+after(async () => {
+  await browser.close();
+  await app.close();
+});
+
+/** The visitor's cart as the storefront keeps it (guest-cart.ts), and what is left of it. */
+const guestCart = (product: string, lines: [variant: string, quantity: number][]) =>
+  lines.map(([variant, quantity]) => `${product}~${variant}~${quantity}`).join('.');
+const cookieCart = async (context: BrowserContext) => (await context.cookies()).find((cookie) => cookie.name === 'cart')?.value ?? null;
+
+describe('storefront: the cart a visitor made, at sign-in', () => {
+  test("a line the account's cart already holds is added up to 999, not dropped as no longer on sale", async (t) => {
+    const { product } = await makeShop(app);
+    const [variant, other] = [product.variants[0]!, product.variants[1]!];
+    const buyer = await customer(app);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant.id, quantity: 600 })).status, 200);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        const cart = guestCart(product.id, [
+          [variant.id, 500],
+          [other.id, 2],
+        ]);
+        await context.addCookies([{ name: 'cart', value: cart, url: app.baseUrl }]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('status').getByText("Your account's cart already had 600 items").waitFor();
+        await page
+          .getByRole('status')
+          .getByText('One item you added before signing in would have gone over 999, the most a cart line holds: it is now 999.')
+          .waitFor();
+        assert.equal(await page.getByText(/no longer on sale|could not be added/).count(), 0);
+        await page.getByRole('link', { name: /^Cart, 1001 items/ }).waitFor();
+        assert.equal(await cookieCart(context), null, 'everything was moved');
+      },
+      { viewport: PHONE },
+    );
+    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
+    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), {
+      [variant.id]: 999,
+      [other.id]: 2,
+    });
+  });
+
+  test('only a variant no longer on sale is left out; a line refused for another reason stays for the next sign-in', async (t) => {
+    const { admin, product } = await makeShop(app);
+    const [moves, forbidden, conflict, gone] = product.variants;
+    refusals.set(forbidden!.id, { status: 403, code: 'CSRF_TOKEN_INVALID' });
+    refusals.set(conflict!.id, { status: 409, code: 'CONFLICT' });
+    assert.equal((await admin.delete(`/api/v1/admin/variants/${gone!.id}`)).status, 204);
+    const buyer = await customer(app);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        const cart = guestCart(product.id, [
+          [moves!.id, 1],
+          [forbidden!.id, 2],
+          [gone!.id, 4],
+          [conflict!.id, 3],
+        ]);
+        await context.addCookies([{ name: 'cart', value: cart, url: app.baseUrl }]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('status').getByText('One item you added before signing in is no longer on sale and was left out.').waitFor();
+        await page
+          .getByRole('status')
+          .getByText(
+            '2 items you added before signing in could not be added to your cart just now. They are kept: they will be added when you next sign in.',
+          )
+          .waitFor();
+        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+        assert.equal(
+          await cookieCart(context),
+          guestCart(product.id, [
+            [forbidden!.id, 2],
+            [conflict!.id, 3],
+          ]),
+          'the refused lines stay, and only they',
+        );
+
+        // Refused no more: the next sign-in moves them.
+        refusals.clear();
+        await page.goto('/logout');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL((url) => url.pathname === '/');
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('status').getByText("Your account's cart already had 1 item").waitFor();
+        await page.getByRole('link', { name: /^Cart, 6 items/ }).waitFor();
+        assert.equal(await cookieCart(context), null);
+      },
+      { viewport: PHONE },
+    );
+  });
+
+  test('the API failing part-way: the account is made and signed in, the lines not moved stay, and none is added twice', async (t) => {
+    const { product } = await makeShop(app);
+    const [first, failing, last] = product.variants;
+    refusals.set(failing!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const email = uniqueEmail('merge');
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        const cart = guestCart(product.id, [
+          [first!.id, 1],
+          [failing!.id, 2],
+          [last!.id, 3],
+        ]);
+        await context.addCookies([{ name: 'cart', value: cart, url: app.baseUrl }]);
+        await page.goto('/register');
+        await page.getByLabel('First name').fill('Grace');
+        await page.getByLabel('Last name').fill('Hopper');
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+        await page.getByRole('button', { name: 'Create account' }).click();
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page
+          .getByRole('status')
+          .getByText(
+            '2 items you added before signing in could not be added to your cart just now. They are kept: they will be added when you next sign in.',
+          )
+          .waitFor();
+        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+        assert.equal(
+          await cookieCart(context),
+          guestCart(product.id, [
+            [failing!.id, 2],
+            [last!.id, 3],
+          ]),
+          'the line moved is gone from the visitor cart, the rest stay',
+        );
+
+        refusals.clear();
+        await page.goto('/logout');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL((url) => url.pathname === '/');
+        await signInThroughShop(page, email, PASSWORD);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('link', { name: /^Cart, 6 items/ }).waitFor();
+        assert.equal(await cookieCart(context), null);
+      },
+      { viewport: PHONE },
+    );
+  });
+});
