@@ -74,3 +74,14 @@ test("a quantity is digits, as on the product page: the cart's form refuses what
     'set to 7',
   );
 });
+
+test("the cart says the order ships free exactly from the shop's threshold (500.00 by default), as the API prices it", async () => {
+  const variant = product.variants[0]!; // 49.00
+  const page = async (quantity: number) =>
+    (await (await fetch(`${app.baseUrl}/cart`, { headers: { cookie: `cart=${product.id}~${variant.id}~${quantity}` } })).text()).replace(
+      /\s+/g,
+      ' ',
+    );
+  assert.match(await page(10), /Free shipping on orders from \$500\.00/); // 490.00
+  assert.match(await page(11), /Your order ships free/); // 539.00
+});

@@ -3,6 +3,7 @@ import { cartView, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
 import { mergeNotice, NO_MERGE_NOTICE } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
+import { toCents } from '$lib/server/money';
 import { cartNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { typedQuantity } from '$lib/server/quantity';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
@@ -15,6 +16,8 @@ export const load: PageServerLoad = (event) =>
     return {
       cart,
       freeShippingFrom: settings.free_shipping_from,
+      // The API's rule (shipping is free from this subtotal), in exact cents on the server, not in the browser's floats.
+      shipsFree: toCents(cart.subtotal) >= toCents(settings.free_shipping_from),
       csrf: user ? await shop.csrf() : null,
       // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
       merged: mergeNotice.take(event) ?? NO_MERGE_NOTICE,
