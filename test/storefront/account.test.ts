@@ -95,3 +95,28 @@ for (const javaScript of [true, false]) {
     assert.deepEqual({ city: edited.city, zip_code: edited.zip_code, label: edited.label }, { city: 'Bath', zip_code: null, label: null });
   });
 }
+
+test('registering with an email that has an account says so at the field, with the ways in', async (t) => {
+  const taken = await customer(app);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await page.goto('/register');
+      await page.getByLabel('First name').fill('Ada');
+      await page.getByLabel('Last name').fill('Lovelace');
+      await page.getByLabel('Email').fill(taken.email);
+      await page.getByLabel('Password', { exact: true }).fill('Correct-Horse-9');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('alert').filter({ hasText: 'An account with this email already exists.' }).waitFor();
+      assert.equal(await page.getByLabel('Email').getAttribute('aria-invalid'), 'true');
+      await page.getByRole('link', { name: 'reset its password' }).click();
+      await page
+        .getByRole('heading', { level: 1 })
+        .filter({ hasText: /password/i })
+        .waitFor();
+    },
+    { viewport: PHONE },
+  );
+});

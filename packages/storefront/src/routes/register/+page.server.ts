@@ -39,7 +39,11 @@ export const actions: Actions = {
         ...(values.phone_number ? { phone_number: values.phone_number } : {}),
       });
     } catch (e) {
-      return formFailure(e, event, values, { EMAIL_TAKEN: 'An account with this email already exists. Sign in instead?' });
+      const failure = formFailure(e, event, values, { EMAIL_TAKEN: 'An account with this email already exists.' });
+      // At the field, with the ways in (the page links them under the form's notice).
+      if (failure.data.code === 'EMAIL_TAKEN')
+        failure.data.errors.email = 'This email already has an account: sign in, or reset its password.';
+      return failure;
     }
     shop.forgetUser();
     redirect(303, afterMerge(event, await mergeGuestCart(shop), next));
