@@ -114,4 +114,23 @@ describe('storefront: the keyboard alone', () => {
       assert.deepEqual(active, { name: 'phone_number', invalid: 'true' });
     });
   });
+  test("the cart's Update and Remove leave the keyboard on the line's button, or on what was said once the line is gone", async (t) => {
+    const [first, second] = product.variants as [(typeof product.variants)[number], (typeof product.variants)[number]];
+    await inShop(browser, t, app, async (page, context) => {
+      const lines = [`${product.id}~${first.id}~1`, `${product.id}~${second.id}~1`];
+      await context.addCookies([{ name: 'cart', value: lines.join('.'), url: app.baseUrl }]);
+      await page.goto('/cart');
+      const line = page.getByRole('listitem').filter({ hasText: `${first.options.size} / ${first.options.colour}` });
+      await line.getByLabel(/Quantity of/).fill('2');
+      await line.getByRole('button', { name: /^Update/ }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').getByText('Your cart is updated.').waitFor();
+      assert.match((await focused(page))?.name ?? '', /^Update/);
+      await line.getByRole('button', { name: /^Remove/ }).focus();
+      await page.keyboard.press('Enter');
+      const removed = page.getByRole('status').filter({ hasText: 'Removed from your cart.' });
+      await removed.waitFor();
+      assert.equal(await removed.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is on what was said');
+    });
+  });
 });

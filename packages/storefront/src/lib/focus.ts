@@ -7,7 +7,8 @@ const FOCUSABLE = 'input, select, textarea, button, a[href], [tabindex]';
  * Where the keyboard goes once a form sent with JavaScript has its answer. Refused: to its first field
  * in error, or else to the page's alert saying why, so the person hears it and starts from there. Done:
  * back to the button that sent it when focus fell to the page (a button disabled while sending loses
- * focus, and the next Tab would start again from the top of the page).
+ * focus, and the next Tab would start again from the top of the page), or, when the form is gone with
+ * what it changed, to the notice saying what happened.
  */
 export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement | null, refused: boolean): Promise<void> {
   await tick();
@@ -28,7 +29,10 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
     : form.isConnected
       ? form.querySelector<HTMLElement>('button[type="submit"], button:not([type])')
       : null;
-  back?.focus();
+  // The form itself is gone (a removed cart line): to the word about what happened, or the page's heading.
+  const target = back ?? document.querySelector<HTMLElement>('[role="status"]') ?? document.querySelector<HTMLElement>('main h1, h1');
+  if (target && !target.matches(FOCUSABLE)) target.setAttribute('tabindex', '-1');
+  target?.focus();
 }
 
 /** `use:enhance={keepFocus}`: SvelteKit's own handling of the answer, then the focus settled as above. */
