@@ -47,17 +47,17 @@ export function createHttpCache({ db }: { db: Db }) {
         .slice(0, 10);
     },
 
+    /** The ETag every catalog read answers with now (the storefront, in-process, checks its pages and kept answers against it). */
+    async currentTag(): Promise<string> {
+      return etagOf(await version.read());
+    },
+
     /**
      * Starts a public read: true when the request's If-None-Match holds the current ETag (answer 304,
      * build nothing). A conditional request reads the version first, alone. A route that reads its
      * data in one statement with the version (`versionWithData`) reads none here for an unconditional
      * request, and hands the version its statement saw to `keys`: one round trip, not two.
      */
-    /** The ETag every catalog read answers with now (the storefront, in-process, checks its pages and kept answers against it). */
-    async currentTag(): Promise<string> {
-      return etagOf(await version.read());
-    },
-
     async notModified(request: FastifyRequest, reply: FastifyReply, options: { versionWithData?: boolean } = {}): Promise<boolean> {
       reply.cacheKeys = [];
       const condition = request.headers['if-none-match'];

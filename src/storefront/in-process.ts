@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The origin the storefront names the service's API by when it runs inside the service (its src/lib/server/transport.ts). */
+/** The origin the storefront names the service's API by when it runs inside the service (handed to it as platform.commerce.apiOrigin). */
 export const IN_PROCESS_ORIGIN = 'http://commerce.internal';
 
 /**

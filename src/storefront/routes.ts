@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../lib/error-handler.js';
-import { inProcessFetch } from './in-process.js';
+import { IN_PROCESS_ORIGIN, inProcessFetch } from './in-process.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -139,6 +139,7 @@ export async function registerStorefront(
         platform: {
           commerce: {
             fetch: inProcessFetch(app, request.ip, publicOrigin),
+            apiOrigin: IN_PROCESS_ORIGIN,
             clientAddress: request.ip,
             requestId: String(request.id),
             instance,

@@ -2,7 +2,6 @@ import { card } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
 import type { PageServerLoad } from './$types';
 
-/** The home page: the newest products and the best rated, beside the category tree the layout loads. */
 /**
  * Browsing pages ship no JavaScript: every link and the filter form are plain HTML, so there is
  * nothing to make smoother, and a phone renders them without parsing or hydrating a script
@@ -10,6 +9,7 @@ import type { PageServerLoad } from './$types';
  */
 export const csr = false;
 
+/** The home page: the newest products and the best rated, beside the category tree the layout loads. */
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { api } = event.locals.shop;

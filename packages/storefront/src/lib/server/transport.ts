@@ -9,6 +9,8 @@ import { PAGE_TTL_MS } from './page-cache';
 export interface InProcessApi {
   /** A fetch that enters the API without a socket (the origin of the URL names the service; only its path is used). */
   fetch: typeof fetch;
+  /** The origin that names the service's API to that fetch (the service's own constant, so the two never drift). */
+  apiOrigin: string;
   /** The shopper's address as the service resolved it with its trust-proxy rules (the API counts rate limits by it). */
   clientAddress: string;
   /** The ID the service gave this page request, sent on as x-request-id so the API's log lines join up with it. */
@@ -66,8 +68,6 @@ function forwardedFor(event: RequestEvent): Record<string, string> {
   }
 }
 
-/** Any origin will do: the in-process fetch routes by path. */
-export const IN_PROCESS_ORIGIN = 'http://commerce.internal';
 const standalone = {};
 
 /**
@@ -81,7 +81,7 @@ export function apiTransport(event: RequestEvent): ApiTransport {
   const inProcess = event.platform?.commerce;
   if (inProcess) {
     return {
-      baseUrl: IN_PROCESS_ORIGIN,
+      baseUrl: inProcess.apiOrigin,
       fetch: inProcess.fetch,
       headers: { ...common, 'x-request-id': inProcess.requestId },
       instance: inProcess.instance,

@@ -6,14 +6,10 @@ import type { PageServerLoad } from './$types';
 const flatten = (nodes: CategoryNode[], depth = 0): { slug: string; name: string; depth: number }[] =>
   nodes.flatMap((node) => [{ slug: node.slug, name: node.name, depth }, ...flatten(node.children, depth + 1)]);
 
-/** All products, and search: the query, filters, sort and page all in the URL. */
-/**
- * Browsing pages ship no JavaScript: every link and the filter form are plain HTML, so there is
- * nothing to make smoother, and a phone renders them without parsing or hydrating a script
- * (Lighthouse's blocking time on a slow phone). Product, cart, checkout and account pages keep it.
- */
+/** A browsing page: no JavaScript (why: routes/+page.server.ts). */
 export const csr = false;
 
+/** All products, and search: the query, filters, sort and page all in the URL. */
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;

@@ -4,14 +4,10 @@ import { loading } from '$lib/server/errors';
 import { apiQuery, filtersOf, SORTS } from '$lib/listing';
 import type { PageServerLoad } from './$types';
 
-/** A category (its subcategories' products included), with filters, sort and page in the URL. */
-/**
- * Browsing pages ship no JavaScript: every link and the filter form are plain HTML, so there is
- * nothing to make smoother, and a phone renders them without parsing or hydrating a script
- * (Lighthouse's blocking time on a slow phone). Product, cart, checkout and account pages keep it.
- */
+/** A browsing page: no JavaScript (why: routes/+page.server.ts). */
 export const csr = false;
 
+/** A category (its subcategories' products included), with filters, sort and page in the URL. */
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
