@@ -1,5 +1,5 @@
 import { ApiError, NetworkError, ResponseError, type DataOf } from '@commerce/client';
-import { storeSettings, type Product } from './catalog';
+import { productsById, storeSettings, type Product } from './catalog';
 import { addGuestLine, MAX_QUANTITY, mergeNotice, type GuestLine } from './guest-cart';
 import type { CookieEvent } from './read-once';
 import { fromCents, toCents } from './money';
@@ -35,24 +35,6 @@ type ApiCart = DataOf<'/api/v1/cart', 'get'>;
 /** The guest cart is full (the storefront keeps at most MAX_GUEST_LINES lines for a visitor). */
 export class GuestCartFull extends Error {}
 
-/** One public read per distinct product of some lines, in parallel; a product no longer on sale reads as `missing`. */
-function perProduct<T>(ids: readonly string[], read: (id: string) => Promise<T>, missing: T): Promise<T[]> {
-  return Promise.all(
-    [...new Set(ids)].map((id) =>
-      read(id).catch((e: unknown) => {
-        if (ApiError.is(e, 'NOT_FOUND')) return missing;
-        throw e;
-      }),
-    ),
-  );
-}
-
-/** The public products of some lines, by ID; a product no longer on sale is missing. */
-async function productsOf(shop: Shop, ids: readonly string[]): Promise<Map<string, Product>> {
-  const found = await perProduct<Product | null>(ids, (id) => shop.api.products.get(id), null);
-  return new Map(found.filter((p): p is Product => p !== null).map((p) => [p.public_id, p]));
-}
-
 /** A line's picture: its variant's own (a colour's photo) when it has one, else the product's first. */
 const imageOf = (product: Product | undefined, variant: Product['variants'][number] | undefined) => {
   const image = variant?.images[0] ?? product?.images[0];
@@ -66,7 +48,7 @@ export async function cartView(shop: Shop): Promise<CartView> {
 }
 
 export async function accountCart(shop: Shop, cart: ApiCart): Promise<CartView> {
-  const products = await productsOf(
+  const products = await productsById(
     shop,
     cart.items.map((line) => line.product_public_id),
   );
@@ -106,7 +88,7 @@ type LineAvailability = DataOf<'/api/v1/cart/availability', 'post'>['items'][num
 async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartView> {
   const productIds = lines.map((line) => line.product);
   const [products, availability, settings] = await Promise.all([
-    productsOf(shop, productIds),
+    productsById(shop, productIds),
     availabilityOf(shop, lines),
     storeSettings(shop),
   ]);

@@ -1,4 +1,4 @@
-import type { DataOf, ItemOf } from '@commerce/client';
+import { ApiError, type DataOf, type ItemOf } from '@commerce/client';
 import { cached } from './cache';
 import type { Shop } from './shop';
 
@@ -145,3 +145,24 @@ export function card(product: Product) {
   };
 }
 export type ProductCard = ReturnType<typeof card>;
+
+/** The public products of some IDs, one read per distinct product in parallel; a product no longer on sale is missing. */
+export async function productsById(shop: Shop, ids: readonly string[]): Promise<Map<string, Product>> {
+  const found = await Promise.all(
+    [...new Set(ids)].map((id) =>
+      shop.api.products.get(id).catch((e: unknown) => {
+        if (ApiError.is(e, 'NOT_FOUND')) return null;
+        throw e;
+      }),
+    ),
+  );
+  return new Map(found.filter((p): p is Product => p !== null).map((p) => [p.public_id, p]));
+}
+
+/** Every product the signed-in shopper has reviewed (all their reviews, page by page). */
+export async function reviewedProductIds(shop: Shop): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for await (const review of shop.api.items('/api/v1/users/me/reviews', { params: { query: { limit: 100 } } }))
+    ids.add(review.product_public_id);
+  return ids;
+}

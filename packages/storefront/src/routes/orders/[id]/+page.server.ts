@@ -1,6 +1,6 @@
 import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
-import type { Product } from '$lib/server/catalog';
+import { productsById, reviewedProductIds } from '$lib/server/catalog';
 import { formFailure, loading, signInPath } from '$lib/server/errors';
 import { cancelledNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import type { Actions, PageServerLoad } from './$types';
@@ -12,18 +12,14 @@ export const load: PageServerLoad = (event) =>
     if (!(await shop.user())) redirect(303, signInPath(event, 'order'));
     const order = await shop.api.orders.get(event.params.id);
     // Product pages for the lines still on sale (to buy again or review).
-    const products = await Promise.all(
-      [...new Set(order.items.map((item) => item.product_public_id))].map((id) =>
-        shop.api.products.get(id).catch((e: unknown) => {
-          if (ApiError.is(e, 'NOT_FOUND')) return null;
-          throw e;
-        }),
-      ),
+    const products = await productsById(
+      shop,
+      order.items.map((item) => item.product_public_id),
     );
-    const slugs = Object.fromEntries(products.filter((p): p is Product => p !== null).map((p) => [p.public_id, p.slug]));
+    const slugs = Object.fromEntries([...products.values()].map((p) => [p.public_id, p.slug]));
     // A delivered order offers a review of each product, except those the shopper has reviewed already.
     const delivered = order.status === 'SHIPPED' || order.status === 'FULFILLED';
-    const reviewed = delivered ? (await shop.api.reviews.mine({ limit: 100 })).data.map((review) => review.product_public_id) : [];
+    const reviewed = delivered ? [...(await reviewedProductIds(shop))] : [];
     const cancelled = cancelledNotice.take(event) === true;
     return { order, slugs, reviewed, placed: event.url.searchParams.has('placed'), csrf: await shop.csrf(), cancelled };
   });
