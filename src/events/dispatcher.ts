@@ -133,6 +133,8 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   const urgentKinds = (Object.keys(deps.kinds) as TargetKind[]).filter((kind) => deps.kinds[kind].urgent);
   /** When the last claim open to every kind was made (performance.now()): while busy, one per poll interval. */
   let lastOpenClaim = -Infinity;
+  /** Whether the last claim took a full batch of PENDING deliveries: more may be due, so the loop goes again at once. */
+  let lastBatchFull = false;
   /** Each target's share of a batch being sent by this dispatcher. */
   const inFlight = new Map<number, Promise<void>>();
   const kindOf = (name: string) => deps.kinds[name as TargetKind] as DeliveryKind<unknown> | undefined;
@@ -188,6 +190,7 @@ export function createEventDispatcher(deps: DispatcherDeps) {
       );
     }
     if (placed === SEQUENCE_BATCH && !paced) loop.nudge();
+    lastBatchFull = batch.length === BATCH;
     return batch.length + cursors.length;
   }
 
@@ -403,7 +406,8 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   const loop = backgroundLoop({
     run: () => runOnce({ yielding: true }),
     // A full batch means more may be waiting: go again at once (while busy, runOnce takes only urgent kinds).
-    pauseAfter: (count) => (count === BATCH ? 0 : deps.pollIntervalMs),
+    // (Not runOnce's count, which adds the streams claimed beside the deliveries.)
+    pauseAfter: () => (lastBatchFull ? 0 : deps.pollIntervalMs),
     retryMs: deps.pollIntervalMs,
     onError: (error) => log.error({ err: error }, 'event dispatcher claim failed'),
   });
