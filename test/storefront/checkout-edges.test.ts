@@ -45,7 +45,7 @@ describe('storefront: checkout edges', () => {
           shoppers.map(({ page }) =>
             Promise.race([
               page
-                .getByRole('heading', { name: 'Thank you! Your order is confirmed.' })
+                .getByRole('heading', { name: 'Thank you! We have your order.' })
                 .waitFor()
                 .then(() => 'ordered'),
               page
@@ -192,7 +192,7 @@ describe('storefront: checkout edges', () => {
         await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-coupon-applied-phone.png'));
 
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         const [order] = await ordersOf(app, buyer.email);
         const { body } = await buyer.client.get(`/api/v1/orders/${order!.public_id}`);
         assert.equal(body.data.total, '82.00', 'the order costs what the checkout said');
@@ -218,9 +218,10 @@ describe('storefront: checkout edges', () => {
       app,
       async (page) => {
         await signInThroughShop(page, buyer.email, buyer.password);
-        // As the confirmation page after placing it: the thanks go once the order is cancelled.
-        await page.goto(`/orders/${order}?placed=1`);
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        // As the confirmation page after placing it (checkout's word for it is a cookie): the thanks go once the order is cancelled.
+        await page.context().addCookies([{ name: 'placed', value: '1', url: `${app.baseUrl}/orders` }]);
+        await page.goto(`/orders/${order}`);
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         await page.getByRole('button', { name: 'Cancel order' }).click();
         // The first press only asks: nothing is cancelled yet.
         await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
@@ -230,7 +231,7 @@ describe('storefront: checkout edges', () => {
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'CANCELLED');
         assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 0, 'the stock went back');
         assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'a cancelled order offers no cancel');
-        assert.equal(await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).count(), 0, 'no thanks for it');
+        assert.equal(await page.getByRole('heading', { name: 'Thank you! We have your order.' }).count(), 0, 'no thanks for it');
 
         const other = await customer(app);
         await page.context().clearCookies();
@@ -292,7 +293,7 @@ describe('storefront: checkout edges', () => {
         // What was typed before the session ended is there again, once.
         assert.equal(await page.getByLabel('Note for us (optional)').inputValue(), 'Please leave it with the neighbour at number 12.');
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
       } finally {
         app.clock.offsetMs = 0;
       }
@@ -326,7 +327,7 @@ describe('storefront: checkout edges', () => {
           assert.match(summary, /3 × /);
           if (javaScript) assert.equal(await notice.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the reason has focus');
           await page.getByRole('button', { name: 'Place order' }).click();
-          await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+          await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         },
         { viewport: PHONE, javaScript, label: `cart-changed-${javaScript ? 'js' : 'nojs'}` },
       );
@@ -367,7 +368,7 @@ describe('storefront: checkout edges', () => {
         );
         await page.unroute('**/checkout?/place');
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
       },
       { viewport: PHONE, expectedConsoleErrors: /ERR_CONNECTION_RESET|Failed to load resource|Failed to fetch/ },
     );

@@ -90,7 +90,7 @@ describe('storefront: the keyboard alone', () => {
       await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
       await tabTo(page, /^Place order$/);
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+      await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
     });
     const orders = await ordersOf(app, buyer.email);
     assert.equal(orders.length, 1);

@@ -120,7 +120,7 @@ describe('storefront without JavaScript', () => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         const orders = await ordersOf(app, buyer.email);
         assert.equal(orders.length, 1);
         assert.equal(orders[0]!.total, '59.00', '49.00 and flat shipping');
@@ -135,7 +135,7 @@ describe('storefront without JavaScript', () => {
         assert.equal((await ordersOf(app, buyer.email))[0]!.status, 'CANCELLED');
         assert.equal(new URL(page.url()).search, '', `no form action left in the address: ${page.url()}`);
         assert.equal(
-          await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).count(),
+          await page.getByRole('heading', { name: 'Thank you! We have your order.' }).count(),
           0,
           'no thanks for a cancelled order',
         );

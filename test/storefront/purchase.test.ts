@@ -57,7 +57,7 @@ async function buyFromHome(page: Page, email: string, password: string) {
   // The total as the API quotes it, before the shopper commits: 2 x 52.00 and flat shipping.
   assert.match(summary, /Total\s+\$114\.00/);
   await page.getByRole('button', { name: 'Place order' }).click();
-  await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+  await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
   return page.getByRole('heading', { level: 1 }).innerText();
 }
 
@@ -134,7 +134,11 @@ describe('storefront: the purchase', () => {
                                                    WHERE u.email = ${email}`.execute(app.db);
         assert.equal(rows[0]!.n, 1, 'one address for a double click');
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+        // The thanks are for arriving from checkout: a reload shows the order alone.
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: /^Order / }).waitFor();
+        assert.equal(await page.getByRole('heading', { name: 'Thank you! We have your order.' }).count(), 0);
         const orders = await ordersOf(app, email);
         assert.equal(orders.length, 1);
       },
@@ -167,7 +171,7 @@ describe('storefront: the purchase', () => {
       });
       const orders = await ordersOf(app, buyer.email);
       assert.equal(orders.length, 1, 'one order');
-      for (const location of locations) assert.equal(location, `/orders/${orders[0]!.public_id}?placed=1`);
+      for (const location of locations) assert.equal(location, `/orders/${orders[0]!.public_id}`);
     });
   });
 });

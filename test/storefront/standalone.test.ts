@@ -66,7 +66,7 @@ describe('storefront: its own process', () => {
       await page.getByText('Sign in or create an account to check out').waitFor();
       await signInThroughShop(page, buyer.email, buyer.password);
       await page.getByRole('button', { name: 'Place order' }).click();
-      await page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }).waitFor();
+      await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
 
       const cookies = await context.cookies();
       assert.ok(cookies.some((cookie) => cookie.name === 'session' && cookie.domain === '127.0.0.1' && cookie.httpOnly));

@@ -17,6 +17,7 @@ export const STOREFRONT_COOKIES = {
   cartNotice: 'cart_notice',
   cancelled: 'cancelled',
   checkoutDraft: 'checkout_draft',
+  placed: 'placed',
 } as const;
 
 export const OWN_COOKIES: ReadonlySet<string> = new Set(Object.values(STOREFRONT_COOKIES));

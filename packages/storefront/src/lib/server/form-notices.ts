@@ -17,6 +17,18 @@ export const cartNotice = readOnceCookie<'updated' | 'removed'>({
   read: (raw) => (raw === 'updated' || raw === 'removed' ? raw : null),
 });
 
+/**
+ * "Thank you, we have your order": said once, on the order page checkout sends the shopper to. Not a
+ * query parameter, which a reload or a bookmark would say again.
+ */
+export const placedNotice = readOnceCookie<true>({
+  name: STOREFRONT_COOKIES.placed,
+  path: '/orders',
+  maxAgeSeconds: 60,
+  write: () => '1',
+  read: (raw) => (raw === '1' ? true : null),
+});
+
 /** On the cancelled order's own page only. */
 export const cancelledNotice = readOnceCookie<true>({
   name: STOREFRONT_COOKIES.cancelled,

@@ -4,6 +4,7 @@ import { redirect } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutDraft } from '$lib/server/checkout-draft';
+import { placedNotice } from '$lib/server/form-notices';
 import { isMoney, toCents } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
@@ -133,7 +134,8 @@ export const actions: Actions = {
         { coupon_code: 'coupon', address_public_id: 'address' },
       );
     }
-    redirect(303, `/orders/${orderId}?placed=1`);
+    placedNotice.keep(event, true);
+    redirect(303, `/orders/${orderId}`);
   },
 
   /** Applies the coupon to the quoted total without placing the order (the place form's other button). */

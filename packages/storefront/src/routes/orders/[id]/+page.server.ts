@@ -2,7 +2,7 @@ import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import { productsById, reviewedProductIds } from '$lib/server/catalog';
 import { formFailure, loading, signInPath } from '$lib/server/errors';
-import { cancelledNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
+import { cancelledNotice, placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import type { Actions, PageServerLoad } from './$types';
 
 /** One of the shopper's orders: the page the order emails link to. Another account's order is not found. */
@@ -21,7 +21,7 @@ export const load: PageServerLoad = (event) =>
     const delivered = order.status === 'SHIPPED' || order.status === 'FULFILLED';
     const reviewed = delivered ? [...(await reviewedProductIds(shop))] : [];
     const cancelled = cancelledNotice.take(event) === true;
-    return { order, slugs, reviewed, placed: event.url.searchParams.has('placed'), csrf: await shop.csrf(), cancelled };
+    return { order, slugs, reviewed, placed: placedNotice.take(event) === true, csrf: await shop.csrf(), cancelled };
   });
 
 export const actions: Actions = {
