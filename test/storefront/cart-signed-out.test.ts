@@ -55,3 +55,30 @@ for (const javaScript of [true, false]) {
     assert.deepEqual(await accountCart(), [2], "the account's cart is as it was");
   });
 }
+
+test("the product page's Add, made for a signed-in shopper, changes no cart once they are signed out, and says so", async (t) => {
+  const buyer = await customer(app);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page, context) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto(`/p/${product.slug}`);
+      const other = await context.newPage();
+      await other.goto('/logout');
+      await other.getByRole('button', { name: 'Sign out' }).click();
+      await other.waitForURL((url) => url.pathname === '/');
+      await other.close();
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('alert').getByText('You were signed out. Sign in to add this to your cart.').waitFor();
+      assert.deepEqual(
+        (await context.cookies()).filter((cookie) => cookie.name === 'cart'),
+        [],
+        'no guest cart was made',
+      );
+    },
+    { viewport: PHONE },
+  );
+  assert.deepEqual((await buyer.client.get('/api/v1/cart')).body.data.items, []);
+});

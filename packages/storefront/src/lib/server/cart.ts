@@ -140,7 +140,7 @@ export async function shortOf(shop: Shop, line: GuestLine, held: number): Promis
 
 /** Adds a line for the shopper: the account's cart with the form's CSRF token, or the guest cart. */
 export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine): Promise<void> {
-  if (await shop.user()) {
+  if ((await cartFormFor(shop, csrf)) === 'account') {
     await shop.asForm(csrf).cart.add({ variant_public_id: line.variant, quantity: line.quantity });
     return;
   }
@@ -153,9 +153,9 @@ export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, lin
 export class SignedOut extends Error {}
 
 /**
- * Whose cart a cart page's form changes. Only a signed-in shopper's forms carry a CSRF token
- * (cart/+page.server.ts), so a form with one and no session was made for an account: the guest cart
- * is not the cart it showed, and nothing is changed.
+ * Whose cart a cart or product page's form changes. Only a signed-in shopper's forms carry a CSRF
+ * token (cart/+page.server.ts, p/[slug]/+page.server.ts), so a form with one and no session was made
+ * for an account: the guest cart is not the cart it meant, and nothing is changed.
  */
 async function cartFormFor(shop: Shop, csrf: FormDataEntryValue | null): Promise<'account' | 'guest'> {
   if (await shop.user()) return 'account';

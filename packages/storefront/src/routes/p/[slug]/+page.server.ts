@@ -2,7 +2,7 @@ import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
 import { addedNotice } from '$lib/server/added-notice';
 import { sentWithoutJavaScript } from '$lib/server/form-notices';
-import { addToCart, GuestCartFull, quantityInCart, shortOf } from '$lib/server/cart';
+import { addToCart, GuestCartFull, quantityInCart, shortOf, SignedOut } from '$lib/server/cart';
 import { MAX_QUANTITY } from '$lib/server/guest-cart';
 import { typedQuantity } from '$lib/server/quantity';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
@@ -97,6 +97,7 @@ export const actions: Actions = {
       return { added: { name: product.name, variant: variant.name, quantity } };
     } catch (e) {
       if (e instanceof GuestCartFull) return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
+      if (e instanceof SignedOut) return invalid('You were signed out. Sign in to add this to your cart.', {}, values, 401);
       if (ApiError.is(e, 'NOT_FOUND')) error(404, { message: 'This product is no longer available.', code: 'NOT_FOUND' });
       return formFailure(e, event, values);
     }
