@@ -188,6 +188,10 @@ describe('storefront: checkout edges', () => {
           .waitFor();
         assert.match(await summary.innerText(), /Discount \(.+\)\s+−\$8\.00[\s\S]*Total\s+\$82\.00/);
         assert.equal((await ordersOf(app, buyer.email)).length, 0, 'applying a coupon places nothing');
+        // Applied by a post answered with a redirect: the page is a GET with the coupon in its address, so a reload keeps it.
+        assert.equal(new URL(page.url()).searchParams.get('coupon'), code.toLowerCase());
+        await page.reload();
+        assert.match(await summary.innerText(), /Total\s+\$82\.00/);
         assert.equal(await sidewaysScroll(page), 0, 'the coupon row fits 360 px');
         await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-coupon-applied-phone.png'));
 
@@ -197,6 +201,10 @@ describe('storefront: checkout edges', () => {
         const { body } = await buyer.client.get(`/api/v1/orders/${order!.public_id}`);
         assert.equal(body.data.total, '82.00', 'the order costs what the checkout said');
         assert.equal(body.data.coupon_code, code);
+        // Back from the order: the checkout again by GET (its cart now empty), no 'send the form again?'.
+        const back = await page.goBack();
+        assert.equal(back?.request().method(), 'GET');
+        await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
       },
       { javaScript: false, viewport: PHONE },
     );

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '@commerce/client';
-import { redirect } from '@sveltejs/kit';
+import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
-import { checkoutDraft } from '$lib/server/checkout-draft';
-import { placedNotice } from '$lib/server/form-notices';
+import { checkoutDraft, type CheckoutDraft } from '$lib/server/checkout-draft';
+import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { isMoney, toCents } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
@@ -24,11 +24,14 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
-    const [cart, addresses, settings, quote] = await Promise.all([
+    const taken = checkoutDraft.take(event);
+    // A coupon applied without JavaScript comes back in the address (post, redirect, get): a reload keeps it.
+    const coupon = (event.url.searchParams.get('coupon') ?? '').trim().slice(0, 50);
+    const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
       shop.api.cart.get(),
       shop.api.addresses.list({ limit: 100 }),
       storeSettings(shop),
-      shop.api.cart.quote(),
+      quoteWith(shop, event, coupon, taken),
     ]);
     // A first address starts from the account's own name and phone, as the person buying is most often the one receiving.
     const profile = addresses.data.length === 0 ? await shop.api.account.get() : null;
@@ -44,10 +47,24 @@ export const load: PageServerLoad = (event) =>
       agreedLines: linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity }))),
       csrf: await shop.csrf(),
       key: randomUUID(),
-      /** What was filled in when the session ended at the last try, kept across the sign-in. */
-      draft: checkoutDraft.take(event),
+      /** What was filled in before: when the session ended at the last try (kept across the sign-in), or with a coupon applied. */
+      draft: { ...(taken ?? {}), ...(coupon ? { coupon } : {}) },
+      /** The coupon in the address could not be applied: why, at its field. */
+      couponProblem,
     };
   });
+
+/** The quote with `coupon` applied; when it cannot be, the quote without it and the reason, as the Apply button says it. */
+async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: string, draft: CheckoutDraft | null) {
+  if (!coupon) return { quote: await shop.api.cart.quote(), couponProblem: null };
+  try {
+    return { quote: await shop.api.cart.quote(coupon), couponProblem: null };
+  } catch (e) {
+    if (!ApiError.is(e, 'INVALID_COUPON') && !ApiError.is(e, 'COUPON_EXHAUSTED')) throw e;
+    const { data } = formFailure(e, event, { ...(draft ?? {}), coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' });
+    return { quote: await shop.api.cart.quote(), couponProblem: data };
+  }
+}
 
 /** The cart's lines as the page lists them (variant and quantity), in one string the place form carries back. */
 const linesAgreed = (lines: readonly { variant: string; quantity: number }[]) =>
@@ -142,6 +159,12 @@ export const actions: Actions = {
   coupon: async (event) => {
     const { shop } = event.locals;
     const values = placeValues(await event.request.formData());
+    if (sentWithoutJavaScript(event)) {
+      // Without JavaScript: back to the checkout by GET, the coupon in its address and the rest kept once, so
+      // the history holds no page made by a post (Back after placing the order asks to send nothing again).
+      checkoutDraft.keep(event, values);
+      redirect(303, values.coupon ? `/checkout?coupon=${encodeURIComponent(values.coupon)}` : '/checkout');
+    }
     try {
       return { quote: await shop.api.cart.quote(values.coupon || undefined), values };
     } catch (e) {
