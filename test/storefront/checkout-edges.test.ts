@@ -334,6 +334,7 @@ describe('storefront: checkout edges', () => {
           const summary = await page.getByRole('complementary').innerText();
           assert.match(summary, /3 × /);
           if (javaScript) assert.equal(await notice.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the reason has focus');
+          await keepScreenshot(page, path.join(SHOP_RESULTS, `checkout-cart-changed-${javaScript ? 'js' : 'nojs'}-phone.png`));
           await page.getByRole('button', { name: 'Place order' }).click();
           await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         },
@@ -368,6 +369,7 @@ describe('storefront: checkout edges', () => {
         });
         await page.getByRole('button', { name: 'Place order' }).click();
         await page.getByRole('alert').filter({ hasText: 'We could not hear back from the shop' }).waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-answer-lost-phone.png'));
         assert.equal((await ordersOf(app, buyer.email)).length, 1, 'it was placed');
         assert.equal(
           await page.getByRole('heading', { level: 1, name: 'Checkout' }).count(),

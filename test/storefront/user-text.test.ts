@@ -117,6 +117,13 @@ test('the longest unbroken text a shopper or the shop may write wraps inside its
         ]) {
           await page.goto(path);
           assert.equal(await sidewaysScroll(page), 0, `${path} at ${viewport.width} px`);
+          // Breaking long words must not squeeze the shop's own short words: no button or badge goes a letter a line.
+          const squeezed = await page
+            .locator('button:visible, .button:visible, .badge:visible')
+            .evaluateAll((elements) =>
+              elements.filter((el) => el.getBoundingClientRect().height > 90).map((el) => (el.textContent ?? '').trim().slice(0, 30)),
+            );
+          assert.deepEqual(squeezed, [], `${path} at ${viewport.width} px`);
         }
       },
       { viewport, label: `long-text-${viewport.width}` },
