@@ -144,7 +144,10 @@ export function createEventDispatcher(deps: DispatcherDeps) {
   async function runOnce({ yielding = false } = {}): Promise<number> {
     // While the API is busy, a claim within a poll interval of the last open one takes only urgent kinds.
     const paced = yielding && busy() && performance.now() - lastOpenClaim < deps.pollIntervalMs;
-    if (paced && urgentKinds.length === 0) return 0;
+    if (paced && urgentKinds.length === 0) {
+      lastBatchFull = false;
+      return 0;
+    }
     if (!paced) lastOpenClaim = performance.now();
     const placed = await sequenceEvents(db, SEQUENCE_BATCH);
     const claim = randomUUID();

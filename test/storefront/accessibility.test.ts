@@ -93,7 +93,8 @@ async function smallTargets(page: Page): Promise<string[]> {
 async function check(page: Page, paths: string[], phone: boolean) {
   const failures: string[] = [];
   for (const path of paths) {
-    if (path.endsWith('?as-placed')) await page.context().addCookies([{ name: 'placed', value: '1', url: `${app.baseUrl}/orders` }]);
+    if (path.endsWith('?as-placed'))
+      await page.context().addCookies([{ name: 'placed', value: order.public_id, url: `${app.baseUrl}/orders` }]);
     await page.goto(path);
     const violations = await accessibilityProblems(page);
     if (violations.length > 0) failures.push(`${path}:\n${describeViolations(violations)}`);

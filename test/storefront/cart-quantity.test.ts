@@ -5,10 +5,10 @@ import { inShop, makeShop, PHONE, startShop } from '../helpers/storefront.js';
 /**
  * The cart's quantity box takes what the product page's takes (digits only, up to 999), and 0: an
  * empty or malformed box is refused at the box and changes nothing; only an explicit 0 removes the
- * line. With JavaScript and without. (The parser's own cases: test/unit/storefront-quantity.unit.test.ts.)
+ * line. With JavaScript and without.
  */
 const { t: app, browser } = await startShop();
-const { product } = await makeShop(app);
+const { product, admin } = await makeShop(app);
 const REFUSAL = 'Enter a whole number from 1 to 999, or 0 to remove it.';
 
 for (const javaScript of [true, false]) {
@@ -76,12 +76,17 @@ test("a quantity is digits, as on the product page: the cart's form refuses what
 });
 
 test("the cart says the order ships free exactly from the shop's threshold (500.00 by default), as the API prices it", async () => {
-  const variant = product.variants[0]!; // 49.00
-  const page = async (quantity: number) =>
+  const [atFifty, justBelow] = [product.variants[2]!, product.variants[3]!];
+  for (const [variant, price] of [
+    [atFifty, '50.00'],
+    [justBelow, '49.99'],
+  ] as const)
+    assert.equal((await admin.patch(`/api/v1/admin/variants/${variant.id}`, { price })).status, 200);
+  const page = async (variant: { id: string }, quantity: number) =>
     (await (await fetch(`${app.baseUrl}/cart`, { headers: { cookie: `cart=${product.id}~${variant.id}~${quantity}` } })).text()).replace(
       /\s+/g,
       ' ',
     );
-  assert.match(await page(10), /Free shipping on orders from \$500\.00/); // 490.00
-  assert.match(await page(11), /Your order ships free/); // 539.00
+  assert.match(await page(justBelow, 10), /Free shipping on orders from \$500\.00/, '499.90');
+  assert.match(await page(atFifty, 10), /Your order ships free/, 'exactly 500.00');
 });

@@ -227,7 +227,12 @@ describe('storefront: checkout edges', () => {
       async (page) => {
         await signInThroughShop(page, buyer.email, buyer.password);
         // As the confirmation page after placing it (checkout's word for it is a cookie): the thanks go once the order is cancelled.
-        await page.context().addCookies([{ name: 'placed', value: '1', url: `${app.baseUrl}/orders` }]);
+        // The word is for the order it names: another order's page says nothing of it (and spends it).
+        await page.context().addCookies([{ name: 'placed', value: 'ord_anotherorder123456', url: `${app.baseUrl}/orders` }]);
+        await page.goto(`/orders/${order}`);
+        await page.getByRole('heading', { level: 1, name: /^Order / }).waitFor();
+        assert.equal(await page.getByRole('heading', { name: 'Thank you! We have your order.' }).count(), 0);
+        await page.context().addCookies([{ name: 'placed', value: order, url: `${app.baseUrl}/orders` }]);
         await page.goto(`/orders/${order}`);
         await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         await page.getByRole('button', { name: 'Cancel order' }).click();
@@ -383,5 +388,67 @@ describe('storefront: checkout edges', () => {
       { viewport: PHONE, expectedConsoleErrors: /ERR_CONNECTION_RESET|Failed to load resource|Failed to fetch/ },
     );
     assert.equal((await ordersOf(app, buyer.email)).length, 1, 'the same order, not a second');
+  });
+
+  test('an order answered with a 5xx may have been placed: the checkout keeps its key and says so, as for a lost answer', async (t) => {
+    const { product } = await makeShop(app);
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[1]!.id, quantity: 1 });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        const key = await page.locator('input[name="key"]').inputValue();
+        // The order is placed; what comes back is a refusal with a 5xx (a proxy's, a timeout), as SvelteKit encodes one.
+        await page.route('**/checkout?/place', async (route) => {
+          await route.fetch();
+          const data = JSON.stringify([{ message: 1, errors: 2, values: 3 }, 'The shop is busy right now.', {}, {}]);
+          await route.fulfill({
+            status: 200,
+            contentType: 'application/json',
+            body: JSON.stringify({ type: 'failure', status: 503, data }),
+          });
+        });
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('alert').filter({ hasText: 'We could not hear back from the shop' }).waitFor();
+        assert.equal(await page.locator('input[name="key"]').inputValue(), key, 'the same key for the retry');
+        await page.unroute('**/checkout?/place');
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+      },
+      { viewport: PHONE },
+    );
+    assert.equal((await ordersOf(app, buyer.email)).length, 1);
+  });
+
+  test('a coupon cleared after Apply is not ordered at a total the page did not show', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const code = `CLR${Date.now().toString(36)}`.toUpperCase();
+    assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 2 });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        await page.getByLabel('Coupon code (optional)').fill(code);
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${code} applied` })
+          .waitFor();
+        await page.getByLabel('Coupon code (optional)').fill('');
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('alert').filter({ hasText: 'The total shown was for another coupon' }).waitFor();
+        assert.equal((await ordersOf(app, buyer.email)).length, 0);
+      },
+      { viewport: PHONE },
+    );
   });
 });

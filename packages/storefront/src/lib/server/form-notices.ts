@@ -21,12 +21,13 @@ export const cartNotice = readOnceCookie<'updated' | 'removed'>({
  * "Thank you, we have your order": said once, on the order page checkout sends the shopper to. Not a
  * query parameter, which a reload or a bookmark would say again.
  */
-export const placedNotice = readOnceCookie<true>({
+export const placedNotice = readOnceCookie<string>({
   name: STOREFRONT_COOKIES.placed,
   path: '/orders',
   maxAgeSeconds: 60,
-  write: () => '1',
-  read: (raw) => (raw === '1' ? true : null),
+  // The order it is about: another order's page, opened meanwhile, says nothing.
+  write: (orderId) => orderId,
+  read: (raw) => (/^ord_[A-Za-z0-9_-]{8,64}$/.test(raw) ? raw : null),
 });
 
 /** On the cancelled order's own page only. */

@@ -74,22 +74,26 @@ const linesAgreed = (lines: readonly { variant: string; quantity: number }[]) =>
     .join(',');
 
 /**
- * Whether the cart now differs from what the place form showed: other lines or quantities, or a total
- * above the one the shopper agreed to pay (a lower one, such as a coupon typed without Apply, is no
- * surprise). A form without them (made before they were added) is not checked, nor an empty cart (the
+ * Whether the cart now differs from what the place form showed: other lines or quantities ('cart'), or
+ * a total above the one the shopper agreed to pay ('coupon' when the coupon typed is not the one that
+ * total was quoted with, such as one cleared after Apply; a lower total is no surprise). A form without them (made before they were added) is not checked, nor an empty cart (the
  * API answers it: the order this form's key placed, or CART_EMPTY). The API still decides
  * stock and prices as it places the order; this only keeps a change made in another tab from being
  * ordered unseen.
  */
-async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<boolean> {
+async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<'cart' | 'coupon' | null> {
   const lines = form.get('agreed_lines');
   const total = form.get('agreed_total');
-  if (typeof lines !== 'string' || typeof total !== 'string' || !isMoney(total)) return false;
+  if (typeof lines !== 'string' || typeof total !== 'string' || !isMoney(total)) return null;
   const [cart, quote] = await Promise.all([shop.api.cart.get(), shop.api.cart.quote(coupon || undefined).catch(() => null)]);
   // Empty: this form's order may be placed already (its answer lost), and sending it again shows that order.
-  if (cart.items.length === 0) return false;
+  if (cart.items.length === 0) return null;
   const now = linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity })));
-  return now !== lines || (quote !== null && toCents(quote.total) > toCents(total));
+  if (now !== lines) return 'cart';
+  if (quote === null || toCents(quote.total) <= toCents(total)) return null;
+  // Dearer with the same lines: a coupon typed (or cleared) since the total was quoted, or prices that moved.
+  const agreedCoupon = String(form.get('agreed_coupon') ?? '');
+  return coupon.toUpperCase() !== agreedCoupon.toUpperCase() ? 'coupon' : 'cart';
 }
 
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
@@ -111,13 +115,13 @@ export const actions: Actions = {
     let orderId: string;
     try {
       // The cart changed after this page was shown (in another tab): what the shopper agreed to is not what would be ordered.
-      if (await cartMovedFrom(shop, form, coupon)) {
-        return invalid(
-          'Your cart changed since this page was shown. Check your order and its total below, then place it again.',
-          {},
-          values,
-          409,
-        );
+      const moved = await cartMovedFrom(shop, form, coupon);
+      if (moved) {
+        const message =
+          moved === 'coupon'
+            ? 'The total shown was for another coupon. Press Apply to see the total with this one, then place the order.'
+            : 'Your cart changed since this page was shown. Check your order and its total below, then place it again.';
+        return invalid(message, moved === 'coupon' ? { coupon: 'Press Apply to see the total with this coupon.' } : {}, values, 409);
       }
       const order = await shop
         .asForm(form.get('csrf'))
@@ -151,7 +155,7 @@ export const actions: Actions = {
         { coupon_code: 'coupon', address_public_id: 'address' },
       );
     }
-    placedNotice.keep(event, true);
+    placedNotice.keep(event, orderId);
     redirect(303, `/orders/${orderId}`);
   },
 

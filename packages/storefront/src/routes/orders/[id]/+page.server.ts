@@ -10,6 +10,8 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'order'));
+    // Read (and so spent) before anything that could fail, and only for the order it names.
+    const placed = placedNotice.take(event) === event.params.id;
     const order = await shop.api.orders.get(event.params.id);
     // Product pages for the lines still on sale (to buy again or review).
     const products = await productsById(
@@ -21,7 +23,7 @@ export const load: PageServerLoad = (event) =>
     const delivered = order.status === 'SHIPPED' || order.status === 'FULFILLED';
     const reviewed = delivered ? [...(await reviewedProductIds(shop))] : [];
     const cancelled = cancelledNotice.take(event) === true;
-    return { order, slugs, reviewed, placed: placedNotice.take(event) === true, csrf: await shop.csrf(), cancelled };
+    return { order, slugs, reviewed, placed, csrf: await shop.csrf(), cancelled };
   });
 
 export const actions: Actions = {
