@@ -158,10 +158,26 @@ describe('managing endpoints', () => {
     assert.equal((await t.superAdmin.get(`${ENDPOINTS}/${bystander.public_id}/deliveries/${entry.public_id}`)).status, 404);
   });
 
-  test('redelivery: one delivery again under the same webhook-id, or every one that failed for good since a time', async () => {
+  /** A receiver of this test's own that answers 500 until told otherwise; closed after the file. */
+  async function failingReceiver(): Promise<Receiver> {
     const own = await startReceiver();
     after(() => own.close());
     own.answer = () => ({ status: 500 });
+    return own;
+  }
+
+  /** Past the retry window (ten minutes): the next failure of each delivery due is its last. */
+  async function pastTheRetryWindow(): Promise<void> {
+    t.clock.advance(11 * 60_000);
+    try {
+      await deliverDue(t);
+    } finally {
+      t.clock.offsetMs = 0;
+    }
+  }
+
+  test('redelivery: one delivery again under the same webhook-id, or every one that failed for good since a time', async () => {
+    const own = await failingReceiver();
     const endpoint = await createEndpoint(t.superAdmin, own.url, ['customer.registered']);
     // One event before `since`, which a redelivery since then must leave alone; two after it.
     await signUp(t);
@@ -172,10 +188,7 @@ describe('managing endpoints', () => {
     await signUp(t);
     await signUp(t);
     await deliverDue(t);
-    // Past the retry window (ten minutes): the next failure is the last.
-    t.clock.advance(11 * 60_000);
-    await deliverDue(t);
-    t.clock.offsetMs = 0;
+    await pastTheRetryWindow();
     const failed = (await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED')).filter((d) => d.public_id !== before.public_id);
     assert.equal(failed.length, 2);
     assert.ok(failed.every((d) => d.attempts === 2 && d.next_attempt_at === null));
@@ -213,18 +226,11 @@ describe('managing endpoints', () => {
   });
 
   test('a redelivery that fails again starts a new round: its first wait is the shortest again, not the longest', async () => {
-    const own = await startReceiver();
-    after(() => own.close());
-    own.answer = () => ({ status: 500 });
+    const own = await failingReceiver();
     const endpoint = await createEndpoint(t.superAdmin, own.url, ['customer.registered']);
     await signUp(t);
     await deliverDue(t);
-    t.clock.advance(11 * 60_000);
-    try {
-      await deliverDue(t);
-    } finally {
-      t.clock.offsetMs = 0;
-    }
+    await pastTheRetryWindow();
     const [failed] = await deliveryLog(t.superAdmin, endpoint.public_id, 'status=FAILED');
     assert.equal(failed.attempts, 2);
 

@@ -133,8 +133,9 @@ export async function quantityInCart(shop: Shop, variant: string): Promise<numbe
  * quantity rather than at the cart page.
  */
 export async function shortOf(shop: Shop, line: GuestLine, held: number): Promise<{ left: number; inCart: number } | null> {
-  const [answer] = (await shop.api.cart.availability([{ variant_public_id: line.variant, quantity: Math.min(line.quantity + held, 999) }]))
-    .items;
+  const [answer] = (
+    await shop.api.cart.availability([{ variant_public_id: line.variant, quantity: Math.min(line.quantity + held, MAX_QUANTITY) }])
+  ).items;
   return answer !== undefined && answer.quantity_available !== null ? { left: answer.quantity_available, inCart: held } : null;
 }
 

@@ -24,14 +24,18 @@ export const OWN_COOKIES: ReadonlySet<string> = new Set(Object.values(STOREFRONT
 export const PERSONAL_COOKIES: ReadonlySet<string> = new Set([...Object.values(API_COOKIES), ...OWN_COOKIES]);
 
 /**
- * Whether a Cookie header carries any cookie a page can depend on: a `name=value` pair of one of them
- * (names are case-sensitive; a pair without `=` is no cookie to SvelteKit or the API either).
+ * A Cookie header's `name=value` pairs, read as SvelteKit and the API read them: split at `;`, the
+ * name before the first `=` (case-sensitive, trimmed); a pair without `=` is no cookie.
  */
-export function carriesPersonalCookie(header: string | null): boolean {
-  if (!header) return false;
-  for (const pair of header.split(';')) {
+export function* cookiePairs(header: string | null): Generator<[name: string, value: string]> {
+  for (const pair of (header ?? '').split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && PERSONAL_COOKIES.has(pair.slice(0, eq).trim())) return true;
+    if (eq > 0) yield [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
   }
+}
+
+/** Whether a Cookie header carries any cookie a page can depend on. */
+export function carriesPersonalCookie(header: string | null): boolean {
+  for (const [name] of cookiePairs(header)) if (PERSONAL_COOKIES.has(name)) return true;
   return false;
 }

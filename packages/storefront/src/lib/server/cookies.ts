@@ -1,6 +1,7 @@
 import type { CookieStore } from '@commerce/client';
 import type { RequestEvent } from '@sveltejs/kit';
 import { parse } from 'set-cookie-parser';
+import { cookiePairs } from './cookie-names';
 
 /**
  * The shopper's cookie jar for this request's API calls: it starts from the API's cookies the browser
@@ -11,12 +12,7 @@ import { parse } from 'set-cookie-parser';
  */
 export function relayingJar(event: RequestEvent, relayed: ReadonlySet<string>): CookieStore & { has(name: string): boolean } {
   const cookies = new Map<string, string>();
-  for (const pair of (event.request.headers.get('cookie') ?? '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) continue;
-    const name = pair.slice(0, eq).trim();
-    if (relayed.has(name)) cookies.set(name, pair.slice(eq + 1).trim());
-  }
+  for (const [name, value] of cookiePairs(event.request.headers.get('cookie'))) if (relayed.has(name)) cookies.set(name, value);
   return {
     has: (name) => cookies.has(name),
     get: () => (cookies.size > 0 ? [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') : undefined),

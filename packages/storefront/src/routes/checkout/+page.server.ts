@@ -44,7 +44,7 @@ export const load: PageServerLoad = (event) =>
       settings,
       quote,
       /** The lines this page shows, sent back with the order so a cart changed meanwhile is not ordered unseen. */
-      agreedLines: linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity }))),
+      agreedLines: linesOf(cart),
       csrf: await shop.csrf(),
       key: randomUUID(),
       /** What was filled in before: when the session ended at the last try (kept across the sign-in), or with a coupon applied. */
@@ -67,19 +67,19 @@ async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: 
 }
 
 /** The cart's lines as the page lists them (variant and quantity), in one string the place form carries back. */
-const linesAgreed = (lines: readonly { variant: string; quantity: number }[]) =>
-  lines
-    .map((line) => `${line.variant}:${line.quantity}`)
+const linesOf = (cart: { items: readonly { variant_public_id: string; quantity: number }[] }) =>
+  cart.items
+    .map((item) => `${item.variant_public_id}:${item.quantity}`)
     .sort()
     .join(',');
 
 /**
- * Whether the cart now differs from what the place form showed: other lines or quantities ('cart'), or
- * a total above the one the shopper agreed to pay ('coupon' when the coupon typed is not the one that
- * total was quoted with, such as one cleared after Apply; a lower total is no surprise). A form without them (made before they were added) is not checked, nor an empty cart (the
- * API answers it: the order this form's key placed, or CART_EMPTY). The API still decides
- * stock and prices as it places the order; this only keeps a change made in another tab from being
- * ordered unseen.
+ * Whether the cart now differs from what the place form showed: other lines or quantities ('cart'),
+ * or a total above the one the shopper agreed to pay ('coupon' when the coupon typed is not the one
+ * that total was quoted with, such as one cleared after Apply; a lower total is no surprise). A form
+ * without them (made before they were added) is not checked, nor an empty cart (the API answers it:
+ * the order this form's key placed, or CART_EMPTY). The API still decides stock and prices as it
+ * places the order; this only keeps a change made in another tab from being ordered unseen.
  */
 async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<'cart' | 'coupon' | null> {
   const lines = form.get('agreed_lines');
@@ -88,8 +88,7 @@ async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: s
   const [cart, quote] = await Promise.all([shop.api.cart.get(), shop.api.cart.quote(coupon || undefined).catch(() => null)]);
   // Empty: this form's order may be placed already (its answer lost), and sending it again shows that order.
   if (cart.items.length === 0) return null;
-  const now = linesAgreed(cart.items.map((item) => ({ variant: item.variant_public_id, quantity: item.quantity })));
-  if (now !== lines) return 'cart';
+  if (linesOf(cart) !== lines) return 'cart';
   if (quote === null || toCents(quote.total) <= toCents(total)) return null;
   // Dearer with the same lines: a coupon typed (or cleared) since the total was quoted, or prices that moved.
   const agreedCoupon = String(form.get('agreed_coupon') ?? '');
