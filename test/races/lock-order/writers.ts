@@ -47,9 +47,18 @@ export interface Writer {
   route: string;
   /** Makes what one request needs, then returns the request to fire. */
   prepare(f: Fixture, race: Race): Promise<Fire>;
-  /** Statuses a request may answer with when the other writer got there first (deleted, sold, moved). */
-  allowed: number[];
+  /**
+   * Answers a request may give when the other writer got there first (deleted,
+   * sold, moved): a status, or a status with the one error code it may carry.
+   */
+  allowed: readonly (number | `${number} ${string}`)[];
 }
+
+/**
+ * A checkout answers 409 when the other writer sold the stock or used up the
+ * coupon, and 400 VARIANT_UNAVAILABLE when it deleted the product meanwhile.
+ */
+const CHECKOUT_ANSWERS = [201, 409, '400 VARIANT_UNAVAILABLE'] as const;
 
 export const WRITERS: readonly Writer[] = [
   {
@@ -93,7 +102,7 @@ export const WRITERS: readonly Writer[] = [
   {
     name: 'checkout of both variants',
     route: 'POST /api/v1/orders',
-    allowed: [201, 409],
+    allowed: CHECKOUT_ANSWERS,
     async prepare(f, race) {
       const s = await race.customer([
         { variantId: f.variants[1], quantity: 1 },
@@ -105,7 +114,7 @@ export const WRITERS: readonly Writer[] = [
   {
     name: 'checkout of the last unit',
     route: 'POST /api/v1/orders',
-    allowed: [201, 409],
+    allowed: CHECKOUT_ANSWERS,
     async prepare(f, race) {
       const last = await race.newVariant(f, 1);
       const s = await race.customer([{ variantId: last, quantity: 1 }]);
@@ -115,7 +124,7 @@ export const WRITERS: readonly Writer[] = [
   {
     name: 'checkout with a coupon',
     route: 'POST /api/v1/orders',
-    allowed: [201, 409],
+    allowed: CHECKOUT_ANSWERS,
     async prepare(f, race) {
       const s = await race.customer([{ variantId: f.variants[0], quantity: 1 }]);
       return () => checkout(s.client, s.addressId, { coupon_code: f.coupon });
