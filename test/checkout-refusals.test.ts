@@ -95,6 +95,33 @@ describe('POST /orders: refusals change nothing', () => {
     assert.deepEqual(await inventoryOf(t, enough), { quantity_on_hand: 3, quantity_reserved: 0 });
   });
 
+  test('a total above the expected_total sent is 409 TOTAL_CHANGED naming both; at or below it the order is placed', async () => {
+    const s = await cartWith(t, t.admin, [{ price: '20.00', quantity: 2 }]);
+    const quoted = ok(await s.client.get(`${API}/cart/quote`)).total; // 40.00 + 10.00 shipping
+    assert.equal(quoted, '50.00');
+    // The price moves after the buyer saw the total.
+    ok(await t.admin.patch(`${API}/admin/variants/${s.variantIds[0]}`, { price: '21.00' }));
+    const body = { address_public_id: s.addressId, payment_method: 'mock', expected_total: quoted };
+    const error = await refused(s, body, 409, 'TOTAL_CHANGED');
+    assert.deepEqual(error.details, [
+      { field: 'expected_total', message: 'the order now costs 52.00', expected_total: '50.00', total: '52.00' },
+    ]);
+
+    // The same shape with whole units: 52 is 52.00, and a lower total than expected is no surprise.
+    ok(await t.admin.patch(`${API}/admin/variants/${s.variantIds[0]}`, { price: '19.00' }));
+    const order = ok(await checkout(s.client, s.addressId, { expected_total: '52' }), 201);
+    assert.equal(order.total, '48.00');
+  });
+
+  test('an expected_total that is not an amount is 400', async () => {
+    const s = await cartWith(t, t.admin, [{ price: '10.00', quantity: 1 }]);
+    for (const expected_total of ['-1.00', '1.234', 'ten', '', 20, '1e3']) {
+      const error = await refused(s, { address_public_id: s.addressId, payment_method: 'mock', expected_total }, 400, 'VALIDATION_ERROR');
+      assert.equal(error.details?.[0]?.field, 'expected_total', String(expected_total));
+    }
+    ok(await checkout(s.client, s.addressId, { expected_total: '20.00' }), 201);
+  });
+
   test('payment methods other than mock, unknown fields, notes over 1000 characters and a missing address are 400', async () => {
     const s = await cartWith(t, t.admin, [{ price: '10.00', quantity: 1 }]);
     const base = { address_public_id: s.addressId, payment_method: 'mock' };

@@ -120,6 +120,12 @@ export const variantUnavailable = (details: ErrorDetail[]) =>
 
 export const cartEmpty = () => new AppError('CART_EMPTY', 'The cart is empty');
 
+/** The order would cost `total`, more than the `expected` total the buyer was shown. */
+export const totalChanged = (expected: string, total: string) =>
+  new AppError('TOTAL_CHANGED', `The order now costs ${total}, more than the ${expected} expected; show the buyer the new total`, [
+    { field: 'expected_total', message: `the order now costs ${total}`, expected_total: expected, total },
+  ]);
+
 /** Used up overall, or (`byAccount`) by this account as often as the coupon allows. */
 export const couponExhausted = (byAccount: boolean) =>
   new AppError('COUPON_EXHAUSTED', byAccount ? 'You have used this coupon as many times as it allows' : 'This coupon has been used up');

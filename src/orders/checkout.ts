@@ -8,10 +8,10 @@ import { applyCoupon, recordCouponUse } from '../coupons/redemption.js';
 import { reserveStock } from '../inventory/stock-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { cartEmpty, insufficientStock, notFound, validationError, variantUnavailable } from '../lib/errors.js';
+import { cartEmpty, insufficientStock, notFound, totalChanged, validationError, variantUnavailable } from '../lib/errors.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 import { isPublicId, newPublicId } from '../lib/ids.js';
-import { fromCents } from '../lib/money.js';
+import { fromCents, toCents } from '../lib/money.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
 import { queuedEmailFrom } from '../outbox/repository.js';
 import { computedObject, eventFrom, recordEvent } from '../events/repository.js';
@@ -90,6 +90,10 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       throw validationError(`An order cannot exceed ${fromCents(MAX_ORDER_AMOUNT)}`, [
         { field: 'items', message: 'the order total is too large; lower the quantities' },
       ]);
+    }
+    // Priced from the rows this transaction read, so the total checked is the total stored.
+    if (input.expected_total !== undefined && totals.total > toCents(input.expected_total)) {
+      throw totalChanged(fromCents(toCents(input.expected_total)), fromCents(totals.total));
     }
 
     // The order's money fields as stored and as answered.

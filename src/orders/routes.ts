@@ -47,7 +47,8 @@ export const orderRoutes =
         summary: 'Place an order from your cart',
         description:
           'Reserves stock, applies the coupon, snapshots prices and the address, empties the cart and queues the confirmation email, all or nothing. ' +
-          'Errors: 404 address, 409 CART_EMPTY, 400 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, 429 RATE_LIMITED.',
+          'Errors: 404 address, 409 CART_EMPTY, 400 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, ' +
+          '409 TOTAL_CHANGED (the total exceeds the expected_total sent), 429 RATE_LIMITED.',
         headers: IdempotencyHeader,
         body: PlaceOrder,
         response: {
@@ -59,6 +60,7 @@ export const orderRoutes =
             'INSUFFICIENT_STOCK',
             'INVALID_COUPON',
             'COUPON_EXHAUSTED',
+            'TOTAL_CHANGED',
             'IDEMPOTENCY_KEY_REUSED',
             'RATE_LIMITED',
           ),

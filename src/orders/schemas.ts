@@ -19,6 +19,15 @@ export const PlaceOrder = Type.Object(
     payment_method: Type.Literal('mock', { description: 'The only payment method' }),
     coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Case-insensitive' })),
     notes: Type.Optional(LongText(1000)),
+    expected_total: Type.Optional(
+      Type.String({
+        pattern: '^\\d{1,10}(\\.\\d{1,2})?$',
+        description:
+          'The total the buyer was shown (as GET /cart/quote answered it). The order is placed only if its total is at most this; ' +
+          'otherwise 409 TOTAL_CHANGED and nothing changes. Closes the gap between the quote and the order when a price or coupon changes meanwhile.',
+        examples: ['59.98'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );

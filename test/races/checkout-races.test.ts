@@ -112,6 +112,48 @@ describe('checkout under concurrency', () => {
     assert.equal(errorOf(reused).code, 'IDEMPOTENCY_KEY_REUSED');
   });
 
+  test('40 checkouts racing a price rise: none is charged more than the expected_total it sent', async () => {
+    const { variantId } = await sellableVariant(t.admin, { stock: 100, price: '20.00' });
+    const shoppers = await inBatches(40, 10, () => shopper(t, [{ variantId, quantity: 1 }]));
+    const quoted = (await shoppers[0]!.client.get('/api/v1/cart/quote')).body.data.total;
+    assert.equal(quoted, '30.00'); // 20.00 + 10.00 shipping
+
+    // The price rises while the checkouts are in flight: each sent the total its buyer was shown.
+    const fire = (s: (typeof shoppers)[number]) => checkout(s.client, s.addressId, { expected_total: quoted });
+    const [early, rise, late] = await Promise.all([
+      Promise.all(shoppers.slice(0, 20).map(fire)),
+      t.admin.patch(`/api/v1/admin/variants/${variantId}`, { price: '25.00' }),
+      Promise.all(shoppers.slice(20).map(fire)),
+    ]);
+    assert.equal(rise.status, 200);
+    const responses = [...early, ...late];
+
+    const placed = responses.filter((r) => r.status === 201);
+    const refused = responses.filter((r) => r.status !== 201);
+    assert.equal(placed.length + refused.length, 40);
+    for (const r of placed) assert.equal(r.body.data.total, '30.00');
+    for (const r of refused) {
+      assert.equal(r.status, 409);
+      assert.deepEqual(errorOf(r).details, [
+        { field: 'expected_total', message: 'the order now costs 35.00', expected_total: '30.00', total: '35.00' },
+      ]);
+    }
+    // What is stored agrees: the orders placed cost what was expected, and only they reserved stock.
+    if (placed.length > 0) {
+      const ids = placed.map((r) => r.body.data.public_id);
+      const totals = await t.db.selectFrom('orders').select('total').where('public_id', 'in', ids).execute();
+      assert.deepEqual(new Set(totals.map((o) => String(o.total))), new Set(['30.00']));
+    }
+    assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 100, quantity_reserved: placed.length });
+    // The refused keep their carts and place the order once shown the new total.
+    if (refused.length > 0) {
+      const again = shoppers[responses.indexOf(refused[0]!)]!;
+      const order = await checkout(again.client, again.addressId, { expected_total: '35.00' });
+      assert.equal(order.status, 201);
+      assert.equal(order.body.data.total, '35.00');
+    }
+  });
+
   test('a coupon with 3 uses left and 20 racing checkouts is used exactly 3 times', async () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 100 });
     const coupon = await t.admin.post('/api/v1/admin/coupons', {

@@ -356,6 +356,35 @@ describe('storefront: checkout edges', () => {
     }
   });
 
+  test('a price raised after checkout was shown is not charged unseen: the new total is shown first', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const variant = product.variants[0]!.id;
+    const buyer = await customer(app);
+    await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant, quantity: 1 });
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        assert.match(await page.getByRole('complementary').innerText(), /\$50\.00/);
+        assert.equal((await admin.patch(`/api/v1/admin/variants/${variant}`, { price: '45.00' })).status, 200);
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('alert').filter({ hasText: 'Your cart changed since this page was shown' }).waitFor();
+        assert.equal((await ordersOf(app, buyer.email)).length, 0, 'nothing charged at a total the page did not show');
+        assert.match(await page.getByRole('complementary').innerText(), /\$55\.00/);
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+      },
+      { viewport: PHONE },
+    );
+    const orders = await ordersOf(app, buyer.email);
+    assert.equal(orders.length, 1);
+    const placed = await app.db.selectFrom('orders').select('total').where('public_id', '=', orders[0]!.public_id).executeTakeFirst();
+    assert.equal(String(placed?.total), '55.00');
+  });
+
   /**
    * An order placed at checkout (phone) whose answer does not come back as sent (`lose` answers the
    * post after it reached the shop); `check` looks at the checkout then, and pressing again must show

@@ -5927,7 +5927,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -6094,7 +6094,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -8743,7 +8743,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -11192,7 +11192,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order from your cart
-         * @description Reserves stock, applies the coupon, snapshots prices and the address, empties the cart and queues the confirmation email, all or nothing. Errors: 404 address, 409 CART_EMPTY, 400 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, 429 RATE_LIMITED.
+         * @description Reserves stock, applies the coupon, snapshots prices and the address, empties the cart and queues the confirmation email, all or nothing. Errors: 404 address, 409 CART_EMPTY, 400 VARIANT_UNAVAILABLE, 409 INSUFFICIENT_STOCK (details name each short variant), 400 INVALID_COUPON, 409 COUPON_EXHAUSTED, 409 TOTAL_CHANGED (the total exceeds the expected_total sent), 429 RATE_LIMITED.
          *
          *     Requires a session (any role).
          */
@@ -11219,6 +11219,11 @@ export interface paths {
                         /** @description Case-insensitive */
                         coupon_code?: string;
                         notes?: string;
+                        /**
+                         * @description The total the buyer was shown (as GET /cart/quote answered it). The order is placed only if its total is at most this; otherwise 409 TOTAL_CHANGED and nothing changes. Closes the gap between the quote and the order when a price or coupon changes meanwhile.
+                         * @example 59.98
+                         */
+                        expected_total?: string;
                     };
                 };
             };
@@ -11291,6 +11296,7 @@ export interface paths {
                  *     - `CART_EMPTY`: The cart is empty
                  *     - `INSUFFICIENT_STOCK`: Not enough stock; `details` names each short variant
                  *     - `COUPON_EXHAUSTED`: The coupon is used up (overall or for this account)
+                 *     - `TOTAL_CHANGED`: The order would cost more than the expected_total sent
                  *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
                  */
                 409: {
@@ -11298,7 +11304,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CART_EMPTY"] | components["schemas"]["Error_INSUFFICIENT_STOCK"] | components["schemas"]["Error_COUPON_EXHAUSTED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_CART_EMPTY"] | components["schemas"]["Error_INSUFFICIENT_STOCK"] | components["schemas"]["Error_COUPON_EXHAUSTED"] | components["schemas"]["Error_TOTAL_CHANGED"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -15755,7 +15761,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -19958,7 +19964,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -20408,6 +20414,23 @@ export interface components {
             error: {
                 /** @constant */
                 code: "CART_EMPTY";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The order would cost more than the expected_total sent */
+        Error_TOTAL_CHANGED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "TOTAL_CHANGED";
                 message: string;
                 details?: ({
                     field: string;

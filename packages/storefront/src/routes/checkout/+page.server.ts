@@ -5,7 +5,7 @@ import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutDraft, type CheckoutDraft } from '$lib/server/checkout-draft';
 import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
-import { isMoney, toCents } from '$lib/server/money';
+import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
@@ -74,26 +74,25 @@ const linesOf = (cart: { items: readonly { variant_public_id: string; quantity: 
     .join(',');
 
 /**
- * Whether the cart now differs from what the place form showed: other lines or quantities ('cart'),
- * or a total above the one the shopper agreed to pay ('coupon' when the coupon typed is not the one
- * that total was quoted with, such as one cleared after Apply; a lower total is no surprise). A form
- * without them (made before they were added) is not checked, nor an empty cart (the API answers it:
- * the order this form's key placed, or CART_EMPTY). The API still decides stock and prices as it
- * places the order; this only keeps a change made in another tab from being ordered unseen.
+ * Whether the cart now holds other lines or quantities than the place form showed, so a change made
+ * in another tab is not ordered unseen. A form without them (made before they were added) is not
+ * checked, nor an empty cart (the API answers it: the order this form's key placed, or CART_EMPTY).
+ * The total is the API's to check: the order is sent with the total the shopper agreed to pay.
  */
-async function cartMovedFrom(shop: App.Locals['shop'], form: FormData, coupon: string): Promise<'cart' | 'coupon' | null> {
+async function cartMovedFrom(shop: App.Locals['shop'], form: FormData): Promise<boolean> {
   const lines = form.get('agreed_lines');
-  const total = form.get('agreed_total');
-  if (typeof lines !== 'string' || typeof total !== 'string' || !isMoney(total)) return null;
-  const [cart, quote] = await Promise.all([shop.api.cart.get(), shop.api.cart.quote(coupon || undefined).catch(() => null)]);
-  // Empty: this form's order may be placed already (its answer lost), and sending it again shows that order.
-  if (cart.items.length === 0) return null;
-  if (linesOf(cart) !== lines) return 'cart';
-  if (quote === null || toCents(quote.total) <= toCents(total)) return null;
-  // Dearer with the same lines: a coupon typed (or cleared) since the total was quoted, or prices that moved.
-  const agreedCoupon = String(form.get('agreed_coupon') ?? '');
-  return coupon.toUpperCase() !== agreedCoupon.toUpperCase() ? 'coupon' : 'cart';
+  if (typeof lines !== 'string') return false;
+  const cart = await shop.api.cart.get();
+  return cart.items.length > 0 && linesOf(cart) !== lines;
 }
+
+/** The total the place form showed, as the API's `expected_total` (absent from a form made before it was added). */
+function agreedTotal(form: FormData): { expected_total?: string } {
+  const total = form.get('agreed_total');
+  return typeof total === 'string' && isMoney(total) ? { expected_total: total } : {};
+}
+
+const CART_MOVED = 'Your cart changed since this page was shown. Check your order and its total below, then place it again.';
 
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
 const placeValues = (form: FormData) => ({
@@ -113,25 +112,33 @@ export const actions: Actions = {
     if (!/^[A-Za-z0-9-]{1,255}$/.test(key)) return invalid('This checkout form had expired. Please try again.', {}, values);
     let orderId: string;
     try {
-      // The cart changed after this page was shown (in another tab): what the shopper agreed to is not what would be ordered.
-      const moved = await cartMovedFrom(shop, form, coupon);
-      if (moved) {
-        const message =
-          moved === 'coupon'
-            ? 'The total shown was for another coupon. Press Apply to see the total with this one, then place the order.'
-            : 'Your cart changed since this page was shown. Check your order and its total below, then place it again.';
-        return invalid(message, moved === 'coupon' ? { coupon: 'Press Apply to see the total with this coupon.' } : {}, values, 409);
-      }
-      const order = await shop
-        .asForm(form.get('csrf'))
-        .orders.place(
-          { address_public_id: address, payment_method: 'mock', ...(coupon ? { coupon_code: coupon } : {}), ...(notes ? { notes } : {}) },
-          { idempotencyKey: key },
-        );
+      if (await cartMovedFrom(shop, form)) return invalid(CART_MOVED, {}, values, 409);
+      const order = await shop.asForm(form.get('csrf')).orders.place(
+        {
+          address_public_id: address,
+          payment_method: 'mock',
+          ...(coupon ? { coupon_code: coupon } : {}),
+          ...(notes ? { notes } : {}),
+          ...agreedTotal(form),
+        },
+        { idempotencyKey: key },
+      );
       orderId = order.public_id;
     } catch (e) {
       // The session ended under the form: what was filled in waits for the shopper's return (formFailure sends them to sign in).
       if (e instanceof ApiError && e.status === 401 && e.code === 'UNAUTHENTICATED') checkoutDraft.keep(event, values);
+      if (ApiError.is(e, 'TOTAL_CHANGED')) {
+        // Dearer than the total shown: a coupon typed (or cleared) since it was quoted, or prices that moved.
+        const otherCoupon = coupon.toUpperCase() !== String(form.get('agreed_coupon') ?? '').toUpperCase();
+        return otherCoupon
+          ? invalid(
+              'The total shown was for another coupon. Press Apply to see the total with this one, then place the order.',
+              { coupon: 'Press Apply to see the total with this coupon.' },
+              values,
+              409,
+            )
+          : invalid(CART_MOVED, {}, values, 409);
+      }
       if (ApiError.is(e, 'INSUFFICIENT_STOCK')) {
         return invalid(
           'Some items sold out while you were checking out. Your cart shows what is left; adjust it and try again.',
