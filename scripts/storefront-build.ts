@@ -1,16 +1,20 @@
 /**
- * Builds the storefront (packages/storefront, SvelteKit) into packages/storefront/build, which the
- * service mounts at `/` (build/mount) and which also runs on its own (`node packages/storefront/build`).
- * `--if-stale` (what `npm start` and the test runner use) skips the build when the output is newer than
- * every source it comes from, so a restart costs nothing.
+ * Builds the storefront (packages/storefront, SvelteKit) into a release of its own and points
+ * packages/storefront/build at it once it is whole (storefront-releases.ts). The service mounts it at
+ * `/` (build/mount) and it also runs on its own (`node packages/storefront/build`). `--if-stale` (what
+ * `npm start` and the test runner use) skips the build when the output is newer than every source it
+ * comes from, so a restart costs nothing.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { isStale, runIfMain } from './build-steps.js';
+import { newRelease, publishRelease, type Releases } from './storefront-releases.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const storefrontRoot = path.join(root, 'packages/storefront');
-const output = path.join(storefrontRoot, 'build/mount/manifest.js');
+const releases: Releases = { dir: path.join(storefrontRoot, 'build-releases'), link: path.join(storefrontRoot, 'build') };
+const output = path.join(releases.link, 'mount/manifest.js');
 const sources = [
   path.join(storefrontRoot, 'src'),
   path.join(storefrontRoot, 'static'),
@@ -28,12 +32,20 @@ export async function buildStorefront(): Promise<void> {
   const { build } = await import('vite');
   // SvelteKit's plugin reads svelte.config.js from the working directory.
   const cwd = process.cwd();
+  const release = newRelease(releases);
+  // svelte.config.js writes the build where this names (relative to the storefront's root).
+  process.env.STOREFRONT_BUILD_OUT = path.relative(storefrontRoot, release);
   process.chdir(storefrontRoot);
   try {
     await build({ root: storefrontRoot, configFile: path.join(storefrontRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } catch (error) {
+    rmSync(release, { recursive: true, force: true });
+    throw error;
   } finally {
     process.chdir(cwd);
+    delete process.env.STOREFRONT_BUILD_OUT;
   }
+  publishRelease(releases, release);
 }
 
 runIfMain(import.meta.url, { name: 'storefront', stale: storefrontIsStale, build: buildStorefront });

@@ -10,14 +10,14 @@ import node from '@sveltejs/adapter-node';
  *   with its own trust-proxy rules (adapter-node's handler fixes both from environment variables).
  * The server code has every dependency bundled in (vite.config.ts), so build/ needs no node_modules.
  */
-const standalone = node({ out: 'build', precompress: true, envPrefix: 'SHOP_' });
-
 /** @type {import('@sveltejs/kit').Adapter} */
 const adapter = {
   name: 'commerce-storefront',
   async adapt(builder) {
-    await standalone.adapt(builder);
-    const mount = 'build/mount';
+    // A release directory when scripts/storefront-build.ts builds (it then points `build` at it), else `build`.
+    const out = process.env.STOREFRONT_BUILD_OUT ?? 'build';
+    await node({ out, precompress: true, envPrefix: 'SHOP_' }).adapt(builder);
+    const mount = `${out}/mount`;
     builder.writeServer(mount);
     writeFileSync(`${mount}/manifest.js`, `export const manifest = ${builder.generateManifest({ relativePath: '.' })};\n`);
   },

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -54,8 +54,11 @@ export async function registerStorefront(
     maxUploadsInFlight: number;
   },
 ): Promise<void> {
-  const mount = path.join(options.dir, 'mount');
-  const client = path.join(options.dir, 'client');
+  // The release the build link points at now (scripts/storefront-releases.ts): this process serves it to the
+  // end, pages and assets alike, whatever is built meanwhile.
+  const dir = existsSync(options.dir) ? realpathSync(options.dir) : options.dir;
+  const mount = path.join(dir, 'mount');
+  const client = path.join(dir, 'client');
   let server: StorefrontServer | null = null;
   if (existsSync(path.join(mount, 'index.js'))) {
     const { Server } = (await import(pathToFileURL(path.join(mount, 'index.js')).href)) as {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -305,6 +305,37 @@ describe('storefront: served by the service', () => {
       held.destroy();
     } finally {
       await bounded.close();
+    }
+  });
+
+  test('a running service keeps serving the release it started on when a new build takes the link', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'storefront-link-'));
+    const link = path.join(scratch, 'build');
+    symlinkSync(realpathSync('packages/storefront/build'), link);
+    const running = await startTestApp({ STOREFRONT_DIR: link });
+    try {
+      // The link moves on (to a build with nothing in it yet) after the service started.
+      const next = path.join(scratch, 'next');
+      mkdirSync(next);
+      const staged = path.join(scratch, 'build.next');
+      symlinkSync(next, staged);
+      renameSync(staged, link);
+      // Pages it has not rendered yet (their code loads now) and the scripts they name come from its release.
+      for (const pathname of ['/login', '/search?q=tee', '/cart']) {
+        const page = await fetch(running.baseUrl + pathname);
+        assert.equal(page.status, 200, pathname);
+        await page.arrayBuffer();
+      }
+      const scripts = [...((await fetch(`${running.baseUrl}/cart`)).headers.get('link') ?? '').matchAll(/<([^>]+\.js)>/g)];
+      assert.ok(scripts.length > 0);
+      for (const [, script] of scripts) {
+        const asset = await fetch(new URL(script!, `${running.baseUrl}/cart`));
+        assert.equal(asset.status, 200, script);
+        await asset.arrayBuffer();
+      }
+    } finally {
+      await running.close();
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 

@@ -1,0 +1,57 @@
+/**
+ * The storefront's builds as releases: each build is written to a directory of its own under
+ * packages/storefront/build-releases, and `build` is a symbolic link moved onto it in one rename
+ * once the build is whole. A service already running keeps the release it started with (it
+ * resolves the link at start-up), so a build made while it serves (a deploy in place, the test
+ * runner rebuilding stale sources) never pulls files from under it; the next start takes the new
+ * one. The newest few releases are kept for the processes still running on them.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+
+/** Releases kept: the current one and those a still-running process may have started on. */
+export const RELEASES_KEPT = 3;
+
+export interface Releases {
+  /** The directory holding every release (packages/storefront/build-releases). */
+  dir: string;
+  /** The link the service and `node packages/storefront/build` read (packages/storefront/build). */
+  link: string;
+}
+
+let made = 0;
+
+/** A new, empty release's directory, named so that releases sort by age. */
+export function newRelease(releases: Releases): string {
+  const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${String(made++).padStart(4, '0')}`;
+  const release = path.join(releases.dir, name);
+  mkdirSync(release, { recursive: true });
+  return release;
+}
+
+/** Points the link at `release` in one rename (a reader sees the old release or the new one), then prunes. */
+export function publishRelease(releases: Releases, release: string): void {
+  const staged = `${releases.link}.next-${process.pid}`;
+  rmSync(staged, { force: true });
+  symlinkSync(path.relative(path.dirname(releases.link), release), staged);
+  // A build made before releases (a real directory) cannot be renamed over: it goes first.
+  if (existsSync(releases.link) && !lstatSync(releases.link).isSymbolicLink()) rmSync(releases.link, { recursive: true, force: true });
+  renameSync(staged, releases.link);
+  pruneReleases(releases);
+}
+
+/** Removes all but the newest RELEASES_KEPT releases, never the one the link points at. */
+export function pruneReleases(releases: Releases): void {
+  const current = currentRelease(releases);
+  const names = existsSync(releases.dir) ? readdirSync(releases.dir).sort() : [];
+  for (const name of names.slice(0, Math.max(0, names.length - RELEASES_KEPT))) {
+    const release = path.join(releases.dir, name);
+    if (release !== current) rmSync(release, { recursive: true, force: true });
+  }
+}
+
+/** The release the link points at, or null when there is no link. */
+export function currentRelease(releases: Releases): string | null {
+  if (!existsSync(releases.link) || !lstatSync(releases.link).isSymbolicLink()) return null;
+  return path.resolve(path.dirname(releases.link), readlinkSync(releases.link));
+}
