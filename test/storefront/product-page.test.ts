@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { makeProduct } from '../helpers/catalog.js';
 import { moderate, postReview } from '../helpers/reviews.js';
 import { customer, inShop, makeShop, productPicture, startShop } from '../helpers/storefront.js';
 
@@ -168,6 +169,19 @@ describe('storefront: the product page', () => {
     assert.match(orders, /This page is past the end/);
     assert.match(orders, /<a class="button secondary" href="\/orders">Go to the last page<\/a>/);
     assert.doesNotMatch(orders, /No orders yet/);
+
+    // Twenty reviews a page on the account's reviews: 21 written make two pages, and a third is past the end.
+    for (let i = 0; i < 20; i++) await postReview(buyer.client, (await makeProduct(admin)).id, { title: `Review ${i}` });
+    const first = await page('/account/reviews', session);
+    assert.equal(first.match(/<li class="panel/g)?.length, 20);
+    assert.match(first, /<nav class="pages[^"]*" aria-label="Review pages">/);
+    assert.match(first, /href="\/account\/reviews\?page=2"/);
+    const second = await page('/account/reviews?page=2', session);
+    assert.equal(second.match(/<li class="panel/g)?.length, 1);
+    const past = await page('/account/reviews?page=3', session);
+    assert.match(past, /This page is past the end/);
+    assert.match(past, /You have written 21 reviews\./);
+    assert.match(past, /href="\/account\/reviews\?page=2">Go to the last page/);
 
     const nothing = await page('/search?q=qqqzzzxxx');
     assert.match(nothing, /Try another word or spelling/);

@@ -2,10 +2,14 @@ import { productsById } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
 import type { PageServerLoad } from './$types';
 
+/** Reviews a page: as the orders page, newest first. */
+const PER_PAGE = 20;
+
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
-    const reviews = await shop.api.reviews.mine({ limit: 100 });
+    const page = Math.min(Math.max(Number(event.url.searchParams.get('page')) || 1, 1), 10_000);
+    const reviews = await shop.api.reviews.mine({ page, limit: PER_PAGE });
     const products = await productsById(
       shop,
       reviews.data.map((r) => r.product_public_id),
@@ -13,5 +17,5 @@ export const load: PageServerLoad = (event) =>
     const names: Record<string, { name: string; slug: string }> = Object.fromEntries(
       [...products.values()].map((p) => [p.public_id, { name: p.name, slug: p.slug }]),
     );
-    return { reviews: reviews.data, products: names };
+    return { reviews: reviews.data, meta: reviews.meta, products: names };
   });
