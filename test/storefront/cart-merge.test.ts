@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { sendError } from '../../src/lib/error-handler.js';
 import type { ErrorCode } from '../../src/lib/error-codes.js';
 import { freePort } from '../../src/lib/ports.js';
 import { startTestApp } from '../helpers/app.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { keepScreenshot, launchBrowser } from '../helpers/browser.js';
 import { PASSWORD, uniqueEmail } from '../helpers/factories.js';
-import { customer, inShop, makeShop, PHONE, signInThroughShop } from '../helpers/storefront.js';
+import { customer, inShop, makeShop, PHONE, SHOP_RESULTS, signInThroughShop } from '../helpers/storefront.js';
 
 /**
  * A visitor's cart moved into the account's at sign-in or registration (mergeGuestCart): a line the
  * account already holds is added up to the 999 a line holds; only a variant no longer on sale is left
  * out; a line refused for another reason, or not reached because the API failed part-way, stays in the
- * visitor's cart for the next sign-in, and the cart page says which is which.
+ * visitor's cart, offered on the cart page until pressed (or the next sign-in), and the cart page says which is which.
  */
 const refusals = new Map<string, { status: number; code: ErrorCode }>();
 const port = await freePort();
@@ -76,7 +77,7 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
     });
   });
 
-  test('only a variant no longer on sale is left out; a line refused for another reason stays for the next sign-in', async (t) => {
+  test('only a variant no longer on sale is left out; a line refused for another reason stays, offered on the cart until it goes in', async (t) => {
     const { admin, product } = await makeShop(app);
     const [moves, forbidden, conflict, gone] = product.variants;
     refusals.set(forbidden!.id, { status: 403, code: 'CSRF_TOKEN_INVALID' });
@@ -100,9 +101,7 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
         await page.getByRole('status').getByText('One item you added before signing in is no longer on sale and was left out.').waitFor();
         await page
           .getByRole('status')
-          .getByText(
-            '2 items you added before signing in could not be added to your cart just now. They are kept: they will be added when you next sign in.',
-          )
+          .getByText('2 items you added before signing in could not be added to your cart just now. They are kept for you.')
           .waitFor();
         await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
         assert.equal(
@@ -114,16 +113,28 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
           'the refused lines stay, and only they',
         );
 
-        // Refused no more: the next sign-in moves them.
+        // Still refused: pressing Try again keeps them and says so again.
+        await page.getByRole('button', { name: 'Try again' }).click();
+        await page.getByRole('status').getByText('They are kept for you.').waitFor();
+        assert.equal(
+          await cookieCart(context),
+          guestCart(product.id, [
+            [forbidden!.id, 2],
+            [conflict!.id, 3],
+          ]),
+        );
+
+        // Refused no more: any later visit to the cart offers them, and one press moves them.
         refusals.clear();
-        await page.goto('/logout');
-        await page.getByRole('button', { name: 'Sign out' }).click();
-        await page.waitForURL((url) => url.pathname === '/');
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.waitForURL((url) => url.pathname === '/cart');
-        await page.getByRole('status').getByText("Your account's cart already had 1 item").waitFor();
+        await page.goto('/');
+        await page.goto('/cart');
+        await page.getByRole('status').getByText('2 items you added before signing in are not in your cart yet.').waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'cart-waiting-lines-phone.png'));
+        await page.getByRole('button', { name: 'Add them to your cart' }).click();
+        await page.getByRole('status').getByText('Your cart is updated.').waitFor();
         await page.getByRole('link', { name: /^Cart, 6 items/ }).waitFor();
         assert.equal(await cookieCart(context), null);
+        assert.equal(await page.getByRole('button', { name: 'Add them to your cart' }).count(), 0);
       },
       { viewport: PHONE },
     );
@@ -154,9 +165,7 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
         await page.waitForURL((url) => url.pathname === '/cart');
         await page
           .getByRole('status')
-          .getByText(
-            '2 items you added before signing in could not be added to your cart just now. They are kept: they will be added when you next sign in.',
-          )
+          .getByText('2 items you added before signing in could not be added to your cart just now. They are kept for you.')
           .waitFor();
         await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
         assert.equal(

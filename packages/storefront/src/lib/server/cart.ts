@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, ResponseError, type DataOf } from '@commerce/client';
+import { ApiError, NetworkError, ResponseError, type CommerceClient, type DataOf } from '@commerce/client';
 import { productsById, storeSettings, type Product } from './catalog';
 import { addGuestLine, MAX_QUANTITY, mergeNotice, type GuestLine } from './guest-cart';
 import type { CookieEvent } from './read-once';
@@ -202,16 +202,17 @@ const interrupts = (e: unknown) => e instanceof ApiError || e instanceof Network
  * gone or no longer on sale is left out; one refused for another reason, or not reached because the API
  * failed part-way, stays in the visitor's cart for the next sign-in. Signing in has happened by then, so
  * a failure of the API is counted, not thrown; the visitor's cart is rewritten with exactly the lines not
- * moved, whatever happens.
+ * moved, whatever happens. `api` is the session's own (right after signing in) or, for a shopper's
+ * press of "Add them to your cart" (cart/+page.server.ts), the one carrying that form's CSRF token.
  */
-export async function mergeGuestCart(shop: Shop): Promise<Merged> {
+export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api): Promise<Merged> {
   const lines = shop.guestCart();
   const merged: Merged = { moved: 0, unavailable: 0, capped: 0, kept: 0, saved: 0 };
   if (lines.length === 0) return merged;
   const refused: GuestLine[] = [];
   let next = 0;
   try {
-    const before = await shop.api.cart.get();
+    const before = await api.cart.get();
     merged.saved = before.item_count;
     const held = new Map(before.items.map((line) => [line.variant_public_id, line.quantity]));
     for (; next < lines.length; next++) {
@@ -223,7 +224,7 @@ export async function mergeGuestCart(shop: Shop): Promise<Merged> {
         continue;
       }
       try {
-        await shop.api.cart.add({ variant_public_id: line.variant, quantity: Math.min(line.quantity, room) });
+        await api.cart.add({ variant_public_id: line.variant, quantity: Math.min(line.quantity, room) });
         merged.moved++;
         if (line.quantity > room) merged.capped++;
       } catch (e) {

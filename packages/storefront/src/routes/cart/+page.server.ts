@@ -1,5 +1,5 @@
 import { ApiError } from '@commerce/client';
-import { cartView, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
+import { afterMerge, cartView, mergeGuestCart, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
 import { mergeNotice, NO_MERGE_NOTICE } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
@@ -21,6 +21,8 @@ export const load: PageServerLoad = (event) =>
       csrf: user ? await shop.csrf() : null,
       // Left by the sign-in that just merged carts (afterMerge in cart.ts): what to tell the shopper, once.
       merged: mergeNotice.take(event) ?? NO_MERGE_NOTICE,
+      /** Lines of the visitor's cart a sign-in could not move, still waiting in it: offered again (the merge action). */
+      waiting: user ? shop.guestCart().length : 0,
       /** What a form sent without JavaScript just did (it was redirected here). */
       notice: cartNotice.take(event),
     };
@@ -40,6 +42,17 @@ const refused = (e: unknown, event: RequestEvent) =>
   e instanceof SignedOut ? invalid('You were signed out. Sign in to see your cart.', {}, {}, 401) : formFailure(e, event);
 
 export const actions: Actions = {
+  /** The visitor's lines a sign-in could not move, tried again at the shopper's press, with the form's token. */
+  merge: async (event) => {
+    const { shop } = event.locals;
+    const form = await event.request.formData();
+    if (!(await shop.user())) return invalid('You were signed out. Sign in to add these items to your cart.', {}, {}, 401);
+    const merged = await mergeGuestCart(shop, shop.asForm(form.get('csrf')));
+    // What the account's cart held before is no news here; what was left out, cut down or kept again is said.
+    afterMerge(event, { ...merged, saved: 0 }, '/cart');
+    if (merged.unavailable + merged.capped + merged.kept === 0) cartNotice.keep(event, 'updated');
+    redirect(303, '/cart');
+  },
   update: async (event) => {
     const form = await event.request.formData();
     const variant = variantOf(form);
