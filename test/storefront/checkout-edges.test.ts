@@ -12,6 +12,7 @@ import {
   ordersOf,
   PHONE,
   SHOP_RESULTS,
+  type ShopPageOptions,
   sidewaysScroll,
   signInThroughShop,
   startShop,
@@ -31,6 +32,33 @@ async function atCheckout(browser: Browser, app: TestApp, variant: string) {
   await page.goto('/checkout');
   await page.getByRole('button', { name: 'Place order' }).waitFor();
   return { buyer, context, page };
+}
+
+/**
+ * A customer whose account cart holds `quantity` of `variant`, signed in through the shop and at
+ * /checkout in a fresh page (inShop, with `options`), where `body` takes over.
+ */
+async function checkingOut(
+  t: TestContext,
+  line: { variant: string; quantity: number },
+  body: (page: Page, buyer: Awaited<ReturnType<typeof customer>>) => Promise<void>,
+  options: ShopPageOptions = {},
+) {
+  const buyer = await customer(app);
+  const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: line.variant, quantity: line.quantity });
+  assert.equal(added.status, 200, added.text);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await body(page, buyer);
+    },
+    options,
+  );
+  return buyer;
 }
 
 describe('storefront: checkout edges', () => {
@@ -99,15 +127,10 @@ describe('storefront: checkout edges', () => {
     // 20 in stock, well above the reorder level: no count is public, but the shopper asking for 30 is told it.
     const { product } = await makeShop(app, { stock: 20 });
     const plenty = product.variants[2]!;
-    const buyer = await customer(app);
-    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: plenty.id, quantity: 30 })).status, 200);
-    await inShop(
-      browser,
+    await checkingOut(
       t,
-      app,
+      { variant: plenty.id, quantity: 30 },
       async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
         await page.getByRole('alert').getByText(`(${plenty.options.size} / ${plenty.options.colour}): only 20 left, you have 30`).waitFor();
         await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-short-line-phone.png'));
         await page.getByRole('link', { name: 'Adjust your cart' }).click();
@@ -161,15 +184,10 @@ describe('storefront: checkout edges', () => {
     const code = `TEN${Date.now().toString(36)}`.toUpperCase();
     const coupon = await admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' });
     assert.equal(coupon.status, 201, coupon.text);
-    const buyer = await customer(app);
-    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 2 })).status, 200);
-    await inShop(
-      browser,
+    await checkingOut(
       t,
-      app,
-      async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
+      { variant: product.variants[0]!.id, quantity: 2 },
+      async (page, buyer) => {
         const summary = page.getByRole('complementary');
         assert.match(await summary.innerText(), /Total\s+\$90\.00/, '2 x 40.00 and flat shipping');
 
@@ -319,15 +337,10 @@ describe('storefront: checkout edges', () => {
   test('a cart changed in another tab after checkout was shown is not ordered unseen: the new cart and total are shown first', async (t) => {
     const { product } = await makeShop(app);
     for (const javaScript of [true, false]) {
-      const buyer = await customer(app);
-      await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 });
-      await inShop(
-        browser,
+      const buyer = await checkingOut(
         t,
-        app,
-        async (page) => {
-          await signInThroughShop(page, buyer.email, buyer.password);
-          await page.goto('/checkout');
+        { variant: product.variants[0]!.id, quantity: 1 },
+        async (page, buyer) => {
           assert.match(await page.getByRole('complementary').innerText(), /1 × /);
           // Another tab: three more of another variant.
           await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[2]!.id, quantity: 3 });
@@ -359,15 +372,10 @@ describe('storefront: checkout edges', () => {
   test('a price raised after checkout was shown is not charged unseen: the new total is shown first', async (t) => {
     const { admin, product } = await makeShop(app, { price: '40.00' });
     const variant = product.variants[0]!.id;
-    const buyer = await customer(app);
-    await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant, quantity: 1 });
-    await inShop(
-      browser,
+    const buyer = await checkingOut(
       t,
-      app,
-      async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
+      { variant, quantity: 1 },
+      async (page, buyer) => {
         assert.match(await page.getByRole('complementary').innerText(), /\$50\.00/);
         assert.equal((await admin.patch(`/api/v1/admin/variants/${variant}`, { price: '45.00' })).status, 200);
         await page.getByRole('button', { name: 'Place order' }).click();
@@ -397,15 +405,10 @@ describe('storefront: checkout edges', () => {
     expectedConsoleErrors?: RegExp,
   ) {
     const { product } = await makeShop(app);
-    const buyer = await customer(app);
-    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[1]!.id, quantity: 1 });
-    await inShop(
-      browser,
+    const buyer = await checkingOut(
       t,
-      app,
-      async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
+      { variant: product.variants[1]!.id, quantity: 1 },
+      async (page, buyer) => {
         const key = await page.locator('input[name="key"]').inputValue();
         await page.route('**/checkout?/place', async (route) => {
           await route.fetch();
@@ -456,15 +459,10 @@ describe('storefront: checkout edges', () => {
     const { admin, product } = await makeShop(app, { price: '40.00' });
     const code = `CLR${Date.now().toString(36)}`.toUpperCase();
     assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
-    const buyer = await customer(app);
-    await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 2 });
-    await inShop(
-      browser,
+    await checkingOut(
       t,
-      app,
-      async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
+      { variant: product.variants[0]!.id, quantity: 2 },
+      async (page, buyer) => {
         await page.getByLabel('Coupon code (optional)').fill(code);
         await page.getByRole('button', { name: 'Apply' }).click();
         await page
