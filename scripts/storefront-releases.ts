@@ -4,7 +4,9 @@
  * once the build is whole. A service already running keeps the release it started with (it
  * resolves the link at start-up), so a build made while it serves (a deploy in place, the test
  * runner rebuilding stale sources) never pulls files from under it; the next start takes the new
- * one. The newest few releases are kept for the processes still running on them.
+ * one. A process serving a release marks it (`.serving/<pid>...` in it: src/storefront/serving-marker.ts
+ * for the service, serving.js beside adapter-node's server for `node packages/storefront/build`), and
+ * pruning keeps the newest few releases and every one a live process marks.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -40,13 +42,31 @@ export function publishRelease(releases: Releases, release: string): void {
   pruneReleases(releases);
 }
 
-/** Removes all but the newest RELEASES_KEPT releases, never the one the link points at. */
+/** Removes all but the newest RELEASES_KEPT releases, never the one the link points at nor one a live process serves. */
 export function pruneReleases(releases: Releases): void {
   const current = currentRelease(releases);
   const names = existsSync(releases.dir) ? readdirSync(releases.dir).sort() : [];
   for (const name of names.slice(0, Math.max(0, names.length - RELEASES_KEPT))) {
     const release = path.join(releases.dir, name);
-    if (release !== current) rmSync(release, { recursive: true, force: true });
+    if (release !== current && !servedNow(release)) rmSync(release, { recursive: true, force: true });
+  }
+}
+
+/** Whether a process that is still running marked `release` as the one it serves (a crashed one's marker does not count). */
+export function servedNow(release: string): boolean {
+  const markers = path.join(release, '.serving');
+  // Named `<pid>` or `<pid>-<n>` (a process that serves it more than once).
+  return existsSync(markers) && readdirSync(markers).some((name) => isRunning(Number(name.split('-')[0])));
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../lib/error-handler.js';
 import { IN_PROCESS_ORIGIN, inProcessFetch } from './in-process.js';
+import { markServing } from './serving-marker.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,6 +62,8 @@ export async function registerStorefront(
   const client = path.join(dir, 'client');
   let server: StorefrontServer | null = null;
   if (existsSync(path.join(mount, 'index.js'))) {
+    const unmark = markServing(dir);
+    app.addHook('onClose', async () => unmark());
     const { Server } = (await import(pathToFileURL(path.join(mount, 'index.js')).href)) as {
       Server: new (manifest: unknown) => StorefrontServer;
     };

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { servedNow } from '../../scripts/storefront-releases.js';
 import { startTestApp } from '../helpers/app.js';
 import { errorOf } from '../helpers/factories.js';
 import { requestAsWritten } from '../helpers/raw-http.js';
@@ -313,7 +314,13 @@ describe('storefront: served by the service', () => {
     const link = path.join(scratch, 'build');
     symlinkSync(realpathSync('packages/storefront/build'), link);
     const running = await startTestApp({ STOREFRONT_DIR: link });
+    const release = realpathSync(link);
+    const marks = () => (existsSync(path.join(release, '.serving')) ? readdirSync(path.join(release, '.serving')) : []);
+    const marksBefore = marks().length;
     try {
+      // It marks the release it serves, so a build meanwhile does not prune it (scripts/storefront-releases.ts).
+      assert.ok(marks().some((name) => name.startsWith(`${process.pid}-`)));
+      assert.equal(servedNow(release), true);
       // The link moves on (to a build with nothing in it yet) after the service started.
       const next = path.join(scratch, 'next');
       mkdirSync(next);
@@ -337,6 +344,7 @@ describe('storefront: served by the service', () => {
       await running.close();
       rmSync(scratch, { recursive: true, force: true });
     }
+    assert.equal(marks().length, marksBefore - 1, 'its mark goes when it closes');
   });
 
   test('without a build, shop paths answer 503 STOREFRONT_NOT_BUILT and the API works', async () => {

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { servedNow } from '../../scripts/storefront-releases.js';
 import { freePort } from '../../src/lib/ports.js';
 import { waitFor } from '../helpers/mail.js';
 import { customer, inShop, makeShop, ordersOf, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
- * The storefront as its own process (`node packages/storefront/build`, adapter-node's server) in
- * front of the service at COMMERCE_API_URL, as an operator who wants it elsewhere runs it: a whole
+ * The storefront as its own process (`node packages/storefront/build`, adapter-node's server, run
+ * from a copy with no node_modules in reach) in front of the service at COMMERCE_API_URL, as an operator who wants it elsewhere runs it: a whole
  * purchase works, the session lives on the storefront's origin, and the API sees the shopper's
  * address and browser (X-Forwarded-For, trusted with TRUST_PROXY) rather than the storefront's.
  */
@@ -17,7 +20,11 @@ const { product } = await makeShop(app);
 
 const shopPort = await freePort();
 const shopUrl = `http://127.0.0.1:${shopPort}`;
-const child = spawn(process.execPath, [path.resolve('packages/storefront/build/index.js')], {
+// Run from a copy outside the repository, where no node_modules can be found up its tree: as on a server
+// installed without development dependencies (the build has every dependency bundled in).
+const shipped = mkdtempSync(path.join(tmpdir(), 'storefront-shipped-'));
+cpSync(realpathSync('packages/storefront/build'), shipped, { recursive: true, filter: (source) => path.basename(source) !== '.serving' });
+const child = spawn(process.execPath, [path.join(shipped, 'index.js')], {
   env: {
     PATH: process.env.PATH,
     SHOP_HOST: '127.0.0.1',
@@ -34,12 +41,17 @@ const child = spawn(process.execPath, [path.resolve('packages/storefront/build/i
 let output = '';
 child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-after(async () => {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+const exited = new Promise((resolve) => child.once('exit', resolve));
+/** Stops the storefront as an operator would (SIGTERM), once. */
+async function stop() {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
+}
+after(async () => {
+  await stop();
+  rmSync(shipped, { recursive: true, force: true });
 });
 await waitFor(async () => (await fetch(shopUrl, { headers: { 'x-forwarded-for': '192.0.2.1' } }).catch(() => null))?.ok, 20_000).catch(
   (error: unknown) => {
@@ -81,5 +93,13 @@ describe('storefront: its own process', () => {
       .executeTakeFirstOrThrow();
     assert.equal(session.ip, '203.0.113.50');
     assert.match(session.user_agent ?? '', /Chrome/);
+  });
+
+  test('it marks the release it serves while it runs, so a build meanwhile keeps it, and unmarks it when stopped', async () => {
+    const marker = path.join(shipped, '.serving', String(child.pid));
+    assert.equal(existsSync(marker), true, marker);
+    assert.equal(servedNow(shipped), true);
+    await stop();
+    assert.equal(existsSync(marker), false, 'unmarked once stopped');
   });
 });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { currentRelease, newRelease, publishRelease, RELEASES_KEPT, type Releases } from '../../scripts/storefront-releases.js';
+import { currentRelease, newRelease, publishRelease, RELEASES_KEPT, servedNow, type Releases } from '../../scripts/storefront-releases.js';
 
 /** The storefront's build as releases behind a link (scripts/storefront-releases.ts), on a scratch directory. */
 describe('storefront releases', () => {
@@ -44,6 +45,25 @@ describe('storefront releases', () => {
     assert.equal(served(), 'second');
     assert.equal(pinned, first);
     assert.equal(readFileSync(path.join(pinned, 'index.js'), 'utf8'), 'first', 'the earlier release is still whole');
+  });
+
+  test('a release a running process serves is kept however old; a mark left by a process that ended is not', () => {
+    const served = build('served');
+    const crashed = build('crashed');
+    mkdirSync(path.join(served, '.serving'));
+    writeFileSync(path.join(served, '.serving', `${process.pid}-0`), '');
+    // A process that has ended (killed, say) left its mark behind.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(path.join(crashed, '.serving'));
+    writeFileSync(path.join(crashed, '.serving', String(ended)), '');
+    assert.equal(servedNow(served), true);
+    assert.equal(servedNow(crashed), false);
+    for (let i = 0; i < RELEASES_KEPT; i++) build(`later ${i}`);
+    assert.equal(existsSync(served), true, 'kept while served');
+    assert.equal(existsSync(crashed), false, 'pruned');
+    rmSync(path.join(served, '.serving'), { recursive: true });
+    build('one more');
+    assert.equal(existsSync(served), false, 'pruned once no longer served');
   });
 
   test(`the newest ${RELEASES_KEPT} releases are kept, the current one always`, () => {
