@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { sendError } from '../../src/lib/error-handler.js';
 import type { ErrorCode } from '../../src/lib/error-codes.js';
 import { freePort } from '../../src/lib/ports.js';
@@ -40,6 +40,16 @@ after(async () => {
 const guestCart = (product: string, lines: [variant: string, quantity: number][]) =>
   lines.map(([variant, quantity]) => `${product}~${variant}~${quantity}`).join('.');
 const cookieCart = async (context: BrowserContext) => (await context.cookies()).find((cookie) => cookie.name === 'cart')?.value ?? null;
+
+/** The cart page after a sign-in that moved one line and kept `kept`: it says so, and the visitor's cart holds exactly those. */
+async function seesKept(page: Page, context: BrowserContext, product: string, kept: [variant: string, quantity: number][], why: string) {
+  await page
+    .getByRole('status')
+    .getByText(`${kept.length} items you added before signing in could not be added to your cart just now. They are kept for you.`)
+    .waitFor();
+  await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
+  assert.equal(await cookieCart(context), guestCart(product, kept), why);
+}
 
 describe('storefront: the cart a visitor made, at sign-in', () => {
   test("a line the account's cart already holds is added up to 999, not dropped as no longer on sale", async (t) => {
@@ -99,30 +109,16 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.waitForURL((url) => url.pathname === '/cart');
         await page.getByRole('status').getByText('One item you added before signing in is no longer on sale and was left out.').waitFor();
-        await page
-          .getByRole('status')
-          .getByText('2 items you added before signing in could not be added to your cart just now. They are kept for you.')
-          .waitFor();
-        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
-        assert.equal(
-          await cookieCart(context),
-          guestCart(product.id, [
-            [forbidden!.id, 2],
-            [conflict!.id, 3],
-          ]),
-          'the refused lines stay, and only they',
-        );
+        const refused: [string, number][] = [
+          [forbidden!.id, 2],
+          [conflict!.id, 3],
+        ];
+        await seesKept(page, context, product.id, refused, 'the refused lines stay, and only they');
 
         // Still refused: pressing Try again keeps them and says so again.
         await page.getByRole('button', { name: 'Try again' }).click();
         await page.getByRole('status').getByText('They are kept for you.').waitFor();
-        assert.equal(
-          await cookieCart(context),
-          guestCart(product.id, [
-            [forbidden!.id, 2],
-            [conflict!.id, 3],
-          ]),
-        );
+        assert.equal(await cookieCart(context), guestCart(product.id, refused));
 
         // Refused no more: any later visit to the cart offers them, and one press moves them.
         refusals.clear();
@@ -163,19 +159,11 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
         await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
         await page.getByRole('button', { name: 'Create account' }).click();
         await page.waitForURL((url) => url.pathname === '/cart');
-        await page
-          .getByRole('status')
-          .getByText('2 items you added before signing in could not be added to your cart just now. They are kept for you.')
-          .waitFor();
-        await page.getByRole('link', { name: /^Cart, 1 item/ }).waitFor();
-        assert.equal(
-          await cookieCart(context),
-          guestCart(product.id, [
-            [failing!.id, 2],
-            [last!.id, 3],
-          ]),
-          'the line moved is gone from the visitor cart, the rest stay',
-        );
+        const rest: [string, number][] = [
+          [failing!.id, 2],
+          [last!.id, 3],
+        ];
+        await seesKept(page, context, product.id, rest, 'the line moved is gone from the visitor cart, the rest stay');
 
         refusals.clear();
         await page.goto('/logout');
