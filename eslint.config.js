@@ -238,6 +238,7 @@ export default tseslint.config(
       'bench/**',
       'packages/console/vite.config.ts',
       'packages/storefront/svelte.config.js',
+      'packages/storefront/serving.js',
       'packages/*/test/**',
       'packages/client/examples/**',
     ],
@@ -245,8 +246,8 @@ export default tseslint.config(
   },
   {
     // Read by Node at build time: the build script names the release directory it writes to.
-    files: ['packages/storefront/svelte.config.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    files: ['packages/storefront/svelte.config.js', 'packages/storefront/serving.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
     // Tests read JSON response bodies whose shape is what they assert; the bench drives autocannon internals.

@@ -5,9 +5,9 @@
  * `npm start` and the test runner use) skips the build when the output is newer than every source it
  * comes from, so a restart costs nothing.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rmSync } from 'node:fs';
 import { isStale, runIfMain } from './build-steps.js';
 import { newRelease, publishRelease, type Releases } from './storefront-releases.js';
 
@@ -19,6 +19,7 @@ const sources = [
   path.join(storefrontRoot, 'src'),
   path.join(storefrontRoot, 'static'),
   path.join(storefrontRoot, 'svelte.config.js'),
+  path.join(storefrontRoot, 'serving.js'),
   path.join(storefrontRoot, 'vite.config.ts'),
   path.join(storefrontRoot, 'package.json'),
   path.join(root, 'packages/client/src'),

@@ -23,7 +23,10 @@ export interface Releases {
 
 let made = 0;
 
-/** A new, empty release's directory, named so that releases sort by age. */
+/** A release's name: when its build began (sortable), the building process, a count within it. */
+const RELEASE_NAME = /^(\d{15})-(\d+)-\d{4}$/;
+
+/** A new, empty release's directory, named so that releases sort by age and say which process builds them. */
 export function newRelease(releases: Releases): string {
   const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${String(made++).padStart(4, '0')}`;
   const release = path.join(releases.dir, name);
@@ -33,6 +36,7 @@ export function newRelease(releases: Releases): string {
 
 /** Points the link at `release` in one rename (a reader sees the old release or the new one), then prunes. */
 export function publishRelease(releases: Releases, release: string): void {
+  if (!isWhole(release)) throw new Error(`${release} is not a whole storefront build (no mount/manifest.js)`);
   const staged = `${releases.link}.next-${process.pid}`;
   rmSync(staged, { force: true });
   symlinkSync(path.relative(path.dirname(releases.link), release), staged);
@@ -42,15 +46,27 @@ export function publishRelease(releases: Releases, release: string): void {
   pruneReleases(releases);
 }
 
-/** Removes all but the newest RELEASES_KEPT releases, never the one the link points at nor one a live process serves. */
+/**
+ * Removes all but the newest RELEASES_KEPT releases, never the one the link points at, one a live
+ * process serves, or one another process is still building (several instances starting at once with
+ * stale sources each build); a build whose process died half-way goes.
+ */
 export function pruneReleases(releases: Releases): void {
   const current = currentRelease(releases);
-  const names = existsSync(releases.dir) ? readdirSync(releases.dir).sort() : [];
+  const names = existsSync(releases.dir)
+    ? readdirSync(releases.dir)
+        .filter((name) => RELEASE_NAME.test(name))
+        .sort()
+    : [];
   for (const name of names.slice(0, Math.max(0, names.length - RELEASES_KEPT))) {
     const release = path.join(releases.dir, name);
-    if (release !== current && !servedNow(release)) rmSync(release, { recursive: true, force: true });
+    const building = !isWhole(release) && isRunning(Number(RELEASE_NAME.exec(name)![2]));
+    if (release !== current && !building && !servedNow(release)) rmSync(release, { recursive: true, force: true });
   }
 }
+
+/** SvelteKit's adapter writes the manifest last (svelte.config.js): a release without it is being built, or was left half-built. */
+const isWhole = (release: string) => existsSync(path.join(release, 'mount', 'manifest.js'));
 
 /** Whether a process that is still running marked `release` as the one it serves (a crashed one's marker does not count). */
 export function servedNow(release: string): boolean {

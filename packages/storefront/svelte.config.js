@@ -1,4 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import node from '@sveltejs/adapter-node';
 
 /**
@@ -12,21 +12,6 @@ import node from '@sveltejs/adapter-node';
  * which adapter-node bundles too), so build/ needs no node_modules.
  */
 
-/**
- * `node build` marks the release it serves (`.serving/<pid>`) while it runs, as the service does
- * (src/storefront/serving-marker.ts), so a build made meanwhile does not prune it (scripts/storefront-releases.ts).
- */
-const SERVING_MARKER = `import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-const marker = new URL(\`.serving/\${process.pid}\`, import.meta.url);
-try {
-  mkdirSync(new URL('.serving/', import.meta.url), { recursive: true });
-  writeFileSync(marker, '');
-  process.on('exit', () => rmSync(marker, { force: true }));
-} catch {
-  // A read-only release: nothing builds or prunes there.
-}
-`;
-
 /** @type {import('@sveltejs/kit').Adapter} */
 const adapter = {
   name: 'commerce-storefront',
@@ -34,10 +19,10 @@ const adapter = {
     // A release directory when scripts/storefront-build.ts builds (it then points `build` at it), else `build`.
     const out = process.env.STOREFRONT_BUILD_OUT ?? 'build';
     await node({ out, precompress: true, envPrefix: 'SHOP_' }).adapt(builder);
-    // `node build` runs index.js: the marker first, then adapter-node's server (its exports kept).
+    // `node build` runs index.js: serving.js first (it marks the release as served), then adapter-node's server (its exports kept).
     // (Its source map stays index.js.map, which start.js names.)
     renameSync(`${out}/index.js`, `${out}/start.js`);
-    writeFileSync(`${out}/serving.js`, SERVING_MARKER);
+    copyFileSync('serving.js', `${out}/serving.js`);
     writeFileSync(`${out}/index.js`, "import './serving.js';\nexport * from './start.js';\n");
     const mount = `${out}/mount`;
     builder.writeServer(mount);

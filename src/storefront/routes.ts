@@ -62,8 +62,9 @@ export async function registerStorefront(
   const client = path.join(dir, 'client');
   let server: StorefrontServer | null = null;
   if (existsSync(path.join(mount, 'index.js'))) {
-    const unmark = markServing(dir);
-    app.addHook('onClose', async () => unmark());
+    const mark = markServing(dir);
+    if ('unmark' in mark) app.addHook('onClose', async () => mark.unmark());
+    else app.log.warn({ release: dir, err: mark.failed }, 'storefront release not marked as served: a build made in place may prune it');
     const { Server } = (await import(pathToFileURL(path.join(mount, 'index.js')).href)) as {
       Server: new (manifest: unknown) => StorefrontServer;
     };

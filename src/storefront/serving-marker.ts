@@ -7,16 +7,16 @@ let marks = 0;
  * Marks the storefront release at `release` as served by this process (`.serving/<pid>-<n>` in it, one
  * for each service this process runs), so a
  * build made meanwhile does not prune it while this process lives (scripts/storefront-releases.ts).
- * Returns the unmarking, for shutdown. A release on a read-only file system is not marked: nothing
- * builds or prunes there.
+ * Returns the unmarking, for shutdown, or the reason it could not mark (a read-only release, or one
+ * this process's user may not write: nothing protects it from a build in place then).
  */
-export function markServing(release: string): () => void {
+export function markServing(release: string): { unmark: () => void } | { failed: Error } {
   const marker = path.join(release, '.serving', `${process.pid}-${marks++}`);
   try {
     mkdirSync(path.dirname(marker), { recursive: true });
     writeFileSync(marker, '');
-  } catch {
-    return () => {};
+  } catch (error) {
+    return { failed: error as Error };
   }
-  return () => rmSync(marker, { force: true });
+  return { unmark: () => rmSync(marker, { force: true }) };
 }

@@ -16,10 +16,16 @@ describe('storefront releases', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  /** A release holding one file that names it, published. */
+  /** Writes what a whole build leaves: a file that names it, and the manifest written last. */
+  function finish(release: string, label: string): void {
+    writeFileSync(path.join(release, 'index.js'), label);
+    mkdirSync(path.join(release, 'mount'));
+    writeFileSync(path.join(release, 'mount', 'manifest.js'), '');
+  }
+  /** A release built and published. */
   function build(label: string): string {
     const release = newRelease(releases);
-    writeFileSync(path.join(release, 'index.js'), label);
+    finish(release, label);
     publishRelease(releases, release);
     return release;
   }
@@ -40,7 +46,8 @@ describe('storefront releases', () => {
     writeFileSync(path.join(next, 'half.js'), 'half-written');
     assert.equal(served(), 'first');
     assert.equal(existsSync(path.join(releases.link, 'half.js')), false);
-    writeFileSync(path.join(next, 'index.js'), 'second');
+    assert.throws(() => publishRelease(releases, next), /not a whole storefront build/);
+    finish(next, 'second');
     publishRelease(releases, next);
     assert.equal(served(), 'second');
     assert.equal(pinned, first);
@@ -64,6 +71,19 @@ describe('storefront releases', () => {
     rmSync(path.join(served, '.serving'), { recursive: true });
     build('one more');
     assert.equal(existsSync(served), false, 'pruned once no longer served');
+  });
+
+  test('a release another process is still building is kept; one left half-built by a process that ended goes', () => {
+    // This process builds one (still going), and a process that has ended left one half-built.
+    const building = newRelease(releases);
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    const abandoned = path.join(releases.dir, path.basename(building).replace(`-${process.pid}-`, `-${ended}-`));
+    mkdirSync(abandoned);
+    writeFileSync(path.join(releases.dir, 'notes.txt'), 'not a release');
+    for (let i = 0; i < RELEASES_KEPT + 1; i++) build(`later ${i}`);
+    assert.equal(existsSync(building), true, 'the build under way is kept');
+    assert.equal(existsSync(abandoned), false, 'the abandoned one goes');
+    assert.equal(existsSync(path.join(releases.dir, 'notes.txt')), true, 'what is not a release is left alone');
   });
 
   test(`the newest ${RELEASES_KEPT} releases are kept, the current one always`, () => {
