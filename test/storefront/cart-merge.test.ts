@@ -115,13 +115,24 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
         ];
         await seesKept(page, context, product.id, refused, 'the refused lines stay, and only they');
 
-        // Still refused: pressing Try again keeps them and says so again.
-        await page.getByRole('button', { name: 'Try again' }).click();
+        // Still refused: pressing Try again keeps them and says so again (once the page has its new data).
+        await Promise.all([
+          page.waitForResponse((response) => response.url().includes('/cart/__data.json')),
+          page.getByRole('button', { name: 'Try again' }).click(),
+        ]);
         await page.getByRole('status').getByText('They are kept for you.').waitFor();
         assert.equal(await cookieCart(context), guestCart(product.id, refused));
 
-        // Refused no more: any later visit to the cart offers them, and one press moves them.
+        // Refused no more. A form forged with another token moves nothing (each add is refused by the API).
         refusals.clear();
+        const forged = await page.request.post('/cart?/merge', {
+          form: { csrf: 'forged' },
+          headers: { origin: app.baseUrl, accept: 'text/html' },
+        });
+        assert.equal(forged.status(), 200);
+        assert.equal(await cookieCart(context), guestCart(product.id, refused));
+        assert.equal((await buyer.client.get('/api/v1/cart')).body.data.item_count, 1, 'nothing added');
+        // Any later visit to the cart offers them, and one press moves them.
         await page.goto('/');
         await page.goto('/cart');
         await page.getByRole('status').getByText('2 items you added before signing in are not in your cart yet.').waitFor();
@@ -176,5 +187,43 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
       },
       { viewport: PHONE },
     );
+  });
+
+  test('waiting lines can be let go instead; signed out, neither button changes anything', async (t) => {
+    const { product } = await makeShop(app);
+    const [waits] = product.variants;
+    refusals.set(waits!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const buyer = await customer(app);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        await context.addCookies([{ name: 'cart', value: guestCart(product.id, [[waits!.id, 2]]), url: app.baseUrl }]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('status').getByText('One item you added before signing in could not be added').waitFor();
+        await page.getByRole('button', { name: 'Remove it' }).click();
+        await page.getByRole('button', { name: 'Try again' }).waitFor({ state: 'detached' });
+        await page.getByRole('heading', { name: 'Your cart is empty' }).waitFor();
+        assert.equal(await cookieCart(context), null);
+
+        // Signed out with a visitor's cart: the forms for an account's waiting lines are refused, the cart kept.
+        const visitor = guestCart(product.id, [[waits!.id, 1]]);
+        await context.clearCookies();
+        await context.addCookies([{ name: 'cart', value: visitor, url: app.baseUrl }]);
+        for (const action of ['merge', 'discard']) {
+          const answer = await page.request.post(`/cart?/${action}`, {
+            form: { csrf: '' },
+            headers: { origin: app.baseUrl, accept: 'text/html' },
+          });
+          assert.equal(answer.status(), 401, action);
+          assert.equal(await cookieCart(context), visitor, action);
+        }
+      },
+      { viewport: PHONE },
+    );
+    refusals.clear();
+    assert.equal((await buyer.client.get('/api/v1/cart')).body.data.item_count, 0);
   });
 });

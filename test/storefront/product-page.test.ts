@@ -176,6 +176,9 @@ describe('storefront: the product page', () => {
     assert.equal(first.match(/<li class="panel/g)?.length, 20);
     assert.match(first, /<nav class="pages[^"]*" aria-label="Review pages">/);
     assert.match(first, /href="\/account\/reviews\?page=2"/);
+    // A hand-edited page number shows the first page, not an error.
+    for (const odd of ['2.5', '-1', 'x'])
+      assert.equal((await page(`/account/reviews?page=${odd}`, session)).match(/<li class="panel/g)?.length, 20, odd);
     const second = await page('/account/reviews?page=2', session);
     assert.equal(second.match(/<li class="panel/g)?.length, 1);
     const past = await page('/account/reviews?page=3', session);

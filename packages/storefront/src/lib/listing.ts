@@ -1,3 +1,4 @@
+import { pageNumber } from './page-number';
 import type { QueryOf } from '@commerce/client';
 import { searchWords } from './search-words';
 
@@ -27,7 +28,6 @@ export interface Filters {
  */
 export function filtersOf(url: URL): Filters {
   const get = (name: string) => (url.searchParams.get(name) ?? '').trim();
-  const page = Number(get('page'));
   const sort = get('sort');
   let min = MONEY.test(get('min')) ? get('min') : '';
   let max = MONEY.test(get('max')) ? get('max') : '';
@@ -38,7 +38,7 @@ export function filtersOf(url: URL): Filters {
     max,
     inStock: get('in_stock') === '1',
     sort: SORTS.some((s) => s.value === sort) ? sort : '',
-    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+    page: pageNumber(url),
     category: get('category').slice(0, 100),
   };
 }

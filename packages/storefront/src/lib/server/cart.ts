@@ -187,7 +187,7 @@ export interface Merged {
   unavailable: number;
   /** Lines cut down (or left out, when the account's line was full) so the line holds at most MAX_QUANTITY. */
   capped: number;
-  /** Lines not moved for another reason (refused, or not reached when the API failed): kept in the visitor's cart for the next sign-in. */
+  /** Lines not moved for another reason (refused, or not reached when the API failed): kept in the visitor's cart, offered on the cart page. */
   kept: number;
   /** Items the account's cart held before: the shopper is shown the cart they now have together. */
   saved: number;
@@ -200,7 +200,7 @@ const interrupts = (e: unknown) => e instanceof ApiError || e instanceof Network
  * After sign-in or registration: the guest cart's lines go into the account's cart (added to any line
  * already there, as the API adds, up to MAX_QUANTITY with what the line holds). A line whose variant is
  * gone or no longer on sale is left out; one refused for another reason, or not reached because the API
- * failed part-way, stays in the visitor's cart for the next sign-in. Signing in has happened by then, so
+ * failed part-way, stays in the visitor's cart (offered on the cart page). Signing in has happened by then, so
  * a failure of the API is counted, not thrown; the visitor's cart is rewritten with exactly the lines not
  * moved, whatever happens. `api` is the session's own (right after signing in) or, for a shopper's
  * press of "Add them to your cart" (cart/+page.server.ts), the one carrying that form's CSRF token.

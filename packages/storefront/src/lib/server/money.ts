@@ -1,7 +1,7 @@
 /**
  * Sums for the guest cart only: the API keeps carts for accounts, so before sign-in the storefront
  * adds up the API's own unit prices itself, exactly, in integer cents. Every other total on the
- * site is the API's (checkout compares one with the total it showed).
+ * site is the API's (checkout sends back the total it showed, for the API to hold the order to).
  */
 const MONEY = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
 

@@ -53,6 +53,13 @@ export const actions: Actions = {
     if (merged.unavailable + merged.capped + merged.kept === 0) cartNotice.keep(event, 'updated');
     redirect(303, '/cart');
   },
+  /** The visitor's waiting lines let go: the shopper does not want them after all. */
+  discard: async (event) => {
+    const { shop } = event.locals;
+    if (!(await shop.user())) return invalid('You were signed out. Sign in to see your cart.', {}, {}, 401);
+    shop.saveGuestCart([]);
+    redirect(303, '/cart');
+  },
   update: async (event) => {
     const form = await event.request.formData();
     const variant = variantOf(form);

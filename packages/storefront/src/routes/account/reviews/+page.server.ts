@@ -1,3 +1,4 @@
+import { pageNumber } from '$lib/page-number';
 import { productsById } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
 import type { PageServerLoad } from './$types';
@@ -8,7 +9,7 @@ const PER_PAGE = 20;
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
-    const page = Math.min(Math.max(Number(event.url.searchParams.get('page')) || 1, 1), 10_000);
+    const page = pageNumber(event.url);
     const reviews = await shop.api.reviews.mine({ page, limit: PER_PAGE });
     const products = await productsById(
       shop,

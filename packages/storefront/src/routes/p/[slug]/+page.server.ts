@@ -1,3 +1,4 @@
+import { pageNumber } from '$lib/page-number';
 import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
 import { addedNotice } from '$lib/server/added-notice';
@@ -17,7 +18,7 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     const product = await shop.api.products.bySlug(event.params.slug);
-    const reviewPage = Math.min(Math.max(Number(event.url.searchParams.get('reviews')) || 1, 1), 1000);
+    const reviewPage = pageNumber(event.url, 'reviews', 1000);
     const [reviews, stock, tree, user] = await Promise.all([
       shop.api.products.reviews(product.public_id, { page: reviewPage, limit: REVIEWS_PER_PAGE, sort: '-created_at' }),
       shop.api.products.stock(product.public_id),
