@@ -50,6 +50,7 @@ test('a backlog larger than a batch is deleted PRUNE_BATCH_SIZE rows per stateme
     uploadsDeleted: 0,
     uploadsKept: 0,
     uploadTokensDeleted: 0,
+    idempotencyKeysDeleted: 0,
     emailsDeleted: 0,
     deliveriesCancelled: 0,
     streamPruned: 0,

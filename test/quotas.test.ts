@@ -96,6 +96,28 @@ describe("review images are the author's own uploads", () => {
 });
 
 describe('pruning', () => {
+  test('Idempotency-Keys past their 24 hours are deleted with the responses they kept; a newer one still replays', async () => {
+    const { variantId } = await sellableVariant(t.admin, { stock: 10 });
+    const offset = t.clock.offsetMs;
+    const keys = async () =>
+      (await t.db.selectFrom('idempotency_keys').select('key').where('key', 'in', ['old-key', 'new-key']).orderBy('key').execute()).map(
+        (row) => row.key,
+      );
+    const reserve = (key: string) =>
+      t.admin.patch(`${API}/admin/inventory/${variantId}/reservation`, { change: 1 }, { headers: { 'idempotency-key': key } });
+    assert.equal((await reserve('old-key')).status, 200);
+    t.clock.advance(DAY + 60_000);
+    assert.equal((await reserve('new-key')).status, 200);
+
+    const result = await t.app.pruner.runOnce();
+    assert.ok(result.idempotencyKeysDeleted >= 1);
+    assert.deepEqual(await keys(), ['new-key']);
+    const replay = await reserve('new-key');
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    // The admin's session outlives the rest of the file's tests only on the clock they started with.
+    t.clock.offsetMs = offset;
+  });
+
   test('uploads nothing points at are deleted after the grace period; referenced ones stay and are checked again later', async () => {
     const { productId, variantId } = await sellableVariant(t.admin);
     const author = await signUp(t);

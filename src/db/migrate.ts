@@ -33,6 +33,7 @@ import * as verifiedPurchasePurges from './migrations/0025-verified-purchase-pur
 import * as reviewPurgesForWhatShows from './migrations/0026-review-purges-for-what-shows.js';
 import * as mediaEndpoint from './migrations/0027-media-endpoint.js';
 import * as redeliveryRounds from './migrations/0028-redelivery-rounds.js';
+import * as idempotencyKeyAges from './migrations/0029-idempotency-key-ages.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0026-review-purges-for-what-shows': reviewPurgesForWhatShows,
   '0027-media-endpoint': mediaEndpoint,
   '0028-redelivery-rounds': redeliveryRounds,
+  '0029-idempotency-key-ages': idempotencyKeyAges,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

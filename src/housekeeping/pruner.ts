@@ -8,11 +8,13 @@ import { deleteDeliveredEmails } from '../outbox/repository.js';
 import { cancelOrphanedDeliveries, deleteFinishedDeliveries } from '../events/delivery-repository.js';
 import { deleteOldEvents } from '../events/repository.js';
 import { pruneStream } from '../events/stream-repository.js';
+import { KEY_TTL_MS } from '../idempotency/idempotency.js';
+import { deleteExpiredKeys } from '../idempotency/repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the
  * database by using the service: uploads nothing points at, expired upload
- * tokens, delivered mail, and events with their finished deliveries (an
+ * tokens, Idempotency-Keys past their 24 hours, delivered mail, and events with their finished deliveries (an
  * event stays while a delivery of it waits; one for a deleted endpoint is
  * cancelled first, whatever its age; an event stays too until every live
  * target has read it from the stream), each after its retention period (config
@@ -27,6 +29,8 @@ export interface PruneResult {
   uploadsDeleted: number;
   uploadsKept: number;
   uploadTokensDeleted: number;
+  /** Idempotency-Keys past their replay window (KEY_TTL_MS), with the responses they kept. */
+  idempotencyKeysDeleted: number;
   emailsDeleted: number;
   deliveriesCancelled: number;
   /** Stream positions every live target's cursor had passed (whatever their age). */
@@ -70,6 +74,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
       uploadsDeleted: 0,
       uploadsKept: 0,
       uploadTokensDeleted: 0,
+      idempotencyKeysDeleted: 0,
       emailsDeleted: 0,
       deliveriesCancelled: 0,
       streamPruned: 0,
@@ -88,6 +93,7 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     if (expiredUploadTokens !== null) {
       result.uploadTokensDeleted = await drain(() => deleteExpiredUploadTokens(db, ago(expiredUploadTokens), batchSize));
     }
+    result.idempotencyKeysDeleted = await drain(() => deleteExpiredKeys(db, new Date(clock.now().getTime() - KEY_TTL_MS), batchSize));
     if (deliveredEmails !== null) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }

@@ -28,7 +28,8 @@ export interface IdempotencyRequest {
   fingerprint: string;
 }
 
-const KEY_TTL_MS = 24 * 3600 * 1000;
+/** How long a key replays its first response; the pruner deletes it after that. */
+export const KEY_TTL_MS = 24 * 3600 * 1000;
 
 /** Reads the header; `null` when absent. The fingerprint covers method, route, path and body. */
 export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | null {
@@ -61,7 +62,7 @@ export async function runIdempotent<T>(
   if (!request) return { status, data: await transaction(db, work), replayed: false };
   return transaction(db, async (trx) => {
     await forgetStaleKey(trx, userId, request.key, new Date(now.getTime() - KEY_TTL_MS));
-    if (!(await claimKey(trx, userId, request.key, request.fingerprint))) {
+    if (!(await claimKey(trx, userId, request.key, request.fingerprint, now))) {
       const first = await findKey(trx, userId, request.key);
       if (first.fingerprint !== request.fingerprint) {
         throw idempotencyKeyReused();

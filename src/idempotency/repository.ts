@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 
 /** SQL of `idempotency_keys`, their one owner (the rules are in idempotency.ts). */
@@ -11,10 +12,11 @@ export async function forgetStaleKey(db: Executor, userId: number, key: string, 
  * Claims the key in the caller's transaction; false when another request
  * holds it (a concurrent claim waits here until that one commits or rolls back).
  */
-export async function claimKey(db: Executor, userId: number, key: string, fingerprint: string): Promise<boolean> {
+export async function claimKey(db: Executor, userId: number, key: string, fingerprint: string, now: Date): Promise<boolean> {
   const claimed = await db
     .insertInto('idempotency_keys')
-    .values({ user_id: userId, key, fingerprint, status_code: 0, response: 'null' })
+    // Dated by the service's clock, which decides when a key is stale (forgetStaleKey, the pruner).
+    .values({ user_id: userId, key, fingerprint, status_code: 0, response: 'null', created_at: now })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
@@ -39,4 +41,19 @@ export async function storeResponse(db: Executor, userId: number, key: string, s
     .where('user_id', '=', userId)
     .where('key', '=', key)
     .execute();
+}
+
+/** Deletes up to `batchSize` keys claimed before `before` (past their replay window), oldest first; how many went. */
+export async function deleteExpiredKeys(db: Executor, before: Date, batchSize: number): Promise<number> {
+  const oldest = db
+    .selectFrom('idempotency_keys')
+    .select(['user_id', 'key'])
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(batchSize);
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where(sql<boolean>`(user_id, key) IN (${oldest})`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
