@@ -142,6 +142,34 @@ describe('POST /cart/items', () => {
     assert.deepEqual(await cartRows(account), { [variantId]: 5 });
   });
 
+  test('with an Idempotency-Key an add is made once, however often and however concurrently it is sent', async () => {
+    const { variantId } = await sellableVariant(t.admin, { price: '2.50' });
+    const account = await signUp(t);
+    const keyed = (key: string, quantity = 2) =>
+      account.client.post(ITEMS, { variant_public_id: variantId, quantity }, { headers: { 'idempotency-key': key } });
+
+    const first = await keyed('add-1');
+    assert.equal(ok(first).items[0].quantity, 2);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    const again = await keyed('add-1');
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(ok(again), ok(first), 'the first answer, replayed');
+    assert.deepEqual(await cartRows(account), { [variantId]: 2 });
+
+    // Ten at once with one key: one add; ten with keys of their own: ten.
+    const racing = await Promise.all(Array.from({ length: 10 }, () => keyed('add-2', 1)));
+    assert.ok(racing.every((r) => r.status === 200));
+    assert.deepEqual(await cartRows(account), { [variantId]: 3 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => keyed(`add-3-${i}`, 1)));
+    assert.deepEqual(await cartRows(account), { [variantId]: 13 });
+
+    // The same key for another add is refused and adds nothing; without a key every add adds.
+    fails(await keyed('add-1', 5), 409, 'IDEMPOTENCY_KEY_REUSED');
+    ok(await add(account.client, variantId, 1));
+    ok(await add(account.client, variantId, 1));
+    assert.deepEqual(await cartRows(account), { [variantId]: 15 });
+  });
+
   test('a line may reach 999 but not go above it: 400 and the line is unchanged', async () => {
     const { variantId } = await sellableVariant(t.admin, { stock: 2000 });
     const account = await signUp(t);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { IdParam, NoContent, Ok, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import type { CartService } from './service.js';
@@ -33,10 +34,14 @@ export const cartRoutes =
       schema: {
         tags,
         summary: 'Add a variant (adds to its line if present); answers with the whole cart',
+        description:
+          'With an `Idempotency-Key`, sending the same add again (a retry after a lost answer, a form sent twice) adds once and ' +
+          'replays the first answer (the cart as it was then) for 24 hours.',
+        headers: IdempotencyHeader,
         body: CartItemAdd,
-        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND') },
+        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED') },
       },
-      handler: async (request) => ({ success: true as const, data: await cart.add(authedCtxOf(request), request.body) }),
+      handler: async (request, reply) => sendIdempotent(reply, await cart.add(authedCtxOf(request), request.body, idempotencyOf(request))),
     });
 
     app.patch('/cart/items/:variant_public_id', {

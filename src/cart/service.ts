@@ -8,6 +8,7 @@ import { availabilityOf, toCart } from './lines.js';
 import { addToLine, cartLines, clearCart, removeLine, sellableVariant, setLineQuantity, variantsAvailability } from './repository.js';
 import type { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import { transaction } from '../db/transaction.js';
+import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 
 /** The shopping cart (contract section 8): prices are live until checkout. */
 export function createCartService({ db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'commerce'> }) {
@@ -31,16 +32,23 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
     /**
      * One upsert that only inserts a variant on sale and refuses a line above
      * 999; nothing changes in either case. Which of the two it was is asked
-     * only when the upsert wrote nothing (the rare path).
+     * only when the upsert wrote nothing (the rare path). With an
+     * Idempotency-Key the add is made once however often it is sent (a retry
+     * after a lost answer, a form sent twice); without one it stays outside a
+     * transaction, as cheap as it was.
      */
-    async add(ctx: AuthedCtx, input: CartItemAdd): Promise<Cart> {
+    async add(ctx: AuthedCtx, input: CartItemAdd, idempotency: IdempotencyRequest | null = null): Promise<IdempotentResult<Cart>> {
       if (!isPublicId('var', input.variant_public_id)) throw notFound('Variant');
-      const line = await addToLine(db, ctx.actor.userId, input.variant_public_id, input.quantity, clock.now());
-      if (!line) {
-        if (!(await sellableVariant(db, input.variant_public_id))) throw notFound('Variant');
-        throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
-      }
-      return read(db, ctx.actor.userId);
+      const addNow = async (executor: Executor) => {
+        const line = await addToLine(executor, ctx.actor.userId, input.variant_public_id, input.quantity, clock.now());
+        if (!line) {
+          if (!(await sellableVariant(executor, input.variant_public_id))) throw notFound('Variant');
+          throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
+        }
+        return read(executor, ctx.actor.userId);
+      };
+      if (!idempotency) return { status: 200, data: await addNow(db), replayed: false };
+      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), addNow);
     },
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {

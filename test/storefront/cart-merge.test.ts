@@ -39,7 +39,11 @@ after(async () => {
 /** The visitor's cart as the storefront keeps it (guest-cart.ts), and what is left of it. */
 const guestCart = (product: string, lines: [variant: string, quantity: number][]) =>
   lines.map(([variant, quantity]) => `${product}~${variant}~${quantity}`).join('.');
-const cookieCart = async (context: BrowserContext) => (await context.cookies()).find((cookie) => cookie.name === 'cart')?.value ?? null;
+/** The visitor's cart's lines as its cookie holds them (without the cart's own ID, its first entry once the shop has written it). */
+const cookieCart = async (context: BrowserContext) => {
+  const value = (await context.cookies()).find((cookie) => cookie.name === 'cart')?.value;
+  return value === undefined ? null : value.replace(/^id~[^.]*\.?/, '');
+};
 
 /** The cart page after a sign-in that moved one line and kept `kept`: it says so, and the visitor's cart holds exactly those. */
 async function seesKept(page: Page, context: BrowserContext, product: string, kept: [variant: string, quantity: number][], why: string) {
@@ -225,5 +229,43 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
     );
     refusals.clear();
     assert.equal((await buyer.client.get('/api/v1/cart')).body.data.item_count, 0);
+  });
+
+  test('the waiting lines pressed in twice at once (a double click without JavaScript, two tabs) go in once', async (t) => {
+    const { product } = await makeShop(app);
+    const [first, second] = product.variants;
+    refusals.set(first!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const buyer = await customer(app);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        await context.addCookies([
+          {
+            name: 'cart',
+            value: guestCart(product.id, [
+              [first!.id, 2],
+              [second!.id, 3],
+            ]),
+            url: app.baseUrl,
+          },
+        ]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('button', { name: 'Try again' }).waitFor();
+        refusals.clear();
+        const csrf = await page.locator('form.waiting input[name="csrf"]').inputValue();
+        const presses = await Promise.all(
+          Array.from({ length: 4 }, () =>
+            page.request.post('/cart?/merge', { form: { csrf }, headers: { origin: app.baseUrl, accept: 'text/html' } }),
+          ),
+        );
+        assert.ok(presses.every((press) => press.status() === 200));
+      },
+      { viewport: PHONE },
+    );
+    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
+    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), { [first!.id]: 2, [second!.id]: 3 });
   });
 });

@@ -83,7 +83,14 @@ export function createCommerceClient(options: CommerceClientOptions) {
     },
     cart: {
       get: () => api.GET('/api/v1/cart').then(data),
-      add: (body: BodyOf<'/api/v1/cart/items', 'post'>) => api.POST('/api/v1/cart/items', { body }).then(data),
+      /** Adds once per `idempotencyKey` (one is made for each call without it, and reused when the client retries). */
+      add: (body: BodyOf<'/api/v1/cart/items', 'post'>, options: { idempotencyKey?: string } = {}) =>
+        api
+          .POST('/api/v1/cart/items', {
+            body,
+            ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}),
+          })
+          .then(data),
       setQuantity: (variant_public_id: string, quantity: number) =>
         api.PATCH('/api/v1/cart/items/{variant_public_id}', { params: { path: { variant_public_id } }, body: { quantity } }).then(data),
       remove: (variant_public_id: string) =>

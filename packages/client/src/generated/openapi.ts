@@ -9588,12 +9588,17 @@ export interface paths {
         put?: never;
         /**
          * Add a variant (adds to its line if present); answers with the whole cart
-         * @description Requires a session (any role).
+         * @description With an `Idempotency-Key`, sending the same add again (a retry after a lost answer, a form sent twice) adds once and replays the first answer (the cart as it was then) for 24 hours.
+         *
+         *     Requires a session (any role).
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Replays the first response of a retried write for 24 hours */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9668,13 +9673,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
                     };
                 };
-                /** @description - `CONFLICT`: A concurrent change got there first; retry */
+                /**
+                 * @description - `CONFLICT`: A concurrent change got there first; retry
+                 *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
+                 */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */

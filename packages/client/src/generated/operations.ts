@@ -5,5 +5,6 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   'POST /api/v1/admin/inventory',
   'PATCH /api/v1/admin/inventory/{variant_public_id}',
   'PATCH /api/v1/admin/inventory/{variant_public_id}/reservation',
+  'POST /api/v1/cart/items',
   'POST /api/v1/orders'
 ];

@@ -207,6 +207,7 @@ const interrupts = (e: unknown) => e instanceof ApiError || e instanceof Network
  */
 export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api): Promise<Merged> {
   const lines = shop.guestCart();
+  const cartId = shop.guestCartId();
   const merged: Merged = { moved: 0, unavailable: 0, capped: 0, kept: 0, saved: 0 };
   if (lines.length === 0) return merged;
   const refused: GuestLine[] = [];
@@ -224,7 +225,10 @@ export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api)
         continue;
       }
       try {
-        await api.cart.add({ variant_public_id: line.variant, quantity: Math.min(line.quantity, room) });
+        const quantity = Math.min(line.quantity, room);
+        // Sent twice (a merge pressed twice, or retried after its answer was lost), the line is added once.
+        const idempotencyKey = cartId ? `guest-cart-${cartId}-${line.variant}-${quantity}` : undefined;
+        await api.cart.add({ variant_public_id: line.variant, quantity }, idempotencyKey ? { idempotencyKey } : {});
         merged.moved++;
         if (line.quantity > room) merged.capped++;
       } catch (e) {

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Cookies } from '@sveltejs/kit';
 import { STOREFRONT_COOKIES } from './cookie-names';
 import { readOnceCookie } from './read-once';
@@ -19,12 +20,30 @@ export interface GuestLine {
 
 const ID = /^[a-z]{3}_[A-Za-z0-9_-]{8,64}$/;
 
+/**
+ * The cart's own ID, its first entry (`id~<value>`; the line parser skips it, as it skips anything
+ * that is not a line): made with the cart and kept until it is emptied. The merge into an account's
+ * cart builds its Idempotency-Keys from it, so a merge sent twice (a form pressed twice, a retry after
+ * an answer lost) adds each line once.
+ */
+const CART_ID = /^id~([A-Za-z0-9_-]{16,32})$/;
+
+export function readGuestCartId(cookies: Cookies): string | null {
+  const raw = cookies.get(GUEST_CART_COOKIE);
+  if (!raw) return null;
+  // A cart written before carts had an ID is known by its contents until it is next written (with that as its ID).
+  return CART_ID.exec(raw.split('.')[0] ?? '')?.[1] ?? createHash('sha256').update(raw).digest('base64url').slice(0, 22);
+}
+
 /** `prd~var~qty` lines joined by dots: characters public IDs never contain. Anything malformed is dropped. */
 export function readGuestCart(cookies: Cookies): GuestLine[] {
   const raw = cookies.get(GUEST_CART_COOKIE);
   if (!raw) return [];
   const lines: GuestLine[] = [];
-  for (const entry of raw.split('.').slice(0, MAX_GUEST_LINES)) {
+  for (const entry of raw
+    .split('.')
+    .filter((entry) => !entry.startsWith('id~'))
+    .slice(0, MAX_GUEST_LINES)) {
     const [product = '', variant = '', quantity = ''] = entry.split('~');
     const count = Number(quantity);
     if (!ID.test(product) || !ID.test(variant) || !Number.isInteger(count) || count < 1) continue;
@@ -39,7 +58,8 @@ export function writeGuestCart(cookies: Cookies, lines: readonly GuestLine[], se
     cookies.delete(GUEST_CART_COOKIE, { path: '/', secure });
     return;
   }
-  const value = lines.map((line) => `${line.product}~${line.variant}~${line.quantity}`).join('.');
+  const id = readGuestCartId(cookies) ?? randomBytes(12).toString('base64url');
+  const value = [`id~${id}`, ...lines.map((line) => `${line.product}~${line.variant}~${line.quantity}`)].join('.');
   cookies.set(GUEST_CART_COOKIE, value, {
     path: '/',
     httpOnly: true,

@@ -3,7 +3,7 @@ import type { RequestEvent } from '@sveltejs/kit';
 import { keptAnswers } from './answer-cache';
 import { API_COOKIES } from './cookie-names';
 import { relayingJar } from './cookies';
-import { readGuestCart, writeGuestCart, type GuestLine } from './guest-cart';
+import { readGuestCart, readGuestCartId, writeGuestCart, type GuestLine } from './guest-cart';
 import { sharedCacheRecord } from './shared-cache';
 import { apiTransport, type ApiTransport } from './transport';
 
@@ -70,6 +70,10 @@ export function createShop(event: RequestEvent) {
     },
     guestCart(): GuestLine[] {
       return readGuestCart(event.cookies);
+    },
+    /** The visitor's cart's own ID (guest-cart.ts), null before it has one. */
+    guestCartId(): string | null {
+      return readGuestCartId(event.cookies);
     },
     saveGuestCart(lines: readonly GuestLine[]): void {
       writeGuestCart(event.cookies, lines, secure);
