@@ -153,7 +153,7 @@ describe('POST /cart/items', () => {
     assert.equal(first.headers.get('idempotent-replayed'), null);
     const again = await keyed('add-1');
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.deepEqual(ok(again), ok(first), 'the first answer, replayed');
+    assert.deepEqual(ok(again), ok(first), 'nothing changed in between: the same cart');
     assert.deepEqual(await cartRows(account), { [variantId]: 2 });
 
     // Ten at once with one key: one add; ten with keys of their own: ten.
@@ -164,6 +164,12 @@ describe('POST /cart/items', () => {
     assert.deepEqual(await cartRows(account), { [variantId]: 13 });
 
     // The same key for another add is refused and adds nothing; without a key every add adds.
+    // A replay answers with the cart as it is now, not as it was at the first add.
+    const later = await keyed('add-1');
+    assert.equal(later.headers.get('idempotent-replayed'), 'true');
+    assert.equal(ok(later).items[0].quantity, 13);
+    const stored = await t.db.selectFrom('idempotency_keys').select('response').where('key', '=', 'add-1').executeTakeFirstOrThrow();
+    assert.equal(stored.response, null, 'the key keeps no copy of the cart');
     fails(await keyed('add-1', 5), 409, 'IDEMPOTENCY_KEY_REUSED');
     ok(await add(account.client, variantId, 1));
     ok(await add(account.client, variantId, 1));

@@ -35,8 +35,8 @@ export const cartRoutes =
         tags,
         summary: 'Add a variant (adds to its line if present); answers with the whole cart',
         description:
-          'With an `Idempotency-Key`, sending the same add again (a retry after a lost answer, a form sent twice) adds once and ' +
-          'replays the first answer (the cart as it was then) for 24 hours.',
+          'With an `Idempotency-Key`, sending the same add again within 24 hours (a retry after a lost answer, a form sent twice) ' +
+          'adds once; every answer is the cart as it is now, marked `Idempotent-Replayed: true` after the first.',
         headers: IdempotencyHeader,
         body: CartItemAdd,
         response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED') },

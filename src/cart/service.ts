@@ -34,8 +34,10 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
      * 999; nothing changes in either case. Which of the two it was is asked
      * only when the upsert wrote nothing (the rare path). With an
      * Idempotency-Key the add is made once however often it is sent (a retry
-     * after a lost answer, a form sent twice); without one it stays outside a
-     * transaction, as cheap as it was.
+     * after a lost answer, a form sent twice), and every answer is the cart as
+     * it is now: the key keeps no copy of it (a cart may be long, and keys
+     * live 24 hours). Without a key the add stays outside a transaction, as
+     * cheap as it was.
      */
     async add(ctx: AuthedCtx, input: CartItemAdd, idempotency: IdempotencyRequest | null = null): Promise<IdempotentResult<Cart>> {
       if (!isPublicId('var', input.variant_public_id)) throw notFound('Variant');
@@ -45,10 +47,16 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
           if (!(await sellableVariant(executor, input.variant_public_id))) throw notFound('Variant');
           throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
         }
-        return read(executor, ctx.actor.userId);
       };
-      if (!idempotency) return { status: 200, data: await addNow(db), replayed: false };
-      return runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), addNow);
+      if (!idempotency) {
+        await addNow(db);
+        return { status: 200, data: await read(db, ctx.actor.userId), replayed: false };
+      }
+      const { status, replayed } = await runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
+        await addNow(trx);
+        return null;
+      });
+      return { status, data: await read(db, ctx.actor.userId), replayed };
     },
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {

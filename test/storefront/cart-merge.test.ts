@@ -268,4 +268,45 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
     const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
     assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), { [first!.id]: 2, [second!.id]: 3 });
   });
+
+  test('a line added again after a merge that kept others is added again: the cart changed, so its keys did', async (t) => {
+    const { product } = await makeShop(app);
+    const [again, stuck] = product.variants;
+    refusals.set(stuck!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+    const buyer = await customer(app);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        await context.addCookies([
+          {
+            name: 'cart',
+            value: guestCart(product.id, [
+              [again!.id, 1],
+              [stuck!.id, 1],
+            ]),
+            url: app.baseUrl,
+          },
+        ]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page.getByRole('button', { name: 'Try again' }).waitFor();
+        refusals.clear();
+        // Signed out, the same one unit of the first line is added again, as a visitor.
+        await page.goto('/logout');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL((url) => url.pathname === '/');
+        await page.goto(`/p/${product.slug}?size=${again!.options.size}&colour=${again!.options.colour}`);
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByText('Added 1 × ').waitFor();
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        assert.equal(await cookieCart(context), null);
+      },
+      { viewport: PHONE },
+    );
+    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
+    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), { [again!.id]: 2, [stuck!.id]: 1 });
+  });
 });

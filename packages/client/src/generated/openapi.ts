@@ -9588,7 +9588,7 @@ export interface paths {
         put?: never;
         /**
          * Add a variant (adds to its line if present); answers with the whole cart
-         * @description With an `Idempotency-Key`, sending the same add again (a retry after a lost answer, a form sent twice) adds once and replays the first answer (the cart as it was then) for 24 hours.
+         * @description With an `Idempotency-Key`, sending the same add again within 24 hours (a retry after a lost answer, a form sent twice) adds once; every answer is the cart as it is now, marked `Idempotent-Replayed: true` after the first.
          *
          *     Requires a session (any role).
          */

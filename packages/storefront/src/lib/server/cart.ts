@@ -243,7 +243,8 @@ export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api)
   } finally {
     const rest = [...refused, ...lines.slice(next)];
     merged.kept = rest.length;
-    shop.saveGuestCart(rest);
+    // Under the same cart ID: a line whose add was made but whose answer was lost is not added again next time.
+    shop.saveGuestCart(rest, true);
   }
   return merged;
 }

@@ -22,9 +22,10 @@ const ID = /^[a-z]{3}_[A-Za-z0-9_-]{8,64}$/;
 
 /**
  * The cart's own ID, its first entry (`id~<value>`; the line parser skips it, as it skips anything
- * that is not a line): made with the cart and kept until it is emptied. The merge into an account's
- * cart builds its Idempotency-Keys from it, so a merge sent twice (a form pressed twice, a retry after
- * an answer lost) adds each line once.
+ * that is not a line): a new one whenever the visitor changes the cart, kept only when the merge into
+ * an account's cart writes back the lines it did not move. The merge builds its Idempotency-Keys from
+ * it, so a merge sent twice (a form pressed twice, a retry after an answer lost) adds each line once,
+ * while the same line added again later, in a cart changed since, is added again.
  */
 const CART_ID = /^id~([A-Za-z0-9_-]{16,32})$/;
 
@@ -53,12 +54,13 @@ export function readGuestCart(cookies: Cookies): GuestLine[] {
   return lines;
 }
 
-export function writeGuestCart(cookies: Cookies, lines: readonly GuestLine[], secure: boolean): void {
+/** Writes the visitor's cart: under a new ID, unless `keepId` (the merge's write-back of what it did not move). */
+export function writeGuestCart(cookies: Cookies, lines: readonly GuestLine[], secure: boolean, keepId = false): void {
   if (lines.length === 0) {
     cookies.delete(GUEST_CART_COOKIE, { path: '/', secure });
     return;
   }
-  const id = readGuestCartId(cookies) ?? randomBytes(12).toString('base64url');
+  const id = (keepId ? readGuestCartId(cookies) : null) ?? randomBytes(12).toString('base64url');
   const value = [`id~${id}`, ...lines.map((line) => `${line.product}~${line.variant}~${line.quantity}`)].join('.');
   cookies.set(GUEST_CART_COOKIE, value, {
     path: '/',

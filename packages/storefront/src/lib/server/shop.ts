@@ -75,8 +75,9 @@ export function createShop(event: RequestEvent) {
     guestCartId(): string | null {
       return readGuestCartId(event.cookies);
     },
-    saveGuestCart(lines: readonly GuestLine[]): void {
-      writeGuestCart(event.cookies, lines, secure);
+    /** The visitor's cart, changed (a new cart ID) or, with `keepId`, written back by the merge. */
+    saveGuestCart(lines: readonly GuestLine[], keepId = false): void {
+      writeGuestCart(event.cookies, lines, secure, keepId);
     },
   };
 }
