@@ -48,8 +48,10 @@ export function publishRelease(releases: Releases, release: string): void {
 
 /**
  * Removes all but the newest RELEASES_KEPT releases, never the one the link points at, one a live
- * process serves, or one another process is still building (several instances starting at once with
- * stale sources each build); a build whose process died half-way goes.
+ * process serves, or one another process that still runs made (several instances starting at once with stale
+ * sources each build); a build whose process died half-way goes. Processes are known by their IDs on
+ * this host: instances in containers of their own that share the directory need a build step of their
+ * own (docs: build where you deploy, then start).
  */
 export function pruneReleases(releases: Releases): void {
   const current = currentRelease(releases);
@@ -60,7 +62,10 @@ export function pruneReleases(releases: Releases): void {
     : [];
   for (const name of names.slice(0, Math.max(0, names.length - RELEASES_KEPT))) {
     const release = path.join(releases.dir, name);
-    const building = !isWhole(release) && isRunning(Number(RELEASE_NAME.exec(name)![2]));
+    // Another process that made it still runs: it is being built, or built and about to be published. (This
+    // process builds one release at a time, the one it is publishing.)
+    const builder = Number(RELEASE_NAME.exec(name)![2]);
+    const building = builder !== process.pid && isRunning(builder);
     if (release !== current && !building && !servedNow(release)) rmSync(release, { recursive: true, force: true });
   }
 }

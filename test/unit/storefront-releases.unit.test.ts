@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,17 +73,25 @@ describe('storefront releases', () => {
     assert.equal(existsSync(served), false, 'pruned once no longer served');
   });
 
-  test('a release another process is still building is kept; one left half-built by a process that ended goes', () => {
-    // This process builds one (still going), and a process that has ended left one half-built.
-    const building = newRelease(releases);
-    const ended = spawnSync(process.execPath, ['-e', '']).pid;
-    const abandoned = path.join(releases.dir, path.basename(building).replace(`-${process.pid}-`, `-${ended}-`));
-    mkdirSync(abandoned);
-    writeFileSync(path.join(releases.dir, 'notes.txt'), 'not a release');
-    for (let i = 0; i < RELEASES_KEPT + 1; i++) build(`later ${i}`);
-    assert.equal(existsSync(building), true, 'the build under way is kept');
-    assert.equal(existsSync(abandoned), false, 'the abandoned one goes');
-    assert.equal(existsSync(path.join(releases.dir, 'notes.txt')), true, 'what is not a release is left alone');
+  test('a release another running process is building is kept; one left half-built by a process that ended goes', async () => {
+    // Another process builds one (it still runs), and a process that has ended left one half-built.
+    const builder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      const name = path.basename(newRelease(releases));
+      rmSync(path.join(releases.dir, name), { recursive: true });
+      const building = path.join(releases.dir, name.replace(`-${process.pid}-`, `-${builder.pid}-`));
+      const ended = spawnSync(process.execPath, ['-e', '']).pid;
+      const abandoned = path.join(releases.dir, name.replace(`-${process.pid}-`, `-${ended}-`));
+      mkdirSync(building);
+      mkdirSync(abandoned);
+      writeFileSync(path.join(releases.dir, 'notes.txt'), 'not a release');
+      for (let i = 0; i < RELEASES_KEPT + 1; i++) build(`later ${i}`);
+      assert.equal(existsSync(building), true, 'the build under way elsewhere is kept');
+      assert.equal(existsSync(abandoned), false, 'the abandoned one goes');
+      assert.equal(existsSync(path.join(releases.dir, 'notes.txt')), true, 'what is not a release is left alone');
+    } finally {
+      builder.kill();
+    }
   });
 
   test(`the newest ${RELEASES_KEPT} releases are kept, the current one always`, () => {
