@@ -48,15 +48,10 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
           throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
         }
       };
-      if (!idempotency) {
-        await addNow(db);
-        return { status: 200, data: await read(db, ctx.actor.userId), replayed: false };
-      }
-      const { status, replayed } = await runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), async (trx) => {
-        await addNow(trx);
-        return null;
-      });
-      return { status, data: await read(db, ctx.actor.userId), replayed };
+      let replayed = false;
+      if (!idempotency) await addNow(db);
+      else ({ replayed } = await runIdempotent(db, ctx.actor.userId, idempotency, 200, clock.now(), (trx) => addNow(trx).then(() => null)));
+      return { status: 200, data: await read(db, ctx.actor.userId), replayed };
     },
 
     async setQuantity(ctx: AuthedCtx, variantPublicId: string, input: CartItemSet): Promise<Cart> {

@@ -12,8 +12,10 @@ export const Slug = Type.String({
   maxLength: 120,
   description: 'Generated from the name when omitted',
 });
+/** An amount as a request may send it: up to ten whole digits and two places. */
+export const MONEY_INPUT_PATTERN = '^\\d{1,10}(\\.\\d{1,2})?$';
 export const MoneyInput = Type.String({
-  pattern: '^\\d{1,10}(\\.\\d{1,2})?$',
+  pattern: MONEY_INPUT_PATTERN,
   description: 'Decimal string, up to two places',
   examples: ['19.99'],
 });

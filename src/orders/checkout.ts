@@ -92,9 +92,8 @@ export function createCheckout({ db, clock, limiter, config }: CheckoutDeps) {
       ]);
     }
     // Priced from the rows this transaction read, so the total checked is the total stored.
-    if (input.expected_total !== undefined && totals.total > toCents(input.expected_total)) {
-      throw totalChanged(fromCents(toCents(input.expected_total)), fromCents(totals.total));
-    }
+    const expected = input.expected_total === undefined ? null : toCents(input.expected_total);
+    if (expected !== null && totals.total > expected) throw totalChanged(fromCents(expected), fromCents(totals.total));
 
     // The order's money fields as stored and as answered.
     const amounts = amountsOf(totals);

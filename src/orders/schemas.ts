@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { LongText, Money, Timestamp } from '../lib/schemas.js';
 import { AddressSnapshot } from '../addresses/schemas.js';
+import { MONEY_INPUT_PATTERN } from '../catalog/schemas.js';
 import { LineItem } from '../cart/schemas.js';
 
 export const OrderStatus = Type.Union([
@@ -21,7 +22,7 @@ export const PlaceOrder = Type.Object(
     notes: Type.Optional(LongText(1000)),
     expected_total: Type.Optional(
       Type.String({
-        pattern: '^\\d{1,10}(\\.\\d{1,2})?$',
+        pattern: MONEY_INPUT_PATTERN,
         description:
           'The total the buyer was shown (as GET /cart/quote answered it). The order is placed only if its total is at most this; ' +
           'otherwise 409 TOTAL_CHANGED and nothing changes. Closes the gap between the quote and the order when a price or coupon changes meanwhile.',

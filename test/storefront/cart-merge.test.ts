@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test, type TestContext } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { sendError } from '../../src/lib/error-handler.js';
 import type { ErrorCode } from '../../src/lib/error-codes.js';
@@ -45,6 +45,12 @@ const cookieCart = async (context: BrowserContext) => {
   return value === undefined ? null : value.replace(/^id~[^.]*\.?/, '');
 };
 
+/** The account's cart as the API keeps it: quantity by variant. */
+async function accountCart(buyer: { client: { get(path: string): Promise<{ body: any }> } }): Promise<Record<string, number>> {
+  const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
+  return Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity]));
+}
+
 /** The cart page after a sign-in that moved one line and kept `kept`: it says so, and the visitor's cart holds exactly those. */
 async function seesKept(page: Page, context: BrowserContext, product: string, kept: [variant: string, quantity: number][], why: string) {
   await page
@@ -84,8 +90,7 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
       },
       { viewport: PHONE },
     );
-    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
-    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), {
+    assert.deepEqual(await accountCart(buyer), {
       [variant.id]: 999,
       [other.id]: 2,
     });
@@ -231,82 +236,75 @@ describe('storefront: the cart a visitor made, at sign-in', () => {
     assert.equal((await buyer.client.get('/api/v1/cart')).body.data.item_count, 0);
   });
 
-  test('the waiting lines pressed in twice at once (a double click without JavaScript, two tabs) go in once', async (t) => {
-    const { product } = await makeShop(app);
-    const [first, second] = product.variants;
-    refusals.set(first!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+  /**
+   * A customer signed in through the shop with a visitor's cart of `lines`, the sign-in's merge refused
+   * (503) at `refused` and stopping there, so the lines from it on wait on the cart page; `body` takes
+   * over there with the refusal lifted. Returns the customer.
+   */
+  async function withWaitingLines(
+    t: TestContext,
+    product: string,
+    lines: [variant: string, quantity: number][],
+    refused: string,
+    body: (page: Page, context: BrowserContext, buyer: Awaited<ReturnType<typeof customer>>) => Promise<void>,
+  ) {
+    refusals.set(refused, { status: 503, code: 'SERVICE_UNAVAILABLE' });
     const buyer = await customer(app);
     await inShop(
       browser,
       t,
       app,
       async (page, context) => {
-        await context.addCookies([
-          {
-            name: 'cart',
-            value: guestCart(product.id, [
-              [first!.id, 2],
-              [second!.id, 3],
-            ]),
-            url: app.baseUrl,
-          },
-        ]);
+        await context.addCookies([{ name: 'cart', value: guestCart(product, lines), url: app.baseUrl }]);
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.waitForURL((url) => url.pathname === '/cart');
         await page.getByRole('button', { name: 'Try again' }).waitFor();
         refusals.clear();
-        const csrf = await page.locator('form.waiting input[name="csrf"]').inputValue();
-        const presses = await Promise.all(
-          Array.from({ length: 4 }, () =>
-            page.request.post('/cart?/merge', { form: { csrf }, headers: { origin: app.baseUrl, accept: 'text/html' } }),
-          ),
-        );
-        assert.ok(presses.every((press) => press.status() === 200));
+        await body(page, context, buyer);
       },
       { viewport: PHONE },
     );
-    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
-    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), { [first!.id]: 2, [second!.id]: 3 });
+    return buyer;
+  }
+
+  test('the waiting lines pressed in twice at once (a double click without JavaScript, two tabs) go in once', async (t) => {
+    const { product } = await makeShop(app);
+    const [first, second] = product.variants;
+    const lines: [string, number][] = [
+      [first!.id, 2],
+      [second!.id, 3],
+    ];
+    const buyer = await withWaitingLines(t, product.id, lines, first!.id, async (page) => {
+      const csrf = await page.locator('form.waiting input[name="csrf"]').inputValue();
+      const presses = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          page.request.post('/cart?/merge', { form: { csrf }, headers: { origin: app.baseUrl, accept: 'text/html' } }),
+        ),
+      );
+      assert.ok(presses.every((press) => press.status() === 200));
+    });
+    assert.deepEqual(await accountCart(buyer), { [first!.id]: 2, [second!.id]: 3 });
   });
 
   test('a line added again after a merge that kept others is added again: the cart changed, so its keys did', async (t) => {
     const { product } = await makeShop(app);
     const [again, stuck] = product.variants;
-    refusals.set(stuck!.id, { status: 503, code: 'SERVICE_UNAVAILABLE' });
-    const buyer = await customer(app);
-    await inShop(
-      browser,
-      t,
-      app,
-      async (page, context) => {
-        await context.addCookies([
-          {
-            name: 'cart',
-            value: guestCart(product.id, [
-              [again!.id, 1],
-              [stuck!.id, 1],
-            ]),
-            url: app.baseUrl,
-          },
-        ]);
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.waitForURL((url) => url.pathname === '/cart');
-        await page.getByRole('button', { name: 'Try again' }).waitFor();
-        refusals.clear();
-        // Signed out, the same one unit of the first line is added again, as a visitor.
-        await page.goto('/logout');
-        await page.getByRole('button', { name: 'Sign out' }).click();
-        await page.waitForURL((url) => url.pathname === '/');
-        await page.goto(`/p/${product.slug}?size=${again!.options.size}&colour=${again!.options.colour}`);
-        await page.getByRole('button', { name: 'Add to cart' }).click();
-        await page.getByText('Added 1 × ').waitFor();
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.waitForURL((url) => url.pathname === '/cart');
-        assert.equal(await cookieCart(context), null);
-      },
-      { viewport: PHONE },
-    );
-    const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
-    assert.deepEqual(Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity])), { [again!.id]: 2, [stuck!.id]: 1 });
+    const lines: [string, number][] = [
+      [again!.id, 1],
+      [stuck!.id, 1],
+    ];
+    const buyer = await withWaitingLines(t, product.id, lines, stuck!.id, async (page, context, buyer) => {
+      // Signed out, the same one unit of the first line is added again, as a visitor.
+      await page.goto('/logout');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto(`/p/${product.slug}?size=${again!.options.size}&colour=${again!.options.colour}`);
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 1 × ').waitFor();
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.waitForURL((url) => url.pathname === '/cart');
+      assert.equal(await cookieCart(context), null);
+    });
+    assert.deepEqual(await accountCart(buyer), { [again!.id]: 2, [stuck!.id]: 1 });
   });
 });

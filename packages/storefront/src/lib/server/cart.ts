@@ -254,9 +254,14 @@ export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api)
  * (lines left out, cut down or kept, or a cart now made of two). Then it is the cart, which says it (cart/+page.svelte).
  */
 export function afterMerge(event: CookieEvent, merged: Merged, next: string): string {
+  return keepMergeNotice(event, merged) ? '/cart' : next;
+}
+
+/** Keeps the cart's word about a merge for the cart page, when it needs one; false when it does not. */
+export function keepMergeNotice(event: CookieEvent, merged: Merged): boolean {
   const { unavailable, capped, kept } = merged;
   const saved = merged.moved > 0 ? merged.saved : 0;
-  if (unavailable === 0 && capped === 0 && kept === 0 && saved === 0) return next;
+  if (unavailable === 0 && capped === 0 && kept === 0 && saved === 0) return false;
   mergeNotice.keep(event, { saved, unavailable, capped, kept });
-  return '/cart';
+  return true;
 }

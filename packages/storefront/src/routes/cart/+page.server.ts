@@ -1,5 +1,5 @@
 import { ApiError } from '@commerce/client';
-import { afterMerge, cartView, mergeGuestCart, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
+import { cartView, keepMergeNotice, mergeGuestCart, removeLine, setQuantity, SignedOut } from '$lib/server/cart';
 import { mergeNotice, NO_MERGE_NOTICE } from '$lib/server/guest-cart';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
@@ -48,9 +48,8 @@ export const actions: Actions = {
     const form = await event.request.formData();
     if (!(await shop.user())) return invalid('You were signed out. Sign in to add these items to your cart.', {}, {}, 401);
     const merged = await mergeGuestCart(shop, shop.asForm(form.get('csrf')));
-    // What the account's cart held before is no news here; what was left out, cut down or kept again is said.
-    afterMerge(event, { ...merged, saved: 0 }, '/cart');
-    if (merged.unavailable + merged.capped + merged.kept === 0) cartNotice.keep(event, 'updated');
+    // What the account's cart held before is no news here; what was left out, cut down or kept again is said, else that it is done.
+    if (!keepMergeNotice(event, { ...merged, saved: 0 })) cartNotice.keep(event, 'updated');
     redirect(303, '/cart');
   },
   /** The visitor's waiting lines let go: the shopper does not want them after all. */
