@@ -139,6 +139,8 @@ export interface Config {
   readonly staffInvitationTtlSeconds: number;
   /** Most active addresses one account may keep. */
   readonly maxAddressesPerAccount: number;
+  /** Most lines one cart may hold (a checkout locks every line's stock). */
+  readonly maxCartLines: number;
   /** Uploads the built-in image host receives at once per process (each holds up to 5 MB); one more is answered 503. */
   readonly maxUploadsInFlight: number;
   /** Housekeeping of what accounts and traffic leave behind; each age in seconds, `null` keeps forever. */
@@ -398,6 +400,7 @@ export function loadConfig(env: Env = process.env): Config {
     })(),
     rateLimits,
     maxAddressesPerAccount: int('MAX_ADDRESSES_PER_ACCOUNT', 50, 1, 10_000),
+    maxCartLines: int('MAX_CART_LINES', 100, 1, 1000),
     maxUploadsInFlight: int('MAX_UPLOADS_IN_FLIGHT', 16, 1, 1000),
     staffInvitationTtlSeconds: ((seconds) => {
       if (seconds === null)

@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sellableVariant } from './helpers/commerce.js';
+import { addToLine } from '../src/cart/repository.js';
+import { inBatches, sellableVariant } from './helpers/commerce.js';
 import { addressInput, errorOf, signUp } from './helpers/factories.js';
 import { credentials, local, tinyPng, upload, uploadedReviewImage } from './helpers/media.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 3: what a free account can make the server store is bounded, and what nothing needs is pruned. */
 const t = useApp({
-  env: { RATE_LIMIT_UPLOAD: '3/5m', RATE_LIMIT_REGISTER: '0', MAX_ADDRESSES_PER_ACCOUNT: '5', EMAIL_POLL_INTERVAL_MS: '600000' },
+  env: {
+    RATE_LIMIT_UPLOAD: '3/5m',
+    RATE_LIMIT_REGISTER: '0',
+    MAX_ADDRESSES_PER_ACCOUNT: '5',
+    MAX_CART_LINES: '5',
+    EMAIL_POLL_INTERVAL_MS: '600000',
+  },
   as: ['ADMIN'],
 });
 
@@ -22,6 +29,82 @@ const review = (productId: string, images: { image_url: string }[]) => ({
   images,
 });
 const status = async (url: string) => (await fetch(local(t, url))).status;
+
+// First: the tests after this move the clock by days, past the admin's session.
+describe('cart line cap', () => {
+  const cartOf = async (client: Awaited<ReturnType<typeof signUp>>['client']) => (await client.get(`${API}/cart`)).body.data;
+
+  test('racing adds of new products stop at the cap with 409 CART_FULL; a line in the cart still grows; removing one makes room', async () => {
+    const variants = await inBatches(12, 4, async () => (await sellableVariant(t.admin)).variantId);
+    const { client } = await signUp(t);
+    await client.csrf();
+    const responses = await Promise.all(variants.map((id) => client.post(`${API}/cart/items`, { variant_public_id: id, quantity: 1 })));
+    const added = variants.filter((_, i) => responses[i]!.status === 200);
+    assert.equal(added.length, 5);
+    for (const response of responses.filter((r) => r.status !== 200)) {
+      assert.equal(response.status, 409, response.text);
+      assert.equal(errorOf(response).code, 'CART_FULL');
+      assert.equal(response.body.error.details[0].limit, 5);
+    }
+    const full = await cartOf(client);
+    assert.deepEqual(full.items.map((line: { variant_public_id: string }) => line.variant_public_id).sort(), [...added].sort());
+
+    // A full cart still takes more of what it holds, and a keyed add of something new is refused alike.
+    const more = await client.post(`${API}/cart/items`, { variant_public_id: added[0], quantity: 2 });
+    assert.equal(more.status, 200, more.text);
+    assert.equal(more.body.data.items.length, 5);
+    const outside = variants.find((id) => !added.includes(id))!;
+    const keyed = await client.post(
+      `${API}/cart/items`,
+      { variant_public_id: outside, quantity: 1 },
+      { headers: { 'idempotency-key': `cap-${outside}` } },
+    );
+    assert.equal(keyed.status, 409, keyed.text);
+    assert.equal(errorOf(keyed).code, 'CART_FULL');
+    // An unknown variant is still 404, full cart or not.
+    assert.equal((await client.post(`${API}/cart/items`, { variant_public_id: 'var_0000000000000000000000', quantity: 1 })).status, 404);
+    assert.equal((await cartOf(client)).item_count, 7, 'nothing refused was added');
+
+    assert.equal((await client.delete(`${API}/cart/items/${added[1]}`)).status, 200);
+    const retried = await client.post(
+      `${API}/cart/items`,
+      { variant_public_id: outside, quantity: 1 },
+      { headers: { 'idempotency-key': `cap-${outside}` } },
+    );
+    assert.equal(retried.status, 200, 'a refused key was not kept: sent again once there is room, the add is made');
+    assert.equal(retried.body.data.items.length, 5);
+  });
+
+  test('an add waits for another add of the same cart still in its transaction, then counts that line', async () => {
+    const variants = await inBatches(6, 3, async () => (await sellableVariant(t.admin)).variantId);
+    const { client, email } = await signUp(t);
+    for (const id of variants.slice(0, 4))
+      assert.equal((await client.post(`${API}/cart/items`, { variant_public_id: id, quantity: 1 })).status, 200);
+    const { id: userId } = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    await client.csrf();
+    let racing: Promise<{ status: number }> | undefined;
+    await t.db.transaction().execute(async (trx) => {
+      // The fifth line, written and not yet committed: the lock it took is held until the commit.
+      assert.ok(await addToLine(trx, Number(userId), variants[4]!, 1, 5, new Date()));
+      racing = client.post(`${API}/cart/items`, { variant_public_id: variants[5], quantity: 1 });
+      const early = await Promise.race([racing.then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 400, 'waiting'))]);
+      assert.equal(early, 'waiting', 'the racing add waits for the open one');
+    });
+    const refused = await racing!;
+    assert.equal(refused.status, 409, 'counted after the commit: the cart was full');
+    assert.equal((await cartOf(client)).items.length, 5);
+  });
+
+  test('the cap is per cart: another account adds while this one is full', async () => {
+    const variants = await inBatches(6, 3, async () => (await sellableVariant(t.admin)).variantId);
+    const first = await signUp(t);
+    for (const id of variants.slice(0, 5))
+      assert.equal((await first.client.post(`${API}/cart/items`, { variant_public_id: id, quantity: 1 })).status, 200);
+    const second = await signUp(t);
+    assert.equal((await second.client.post(`${API}/cart/items`, { variant_public_id: variants[5], quantity: 1 })).status, 200);
+    assert.equal((await first.client.post(`${API}/cart/items`, { variant_public_id: variants[5], quantity: 1 })).status, 409);
+  });
+});
 
 describe('upload quotas', () => {
   test('upload credentials are limited per account (RATE_LIMIT_UPLOAD)', async () => {

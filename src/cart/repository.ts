@@ -66,10 +66,12 @@ export function sellableVariant(db: Executor, variantPublicId: string) {
 }
 
 /**
- * Adds to a line in one upsert that only inserts a variant on sale and
- * refuses a line above 999; returns nothing when it wrote nothing (either).
+ * Adds to a line in one upsert that only inserts a variant on sale, refuses a
+ * line above 999 and a new line in a cart of `maxLines` (`cart_line_fits`,
+ * migration 0030, counts under the account's cart lock); returns nothing
+ * when it wrote nothing (any of the three).
  */
-export function addToLine(db: Executor, userId: number, variantPublicId: string, quantity: number, now: Date) {
+export function addToLine(db: Executor, userId: number, variantPublicId: string, quantity: number, maxLines: number, now: Date) {
   return db
     .insertInto('cart_items')
     .columns(['user_id', 'variant_id', 'quantity'])
@@ -82,7 +84,8 @@ export function addToLine(db: Executor, userId: number, variantPublicId: string,
         .where('v.status', '=', 'ACTIVE')
         .where('v.deleted_at', 'is', null)
         .where('p.status', '=', 'ACTIVE')
-        .where('p.deleted_at', 'is', null),
+        .where('p.deleted_at', 'is', null)
+        .where(sql<boolean>`cart_line_fits(${userId}::bigint, v.id, ${maxLines}::int)`),
     )
     .onConflict((oc) =>
       oc
@@ -92,6 +95,16 @@ export function addToLine(db: Executor, userId: number, variantPublicId: string,
     )
     .returning('quantity')
     .executeTakeFirst();
+}
+
+/** How many lines the cart holds, and whether one of them is the variant's. */
+export function cartRoom(db: Executor, userId: number, variantPublicId: string) {
+  return db
+    .selectFrom('cart_items as c')
+    .innerJoin('variants as v', 'v.id', 'c.variant_id')
+    .select([sql<string>`count(*)`.as('lines'), sql<boolean>`coalesce(bool_or(v.public_id = ${variantPublicId}), false)`.as('has_line')])
+    .where('c.user_id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Sets a line's quantity; returns nothing when the cart has no such line. */

@@ -36,10 +36,11 @@ export const cartRoutes =
         summary: 'Add a variant (adds to its line if present); answers with the whole cart',
         description:
           'With an `Idempotency-Key`, sending the same add again within 24 hours (a retry after a lost answer, a form sent twice) ' +
-          'adds once; every answer is the cart as it is now, marked `Idempotent-Replayed: true` after the first.',
+          'adds once; every answer is the cart as it is now, marked `Idempotent-Replayed: true` after the first. ' +
+          'A cart holds at most MAX_CART_LINES lines (100 unless configured): a variant not in a full cart is 409 CART_FULL.',
         headers: IdempotencyHeader,
         body: CartItemAdd,
-        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED') },
+        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'CART_FULL', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) => sendIdempotent(reply, await cart.add(authedCtxOf(request), request.body, idempotencyOf(request))),
     });

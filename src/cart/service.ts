@@ -2,16 +2,25 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { notFound, validationError } from '../lib/errors.js';
+import { cartFull, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { availabilityOf, toCart } from './lines.js';
-import { addToLine, cartLines, clearCart, removeLine, sellableVariant, setLineQuantity, variantsAvailability } from './repository.js';
+import {
+  addToLine,
+  cartLines,
+  cartRoom,
+  clearCart,
+  removeLine,
+  sellableVariant,
+  setLineQuantity,
+  variantsAvailability,
+} from './repository.js';
 import type { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
 import { transaction } from '../db/transaction.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 
 /** The shopping cart (contract section 8): prices are live until checkout. */
-export function createCartService({ db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'commerce'> }) {
+export function createCartService({ db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'commerce' | 'maxCartLines'> }) {
   const read = async (executor: Executor, userId: number) => toCart(await cartLines(executor, userId).execute(), config.commerce.currency);
 
   return {
@@ -42,9 +51,12 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
     async add(ctx: AuthedCtx, input: CartItemAdd, idempotency: IdempotencyRequest | null = null): Promise<IdempotentResult<Cart>> {
       if (!isPublicId('var', input.variant_public_id)) throw notFound('Variant');
       const addNow = async (executor: Executor) => {
-        const line = await addToLine(executor, ctx.actor.userId, input.variant_public_id, input.quantity, clock.now());
+        const { userId } = ctx.actor;
+        const line = await addToLine(executor, userId, input.variant_public_id, input.quantity, config.maxCartLines, clock.now());
         if (!line) {
           if (!(await sellableVariant(executor, input.variant_public_id))) throw notFound('Variant');
+          const room = await cartRoom(executor, userId, input.variant_public_id);
+          if (!room.has_line) throw cartFull(config.maxCartLines, Number(room.lines));
           throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
         }
       };

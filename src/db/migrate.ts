@@ -34,6 +34,7 @@ import * as reviewPurgesForWhatShows from './migrations/0026-review-purges-for-w
 import * as mediaEndpoint from './migrations/0027-media-endpoint.js';
 import * as redeliveryRounds from './migrations/0028-redelivery-rounds.js';
 import * as idempotencyKeyAges from './migrations/0029-idempotency-key-ages.js';
+import * as cartLineRoom from './migrations/0030-cart-line-room.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0027-media-endpoint': mediaEndpoint,
   '0028-redelivery-rounds': redeliveryRounds,
   '0029-idempotency-key-ages': idempotencyKeyAges,
+  '0030-cart-line-room': cartLineRoom,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   RESERVATION_HELD: { status: 409, description: 'Open orders hold the reserved units this release would free' },
   INSUFFICIENT_STOCK: { status: 409, description: 'Not enough stock; `details` names each short variant' },
   CART_EMPTY: { status: 409, description: 'The cart is empty' },
+  CART_FULL: { status: 409, description: 'The cart holds MAX_CART_LINES lines already, none of them the variant added' },
   TOTAL_CHANGED: { status: 409, description: 'The order would cost more than the expected_total sent' },
   COUPON_EXHAUSTED: { status: 409, description: 'The coupon is used up (overall or for this account)' },
   INVALID_TRANSITION: { status: 409, description: 'The order cannot move to that status from its current one' },

@@ -78,6 +78,11 @@ export const addressBookFull = (limit: number, count: number) =>
     { field: 'address_book', message: `holds ${count} of at most ${limit} addresses`, limit },
   ]);
 
+export const cartFull = (limit: number, count: number) =>
+  new AppError('CART_FULL', `A cart holds at most ${limit} lines; check out or remove one to add another product`, [
+    { field: 'cart', message: `holds ${count} of at most ${limit} lines`, limit },
+  ]);
+
 export const defaultAddressRequired = (flag: 'is_default_shipping' | 'is_default_billing') =>
   new AppError(
     'DEFAULT_ADDRESS_REQUIRED',

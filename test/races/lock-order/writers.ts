@@ -297,7 +297,7 @@ const ADDRESS = 'locks the account and its address book (steps 17, 20), raced in
 const WEBHOOK =
   "locks an endpoint's event target, then its deliveries, which no writer of the order takes (LOCKING.md, outside the order); raced against the dispatcher in test/races/webhook-deletion-races.test.ts";
 const CART =
-  "locks the shopper's own cart lines (step 4), which no other shopper's writer touches; raced against checkout in test/races/checkout-races.test.ts";
+  "locks the shopper's own cart (step 4: an add first takes the cart's lines lock, which only adds take), which no other shopper's writer touches; raced against checkout in test/races/checkout-races.test.ts";
 
 /** Write routes outside the product's locks, and why. */
 export const NOT_RACED: Readonly<Record<string, string>> = {
