@@ -139,10 +139,15 @@ export async function shortOf(shop: Shop, line: GuestLine, held: number): Promis
   return answer !== undefined && answer.quantity_available !== null ? { left: answer.quantity_available, inCart: held } : null;
 }
 
-/** Adds a line for the shopper: the account's cart with the form's CSRF token, or the guest cart. */
-export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine): Promise<void> {
+/**
+ * Adds a line for the shopper: the account's cart with the form's CSRF token (and `idempotencyKey`,
+ * so the form sent twice adds once), or the guest cart.
+ */
+export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine, idempotencyKey?: string): Promise<void> {
   if ((await cartFormFor(shop, csrf)) === 'account') {
-    await shop.asForm(csrf).cart.add({ variant_public_id: line.variant, quantity: line.quantity });
+    await shop
+      .asForm(csrf)
+      .cart.add({ variant_public_id: line.variant, quantity: line.quantity }, idempotencyKey ? { idempotencyKey } : {});
     return;
   }
   const lines = shop.guestCart();

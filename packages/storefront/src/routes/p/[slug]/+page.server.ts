@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { pageNumber } from '$lib/page-number';
 import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
@@ -38,10 +39,22 @@ export const load: PageServerLoad = (event) =>
       /** Each variant's stock now: the status, and how many are left when few are. */
       stock: Object.fromEntries(stock.map((s) => [s.variant_public_id, { status: s.stock_status, left: s.quantity_left }])),
       csrf: user ? await shop.csrf() : null,
+      /** This rendering's add: a form sent twice (a double click without JavaScript) adds once. */
+      addKey: user ? randomUUID() : null,
       /** What a form sent without JavaScript just added (it was redirected here). */
       added: addedLine(product, addedNotice.take(event)),
     };
   });
+
+/**
+ * The Idempotency-Key of an account's add: the rendering's key with what it adds, so the same form
+ * sent twice adds once, and a choice changed on the same rendering is an add of its own.
+ */
+function addKeyOf(form: FormData, line: { variant: string; quantity: number }): string | undefined {
+  const key = form.get('add_key');
+  return typeof key === 'string' && ADD_KEY.test(key) ? `product-add-${key}-${line.variant}-${line.quantity}` : undefined;
+}
+const ADD_KEY = /^[0-9a-f-]{36}$/;
 
 function addedLine(product: Product, added: { variant: string; quantity: number } | null) {
   const variant = added && product.variants.find((v) => v.public_id === added.variant);
@@ -87,7 +100,7 @@ export const actions: Actions = {
             : `Only ${short.left} left: choose ${short.left} or fewer.`;
         return invalid(message, { quantity: message }, values, 409);
       }
-      await addToCart(event.locals.shop, form.get('csrf'), line);
+      await addToCart(event.locals.shop, form.get('csrf'), line, addKeyOf(form, line));
       if (sentWithoutJavaScript(event)) {
         // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
         addedNotice.keep(event, { variant: variant.public_id, quantity });
@@ -97,7 +110,8 @@ export const actions: Actions = {
       }
       return { added: { name: product.name, variant: variant.name, quantity } };
     } catch (e) {
-      if (e instanceof GuestCartFull) return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
+      if (e instanceof GuestCartFull || ApiError.is(e, 'CART_FULL'))
+        return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
       if (e instanceof SignedOut) return invalid('You were signed out. Sign in to add this to your cart.', {}, values, 401);
       if (ApiError.is(e, 'NOT_FOUND')) error(404, { message: 'This product is no longer available.', code: 'NOT_FOUND' });
       return formFailure(e, event, values);

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { customer, inShop, makeShop, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/**
+ * A signed-in shopper's "Add to cart": the product form sent twice (a double click without
+ * JavaScript, a form resent) adds once, while every new press adds again; and a cart at the API's
+ * line cap (MAX_CART_LINES, 4 here) is said to be full at the form.
+ */
+const { t: app, browser } = await startShop({ MAX_CART_LINES: '4' });
+const { product } = await makeShop(app, { stock: 50 });
+const { product: other } = await makeShop(app, { stock: 50 });
+
+type Buyer = Awaited<ReturnType<typeof customer>>;
+async function accountCart(buyer: Buyer): Promise<Record<string, number>> {
+  const lines = (await buyer.client.get('/api/v1/cart')).body.data.items as { variant_public_id: string; quantity: number }[];
+  return Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity]));
+}
+
+describe('storefront: adding to an account cart', () => {
+  test('the same form sent twice at once adds once; the page it comes back to adds again', async (t) => {
+    const buyer = await customer(app);
+    const variant = product.variants[0]!;
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto(`/p/${product.slug}?variant=${variant.id}`);
+        const form = page.locator('form.add');
+        const fields = Object.fromEntries(
+          await Promise.all(
+            ['csrf', 'add_key', 'variant'].map(async (name) => [name, await form.locator(`input[name="${name}"]`).inputValue()]),
+          ),
+        );
+        const action = (await form.getAttribute('action'))!;
+        const sends = await Promise.all(
+          Array.from({ length: 3 }, () =>
+            page.request.post(action, {
+              form: { ...fields, quantity: '2' },
+              headers: { origin: app.baseUrl, accept: 'text/html' },
+              maxRedirects: 0,
+            }),
+          ),
+        );
+        for (const sent of sends) assert.equal(sent.status(), 303, await sent.text());
+        assert.deepEqual(await accountCart(buyer), { [variant.id]: 2 }, 'added once');
+
+        // Each rendering has its own key: pressing again on the page the form came back to adds again.
+        await page.goto(`/p/${product.slug}?variant=${variant.id}`);
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByText('Added 1 × ').waitFor();
+        await page.getByRole('link', { name: /^Cart, 3 items/ }).waitFor();
+        // With JavaScript the form is not rendered again, but its page's data is: a second press adds too.
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByRole('link', { name: /^Cart, 4 items/ }).waitFor();
+        assert.deepEqual(await accountCart(buyer), { [variant.id]: 4 });
+      },
+      { javaScript: true },
+    );
+  });
+
+  test('a full cart is said at the form, and adds once a line is removed', async (t) => {
+    const buyer = await customer(app);
+    for (const variant of product.variants) {
+      const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant.id, quantity: 1 });
+      assert.equal(added.status, 200, added.text);
+    }
+    const wanted = other.variants[0]!;
+    await inShop(browser, t, app, async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto(`/p/${other.slug}?variant=${wanted.id}`);
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('alert').getByText('Your cart is full. Check out or remove something first.').waitFor();
+      assert.equal(Object.keys(await accountCart(buyer)).length, 4);
+      // More of a line the cart holds still goes in.
+      await page.goto(`/p/${product.slug}?variant=${product.variants[1]!.id}`);
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByRole('link', { name: /^Cart, 5 items/ }).waitFor();
+
+      assert.equal((await buyer.client.delete(`/api/v1/cart/items/${product.variants[0]!.id}`)).status, 200);
+      await page.goto(`/p/${other.slug}?variant=${wanted.id}`);
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await page.getByText('Added 1 × ').waitFor();
+      assert.equal((await accountCart(buyer))[wanted.id], 1);
+    });
+  });
+});
