@@ -379,7 +379,10 @@ describe('storefront: checkout edges', () => {
         assert.match(await page.getByRole('complementary').innerText(), /\$50\.00/);
         assert.equal((await admin.patch(`/api/v1/admin/variants/${variant}`, { price: '45.00' })).status, 200);
         await page.getByRole('button', { name: 'Place order' }).click();
-        await page.getByRole('alert').filter({ hasText: 'Your cart changed since this page was shown' }).waitFor();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'A price changed since this page was shown: your order now costs $55.00, not $50.00.' })
+          .waitFor();
         assert.equal((await ordersOf(app, buyer.email)).length, 0, 'nothing charged at a total the page did not show');
         assert.match(await page.getByRole('complementary').innerText(), /\$55\.00/);
         await page.getByRole('button', { name: 'Place order' }).click();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '@commerce/client';
+import { ApiError, type ErrorDetail } from '@commerce/client';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutDraft, type CheckoutDraft } from '$lib/server/checkout-draft';
 import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
+import { money } from '$lib/format';
 import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
@@ -94,6 +95,14 @@ function agreedTotal(form: FormData): { expected_total?: string } {
 
 const CART_MOVED = 'Your cart changed since this page was shown. Check your order and its total below, then place it again.';
 
+/** The same lines and coupon now cost more than the total shown: a price (or the coupon's value) moved meanwhile. */
+async function priceRose(shop: App.Locals['shop'], detail: ErrorDetail | undefined): Promise<string> {
+  const [shown, now] = [detail?.expected_total, detail?.total];
+  if (typeof shown !== 'string' || typeof now !== 'string') return CART_MOVED;
+  const { currency } = await storeSettings(shop);
+  return `A price changed since this page was shown: your order now costs ${money(now, currency)}, not ${money(shown, currency)}. Check it below, then place it again.`;
+}
+
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
 const placeValues = (form: FormData) => ({
   address: String(form.get('address') ?? ''),
@@ -137,7 +146,7 @@ export const actions: Actions = {
               values,
               409,
             )
-          : invalid(CART_MOVED, {}, values, 409);
+          : invalid(await priceRose(shop, e.details[0]), {}, values, 409);
       }
       if (ApiError.is(e, 'INSUFFICIENT_STOCK')) {
         return invalid(
