@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { customer, inShop, makeShop, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { keepScreenshot } from '../helpers/browser.js';
+import { customer, inShop, makeShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
  * A signed-in shopper's "Add to cart": the product form sent twice (a double click without
  * JavaScript, a form resent) adds once, while every new press adds again; and a cart at the API's
- * line cap (MAX_CART_LINES, 4 here) is said to be full at the form.
+ * line cap (MAX_CART_LINES, 4 here) is said to be full, at the form and after a sign-in that moves
+ * a visitor's cart into it.
  */
 const { t: app, browser } = await startShop({ MAX_CART_LINES: '4' });
 const { product } = await makeShop(app, { stock: 50 });
@@ -85,5 +88,41 @@ describe('storefront: adding to an account cart', () => {
       await page.getByText('Added 1 × ').waitFor();
       assert.equal((await accountCart(buyer))[wanted.id], 1);
     });
+  });
+
+  test("a visitor's cart moved into a full account cart: what fits goes in, the rest waits with the reason and the number", async (t) => {
+    const buyer = await customer(app);
+    for (const variant of product.variants) {
+      assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant.id, quantity: 1 })).status, 200);
+    }
+    const [grows, waits] = [product.variants[0]!, other.variants[1]!];
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page, context) => {
+        const visitor = [`${product.id}~${grows.id}~2`, `${other.id}~${waits.id}~1`].join('.');
+        await context.addCookies([{ name: 'cart', value: visitor, url: app.baseUrl }]);
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.waitForURL((url) => url.pathname === '/cart');
+        await page
+          .getByRole('status')
+          .getByText('One item you added before signing in did not fit: your cart holds at most 4 different products.')
+          .waitFor();
+        assert.deepEqual(await accountCart(buyer), Object.fromEntries(product.variants.map((v) => [v.id, v === grows ? 3 : 1])));
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'cart-full-after-sign-in-phone.png'));
+
+        // Room made on the page itself, the waiting item goes in at the press.
+        const line = page.getByRole('listitem').filter({ hasText: 'M / Sand' });
+        await line.getByRole('button', { name: /^Remove/ }).click();
+        await page.getByRole('status').getByText('Removed from your cart.').waitFor();
+        await page.getByRole('status').getByText('One item you added before signing in is not in your cart yet.').waitFor();
+        await page.getByRole('button', { name: 'Add it to your cart' }).click();
+        await page.getByRole('status').getByText('Your cart is updated.').waitFor();
+        assert.equal(await page.getByRole('button', { name: 'Add it to your cart' }).count(), 0, 'nothing waits any more');
+        assert.equal((await accountCart(buyer))[waits.id], 1);
+      },
+      { viewport: PHONE },
+    );
   });
 });

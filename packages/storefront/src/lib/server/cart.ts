@@ -196,6 +196,8 @@ export interface Merged {
   kept: number;
   /** Items the account's cart held before: the shopper is shown the cart they now have together. */
   saved: number;
+  /** The account's cart held as many lines as the API allows (this many), so lines of new products were kept; else 0. */
+  full: number;
 }
 
 /** The API failed or was not reached: the merge stops there, and what it did not move is kept. */
@@ -213,7 +215,7 @@ const interrupts = (e: unknown) => e instanceof ApiError || e instanceof Network
 export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api): Promise<Merged> {
   const lines = shop.guestCart();
   const cartId = shop.guestCartId();
-  const merged: Merged = { moved: 0, unavailable: 0, capped: 0, kept: 0, saved: 0 };
+  const merged: Merged = { moved: 0, unavailable: 0, capped: 0, kept: 0, saved: 0, full: 0 };
   if (lines.length === 0) return merged;
   const refused: GuestLine[] = [];
   let next = 0;
@@ -238,9 +240,11 @@ export async function mergeGuestCart(shop: Shop, api: CommerceClient = shop.api)
         if (line.quantity > room) merged.capped++;
       } catch (e) {
         if (ApiError.is(e, 'NOT_FOUND') || ApiError.is(e, 'VARIANT_UNAVAILABLE')) merged.unavailable++;
-        // Refused for another reason (the line went over 999 since the cart was read, say): kept. A 429, a 5xx or no answer stops the merge.
-        else if (e instanceof ApiError && e.status < 500 && e.status !== 429) refused.push(line);
-        else throw e;
+        // Refused for another reason (a full cart, the line over 999 since the cart was read): kept. A 429, a 5xx or no answer stops the merge.
+        else if (e instanceof ApiError && e.status < 500 && e.status !== 429) {
+          refused.push(line);
+          if (ApiError.is(e, 'CART_FULL')) merged.full = fullAt(e);
+        } else throw e;
       }
     }
   } catch (e) {
@@ -264,9 +268,15 @@ export function afterMerge(event: CookieEvent, merged: Merged, next: string): st
 
 /** Keeps the cart's word about a merge for the cart page, when it needs one; false when it does not. */
 export function keepMergeNotice(event: CookieEvent, merged: Merged): boolean {
-  const { unavailable, capped, kept } = merged;
+  const { unavailable, capped, kept, full } = merged;
   const saved = merged.moved > 0 ? merged.saved : 0;
   if (unavailable === 0 && capped === 0 && kept === 0 && saved === 0) return false;
-  mergeNotice.keep(event, { saved, unavailable, capped, kept });
+  mergeNotice.keep(event, { saved, unavailable, capped, kept, full });
   return true;
+}
+
+/** The line cap a CART_FULL refusal names (its `details`), so the shopper is told the number. */
+function fullAt(e: ApiError): number {
+  const limit = e.details[0]?.limit;
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : 1;
 }

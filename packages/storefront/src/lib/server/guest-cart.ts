@@ -90,18 +90,20 @@ export interface MergeNotice {
   unavailable: number;
   capped: number;
   kept: number;
+  /** The account's cart was full (the API's line cap, this many lines), so new products were kept; 0 when it was not. */
+  full: number;
 }
-export const NO_MERGE_NOTICE: MergeNotice = { saved: 0, unavailable: 0, capped: 0, kept: 0 };
+export const NO_MERGE_NOTICE: MergeNotice = { saved: 0, unavailable: 0, capped: 0, kept: 0, full: 0 };
 
 export const mergeNotice = readOnceCookie<MergeNotice>({
   name: STOREFRONT_COOKIES.merged,
   path: '/cart',
   maxAgeSeconds: 60,
-  write: ({ saved, unavailable, capped, kept }) => `${saved}.${unavailable}.${capped}.${kept}`,
+  write: ({ saved, unavailable, capped, kept, full }) => `${saved}.${unavailable}.${capped}.${kept}.${full}`,
   read(raw) {
-    const [saved = 0, unavailable = 0, capped = 0, kept = 0] = raw
+    const [saved = 0, unavailable = 0, capped = 0, kept = 0, full = 0] = raw
       .split('.')
       .map((n) => (/^\d{1,4}$/.test(n) ? Math.min(Number(n), 999) : 0));
-    return { saved, unavailable, capped, kept };
+    return { saved, unavailable, capped, kept, full };
   },
 });
