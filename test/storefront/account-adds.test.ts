@@ -11,7 +11,7 @@ import { customer, inShop, makeShop, PHONE, SHOP_RESULTS, signInThroughShop, sta
  * a visitor's cart into it.
  */
 const { t: app, browser } = await startShop({ MAX_CART_LINES: '4' });
-const { product } = await makeShop(app, { stock: 50 });
+const { product, admin } = await makeShop(app, { stock: 50 });
 const { product: other } = await makeShop(app, { stock: 50 });
 
 type Buyer = Awaited<ReturnType<typeof customer>>;
@@ -61,6 +61,49 @@ describe('storefront: adding to an account cart', () => {
         assert.deepEqual(await accountCart(buyer), { [variant.id]: 4 });
       },
       { javaScript: true },
+    );
+  });
+
+  test('the form sent again after its answer (a resend, a lost answer) is answered as added, not refused against itself', async (t) => {
+    const buyer = await customer(app);
+    const few = product.variants[2]!;
+    assert.equal((await admin.patch(`/api/v1/admin/inventory/${few.id}`, { quantity_on_hand: 3 })).status, 200);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto(`/p/${product.slug}?variant=${few.id}`);
+        const form = page.locator('form.add');
+        const fields = Object.fromEntries(
+          await Promise.all(
+            ['csrf', 'add_key', 'add_held', 'variant'].map(async (name) => [
+              name,
+              await form.locator(`input[name="${name}"]`).inputValue(),
+            ]),
+          ),
+        );
+        const action = (await form.getAttribute('action'))!;
+        const send = () =>
+          page.request.post(action, {
+            form: { ...fields, quantity: '2' },
+            headers: { origin: app.baseUrl, accept: 'text/html' },
+            maxRedirects: 0,
+          });
+        assert.equal((await send()).status(), 303);
+        // Two of three are in the cart now, so the same add checked again would read "only 3 left, your cart has 2".
+        const again = await send();
+        assert.equal(again.status(), 303, await again.text());
+        assert.deepEqual(await accountCart(buyer), { [few.id]: 2 });
+        // A new press on a page made since is checked as any add: one more fits, two do not.
+        await page.goto(`/p/${product.slug}?variant=${few.id}`);
+        await page.getByLabel('Quantity').fill('2');
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.getByRole('alert').getByText('Only 3 left, and your cart already has 2.').waitFor();
+        assert.deepEqual(await accountCart(buyer), { [few.id]: 2 });
+      },
+      { javaScript: false },
     );
   });
 

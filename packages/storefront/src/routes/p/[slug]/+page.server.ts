@@ -5,7 +5,7 @@ import { error, redirect } from '@sveltejs/kit';
 import { addedNotice } from '$lib/server/added-notice';
 import { sentWithoutJavaScript } from '$lib/server/form-notices';
 import { addToCart, GuestCartFull, quantityInCart, shortOf, SignedOut } from '$lib/server/cart';
-import { MAX_QUANTITY } from '$lib/server/guest-cart';
+import { MAX_QUANTITY, type GuestLine } from '$lib/server/guest-cart';
 import { typedQuantity } from '$lib/server/quantity';
 import { categoryTree, type Product, type VariantStock } from '$lib/server/catalog';
 import { formFailure, invalid, loading } from '$lib/server/errors';
@@ -20,11 +20,12 @@ export const load: PageServerLoad = (event) =>
     const { shop } = event.locals;
     const product = await shop.api.products.bySlug(event.params.slug);
     const reviewPage = pageNumber(event.url, 'reviews', 1000);
-    const [reviews, stock, tree, user] = await Promise.all([
+    const [reviews, stock, tree, user, cart] = await Promise.all([
       shop.api.products.reviews(product.public_id, { page: reviewPage, limit: REVIEWS_PER_PAGE, sort: '-created_at' }),
       shop.api.products.stock(product.public_id),
       categoryTree(shop),
       shop.user(),
+      shop.user().then((signedIn) => (signedIn ? shop.api.cart.get() : null)),
     ]);
     const choice = choiceFrom(event.url.searchParams, optionNames(product.variants));
     const byId = event.url.searchParams.get('variant');
@@ -41,6 +42,8 @@ export const load: PageServerLoad = (event) =>
       csrf: user ? await shop.csrf() : null,
       /** This rendering's add: a form sent twice (a double click without JavaScript) adds once. */
       addKey: user ? randomUUID() : null,
+      /** What the account's cart holds of each of this product's variants now, sent with the add (`add_held`). */
+      held: cart ? heldOf(product, cart.items) : null,
       /** What a form sent without JavaScript just added (it was redirected here). */
       added: addedLine(product, addedNotice.take(event)),
     };
@@ -55,6 +58,35 @@ function addKeyOf(form: FormData, line: { variant: string; quantity: number }): 
   return typeof key === 'string' && ADD_KEY.test(key) ? `product-add-${key}-${line.variant}-${line.quantity}` : undefined;
 }
 const ADD_KEY = /^[0-9a-f-]{36}$/;
+
+function heldOf(product: Product, items: readonly { variant_public_id: string; quantity: number }[]): Record<string, number> {
+  const ours = new Set(product.variants.map((v) => v.public_id));
+  return Object.fromEntries(
+    items.filter((item) => ours.has(item.variant_public_id)).map((item) => [item.variant_public_id, item.quantity]),
+  );
+}
+
+/**
+ * This very form's add made already (it was sent again after its answer: a reload, a resend, a double
+ * click whose first press has finished): the cart holds what it held when the page was made (the
+ * form's `add_held`) plus this quantity, and the form has its key. Then the storefront's own checks
+ * (stock, the 999 of a line) are not made again, which would refuse it against the add it made: the
+ * keyed add answers as the first did, adding nothing.
+ */
+function sentAgain(form: FormData, key: string | undefined, heldNow: number, quantity: number): boolean {
+  const before = String(form.get('add_held') ?? '');
+  return key !== undefined && /^\d{1,3}$/.test(before) && heldNow === Number(before) + quantity;
+}
+
+/** Why adding `line` to a cart holding `held` of it would ask too much (a line's 999, the stock left); null when it would not. */
+async function addRefusal(shop: App.Locals['shop'], line: GuestLine, held: number): Promise<string | null> {
+  if (held + line.quantity > MAX_QUANTITY) return `Your cart already has ${held}: a line holds at most ${MAX_QUANTITY}.`;
+  const short = await shortOf(shop, line, held);
+  if (!short) return null;
+  return short.inCart > 0
+    ? `Only ${short.left} left, and your cart already has ${short.inCart}.`
+    : `Only ${short.left} left: choose ${short.left} or fewer.`;
+}
 
 function addedLine(product: Product, added: { variant: string; quantity: number } | null) {
   const variant = added && product.variants.find((v) => v.public_id === added.variant);
@@ -88,19 +120,13 @@ export const actions: Actions = {
       if (!variant.in_stock) return invalid(`Sorry, ${variant.name} is out of stock.`, {}, values, 409);
       const line = { product: product.public_id, variant: variant.public_id, quantity };
       const held = await quantityInCart(event.locals.shop, variant.public_id);
-      if (held + quantity > MAX_QUANTITY) {
-        const message = `Your cart already has ${held}: a line holds at most ${MAX_QUANTITY}.`;
-        return invalid(message, { quantity: message }, values, 409);
+      const key = addKeyOf(form, line);
+      // The add this form made already is answered again as it was, not checked against itself.
+      if (!sentAgain(form, key, held, quantity)) {
+        const refusal = await addRefusal(event.locals.shop, line, held);
+        if (refusal) return invalid(refusal, { quantity: refusal }, values, 409);
       }
-      const short = await shortOf(event.locals.shop, line, held);
-      if (short) {
-        const message =
-          short.inCart > 0
-            ? `Only ${short.left} left, and your cart already has ${short.inCart}.`
-            : `Only ${short.left} left: choose ${short.left} or fewer.`;
-        return invalid(message, { quantity: message }, values, 409);
-      }
-      await addToCart(event.locals.shop, form.get('csrf'), line, addKeyOf(form, line));
+      await addToCart(event.locals.shop, form.get('csrf'), line, key);
       if (sentWithoutJavaScript(event)) {
         // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
         addedNotice.keep(event, { variant: variant.public_id, quantity });
