@@ -381,7 +381,7 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('button', { name: 'Place order' }).click();
         await page
           .getByRole('alert')
-          .filter({ hasText: 'A price changed since this page was shown: your order now costs $55.00, not $50.00.' })
+          .filter({ hasText: "Your order's total went up since this page was shown: it now costs $55.00, not $50.00." })
           .waitFor();
         assert.equal((await ordersOf(app, buyer.email)).length, 0, 'nothing charged at a total the page did not show');
         assert.match(await page.getByRole('complementary').innerText(), /\$55\.00/);

@@ -95,12 +95,20 @@ function agreedTotal(form: FormData): { expected_total?: string } {
 
 const CART_MOVED = 'Your cart changed since this page was shown. Check your order and its total below, then place it again.';
 
-/** The same lines and coupon now cost more than the total shown: a price (or the coupon's value) moved meanwhile. */
-async function priceRose(shop: App.Locals['shop'], detail: ErrorDetail | undefined): Promise<string> {
+/**
+ * The same lines and coupon now cost more than the total shown: a price, the coupon's value or the
+ * shop's shipping or tax moved meanwhile. Said with both totals when the refusal gives them (and the
+ * shop's currency can be read); else as a changed cart.
+ */
+async function totalRose(shop: App.Locals['shop'], detail: ErrorDetail | undefined): Promise<string> {
   const [shown, now] = [detail?.expected_total, detail?.total];
   if (typeof shown !== 'string' || typeof now !== 'string') return CART_MOVED;
-  const { currency } = await storeSettings(shop);
-  return `A price changed since this page was shown: your order now costs ${money(now, currency)}, not ${money(shown, currency)}. Check it below, then place it again.`;
+  const currency = await storeSettings(shop).then(
+    (settings) => settings.currency,
+    () => null,
+  );
+  if (currency === null) return CART_MOVED;
+  return `Your order's total went up since this page was shown: it now costs ${money(now, currency)}, not ${money(shown, currency)}. Check it below, then place it again.`;
 }
 
 /** What the place form carries besides its tokens, as its two buttons (Apply, Place order) send it. */
@@ -146,7 +154,7 @@ export const actions: Actions = {
               values,
               409,
             )
-          : invalid(await priceRose(shop, e.details[0]), {}, values, 409);
+          : invalid(await totalRose(shop, e.details[0]), {}, values, 409);
       }
       if (ApiError.is(e, 'INSUFFICIENT_STOCK')) {
         return invalid(
