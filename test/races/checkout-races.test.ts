@@ -1,11 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
+import { sql } from 'kysely';
+import { checkout, inBatches, inventoryOf, sellableVariant, shopper, tag } from '../helpers/commerce.js';
 import { errorOf } from '../helpers/factories.js';
+import { transactionRetries } from '../../src/db/transaction.js';
 import { useApp } from '../helpers/use-app.js';
 
 // Races need many accounts from one IP and many checkouts a minute.
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });
+
+type Line = { variant_public_id: string; quantity: number };
+
+/** Until a statement of the service waits for a lock (the one the test holds). */
+async function waitForLockWait(app: typeof t): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { n } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`
+      .execute(app.db)
+      .then((r) => r.rows[0]!);
+    if (n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no statement came to wait for the lock');
+}
 
 const countBy = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
@@ -82,6 +98,75 @@ describe('checkout under concurrency', () => {
     assert.deepEqual(countBy(responses.map((r) => r.status)), { 201: 1, 409: 9 });
     for (const r of responses.filter((r) => r.status === 409)) assert.equal(errorOf(r).code, 'CART_EMPTY');
     assert.deepEqual(await inventoryOf(t, variantId), { quantity_on_hand: 50, quantity_reserved: 2 });
+  });
+
+  test("the account's own cart adds racing its checkout: each acknowledged add is in the order or still in the cart, once", async () => {
+    const [a, b, c] = await inBatches(3, 3, async () => (await sellableVariant(t.admin, { stock: 10_000 })).variantId);
+    const before = { ...transactionRetries(t.db) };
+    const reserved = { a: 0, c: 0 };
+    // Rounds, so some adds land in the moment between checkout's lock on the cart and its order.
+    for (let round = 0; round < 8; round++) {
+      const s = await shopper(t, [
+        { variantId: a!, quantity: 1 },
+        { variantId: b!, quantity: 1 },
+      ]);
+      const add = (variant: string, i: number) =>
+        s.client.post(
+          '/api/v1/cart/items',
+          { variant_public_id: variant, quantity: 1 },
+          // Half keyed (one transaction with the key's row), half one statement each.
+          i % 2 === 0 ? { headers: { 'idempotency-key': `race-${variant}-${i}` } } : {},
+        );
+      const [order, ...adds] = await Promise.all([
+        checkout(s.client, s.addressId),
+        ...Array.from({ length: 12 }, (_, i) => add(a!, i)),
+        ...Array.from({ length: 12 }, (_, i) => add(c!, i)),
+      ]);
+      assert.equal(order!.status, 201, order!.text);
+      for (const response of adds) assert.equal(response.status, 200, response.text);
+
+      const ordered = (await s.client.get(`/api/v1/orders/${order!.body.data.public_id}`)).body.data.items as Line[];
+      const left = (await s.client.get('/api/v1/cart')).body.data.items as Line[];
+      const units = (lines: Line[], variant: string) =>
+        lines.filter((l) => l.variant_public_id === variant).reduce((n, l) => n + l.quantity, 0);
+      // Everything added went somewhere, once: the order took what its lock found, the cart kept the rest.
+      assert.equal(units(ordered, a!) + units(left, a!), 13, `round ${round}: ${a}`);
+      assert.equal(units(ordered, c!) + units(left, c!), 12, `round ${round}: ${c}`);
+      assert.deepEqual([units(ordered, b!), units(left, b!)], [1, 0], 'the line in the cart before the checkout was ordered');
+      reserved.a += units(ordered, a!);
+      reserved.c += units(ordered, c!);
+    }
+    assert.deepEqual(transactionRetries(t.db), before, 'no transaction was aborted as a deadlock victim');
+    const stock = await Promise.all([a!, c!].map(async (v) => (await inventoryOf(t, v)).quantity_reserved));
+    assert.deepEqual(stock, [reserved.a, reserved.c], 'stock reserved for exactly what was ordered');
+  });
+
+  test('an add made while checkout holds the cart (waiting for its coupon) stays in the cart: checkout empties only the lines it ordered', async () => {
+    const [a, c] = await inBatches(2, 2, async () => (await sellableVariant(t.admin, { stock: 100 })).variantId);
+    const s = await shopper(t, [{ variantId: a!, quantity: 1 }]);
+    const code = `HOLD${tag()}`;
+    assert.equal((await t.admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
+    let placing: ReturnType<typeof checkout> | undefined;
+    await t.db.transaction().execute(async (trx) => {
+      // The coupon held: checkout locks the cart's lines (step 4), then waits here for the coupon (step 5).
+      await trx.selectFrom('coupons').select('id').where('code', '=', code).forUpdate().execute();
+      placing = checkout(s.client, s.addressId, { coupon_code: code });
+      await waitForLockWait(t);
+      const added = await s.client.post('/api/v1/cart/items', { variant_public_id: c, quantity: 2 });
+      assert.equal(added.status, 200, added.text);
+    });
+    const order = await placing!;
+    assert.equal(order.status, 201, order.text);
+    assert.deepEqual(
+      (order.body.data.items as Line[]).map((l) => [l.variant_public_id, l.quantity]),
+      [[a, 1]],
+    );
+    const left = (await s.client.get('/api/v1/cart')).body.data.items as Line[];
+    assert.deepEqual(
+      left.map((l) => [l.variant_public_id, l.quantity]),
+      [[c, 2]],
+      'the add acknowledged during the checkout is kept',
+    );
   });
 
   test('a retried checkout with the same Idempotency-Key returns the first order and creates no second one', async () => {
