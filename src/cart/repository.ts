@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { MAX_LINE_QUANTITY } from './schemas.js';
 
 /** A variant (`v`) of a product (`p`) a customer may buy now, and how many are available (`i`, its stock record). */
 const onSale = sql<boolean>`(v.status = 'ACTIVE' AND v.deleted_at IS NULL AND p.status = 'ACTIVE' AND p.deleted_at IS NULL)`;
@@ -91,18 +92,21 @@ export function addToLine(db: Executor, userId: number, variantPublicId: string,
       oc
         .columns(['user_id', 'variant_id'])
         .doUpdateSet({ quantity: sql`cart_items.quantity + excluded.quantity`, updated_at: now })
-        .where(sql<boolean>`cart_items.quantity + excluded.quantity <= 999`),
+        .where(sql<boolean>`cart_items.quantity + excluded.quantity <= ${MAX_LINE_QUANTITY}`),
     )
     .returning('quantity')
     .executeTakeFirst();
 }
 
-/** How many lines the cart holds, and whether one of them is the variant's. */
+/** How many lines the cart holds, and how many units the variant's line holds (0: no line). */
 export function cartRoom(db: Executor, userId: number, variantPublicId: string) {
   return db
     .selectFrom('cart_items as c')
     .innerJoin('variants as v', 'v.id', 'c.variant_id')
-    .select([sql<string>`count(*)`.as('lines'), sql<boolean>`coalesce(bool_or(v.public_id = ${variantPublicId}), false)`.as('has_line')])
+    .select([
+      sql<number>`count(*)::int`.as('lines'),
+      sql<number>`coalesce(sum(c.quantity) FILTER (WHERE v.public_id = ${variantPublicId}), 0)::int`.as('held'),
+    ])
     .where('c.user_id', '=', userId)
     .executeTakeFirstOrThrow();
 }

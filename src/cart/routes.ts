@@ -40,7 +40,7 @@ export const cartRoutes =
           'A cart holds at most MAX_CART_LINES lines (100 unless configured): a variant not in a full cart is 409 CART_FULL.',
         headers: IdempotencyHeader,
         body: CartItemAdd,
-        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'CART_FULL', 'IDEMPOTENCY_KEY_REUSED') },
+        response: { 200: Ok(Cart), ...errorResponses('NOT_FOUND', 'CART_FULL', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) => sendIdempotent(reply, await cart.add(authedCtxOf(request), request.body, idempotencyOf(request))),
     });

@@ -1,7 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Money } from '../lib/schemas.js';
 
-const Quantity = Type.Integer({ minimum: 1, maximum: 999 });
+/** The most units one cart line holds (contract section 8). */
+export const MAX_LINE_QUANTITY = 999;
+
+const Quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY });
 
 export const CartItemAdd = Type.Object(
   {

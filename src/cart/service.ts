@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { cartFull, notFound, validationError } from '../lib/errors.js';
+import { cartFull, concurrentChange, notFound, validationError } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { availabilityOf, toCart } from './lines.js';
 import {
@@ -15,7 +15,14 @@ import {
   setLineQuantity,
   variantsAvailability,
 } from './repository.js';
-import type { Availability, AvailabilityQuestion, Cart, CartItemAdd, CartItemSet } from './schemas.js';
+import {
+  MAX_LINE_QUANTITY,
+  type Availability,
+  type AvailabilityQuestion,
+  type Cart,
+  type CartItemAdd,
+  type CartItemSet,
+} from './schemas.js';
 import { transaction } from '../db/transaction.js';
 import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 
@@ -39,9 +46,11 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
     },
 
     /**
-     * One upsert that only inserts a variant on sale and refuses a line above
-     * 999; nothing changes in either case. Which of the two it was is asked
-     * only when the upsert wrote nothing (the rare path). With an
+     * One upsert that only inserts a variant on sale, refuses a line above
+     * 999 and a new line in a full cart (MAX_CART_LINES, counted under the
+     * account's cart lock so racing adds cannot overshoot); nothing changes in
+     * any case. Which it was is asked only when the upsert wrote nothing (the
+     * rare path), and a refusal the cart no longer gives is tried again. With an
      * Idempotency-Key the add is made once however often it is sent (a retry
      * after a lost answer, a form sent twice), and every answer is the cart as
      * it is now: the key keeps no copy of it (a cart may be long, and keys
@@ -52,12 +61,19 @@ export function createCartService({ db, clock, config }: { db: Db; clock: Clock;
       if (!isPublicId('var', input.variant_public_id)) throw notFound('Variant');
       const addNow = async (executor: Executor) => {
         const { userId } = ctx.actor;
-        const line = await addToLine(executor, userId, input.variant_public_id, input.quantity, config.maxCartLines, clock.now());
-        if (!line) {
+        for (let attempt = 1; ; attempt++) {
+          if (await addToLine(executor, userId, input.variant_public_id, input.quantity, config.maxCartLines, clock.now())) return;
+          // Nothing written. Why is read after the statement, so the cart may have moved since (a checkout
+          // emptied the line, another tab removed one): a refusal that no longer holds is tried again.
           if (!(await sellableVariant(executor, input.variant_public_id))) throw notFound('Variant');
           const room = await cartRoom(executor, userId, input.variant_public_id);
-          if (!room.has_line) throw cartFull(config.maxCartLines, Number(room.lines));
-          throw validationError('A cart line holds at most 999 units', [{ field: 'quantity', message: 'the line would exceed 999' }]);
+          if (room.held === 0 && room.lines >= config.maxCartLines) throw cartFull(config.maxCartLines, room.lines);
+          if (room.held + input.quantity > MAX_LINE_QUANTITY) {
+            throw validationError(`A cart line holds at most ${MAX_LINE_QUANTITY} units`, [
+              { field: 'quantity', message: `the line would exceed ${MAX_LINE_QUANTITY}` },
+            ]);
+          }
+          if (attempt === 3) throw concurrentChange('The cart changed while the item was being added; send the add again');
         }
       };
       let replayed = false;
