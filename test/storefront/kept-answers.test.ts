@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { signUp } from '../helpers/factories.js';
 import { makeShop } from '../helpers/storefront.js';
 import { useApp } from '../helpers/use-app.js';
 
@@ -56,5 +57,17 @@ describe('storefront: public answers kept for pages rendered per shopper', () =>
     assert.match(after.html, /\$47\.25/);
     assert.doesNotMatch(after.html, /\$49\.00/);
     assert.match((await statementsFor(`/c/${shirts.slug}`, cookie)).html, /\$47\.25/);
+  });
+
+  test("a signed-in shopper's page reads their cart once: the header's count and the page's lines share the read", async () => {
+    const { product } = await makeShop(t, { stock: 50 });
+    const { client } = await signUp(t);
+    assert.equal((await client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 2 })).status, 200);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    for (const path of [`/p/${product.slug}`, '/cart']) {
+      const { html, sql } = await statementsFor(path, cookie);
+      assert.match(html, /Cart, 2 items/, `${path}: the header counts the account's cart`);
+      assert.equal(sql.filter((s) => /\bcart_items\b/.test(s)).length, 1, `${path}: one read of the cart`);
+    }
   });
 });

@@ -26,8 +26,8 @@ export const load: LayoutServerLoad = (event) =>
     const { shop } = event.locals;
     const origin = shop.transport.publicBaseUrl;
     try {
-      const [store, tree, user] = await Promise.all([storeSettings(shop), categoryTree(shop), shop.user()]);
-      const cartCount = user ? (await shop.api.cart.get()).item_count : shop.guestCart().reduce((sum, line) => sum + line.quantity, 0);
+      const [store, tree, user, cart] = await Promise.all([storeSettings(shop), categoryTree(shop), shop.user(), shop.accountCart()]);
+      const cartCount = cart ? cart.item_count : shop.guestCart().reduce((sum, line) => sum + line.quantity, 0);
       return {
         /** The shop's public origin: canonical URLs and Open Graph are built on it. */
         origin,

@@ -43,7 +43,8 @@ const imageOf = (product: Product | undefined, variant: Product['variants'][numb
 
 /** The cart as the cart page shows it: the API's cart (and totals) when signed in, else the guest cart. */
 export async function cartView(shop: Shop): Promise<CartView> {
-  if (await shop.user()) return accountCart(shop, await shop.api.cart.get());
+  const cart = await shop.accountCart();
+  if (cart) return accountCart(shop, cart);
   return guestCart(shop, shop.guestCart());
 }
 

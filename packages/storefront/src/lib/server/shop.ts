@@ -8,6 +8,7 @@ import { sharedCacheRecord } from './shared-cache';
 import { apiTransport, type ApiTransport } from './transport';
 
 export type SessionUser = NonNullable<DataOf<'/api/v1/auth/session', 'get'>['user']>;
+export type AccountCart = DataOf<'/api/v1/cart', 'get'>;
 
 const SESSION_COOKIE = API_COOKIES.session;
 const RELAYED_COOKIES: ReadonlySet<string> = new Set(Object.values(API_COOKIES));
@@ -22,7 +23,14 @@ export function createShop(event: RequestEvent) {
   const jar = relayingJar(event, RELAYED_COOKIES);
   const sharedCache = sharedCacheRecord();
   // Public answers of the catalog's current version come from this process (answer-cache.ts); each is still recorded.
-  const fetch = sharedCache.recording(keptAnswers(transport, transport.fetch));
+  const reading = sharedCache.recording(keptAnswers(transport, transport.fetch));
+  let cart: Promise<AccountCart | null> | undefined;
+  // Any write may change the cart: the next page read asks again.
+  const fetch: typeof reading = (input, init) => {
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    if (method !== 'GET' && method !== 'HEAD') cart = undefined;
+    return reading(input, init);
+  };
   const client = (headers: Record<string, string> = {}) =>
     createCommerceClient({
       baseUrl: transport.baseUrl,
@@ -59,10 +67,19 @@ export function createShop(event: RequestEvent) {
       })();
       return session;
     },
+    /**
+     * The signed-in account's cart (null for a visitor), read once for what this request shows: the
+     * layout's count and the page's own lines share one read. A write through this shop reads it anew.
+     */
+    accountCart(): Promise<AccountCart | null> {
+      cart ??= this.user().then((user) => (user ? this.api.cart.get() : null));
+      return cart;
+    },
     /** Forget what this request learnt about the session (after signing in or out). */
     forgetUser(): void {
       session = undefined;
       api = undefined;
+      cart = undefined;
     },
     /** The CSRF token for this shopper's forms (fetching it sets the pre-session cookie for a visitor). */
     csrf(): Promise<string> {

@@ -29,7 +29,7 @@ export const load: PageServerLoad = (event) =>
     // A coupon applied without JavaScript comes back in the address (post, redirect, get): a reload keeps it.
     const coupon = (event.url.searchParams.get('coupon') ?? '').trim().slice(0, 50);
     const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
-      shop.api.cart.get(),
+      shop.accountCart().then((read) => read ?? shop.api.cart.get()),
       shop.api.addresses.list({ limit: 100 }),
       storeSettings(shop),
       quoteWith(shop, event, coupon, taken),

@@ -25,7 +25,7 @@ export const load: PageServerLoad = (event) =>
       shop.api.products.stock(product.public_id),
       categoryTree(shop),
       shop.user(),
-      shop.user().then((signedIn) => (signedIn ? shop.api.cart.get() : null)),
+      shop.accountCart(),
     ]);
     const choice = choiceFrom(event.url.searchParams, optionNames(product.variants));
     const byId = event.url.searchParams.get('variant');
