@@ -1,25 +1,28 @@
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db } from '../src/db/database.js';
 import { startEmbeddedDatabase } from '../src/db/embedded.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { buildConcurrentIndexes, type IndexBuilds } from '../src/db/concurrent-indexes.js';
+import { CONCURRENT_INDEXES, migrateToLatest } from '../src/db/migrate.js';
 import { assertNamedStatementsKept, NamedStatementsRefusedError } from '../src/db/named-statements.js';
 
 /**
  * For CLI commands: the configured database, or the embedded one under
  * DATA_DIR (reusing the service's server when it is running), migrated
- * (through MIGRATION_DATABASE_URL when it is set).
+ * (through MIGRATION_DATABASE_URL when it is set), the migrations' concurrent indexes built.
  * `close` releases the pool and stops the server only if this process started it. A command that
  * only migrates (`pool: false`) never uses the pool, so DATABASE_URL is not checked for it.
  */
 export async function openDatabase(
   options: { pool: boolean } = { pool: true },
-): Promise<{ config: Config; db: Db; applied: string[]; close(): Promise<void> }> {
+): Promise<{ config: Config; db: Db; applied: string[]; indexes: IndexBuilds; close(): Promise<void> }> {
   const config = loadConfig();
   const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
   const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url, {
     lockTimeoutMs: config.migrationLockTimeoutMs,
     onRetry: (attempt, error) => console.error(`Attempt ${attempt}: ${error.message}; trying again.`),
   });
+  const indexes = await buildConcurrentIndexes(config.migrationDatabaseUrl ?? server.url, CONCURRENT_INDEXES);
+  for (const { name, error } of indexes.failed) console.error(`Index ${name} was not built (${error.message}); the next run tries again.`);
   // Behind a pooler that does not keep named statements the command would fail on its first query,
   // with PostgreSQL's words only: the same check as the service's start, and the setting named.
   if (options.pool && config.dbNamedStatements && config.databaseUrl) {
@@ -34,6 +37,7 @@ export async function openDatabase(
     config,
     db,
     applied,
+    indexes,
     async close() {
       await db.destroy();
       await server.stop();

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase, type RunningDatabase } from '../../src/db/embedded.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { buildConcurrentIndexes } from '../../src/db/concurrent-indexes.js';
+import { CONCURRENT_INDEXES, migrateToLatest } from '../../src/db/migrate.js';
 import { buildServer, serverIsStale } from '../build.js';
 import { buildConsole, consoleIsStale } from '../console-build.js';
 import { buildStorefront, storefrontIsStale } from '../storefront-build.js';
@@ -46,6 +47,8 @@ export async function prepareDatabase(): Promise<Shared> {
     const templateUrl = new URL(server.url);
     templateUrl.pathname = `/${TEMPLATE}`;
     await migrateToLatest(templateUrl.toString());
+    const { failed } = await buildConcurrentIndexes(templateUrl.toString(), CONCURRENT_INDEXES);
+    if (failed.length > 0) throw new Error(`template: index ${failed[0]!.name} not built`, { cause: failed[0]!.error });
   } catch (error) {
     await stop();
     throw error;

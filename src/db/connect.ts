@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import type { Shutdown } from '../lib/shutdown.js';
 import { createDb, type Db } from './database.js';
 import type { RunningDatabase } from './embedded.js';
-import { MIGRATION_NAMES, migrateToLatest } from './migrate.js';
+import { buildConcurrentIndexes } from './concurrent-indexes.js';
+import { CONCURRENT_INDEXES, MIGRATION_NAMES, migrateToLatest } from './migrate.js';
 import { assertNamedStatementsKept } from './named-statements.js';
 import { assertNotNewer, readSchemaState, schemaIsCurrent, watchSchema, type SchemaGate } from './schema-state.js';
 import { assertSupportedServer } from './server-version.js';
@@ -70,6 +71,7 @@ export async function connectDatabase(
       onRetry: (attempt, error) => log.warn({ err: error, attempt }, 'a migration waited too long for a table lock; trying again'),
     });
     if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+    buildIndexesInBackground(config.migrationDatabaseUrl ?? database.url, log, shutdown);
     return { db, schema: schemaIsCurrent };
   }
   await assertSupportedServer(db);
@@ -96,4 +98,21 @@ function connectionErrorOf(error: Error & { code?: string }): { type: string; me
     ...(error.code ? { code: error.code } : {}),
     ...(error.stack ? { stack: error.stack } : {}),
   };
+}
+
+/**
+ * The migrations' concurrent indexes (concurrent-indexes.ts), built while the instance serves: a
+ * build on a large table can take minutes, and the service works without the index meanwhile, only
+ * slower. Each start tries again what is missing; shutdown cancels a build in flight.
+ */
+function buildIndexesInBackground(url: string, log: Logger, shutdown: Shutdown): void {
+  const stop = new AbortController();
+  const done = buildConcurrentIndexes(url, CONCURRENT_INDEXES, { signal: stop.signal }).then(({ built, failed }) => {
+    if (built.length > 0) log.info({ indexes: built }, 'built indexes concurrently');
+    for (const { name, error } of failed) log.warn({ err: error, index: name }, 'an index build failed; the next start tries again');
+  });
+  shutdown.add('index builds', (deadline) => {
+    stop.abort();
+    return Promise.race([done, expiresAt(deadline, 'an index build was still being cancelled at the end of the grace period')]);
+  });
 }

@@ -5,6 +5,7 @@ import type { Db } from './database.js';
 import type { Database } from './schema.js';
 import { assertNotNewer, readSchemaState } from './schema-state.js';
 import { assertSupportedServer } from './server-version.js';
+import type { ConcurrentIndex } from './concurrent-indexes.js';
 import * as foundation from './migrations/0001-foundation.js';
 import * as catalogInventory from './migrations/0002-catalog-inventory.js';
 import * as orders from './migrations/0003-orders.js';
@@ -40,7 +41,7 @@ import * as cartLineRoom from './migrations/0030-cart-line-room.js';
  * Versioned migrations, applied in name order. They are imported statically
  * (not read from disk) so the same list works under tsx, compiled output and tests.
  */
-const migrations: Record<string, Migration> = {
+const migrations: Record<string, Migration & { concurrentIndexes?: readonly ConcurrentIndex[] }> = {
   '0001-foundation': foundation,
   '0002-catalog-inventory': catalogInventory,
   '0003-orders': orders,
@@ -75,6 +76,9 @@ const migrations: Record<string, Migration> = {
 
 /** The names of the migrations this code has, in the order they apply. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
+
+/** The indexes the migrations ask to be built without blocking writes (concurrent-indexes.ts), in migration order. */
+export const CONCURRENT_INDEXES: readonly ConcurrentIndex[] = MIGRATION_NAMES.flatMap((name) => migrations[name]!.concurrentIndexes ?? []);
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
