@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { buildConcurrentIndexes } from '../src/db/concurrent-indexes.js';
 import { CONCURRENT_INDEXES } from '../src/db/migrate.js';
+import { keyAgesIndexed } from '../src/idempotency/repository.js';
 import { fileDatabase } from './helpers/service.js';
 
 /**
@@ -80,8 +81,10 @@ test('writes go on while the index is built; a build cut off is built again next
     await writer.query('COMMIT');
     await writer.end();
 
-    // Another run meanwhile leaves the build in progress to the session making it.
+    // Another run meanwhile leaves the build in progress to the run making it (two builds of one table would deadlock).
     assert.deepEqual(await buildConcurrentIndexes(file.database.url, CONCURRENT_INDEXES), { built: [], failed: [] });
+    // And the pruner leaves the keys alone while their age index is not there to be used.
+    assert.equal(await keyAgesIndexed(file.db), false);
 
     // The build cut off (a cancelled statement, as a crash or a shutdown cuts it) leaves an invalid index: reported, not thrown.
     await admin.query('SELECT pg_cancel_backend($1)', [pid]);
@@ -96,7 +99,36 @@ test('writes go on while the index is built; a build cut off is built again next
 
     assert.deepEqual(await buildConcurrentIndexes(file.database.url, CONCURRENT_INDEXES), { built: [INDEX], failed: [] });
     assert.equal(await indexState(), 'valid');
+    assert.equal(await keyAgesIndexed(file.db), true);
   } finally {
     await admin.end();
   }
+});
+
+test('a run stopped (an instance shutting down) cancels its build in the server, not only its connection', async () => {
+  const admin = await session();
+  try {
+    await admin.query(`DROP INDEX ${INDEX}`);
+    const writer = await openWriter();
+    const stop = new AbortController();
+    const run = buildConcurrentIndexes(file.database.url, CONCURRENT_INDEXES, { signal: stop.signal });
+    await buildWaiting();
+    stop.abort();
+    const ended = await Promise.race([run, new Promise((resolve) => setTimeout(resolve, 10_000, 'still running'))]);
+    assert.deepEqual(ended, { built: [], failed: [] }, 'stopped at once, not failed');
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND state = 'active'`,
+    );
+    assert.equal(rows[0].n, 0, 'no build left running in the server');
+    await writer.release();
+    assert.equal(await indexState(), 'invalid');
+    assert.deepEqual(await buildConcurrentIndexes(file.database.url, CONCURRENT_INDEXES), { built: [INDEX], failed: [] });
+  } finally {
+    await admin.end();
+  }
+});
+
+test('an index whose table a later migration dropped is not built, and fails nothing', async () => {
+  const gone = { name: 'no_such_table_by_age', table: 'no_such_table', definition: '(created_at)' };
+  assert.deepEqual(await buildConcurrentIndexes(file.database.url, [...CONCURRENT_INDEXES, gone]), { built: [], failed: [] });
 });

@@ -21,15 +21,24 @@ export interface IndexBuilds {
   failed: { name: string; error: Error }[];
 }
 
-type IndexState = 'missing' | 'valid' | 'building' | 'interrupted';
+type IndexState = 'valid' | 'missing' | 'invalid' | 'no-table';
+
+/**
+ * The builders' lock: one run builds at a time, database-wide. A second run skips instead of waiting
+ * (two builds of one table deadlock: each waits for the other's snapshot) and leaves what is
+ * missing to the first. It is taken as a transaction lock in an open transaction on a connection of
+ * its own, which lasts exactly as long as the run and that no pooler can strand.
+ */
+const BUILD_LOCK = '7395082261735402211';
 
 /**
  * Builds each index in `indexes` that the database lacks, one at a time, on a connection of its own
- * (direct or through a transaction pooler: each statement stands alone). An index another session is
- * building is left to it; one left invalid by a build that was cut off (a crash, a cancelled
- * statement, a deadlock) is dropped and built again. A build that fails is reported, not thrown: the
- * service works without the index, only slower, and the next call tries again. `signal` ends the
- * call (the build in flight is cancelled with its connection and tried again next time).
+ * (direct or through a transaction pooler: each statement stands alone), unless another run is at it.
+ * One left invalid by a build cut off (a crash, a cancelled statement, a deadlock) is dropped and
+ * built again; one on a table a later migration dropped is skipped. A build that fails is reported,
+ * not thrown: the service works without the index, only slower, and the next run tries again.
+ * `signal` ends the run and cancels the build in flight (ending its connection would not stop it:
+ * the server notices a closed connection only when it next writes to it).
  */
 export async function buildConcurrentIndexes(
   connectionString: string,
@@ -37,58 +46,76 @@ export async function buildConcurrentIndexes(
   options: { signal?: AbortSignal } = {},
 ): Promise<IndexBuilds> {
   const result: IndexBuilds = { built: [], failed: [] };
-  if (indexes.length === 0 || options.signal?.aborted) return result;
-  const client = new pg.Client({ connectionString });
-  client.on('error', () => {}); // a lost connection fails the statement in flight, which reports it
+  const { signal } = options;
+  if (indexes.length === 0 || signal?.aborted) return result;
+  const guard = new pg.Client({ connectionString });
+  const worker = new pg.Client({ connectionString });
+  // A lost connection fails the statement in flight, which reports it.
+  for (const client of [guard, worker]) client.on('error', () => {});
+  let building: string | null = null;
   let aborted: () => void = () => {};
   // Ending a client that is still connecting does not settle its connect: the wait is cut here instead.
   const abort = new Promise<void>((resolve) => (aborted = resolve));
   const stop = () => {
     aborted();
-    void client.end().catch(() => {});
+    if (building !== null) void cancelBuild(guard, building);
   };
-  options.signal?.addEventListener('abort', stop, { once: true });
+  signal?.addEventListener('abort', stop, { once: true });
   try {
-    await Promise.race([client.connect(), abort]);
+    await Promise.race([Promise.all([guard.connect(), worker.connect()]), abort]);
+    if (signal?.aborted) return result;
+    await guard.query('BEGIN');
+    const { rows } = await guard.query<{ mine: boolean }>(`SELECT pg_try_advisory_xact_lock(${BUILD_LOCK}) AS mine`);
+    if (!rows[0]?.mine) return result;
     for (const index of indexes) {
-      if (options.signal?.aborted) break;
+      if (signal?.aborted) break;
       try {
-        const state = await indexState(client, index.name);
-        if (state === 'valid' || state === 'building') continue;
-        const name = client.escapeIdentifier(index.name);
-        if (state === 'interrupted') await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-        await client.query(
-          `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${client.escapeIdentifier(index.table)} ${index.definition}`,
-        );
+        const state = await indexState(worker, index);
+        if (state === 'valid' || state === 'no-table') continue;
+        const name = worker.escapeIdentifier(index.name);
+        if (state === 'invalid') await worker.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+        building = index.name;
+        await worker.query(`CREATE INDEX CONCURRENTLY ${name} ON ${worker.escapeIdentifier(index.table)} ${index.definition}`);
+        building = null;
+        if ((await indexState(worker, index)) !== 'valid') throw new Error(`index ${index.name} was left invalid`);
         result.built.push(index.name);
       } catch (error) {
-        // Another instance began the same build in the same moment: it is theirs to finish.
-        if (!options.signal?.aborted && !startedElsewhere(error)) result.failed.push({ name: index.name, error: error as Error });
+        building = null;
+        if (!signal?.aborted) result.failed.push({ name: index.name, error: error as Error });
       }
     }
   } catch (error) {
-    if (!options.signal?.aborted) for (const index of indexes) result.failed.push({ name: index.name, error: error as Error });
+    if (!signal?.aborted) for (const index of indexes) result.failed.push({ name: index.name, error: error as Error });
   } finally {
-    options.signal?.removeEventListener('abort', stop);
-    await client.end().catch(() => {});
+    signal?.removeEventListener('abort', stop);
+    await Promise.all([guard.end(), worker.end()].map((ended) => ended.catch(() => {})));
   }
   return result;
 }
 
-/** Whether the index exists and can be used, is being built by some session, or was left invalid. */
-async function indexState(client: pg.Client, name: string): Promise<IndexState> {
-  const { rows } = await client.query<{ valid: boolean; building: boolean }>(
-    `SELECT i.indisvalid AS valid,
-            EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.relid = i.indrelid) AS building
-       FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-      WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
-    [name],
+/** Whether the index exists and can be used, was left invalid, is missing, or its table is gone. */
+async function indexState(client: pg.Client, index: ConcurrentIndex): Promise<IndexState> {
+  const { rows } = await client.query<{ table_exists: boolean; valid: boolean | null }>(
+    `SELECT to_regclass(quote_ident($2)) IS NOT NULL AS table_exists,
+            (SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(quote_ident($1))) AS valid`,
+    [index.name, index.table],
   );
   const row = rows[0];
-  if (!row) return 'missing';
-  if (row.valid) return 'valid';
-  return row.building ? 'building' : 'interrupted';
+  if (!row?.table_exists) return 'no-table';
+  return row.valid === null ? 'missing' : row.valid ? 'valid' : 'invalid';
 }
 
-/** The relation exists already (42P07), or its name was taken by a concurrent create (23505 on pg_class). */
-const startedElsewhere = (error: unknown) => ['42P07', '23505'].includes((error as { code?: string })?.code ?? '');
+/**
+ * Cancels this run's build of `name` from the guard's connection: the build's own connection may be
+ * a pooler's, whose process ID is not the server's, so the build is found by what it runs (the
+ * builders' lock makes it this run's).
+ */
+async function cancelBuild(guard: pg.Client, name: string): Promise<void> {
+  await guard
+    .query(
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE $1`,
+      [`CREATE INDEX CONCURRENTLY ${guard.escapeIdentifier(name)} %`],
+    )
+    .catch(() => {});
+}

@@ -9,7 +9,7 @@ import { cancelOrphanedDeliveries, deleteFinishedDeliveries } from '../events/de
 import { deleteOldEvents } from '../events/repository.js';
 import { pruneStream } from '../events/stream-repository.js';
 import { KEY_TTL_MS } from '../idempotency/idempotency.js';
-import { deleteExpiredKeys } from '../idempotency/repository.js';
+import { deleteExpiredKeys, keyAgesIndexed } from '../idempotency/repository.js';
 
 /**
  * Deletes what accounts and traffic leave behind, so no one can fill the
@@ -93,7 +93,11 @@ export function createPruner({ db, clock, log, retention }: PrunerDeps) {
     if (expiredUploadTokens !== null) {
       result.uploadTokensDeleted = await drain(() => deleteExpiredUploadTokens(db, ago(expiredUploadTokens), batchSize));
     }
-    result.idempotencyKeysDeleted = await drain(() => deleteExpiredKeys(db, new Date(clock.now().getTime() - KEY_TTL_MS), batchSize));
+    // Without their age index (built after an upgrade's migrations, src/db/concurrent-indexes.ts) each batch
+    // would read the whole table: the keys wait for it.
+    if (await keyAgesIndexed(db)) {
+      result.idempotencyKeysDeleted = await drain(() => deleteExpiredKeys(db, new Date(clock.now().getTime() - KEY_TTL_MS), batchSize));
+    }
     if (deliveredEmails !== null) {
       result.emailsDeleted = await drain(() => deleteDeliveredEmails(db, ago(deliveredEmails), batchSize));
     }

@@ -57,3 +57,11 @@ export async function deleteExpiredKeys(db: Executor, before: Date, batchSize: n
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Whether the keys' age index (migration 0029, built concurrently) exists and can be used. */
+export async function keyAgesIndexed(db: Executor): Promise<boolean> {
+  const { rows } = await sql<{ valid: boolean }>`
+    SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('idempotency_keys_by_age')), false) AS valid
+  `.execute(db);
+  return rows[0]?.valid === true;
+}
