@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildConcurrentIndexes } from '../src/db/concurrent-indexes.js';
 import { CONCURRENT_INDEXES } from '../src/db/migrate.js';
 import { keyAgesIndexed } from '../src/idempotency/repository.js';
+import { someoneWaitsOnALock } from './helpers/lock-waits.js';
 import { fileDatabase } from './helpers/service.js';
 
 /**
@@ -44,19 +46,10 @@ async function indexState(): Promise<'missing' | 'valid' | 'invalid'> {
 
 /** Until a build of the index is waiting (for the writer opened before it); its backend's pid. */
 async function buildWaiting(): Promise<number> {
-  const client = await session();
-  try {
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await client.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`,
-      );
-      if (rows[0]) return rows[0].pid;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('no index build came to wait');
-  } finally {
-    await client.end();
-  }
+  await someoneWaitsOnALock(file.db, 'CREATE INDEX%');
+  const { rows } = await sql<{ pid: number }>`
+    SELECT pid FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%' AND wait_event_type = 'Lock'`.execute(file.db);
+  return rows[0]!.pid;
 }
 
 test('the migrations ask for the age index concurrently, and the migrated database has it', async () => {

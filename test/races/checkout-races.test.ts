@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper, tag } from '../helpers/commerce.js';
 import { errorOf } from '../helpers/factories.js';
+import { someoneWaitsOnALock } from '../helpers/lock-waits.js';
 import { transactionRetries } from '../../src/db/transaction.js';
 import { useApp } from '../helpers/use-app.js';
 
@@ -10,18 +10,6 @@ import { useApp } from '../helpers/use-app.js';
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0', RATE_LIMIT_CHECKOUT: '0' }, as: ['ADMIN'] });
 
 type Line = { variant_public_id: string; quantity: number };
-
-/** Until a statement of the service waits for a lock (the one the test holds). */
-async function waitForLockWait(app: typeof t): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { n } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`
-      .execute(app.db)
-      .then((r) => r.rows[0]!);
-    if (n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('no statement came to wait for the lock');
-}
 
 const countBy = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
@@ -151,7 +139,7 @@ describe('checkout under concurrency', () => {
       // The coupon held: checkout locks the cart's lines (step 4), then waits here for the coupon (step 5).
       await trx.selectFrom('coupons').select('id').where('code', '=', code).forUpdate().execute();
       placing = checkout(s.client, s.addressId, { coupon_code: code });
-      await waitForLockWait(t);
+      await someoneWaitsOnALock(t.db);
       const added = await s.client.post('/api/v1/cart/items', { variant_public_id: c, quantity: 2 });
       assert.equal(added.status, 200, added.text);
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import type { APIResponse, Page } from 'playwright-core';
 import { keepScreenshot } from '../helpers/browser.js';
 import { customer, inShop, makeShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
@@ -20,6 +21,22 @@ async function accountCart(buyer: Buyer): Promise<Record<string, number>> {
   return Object.fromEntries(lines.map((line) => [line.variant_public_id, line.quantity]));
 }
 
+/**
+ * The product page's add form as the page rendered it: a send of its fields with `quantity`, posted
+ * as a browser posts it without JavaScript (the redirect not followed).
+ */
+async function renderedAddForm(page: Page): Promise<(quantity: string) => Promise<APIResponse>> {
+  const form = page.locator('form.add');
+  const fields = Object.fromEntries(
+    await Promise.all(
+      ['csrf', 'add_key', 'add_held', 'variant'].map(async (name) => [name, await form.locator(`input[name="${name}"]`).inputValue()]),
+    ),
+  );
+  const action = (await form.getAttribute('action'))!;
+  return (quantity) =>
+    page.request.post(action, { form: { ...fields, quantity }, headers: { origin: app.baseUrl, accept: 'text/html' }, maxRedirects: 0 });
+}
+
 describe('storefront: adding to an account cart', () => {
   test('the same form sent twice at once adds once; the page it comes back to adds again', async (t) => {
     const buyer = await customer(app);
@@ -31,22 +48,8 @@ describe('storefront: adding to an account cart', () => {
       async (page) => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.goto(`/p/${product.slug}?variant=${variant.id}`);
-        const form = page.locator('form.add');
-        const fields = Object.fromEntries(
-          await Promise.all(
-            ['csrf', 'add_key', 'variant'].map(async (name) => [name, await form.locator(`input[name="${name}"]`).inputValue()]),
-          ),
-        );
-        const action = (await form.getAttribute('action'))!;
-        const sends = await Promise.all(
-          Array.from({ length: 3 }, () =>
-            page.request.post(action, {
-              form: { ...fields, quantity: '2' },
-              headers: { origin: app.baseUrl, accept: 'text/html' },
-              maxRedirects: 0,
-            }),
-          ),
-        );
+        const send = await renderedAddForm(page);
+        const sends = await Promise.all(Array.from({ length: 3 }, () => send('2')));
         for (const sent of sends) assert.equal(sent.status(), 303, await sent.text());
         assert.deepEqual(await accountCart(buyer), { [variant.id]: 2 }, 'added once');
 
@@ -75,25 +78,10 @@ describe('storefront: adding to an account cart', () => {
       async (page) => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.goto(`/p/${product.slug}?variant=${few.id}`);
-        const form = page.locator('form.add');
-        const fields = Object.fromEntries(
-          await Promise.all(
-            ['csrf', 'add_key', 'add_held', 'variant'].map(async (name) => [
-              name,
-              await form.locator(`input[name="${name}"]`).inputValue(),
-            ]),
-          ),
-        );
-        const action = (await form.getAttribute('action'))!;
-        const send = () =>
-          page.request.post(action, {
-            form: { ...fields, quantity: '2' },
-            headers: { origin: app.baseUrl, accept: 'text/html' },
-            maxRedirects: 0,
-          });
-        assert.equal((await send()).status(), 303);
+        const send = await renderedAddForm(page);
+        assert.equal((await send('2')).status(), 303);
         // Two of three are in the cart now, so the same add checked again would read "only 3 left, your cart has 2".
-        const again = await send();
+        const again = await send('2');
         assert.equal(again.status(), 303, await again.text());
         assert.deepEqual(await accountCart(buyer), { [few.id]: 2 });
         // A new press on a page made since is checked as any add: one more fits, two do not.
