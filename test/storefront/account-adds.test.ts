@@ -107,6 +107,7 @@ describe('storefront: adding to an account cart', () => {
       await page.goto(`/p/${other.slug}?variant=${wanted.id}`);
       await page.getByRole('button', { name: 'Add to cart' }).click();
       await page.getByRole('alert').getByText('Your cart is full. Check out or remove something first.').waitFor();
+      await keepScreenshot(page, path.join(SHOP_RESULTS, 'cart-full-at-the-form-desktop.png'));
       assert.equal(Object.keys(await accountCart(buyer)).length, 4);
       // More of a line the cart holds still goes in.
       await page.goto(`/p/${product.slug}?variant=${product.variants[1]!.id}`);

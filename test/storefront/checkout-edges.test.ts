@@ -383,6 +383,7 @@ describe('storefront: checkout edges', () => {
           .getByRole('alert')
           .filter({ hasText: "Your order's total went up since this page was shown: it now costs $55.00, not $50.00." })
           .waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-total-went-up-phone.png'));
         assert.equal((await ordersOf(app, buyer.email)).length, 0, 'nothing charged at a total the page did not show');
         assert.match(await page.getByRole('complementary').innerText(), /\$55\.00/);
         await page.getByRole('button', { name: 'Place order' }).click();

@@ -124,7 +124,8 @@ async function guestCart(shop: Shop, lines: readonly GuestLine[]): Promise<CartV
 
 /** How many of a variant the shopper's cart holds now. */
 export async function quantityInCart(shop: Shop, variant: string): Promise<number> {
-  if (await shop.user()) return (await shop.api.cart.get()).items.find((line) => line.variant_public_id === variant)?.quantity ?? 0;
+  const cart = await shop.accountCart();
+  if (cart) return cart.items.find((line) => line.variant_public_id === variant)?.quantity ?? 0;
   return shop.guestCart().find((line) => line.variant === variant)?.quantity ?? 0;
 }
 
