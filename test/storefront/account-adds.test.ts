@@ -67,7 +67,7 @@ describe('storefront: adding to an account cart', () => {
     );
   });
 
-  test('the form sent again after its answer (a resend, a lost answer) is answered as added, not refused against itself', async (t) => {
+  test('the form sent again after its answer (a resend, a page brought back) says it added before, not refused against itself', async (t) => {
     const buyer = await customer(app);
     const few = product.variants[2]!;
     assert.equal((await admin.patch(`/api/v1/admin/inventory/${few.id}`, { quantity_on_hand: 3 })).status, 200);
@@ -79,11 +79,19 @@ describe('storefront: adding to an account cart', () => {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.goto(`/p/${product.slug}?variant=${few.id}`);
         const send = await renderedAddForm(page);
-        assert.equal((await send('2')).status(), 303);
+        const first = await send('2');
+        assert.equal(first.status(), 303);
+        await page.goto(first.headers()['location']!);
+        await page.getByRole('status').getByText(`Added 2 × ${product.name}`).waitFor();
         // Two of three are in the cart now, so the same add checked again would read "only 3 left, your cart has 2".
         const again = await send('2');
         assert.equal(again.status(), 303, await again.text());
         assert.deepEqual(await accountCart(buyer), { [few.id]: 2 });
+        // Nothing was added this time, and the page says so: a shopper who meant a second add (a page
+        // brought back by the Back button still carries its key) is told how to make it.
+        await page.goto(again.headers()['location']!);
+        await page.getByRole('status').getByText(`This page added 2 × ${product.name}`).waitFor();
+        await page.getByRole('status').getByText('nothing more was added now. To add more, press Add to cart again.').waitFor();
         // A new press on a page made since is checked as any add: one more fits, two do not.
         await page.goto(`/p/${product.slug}?variant=${few.id}`);
         await page.getByLabel('Quantity').fill('2');

@@ -6,13 +6,20 @@ import { readOnceCookie } from './read-once';
  * the product's page (post, redirect, get), so reloading the page it lands on never adds the item
  * again; the notice rides along to that product's page only.
  */
-export const addedNotice = readOnceCookie<{ variant: string; quantity: number }>({
+export const addedNotice = readOnceCookie<AddedLine>({
   name: STOREFRONT_COOKIES.added,
   path: 'this page',
   maxAgeSeconds: 60,
-  write: ({ variant, quantity }) => `${variant}~${quantity}`,
+  write: ({ variant, quantity, again }) => `${variant}~${quantity}${again ? '~again' : ''}`,
   read(raw) {
-    const match = /^([a-z]{3}_[A-Za-z0-9_-]{8,64})~(\d{1,3})$/.exec(raw);
-    return match ? { variant: match[1]!, quantity: Number(match[2]) } : null;
+    const match = /^([a-z]{3}_[A-Za-z0-9_-]{8,64})~(\d{1,3})(~again)?$/.exec(raw);
+    return match ? { variant: match[1]!, quantity: Number(match[2]), again: match[3] !== undefined } : null;
   },
 });
+
+/** A line added; `again` when the form had added it before and this send added nothing (add-to-cart's `again`). */
+export interface AddedLine {
+  variant: string;
+  quantity: number;
+  again: boolean;
+}

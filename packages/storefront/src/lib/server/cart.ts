@@ -145,16 +145,28 @@ export async function shortOf(shop: Shop, line: GuestLine, held: number): Promis
  * Adds a line for the shopper: the account's cart with the form's CSRF token (and `idempotencyKey`,
  * so the form sent twice adds once), or the guest cart.
  */
-export async function addToCart(shop: Shop, csrf: FormDataEntryValue | null, line: GuestLine, idempotencyKey?: string): Promise<void> {
+/**
+ * Adds a line to the shopper's cart. `again`: the API answered with the add this key made before (a
+ * form sent a second time) and added nothing now.
+ */
+export async function addToCart(
+  shop: Shop,
+  csrf: FormDataEntryValue | null,
+  line: GuestLine,
+  idempotencyKey?: string,
+): Promise<{ again: boolean }> {
   if ((await cartFormFor(shop, csrf)) === 'account') {
+    let again = false;
+    const noteReplay = (response: Response) => (again = response.headers.get('idempotent-replayed') === 'true');
     await shop
-      .asForm(csrf)
+      .asForm(csrf, noteReplay)
       .cart.add({ variant_public_id: line.variant, quantity: line.quantity }, idempotencyKey ? { idempotencyKey } : {});
-    return;
+    return { again };
   }
   const lines = shop.guestCart();
   if (!addGuestLine(lines, line)) throw new GuestCartFull();
   shop.saveGuestCart(lines);
+  return { again: false };
 }
 
 /** A cart form made for a signed-in shopper came after their session ended (signed out in another tab, or expired). */

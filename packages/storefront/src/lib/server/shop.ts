@@ -31,10 +31,10 @@ export function createShop(event: RequestEvent) {
     if (method !== 'GET' && method !== 'HEAD') cart = undefined;
     return reading(input, init);
   };
-  const client = (headers: Record<string, string> = {}) =>
+  const client = (headers: Record<string, string> = {}, through: typeof fetch = fetch) =>
     createCommerceClient({
       baseUrl: transport.baseUrl,
-      fetch,
+      fetch: through,
       cookies: jar,
       headers: { ...transport.headers, ...headers },
     });
@@ -53,9 +53,11 @@ export function createShop(event: RequestEvent) {
     /**
      * For a write the shopper asked for with a form: it sends the token the form carried and never
      * fetches one, so a forged form (no token, or another session's) is refused by the API.
+     * `onAnswer` sees each response whole (its headers), for what a body does not say.
      */
-    asForm(token: FormDataEntryValue | null): CommerceClient {
-      return client({ 'x-csrf-token': typeof token === 'string' ? token : '' });
+    asForm(token: FormDataEntryValue | null, onAnswer?: (response: Response) => void): CommerceClient {
+      const through: typeof fetch = onAnswer ? (input, init) => fetch(input, init).then((r) => (onAnswer(r), r)) : fetch;
+      return client({ 'x-csrf-token': typeof token === 'string' ? token : '' }, through);
     },
     /** The signed-in account, or null; asked of the API once per request, and only when a session cookie came. */
     user(): Promise<SessionUser | null> {

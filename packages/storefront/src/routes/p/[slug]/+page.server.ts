@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pageNumber } from '$lib/page-number';
 import { ApiError } from '@commerce/client';
 import { error, redirect } from '@sveltejs/kit';
-import { addedNotice } from '$lib/server/added-notice';
+import { addedNotice, type AddedLine } from '$lib/server/added-notice';
 import { sentWithoutJavaScript } from '$lib/server/form-notices';
 import { addToCart, GuestCartFull, quantityInCart, shortOf, SignedOut } from '$lib/server/cart';
 import { MAX_QUANTITY, type GuestLine } from '$lib/server/guest-cart';
@@ -88,9 +88,9 @@ async function addRefusal(shop: App.Locals['shop'], line: GuestLine, held: numbe
     : `Only ${short.left} left: choose ${short.left} or fewer.`;
 }
 
-function addedLine(product: Product, added: { variant: string; quantity: number } | null) {
+function addedLine(product: Product, added: AddedLine | null) {
   const variant = added && product.variants.find((v) => v.public_id === added.variant);
-  return variant ? { name: product.name, variant: variant.name, quantity: added.quantity } : null;
+  return variant ? { name: product.name, variant: variant.name, quantity: added.quantity, again: added.again } : null;
 }
 
 /**
@@ -126,15 +126,15 @@ export const actions: Actions = {
         const refusal = await addRefusal(event.locals.shop, line, held);
         if (refusal) return invalid(refusal, { quantity: refusal }, values, 409);
       }
-      await addToCart(event.locals.shop, form.get('csrf'), line, key);
+      const { again } = await addToCart(event.locals.shop, form.get('csrf'), line, key);
       if (sentWithoutJavaScript(event)) {
         // Sent without JavaScript: back to the page by GET, so a reload there adds nothing again.
-        addedNotice.keep(event, { variant: variant.public_id, quantity });
+        addedNotice.keep(event, { variant: variant.public_id, quantity, again });
         const back = new URL(event.url);
         back.searchParams.delete('/add');
         redirect(303, back.pathname + back.search);
       }
-      return { added: { name: product.name, variant: variant.name, quantity } };
+      return { added: { name: product.name, variant: variant.name, quantity, again } };
     } catch (e) {
       if (e instanceof GuestCartFull || ApiError.is(e, 'CART_FULL'))
         return invalid('Your cart is full. Check out or remove something first.', {}, values, 409);
