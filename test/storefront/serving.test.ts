@@ -75,6 +75,31 @@ describe('storefront: served by the service', () => {
     assert.match(await missing.text(), /We could not find that page/);
   });
 
+  test('a visitor whose only shop cookie is the pre-session one gets the page kept for everyone, as a private page', async () => {
+    const { product, admin } = await makeShop(t, { stock: 50 });
+    const kept = await fetch(`${t.baseUrl}/p/${product.slug}`);
+    assert.match(kept.headers.get('cache-control')!, /^public/);
+    await kept.text();
+    // Renamed: nothing takes the page out of this service's few seconds' keeping (page-cache.ts), so a render shows the new name.
+    const renamed = await admin.patch(`/api/v1/admin/products/${product.id}`, { name: `${product.name} Renamed` });
+    assert.equal(renamed.status, 200, renamed.text);
+
+    const preSession = await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie: '_ga=1; presession=p' } });
+    const html = await preSession.text();
+    assert.ok(html.includes(`<h1>${product.name}</h1>`), 'the page kept for everyone, not a render of its own');
+    assert.equal(preSession.headers.get('cache-control'), 'private, no-store');
+    for (const shared of ['surrogate-key', 'cache-tag', 'surrogate-control']) assert.equal(preSession.headers.get(shared), null, shared);
+    assert.deepEqual(preSession.headers.getSetCookie(), []);
+    // With any other of the shop's cookies beside it (a cart, a session), the page is rendered for them.
+    const [variant] = product.variants;
+    const cart = `cart=id~AAAAAAAAAAAAAAAAAAAA.${product.id}~${variant!.id}~1`;
+    for (const cookie of ['presession=p; ' + cart, cart]) {
+      const rendered = await (await fetch(`${t.baseUrl}/p/${product.slug}`, { headers: { cookie } })).text();
+      assert.ok(rendered.includes(`<h1>${product.name} Renamed</h1>`), cookie);
+      assert.match(rendered, /Cart, 1 item/, cookie);
+    }
+  });
+
   test("a page the browser revalidates (304) keeps its own policy, not the service's defaults", async () => {
     const first = await fetch(`${t.baseUrl}/cart`);
     assert.equal(first.status, 200);

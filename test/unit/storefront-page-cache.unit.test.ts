@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
-import { cacheable, cachedPage, PAGE_TTL_MS, type CachedPage } from '../../packages/storefront/src/lib/server/page-cache.js';
+import {
+  answerableFromCache,
+  cacheable,
+  cachedPage,
+  freshPage,
+  PAGE_TTL_MS,
+  type CachedPage,
+} from '../../packages/storefront/src/lib/server/page-cache.js';
 
 /** The storefront's micro-cache of anonymous pages (packages/storefront/src/lib/server/page-cache.ts). */
 const page = (body: string, init: ResponseInit = {}) =>
@@ -22,6 +29,29 @@ test("only requests without credentials or any cookie of the shop's may use it",
     assert.equal(withCookie(cookie), true, cookie);
   assert.equal(cacheable(new Request('http://shop/p/x', { headers: { authorization: 'Bearer x' } })), false);
   assert.equal(cacheable(new Request('http://shop/cart?/update', { method: 'POST' })), false);
+});
+
+test('a request whose only shop cookie is the pre-session one may be answered from what is kept, never fill it', () => {
+  const answerable = (cookie: string, init: RequestInit = {}) =>
+    answerableFromCache(new Request('http://shop/p/x', { ...init, headers: { cookie, ...init.headers } }));
+  for (const cookie of ['presession=p', '_ga=1; presession=p', 'presession=p;presession=q']) {
+    assert.equal(answerable(cookie), true, cookie);
+    assert.equal(cacheable(new Request('http://shop/p/x', { headers: { cookie } })), false, cookie);
+  }
+  for (const cookie of ['', '_ga=1', 'presession=p; session=s', 'cart=a~b~1; presession=p', 'presession=p; added=x', 'mypresession=1'])
+    assert.equal(answerable(cookie), false, cookie);
+  assert.equal(answerable('presession=p', { headers: { authorization: 'Bearer x' } }), false);
+  assert.equal(answerable('presession=p', { method: 'POST' }), false);
+});
+
+test('what is kept is handed out while fresh without a render; nothing kept is null', async (t) => {
+  const instance = {};
+  assert.equal(await freshPage(instance, '/p/x'), null);
+  await cachedPage(instance, '/p/x', async () => page('kept'));
+  assert.equal(await text((await freshPage(instance, '/p/x'))!), 'kept');
+  assert.equal(await freshPage(instance, '/p/y'), null);
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() + PAGE_TTL_MS + 1 });
+  assert.equal(await freshPage(instance, '/p/x'), null, 'stale: a render of its own');
 });
 
 test('a page is rendered once for many visitors at once, and kept only when it sets no cookie and is a 200', async () => {

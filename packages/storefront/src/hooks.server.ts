@@ -1,15 +1,20 @@
 import type { Handle, HandleServerError, RequestEvent } from '@sveltejs/kit';
 import { compressed, encode, encodingFor } from '$lib/server/compression';
-import { cacheable, cachedPage, pageKey, type CachedPage } from '$lib/server/page-cache';
+import { answerableFromCache, cacheable, cachedPage, freshPage, pageKey, type CachedPage } from '$lib/server/page-cache';
 import { pageTag, unchangedPage } from '$lib/server/page-validator';
+import { SHARED_CACHE_HEADERS } from '$lib/server/shared-cache';
 import { createShop } from '$lib/server/shop';
 
 export const handle: Handle = async ({ event, resolve }) => {
   const shop = (event.locals.shop = createShop(event));
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
-  if (!cacheable(event.request)) return compressed(event.request, await render());
-  // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
   const { instance, pageCacheMs } = shop.transport;
+  if (!cacheable(event.request)) {
+    // A visitor whose only shop cookie is the pre-session one gets a page kept for everyone when there is one (never kept for them).
+    const kept = pageCacheMs > 0 && answerableFromCache(event.request) ? await freshPage(instance, pageKey(event.request)) : null;
+    return kept ? fromCache(event.request, kept, { private: true }) : compressed(event.request, await render());
+  }
+  // Behind a purged shared cache, that cache is the page cache (pageCacheMs 0): one here would hand it pages older than its purges.
   if (pageCacheMs === 0) {
     // A revalidation (the cache in front refreshing its copy): a 304 from the catalog's version when nothing changed, no render.
     const unchanged = await unchangedPage(shop, event.request, event.url.origin, pageKey(event.request));
@@ -73,10 +78,17 @@ async function caching(event: RequestEvent, response: Response): Promise<void> {
   }
 }
 
-/** A cached page as this browser takes it (compressed once per encoding and kept with the page). */
-function fromCache(request: Request, page: CachedPage): Response {
+/**
+ * A cached page as this browser takes it (compressed once per encoding and kept with the page);
+ * `private`: for a visitor with a cookie of the shop's, whose pages no shared cache keeps (caching above).
+ */
+function fromCache(request: Request, page: CachedPage, { private: own = false } = {}): Response {
   const headers = new Headers(page.headers);
   headers.append('vary', 'accept-encoding');
+  if (own) {
+    for (const name of SHARED_CACHE_HEADERS) headers.delete(name);
+    headers.set('cache-control', 'private, no-store');
+  }
   // A browser (or a cache) revalidating the page it kept: the same page, so no body.
   const etag = headers.get('etag');
   const condition = request.headers.get('if-none-match');

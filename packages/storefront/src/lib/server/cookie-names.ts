@@ -39,3 +39,13 @@ export function carriesPersonalCookie(header: string | null): boolean {
   for (const [name] of cookiePairs(header)) if (PERSONAL_COOKIES.has(name)) return true;
   return false;
 }
+
+/** Whether the only cookie a page can depend on that a Cookie header carries is `only` (any number of times). */
+export function carriesOnlyPersonalCookie(header: string | null, only: string): boolean {
+  let found = false;
+  for (const [name] of cookiePairs(header)) {
+    if (name === only) found = true;
+    else if (PERSONAL_COOKIES.has(name)) return false;
+  }
+  return found;
+}

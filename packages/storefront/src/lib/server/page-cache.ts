@@ -8,7 +8,7 @@
  * visitor wait for a render at once). At most MAX_PAGES per API (`instance`); a missing page is
  * rendered once however many ask for it at once.
  */
-import { carriesPersonalCookie } from './cookie-names.js';
+import { API_COOKIES, carriesOnlyPersonalCookie, carriesPersonalCookie } from './cookie-names.js';
 
 /** Bytes a Response takes as its body. */
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -43,6 +43,17 @@ export const cacheable = (request: Request): boolean =>
   !request.headers.has('authorization');
 
 /**
+ * Whether a request that may not fill the cache may still be answered from it: one whose only cookie a
+ * page can depend on is the pre-session cookie (a visitor who once opened a form, or signed out). That
+ * cookie changes only a page that asks for a CSRF token, and such a page, rendered for a visitor
+ * without one, sets the cookie and is never kept: every kept page is one this visitor would get too.
+ */
+export const answerableFromCache = (request: Request): boolean =>
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  carriesOnlyPersonalCookie(request.headers.get('cookie'), API_COOKIES.presession) &&
+  !request.headers.has('authorization');
+
+/**
  * The key a request's page is kept under: the URL as the browser asked for it, origin included (a page
  * depends on the name it was asked under: its CSP names the image host unless that is the page's own
  * origin, and a storefront on its own without SHOP_ORIGIN builds canonical URLs from the Host header,
@@ -60,6 +71,12 @@ async function keep(response: Response): Promise<CachedPage | null> {
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || response.headers.has('set-cookie') || !/^(text\/html|application\/json)/.test(type)) return null;
   return { status: 200, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()), encoded: new Map() };
+}
+
+/** The page kept under `key` while it is fresh (one being rendered is waited for), else null; never renders. */
+export async function freshPage(instance: object, key: string): Promise<CachedPage | null> {
+  const hit = stores.get(instance)?.get(key);
+  return hit && hit.freshUntil > Date.now() ? hit.page.catch(() => null) : null;
 }
 
 export async function cachedPage(

@@ -51,6 +51,9 @@ const API_TAG = /^"([\w-]+)\.([\w-]+)"$/;
 /** Headers of the API's public answers that a page built from them takes as its own, on its 200 and its 304. */
 const POLICY = ['cache-control', 'surrogate-control', 'cdn-cache-control'] as const;
 
+/** Every header `headers()` gives a page a shared cache may keep. */
+export const SHARED_CACHE_HEADERS: readonly string[] = [...POLICY, 'surrogate-key', 'cache-tag'];
+
 /** The lifetimes a page takes from a public answer's headers (or the API's policy handed over in-process). */
 const policyOf = (get: (name: string) => string | null): Record<string, string> =>
   Object.fromEntries(POLICY.flatMap((name) => (get(name) !== null ? [[name, get(name)!]] : [])));
