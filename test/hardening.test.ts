@@ -205,6 +205,17 @@ describe('requests the HTTP layer used to answer itself', () => {
     assert.equal((await exchange('GET /health HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n')).status, 200);
   });
 
+  test('a Host that names no host (a path or query in it, a space, a port past 65535) is 400; host names and addresses are answered', async () => {
+    for (const host of ['shop.example/search?q=moved&', 'shop.example?x', 'a b', '[::1', 'x:99999', 'a@b', 'shop.example#x', 'a..b']) {
+      const answer = await exchange(`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      inEnvelope(answer, 400, 'VALIDATION_ERROR');
+    }
+    for (const host of ['shop.example', 'shop.example.', 'Shop.Example:8080', 'my_host', '127.0.0.1:3000', '[::1]:3000', 'localhost']) {
+      const answer = await exchange(`GET /health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      assert.equal(answer.status, 200, host);
+    }
+  });
+
   test('an Expect other than 100-continue is 417 EXPECTATION_FAILED in the envelope; 100-continue still works', async () => {
     inEnvelope(await exchange('GET /health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n'), 417, 'EXPECTATION_FAILED');
     const body = '{"email":"a@example.test","password":"wrong-password"}';

@@ -79,6 +79,14 @@ sub vcl_recv {
   return (hash);
 }
 
+# What the service builds a page's URL from besides the Host header and the URL (the built-in vcl_hash,
+# which runs after this): the forwarded host and protocol, believed from a proxy in TRUST_PROXY (this cache).
+# A client that sends its own gets an object of its own, never one stored for everyone else.
+sub vcl_hash {
+  hash_data(req.http.X-Forwarded-Host);
+  hash_data(req.http.X-Forwarded-Proto);
+}
+
 sub vcl_hit {
   if (obj.ttl >= 0s) {
     return (deliver);

@@ -141,7 +141,7 @@ export async function registerStorefront(
       const onCut = () => {
         cut = true;
       };
-      const response = await server.respond(toWebRequest(request, limit, onCut), {
+      const response = await server.respond(toWebRequest(request, publicOrigin, limit, onCut), {
         getClientAddress: () => request.ip,
         platform: {
           commerce: {
@@ -194,6 +194,8 @@ const PAGE_POLICY_HEADERS = ['content-security-policy', 'referrer-policy'] as co
  * resolved, so `/shop/../api/x` is the service's path it leads to, never a shop page.
  */
 function pagePath(request: FastifyRequest): string | null {
+  // A request target in absolute form (`GET http://host/x`) or `*` names no page here.
+  if (!request.url.startsWith('/')) return null;
   const raw = request.url.split('?')[0] ?? '/';
   // Only these can make the URL parser's path differ in a way that matters here: a dot segment (`.`,
   // `%2e`), a backslash (read as a slash), a fragment (`#`, cut off).
@@ -205,15 +207,20 @@ function pagePath(request: FastifyRequest): string | null {
   }
 }
 
-/** The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules), the body as a stream. */
-function toWebRequest(request: FastifyRequest, bodyLimit: number, onCut: () => void): Request {
+/**
+ * The page request as SvelteKit takes it: the origin as the service sees it (trust-proxy rules; a host
+ * and protocol the service answers for, http-protocol.ts), the public one for an HTTP/1.0 request
+ * without a host, the body as a stream.
+ */
+function toWebRequest(request: FastifyRequest, publicOrigin: string, bodyLimit: number, onCut: () => void): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  return new Request(`${request.protocol}://${request.host}${request.url}`, {
+  const origin = request.host ? `${request.protocol}://${request.host}` : publicOrigin;
+  return new Request(origin + request.url, {
     method: request.method,
     headers,
     ...(hasBody ? { body: limited(request.raw, bodyLimit, onCut), duplex: 'half' } : {}),

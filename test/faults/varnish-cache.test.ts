@@ -40,6 +40,8 @@ before(async () => {
     CACHE_PURGE_RETRY_MAX_MS: '500',
     CACHE_PURGE_URLS: `http://127.0.0.1:${port}/.cache/purge`,
     CACHE_PURGE_TOKEN: TOKEN,
+    // As docs/caching.md deploys it: the service believes Varnish's forwarded headers.
+    TRUST_PROXY: 'loopback',
   };
   for (let i = 0; i < 2; i++) instances.push(await startTestApp(env, { database }));
   varnish = await startVarnish(
@@ -249,6 +251,34 @@ describe('storefront pages through the cache', () => {
     const visitor = await page(product, '_ga=GA1.1.1; consent=all');
     assert.equal(visitor.cache, 'HIT');
     assert.equal(visitor.html, again.html);
+  });
+});
+
+describe("a client's forwarded headers through the cache", () => {
+  test('a forged X-Forwarded-Host or -Proto never replaces the page others get: refused when it names no host, kept apart when it does', async () => {
+    const { productId } = await sellableVariant(admin);
+    await purgesSettled();
+    const page = `/p/${(await cached.get(`${API}/products/${productId}`)).body.data.slug}`;
+    const get = (headers: Record<string, string> = {}) => fetch(varnish.url + page, { headers });
+    const host = new URL(varnish.url).host;
+    const forgeries: Record<string, string>[] = [
+      { 'x-forwarded-host': `${host}/search?q=moved&` },
+      { 'x-forwarded-proto': 'http:/x/search?q=moved&' },
+    ];
+    for (const forged of forgeries) {
+      const refused = await get(forged);
+      assert.equal(refused.status, 400, JSON.stringify(forged));
+      await refused.arrayBuffer();
+    }
+    const elsewhere = { 'x-forwarded-host': 'elsewhere.example' };
+    assert.equal((await get(elsewhere)).headers.get('x-cache'), 'MISS');
+    assert.equal((await get(elsewhere)).headers.get('x-cache'), 'HIT');
+    // Everyone else: a page of their own (not the forged one, nor its refusal), then hits on it.
+    const plain = await get();
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get('x-cache'), 'MISS');
+    assert.match(await plain.text(), /<h1>/);
+    assert.equal((await get()).headers.get('x-cache'), 'HIT');
   });
 });
 

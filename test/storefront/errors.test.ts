@@ -141,6 +141,24 @@ describe('storefront: errors, in words', () => {
     await register('203.0.113.7', /^Too many attempts\. Please try again in \d+ minutes\.$/);
     await register('198.51.100.9', welcome);
   });
+  test("a trusted proxy's forwarded host or protocol that is no host or protocol is refused, never rendered as another page", async () => {
+    const host = new URL(app.baseUrl).host;
+    // A `/` or `?` in either would make the page's URL another path than the one asked for (a cache would keep that page here).
+    for (const [name, value] of [
+      ['x-forwarded-host', `${host}/search?q=moved&`],
+      ['x-forwarded-host', 'a b'],
+      ['x-forwarded-proto', 'http:/x/search?q=moved&'],
+      ['x-forwarded-proto', 'ftp'],
+    ] as const) {
+      const response = await fetch(`${app.baseUrl}/`, { headers: { [name]: value } });
+      assert.equal(response.status, 400, `${name}: ${value}`);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'VALIDATION_ERROR');
+    }
+    const forwarded = await fetch(`${app.baseUrl}/`, { headers: { 'x-forwarded-host': 'shop.example', 'x-forwarded-proto': 'https' } });
+    assert.equal(forwarded.status, 200);
+    assert.doesNotMatch(await forwarded.text(), /Results for/);
+  });
+
   test('search words a link carries that the API would refuse: cleaned where they can be, a 400 page in words where not', async () => {
     const get = (path: string) => fetch(`${app.baseUrl}${path}`);
     const emoji = String.fromCodePoint(0x1f600);
