@@ -159,6 +159,22 @@ describe('storefront: errors, in words', () => {
     assert.doesNotMatch(await forwarded.text(), /Results for/);
   });
 
+  test("a form post that is no form is the sender's mistake: a page in words (400, 415), not a 500", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${app.baseUrl}/login`, { method: 'POST', headers: { origin: app.baseUrl, accept: 'text/html', ...headers }, body });
+    const unreadable = await post({ 'content-type': 'multipart/form-data; boundary=XX' }, 'garbage');
+    assert.equal(unreadable.status, 400);
+    assert.match(await unreadable.text(), /The shop could not read that form/);
+    const noBoundary = await post({ 'content-type': 'multipart/form-data' }, 'garbage');
+    assert.equal(noBoundary.status, 400);
+    assert.match(await noBoundary.text(), /The shop could not read that form/);
+    const notAForm = await post({ 'content-type': 'application/json' }, '{}');
+    assert.equal(notAForm.status, 415);
+    const html = await notAForm.text();
+    assert.match(html, /The shop could not take that request/);
+    assert.doesNotMatch(html, /Something went wrong/);
+  });
+
   test('search words a link carries that the API would refuse: cleaned where they can be, a 400 page in words where not', async () => {
     const get = (path: string) => fetch(`${app.baseUrl}${path}`);
     const emoji = String.fromCodePoint(0x1f600);

@@ -106,9 +106,14 @@ function fromCache(request: Request, page: CachedPage, { private: own = false } 
   return new Response(body, { status: page.status, headers });
 }
 
-/** Unexpected errors: logged with the request's ID, and the shopper sees a sentence and that ID, never the detail. */
+/**
+ * Unexpected errors: logged with the request's ID, and the shopper sees a sentence and that ID, never
+ * the detail. SvelteKit's own refusals of a request (405 for a method a page does not take, 415 for a
+ * form post that is no form) are the sender's, not ours: a sentence, nothing logged.
+ */
 export const handleError: HandleServerError = ({ error, event, status }) => {
   if (status === 404) return { message: 'We could not find that page.', code: 'NOT_FOUND' };
+  if (status < 500) return { message: 'The shop could not take that request. Please go back and try again.' };
   const inProcess = event.platform?.commerce;
   if (inProcess) inProcess.report(error);
   else console.error(error);

@@ -1,12 +1,13 @@
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => ({ profile: await event.locals.shop.api.account.get(), welcome: event.url.searchParams.has('welcome') }));
 
 export const actions: Actions = {
   profile: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const values = { first_name: text('first_name'), last_name: text('last_name'), phone_number: text('phone_number') };
     if (!values.first_name || !values.last_name) {
@@ -28,7 +29,7 @@ export const actions: Actions = {
     }
   },
   resend: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       await event.locals.shop.asForm(form.get('csrf')).auth.resendVerification();
       return { resent: true };

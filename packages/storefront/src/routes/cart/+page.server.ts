@@ -8,6 +8,7 @@ import { cartNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { typedQuantity } from '$lib/server/quantity';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
@@ -45,7 +46,7 @@ export const actions: Actions = {
   /** The visitor's lines a sign-in could not move, tried again at the shopper's press, with the form's token. */
   merge: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
+    const form = await formOf(event);
     if (!(await shop.user())) return invalid('You were signed out. Sign in to add these items to your cart.', {}, {}, 401);
     const merged = await mergeGuestCart(shop, shop.asForm(form.get('csrf')));
     // What the account's cart held before is no news here; what was left out, cut down or kept again is said, else that it is done.
@@ -60,7 +61,7 @@ export const actions: Actions = {
     redirect(303, '/cart');
   },
   update: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const variant = variantOf(form);
     // An empty box is no quantity (Number('') is 0): only an explicit 0, or the Remove button, removes.
     const typed = typedQuantity(form.get('quantity'), 'change');
@@ -76,7 +77,7 @@ export const actions: Actions = {
     return quantity === 0 ? done(event, 'removed', { removed: true }) : done(event, 'updated', { updated: variant });
   },
   remove: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       await removeLine(event.locals.shop, form.get('csrf'), variantOf(form));
     } catch (e) {

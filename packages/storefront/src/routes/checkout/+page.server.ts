@@ -10,6 +10,7 @@ import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 /**
  * Checkout for a signed-in shopper: the cart as the API prices it, the address book, a coupon and
@@ -121,7 +122,7 @@ const placeValues = (form: FormData) => ({
 export const actions: Actions = {
   place: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const values = placeValues(form);
     const { address, coupon, notes } = values;
     const key = String(form.get('key') ?? '');
@@ -185,7 +186,7 @@ export const actions: Actions = {
   /** Applies the coupon to the quoted total without placing the order (the place form's other button). */
   coupon: async (event) => {
     const { shop } = event.locals;
-    const values = placeValues(await event.request.formData());
+    const values = placeValues(await formOf(event));
     if (sentWithoutJavaScript(event)) {
       // Without JavaScript: back to the checkout by GET, the coupon in its address and the rest kept once, so
       // the history holds no page made by a post (Back after placing the order asks to send nothing again).
@@ -201,7 +202,7 @@ export const actions: Actions = {
 
   address: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const { values, body } = addressFrom(form);
     const missing = missingAddressFields(values);
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);

@@ -3,6 +3,7 @@ import { formFailure, loading } from '$lib/server/errors';
 import type { Shop } from '$lib/server/shop';
 import { tokenOf } from '$lib/server/token';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 /**
  * The email-change email's link. The API accepts it only from the session that asked for the change
@@ -33,7 +34,7 @@ async function linkProblemOf(shop: Shop, token: string): Promise<'elsewhere' | '
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       const { data } = await event.locals.shop
         .asForm(form.get('csrf'))

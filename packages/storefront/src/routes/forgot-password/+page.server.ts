@@ -1,11 +1,12 @@
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) => loading(event, async () => ({ csrf: await event.locals.shop.csrf() }));
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const email = String(form.get('email') ?? '').trim();
     if (!email) return invalid('Enter the email of your account.', { email: 'Enter your email.' });
     try {

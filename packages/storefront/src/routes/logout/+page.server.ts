@@ -3,6 +3,7 @@ import { redirect } from '@sveltejs/kit';
 import { API_COOKIES } from '$lib/server/cookie-names';
 import { formFailure, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 /** Signing out is a form (a POST with the CSRF token); this page holds one for anyone who lands here. */
 export const load: PageServerLoad = (event) =>
@@ -14,7 +15,7 @@ export const load: PageServerLoad = (event) =>
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       await event.locals.shop.asForm(form.get('csrf')).auth.logout();
     } catch (e) {

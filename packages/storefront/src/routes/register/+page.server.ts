@@ -3,6 +3,7 @@ import { afterMerge, mergeGuestCart } from '$lib/server/cart';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { safeNext } from '$lib/server/next';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => {
@@ -15,7 +16,7 @@ export const load: PageServerLoad = (event) =>
 export const actions: Actions = {
   default: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const values = {
       first_name: text('first_name'),

@@ -3,6 +3,7 @@ import { redirect } from '@sveltejs/kit';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { tokenOf } from '$lib/server/token';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 const LINK_PROBLEMS = {
   NOT_FOUND: 'This reset link is not valid. Ask for a new one below.',
@@ -33,7 +34,7 @@ async function linkProblemOf(api: CommerceClient, token: string): Promise<string
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const token = String(form.get('token') ?? '');
     const password = String(form.get('password') ?? '');
     const confirm = String(form.get('confirm') ?? '');

@@ -1,6 +1,7 @@
 import { formFailure, loading } from '$lib/server/errors';
 import { tokenOf } from '$lib/server/token';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 /**
  * The verification email's link. Verifying takes one press of a button (a form with the token),
@@ -15,7 +16,7 @@ export const load: PageServerLoad = (event) =>
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       const user = await event.locals.shop.asForm(form.get('csrf')).auth.verifyEmail(String(form.get('token') ?? ''));
       return { verified: user.email };

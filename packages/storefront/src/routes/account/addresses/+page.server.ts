@@ -2,6 +2,7 @@ import { ApiError } from '@commerce/client';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => ({ addresses: (await event.locals.shop.api.addresses.list({ limit: 100 })).data }));
@@ -10,7 +11,7 @@ const idOf = (form: FormData) => String(form.get('address') ?? '');
 
 export const actions: Actions = {
   add: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const { values, body } = addressFrom(form);
     const missing = missingAddressFields(values);
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
@@ -22,7 +23,7 @@ export const actions: Actions = {
     }
   },
   remove: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       await event.locals.shop.asForm(form.get('csrf')).addresses.remove(idOf(form));
       return { removed: true };
@@ -36,7 +37,7 @@ export const actions: Actions = {
    * that held it. Not `default`: SvelteKit refuses every action of a page that has both a default and named ones.
    */
   makeDefault: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const role = form.get('role') === 'billing' ? 'is_default_billing' : 'is_default_shipping';
     try {
       await event.locals.shop.asForm(form.get('csrf')).addresses.update(idOf(form), { [role]: true });

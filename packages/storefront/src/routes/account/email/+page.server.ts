@@ -1,9 +1,10 @@
 import { formFailure, invalid } from '$lib/server/errors';
 import type { Actions } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const email = String(form.get('new_email') ?? '').trim();
     const password = String(form.get('password') ?? '');
     if (!email || !password) {

@@ -1,9 +1,10 @@
 import { formFailure, invalid } from '$lib/server/errors';
 import type { Actions } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const current = String(form.get('current_password') ?? '');
     const next = String(form.get('new_password') ?? '');
     if (!current || !next) {

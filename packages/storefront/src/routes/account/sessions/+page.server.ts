@@ -2,6 +2,7 @@ import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import { formFailure, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => ({
@@ -10,7 +11,7 @@ export const load: PageServerLoad = (event) =>
 
 export const actions: Actions = {
   revoke: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const id = String(form.get('session') ?? '');
     try {
       await event.locals.shop
@@ -26,7 +27,7 @@ export const actions: Actions = {
     return { revoked: true };
   },
   others: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     try {
       await event.locals.shop.asForm(form.get('csrf')).DELETE('/api/v1/auth/sessions');
       return { revokedOthers: true };

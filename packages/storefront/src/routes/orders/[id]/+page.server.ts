@@ -4,6 +4,7 @@ import { productsById, reviewedProductIds } from '$lib/server/catalog';
 import { formFailure, loading, signInPath } from '$lib/server/errors';
 import { cancelledNotice, placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 /** One of the shopper's orders: the page the order emails link to. Another account's order is not found. */
 export const load: PageServerLoad = (event) =>
@@ -29,7 +30,7 @@ export const load: PageServerLoad = (event) =>
 export const actions: Actions = {
   /** The first press asks (with or without JavaScript); only the second, carrying `confirm`, cancels. */
   cancel: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     if (form.get('confirm') !== 'yes') return { confirming: true };
     try {
       await event.locals.shop.asForm(form.get('csrf')).orders.cancel(event.params.id);

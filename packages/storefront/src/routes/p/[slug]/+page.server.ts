@@ -11,6 +11,7 @@ import { categoryTree, type Product, type VariantStock } from '$lib/server/catal
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import { choiceFrom, chosenVariant, optionNames } from '$lib/variants';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 const REVIEWS_PER_PAGE = 5;
 
@@ -106,7 +107,7 @@ function stockSaysNoMore(product: Product, stock: readonly VariantStock[]): bool
 export const actions: Actions = {
   /** Adds the chosen variant: to the account's cart when signed in, else to the guest cart. */
   add: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const variantId = String(form.get('variant') ?? '');
     const typed = String(form.get('quantity') ?? '1').trim();
     const values = { quantity: typed };

@@ -2,13 +2,14 @@ import { redirect } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
   loading(event, async () => ({ address: await event.locals.shop.api.addresses.get(event.params.id) }));
 
 export const actions: Actions = {
   default: async (event) => {
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const { values, body } = addressFrom(form);
     const missing = missingAddressFields(values);
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);

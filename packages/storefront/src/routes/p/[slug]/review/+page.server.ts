@@ -3,6 +3,7 @@ import { ApiError } from '@commerce/client';
 import { redirect } from '@sveltejs/kit';
 import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
+import { formOf } from '$lib/server/form-body';
 
 const MAX_PHOTOS = 5;
 const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
@@ -31,7 +32,7 @@ export const actions: Actions = {
    */
   default: async (event) => {
     const { shop } = event.locals;
-    const form = await event.request.formData();
+    const form = await formOf(event);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const values = { rating: text('rating'), title: text('title'), comment: text('comment') };
     const rating = Number(values.rating);
