@@ -228,6 +228,31 @@ describe('storefront: checkout edges', () => {
     );
   });
 
+  test('a note kept through Apply without JavaScript: a long one in a non-Latin script survives, one past what a cookie holds is asked for again', async (t) => {
+    const { product } = await makeShop(app, { price: '40.00' });
+    await checkingOut(
+      t,
+      { variant: product.variants[0]!.id, quantity: 1 },
+      async (page) => {
+        const notes = page.getByLabel('Note for us (optional)');
+        // 600 characters of three bytes each: 5.4 KB percent-encoded, over the 4 KB a browser keeps of a cookie.
+        const long = 'ご自宅の前に置いてください。'.repeat(43).slice(0, 600);
+        await notes.fill(long);
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.waitForURL(/\/checkout$/);
+        assert.equal(await notes.inputValue(), long);
+        assert.equal(await page.locator('#notes-lost').count(), 0);
+
+        await notes.fill('ご'.repeat(1000));
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.locator('#notes-lost').getByText('Your note was too long to keep through that step: please type it again.').waitFor();
+        assert.equal(await notes.inputValue(), '');
+        assert.equal(await notes.getAttribute('aria-describedby'), 'notes-lost');
+      },
+      { javaScript: false },
+    );
+  });
+
   test("an order is cancelled from its page, after a second press; the stock goes back; another shopper's order is a 404 page", async (t) => {
     const { product } = await makeShop(app, { stock: 4 });
     const variant = product.variants[0]!;

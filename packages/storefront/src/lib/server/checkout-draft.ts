@@ -12,24 +12,45 @@ export interface CheckoutDraft {
   notes: string;
 }
 
-const LIMITS: Record<keyof CheckoutDraft, number> = { address: 40, coupon: 50, notes: 1000 };
+/** A draft as it comes back: `notesLost` when the note did not fit in the cookie (a browser keeps 4 KB), so the page asks for it again. */
+export type KeptDraft = CheckoutDraft & { notesLost?: true };
 
-function bounded(parts: Partial<Record<keyof CheckoutDraft, unknown>>): CheckoutDraft {
-  const text = (key: keyof CheckoutDraft) => {
+type TextKey = 'address' | 'coupon' | 'notes';
+const LIMITS: Record<TextKey, number> = { address: 40, coupon: 50, notes: 1000 };
+/**
+ * Characters of cookie value a draft may take: browsers keep a cookie of at most 4,096 bytes, name and
+ * attributes' share included, and drop a bigger one without a word. A thousand-character note in a
+ * script of three bytes a character does not fit; then the rest is kept and the note asked for again.
+ */
+const VALUE_BUDGET = 3_800;
+
+function bounded(parts: Partial<Record<keyof KeptDraft, unknown>>): KeptDraft {
+  const text = (key: TextKey) => {
     const value = parts[key];
     return typeof value === 'string' ? value.slice(0, LIMITS[key]) : '';
   };
-  return { address: text('address'), coupon: text('coupon'), notes: text('notes') };
+  return {
+    address: text('address'),
+    coupon: text('coupon'),
+    notes: text('notes'),
+    ...(parts.notesLost === true ? { notesLost: true } : {}),
+  };
 }
 
-export const checkoutDraft = readOnceCookie<CheckoutDraft>({
+/** JSON in base64url: letters the Cookie header carries as they are (percent-encoding would triple every non-ASCII byte). */
+const encoded = (draft: KeptDraft) => Buffer.from(JSON.stringify(draft)).toString('base64url');
+
+export const checkoutDraft = readOnceCookie<KeptDraft>({
   name: STOREFRONT_COOKIES.checkoutDraft,
   path: '/checkout',
   maxAgeSeconds: 30 * 60,
-  write: (draft) => JSON.stringify(bounded(draft)),
+  write(draft) {
+    const whole = encoded(bounded(draft));
+    return whole.length <= VALUE_BUDGET ? whole : encoded({ ...bounded(draft), notes: '', notesLost: true });
+  },
   read(raw) {
     try {
-      const parsed: unknown = JSON.parse(raw);
+      const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString());
       return typeof parsed === 'object' && parsed !== null ? bounded(parsed) : null;
     } catch {
       return null;

@@ -26,7 +26,7 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
-    const taken = checkoutDraft.take(event);
+    const { notesLost = false, ...taken } = checkoutDraft.take(event) ?? {};
     // A coupon applied without JavaScript comes back in the address (post, redirect, get): a reload keeps it.
     const coupon = (event.url.searchParams.get('coupon') ?? '').trim().slice(0, 50);
     const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
@@ -50,20 +50,22 @@ export const load: PageServerLoad = (event) =>
       csrf: await shop.csrf(),
       key: randomUUID(),
       /** What was filled in before: when the session ended at the last try (kept across the sign-in), or with a coupon applied. */
-      draft: { ...(taken ?? {}), ...(coupon ? { coupon } : {}) },
+      draft: { ...taken, ...(coupon ? { coupon } : {}) },
+      /** The note did not fit in what keeps the draft: asked for again at its field. */
+      notesLost,
       /** The coupon in the address could not be applied: why, at its field. */
       couponProblem,
     };
   });
 
 /** The quote with `coupon` applied; when it cannot be, the quote without it and the reason, as the Apply button says it. */
-async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: string, draft: CheckoutDraft | null) {
+async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: string, draft: Partial<CheckoutDraft>) {
   if (!coupon) return { quote: await shop.api.cart.quote(), couponProblem: null };
   try {
     return { quote: await shop.api.cart.quote(coupon), couponProblem: null };
   } catch (e) {
     if (!ApiError.is(e, 'INVALID_COUPON') && !ApiError.is(e, 'COUPON_EXHAUSTED')) throw e;
-    const { data } = formFailure(e, event, { ...(draft ?? {}), coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' });
+    const { data } = formFailure(e, event, { ...draft, coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' });
     return { quote: await shop.api.cart.quote(), couponProblem: data };
   }
 }
