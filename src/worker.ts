@@ -5,6 +5,10 @@ import { createEmailWorker } from './email/worker.js';
 import { createPruner } from './housekeeping/pruner.js';
 import { systemClock } from './lib/clock.js';
 import { startProcess } from './lib/process.js';
+import { recordedMediaEndpoint } from './media/repository.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Logger } from 'pino';
 
 /**
  * `npm run worker`: the background work in a process of its own: the
@@ -27,7 +31,7 @@ startProcess(async ({ config, log, shutdown }) => {
     clock: systemClock,
     log,
     mailFrom: config.mailFrom,
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: await linkBase(config, db, log),
     pollIntervalMs: config.emailPollIntervalMs,
     leaseMs: config.emailLeaseMs,
   });
@@ -45,3 +49,23 @@ startProcess(async ({ config, log, shutdown }) => {
   log.info('email worker and pruner started');
   log.info('event dispatcher started');
 });
+
+/**
+ * The shop's address the email links start with. PUBLIC_BASE_URL when set (as in production, on the API
+ * and here alike); unset, the address the API last started with (recorded with its image host), not
+ * this process's own default of localhost and its PORT, which a worker that serves nothing need not share.
+ */
+async function linkBase(config: Config, db: Db, log: Logger): Promise<string> {
+  if (process.env.PUBLIC_BASE_URL) return config.publicBaseUrl;
+  const served = config.imagekit ? null : await recordedMediaEndpoint(db);
+  if (served?.endsWith('/media')) {
+    const base = served.slice(0, -'/media'.length);
+    log.info({ public_base_url: base }, 'PUBLIC_BASE_URL is not set: email links use the address the service last started with');
+    return base;
+  }
+  log.warn(
+    { public_base_url: config.publicBaseUrl },
+    "PUBLIC_BASE_URL is not set: email links use this default; set it to the shop's address, as on the API",
+  );
+  return config.publicBaseUrl;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkout, inBatches, inventoryOf, sellableVariant, shopper } from '../helpers/commerce.js';
 import { signInAs, signUp } from '../helpers/factories.js';
-import { fileMailServer, headerOf, waitFor } from '../helpers/mail.js';
+import { fileMailServer, headerOf, linkFrom, waitFor } from '../helpers/mail.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
 
 /**
@@ -106,6 +106,12 @@ test('`npm run worker` delivers and prunes for an API running with EMAIL_WORKER=
     }, 15_000);
     assert.equal(mail.to(email).length, 1);
     assert.equal(headerOf(mail.to(email)[0]!.raw, 'message-id'), `<outbox-${row.id}@localhost>`);
+    // Neither sets PUBLIC_BASE_URL: the links name the API's address (its PORT), not the worker's own default.
+    assert.ok(
+      linkFrom(mail.to(email)[0]!.raw).startsWith(`http://localhost:${api.port}/verify-email?token=`),
+      linkFrom(mail.to(email)[0]!.raw),
+    );
+    assert.ok(worker.logs().some((l) => String(l.msg).includes('email links use the address the service last started with')));
     assert.ok(!api.logs().some((l) => String(l.msg).includes('email')), 'the API process sent nothing');
     // Delivered mail past its retention is deleted by the worker's pruner (the API's is off).
     await waitFor(
