@@ -68,6 +68,19 @@ export function pictureSvg(shape: Shape, colour: string): string {
 </svg>`;
 }
 
+/**
+ * Why the pictures cannot be drawn here, or null when they can: sharp is a development dependency, so
+ * an install made with `--omit=dev` (a server) has none. The seed asks before it makes anything.
+ */
+export async function picturesUnavailable(): Promise<string | null> {
+  try {
+    await import('sharp');
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** The picture as a WebP the size a product page shows it (600 x 600); effort 2 takes a third of the default's time for 7% more bytes. */
 export async function pictureWebp(shape: Shape, colour: string): Promise<Buffer> {
   const { default: sharp } = await import('sharp');

@@ -21,6 +21,7 @@ import { seedActivity } from './seed-activity.js';
 import { startSeedApi } from './seed-api.js';
 import { seedCatalog } from './seed-catalog.js';
 import { seedImages } from './seed-images.js';
+import { picturesUnavailable } from './seed-pictures.js';
 
 const PASSWORD = 'Demo-Pass-1';
 const CITIES = [
@@ -30,6 +31,16 @@ const CITIES = [
   ['DE', 'Berlin', 'Berlin', '10115'],
   ['FR', 'Ile-de-France', 'Paris', '75001'],
 ] as const;
+
+// Every product's picture is drawn with sharp, a development dependency: said before anything is made, not halfway.
+const unavailable = await picturesUnavailable();
+if (unavailable) {
+  console.error(
+    `npm run seed draws the demo pictures with sharp, a development dependency this install lacks (${unavailable}). ` +
+      "Run it from a full install (`npm install` or `npm ci`), with DATABASE_URL naming this shop's database. Nothing was changed.",
+  );
+  process.exit(1);
+}
 
 const { config, db, close } = await openDatabase();
 

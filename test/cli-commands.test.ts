@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { login } from './helpers/factories.js';
 import { useApp } from './helpers/use-app.js';
@@ -70,6 +71,47 @@ describe('the compiled commands', () => {
     }
     const written = await t.db.selectFrom('users').select('id').where('email', 'like', 'cli-refused-%').execute();
     assert.deepEqual(written, []);
+  });
+
+  test('`npm run seed` without sharp (an install made with --omit=dev) says so and changes nothing', async () => {
+    // sharp made unresolvable for this run only, as on a server without development dependencies.
+    const hooks = mkdtempSync(path.join(tmpdir(), 'commerce-no-sharp-'));
+    writeFileSync(
+      path.join(hooks, 'hook.mjs'),
+      `export async function resolve(specifier, context, next) {
+        if (specifier === 'sharp') throw Object.assign(new Error("Cannot find package 'sharp'"), { code: 'ERR_MODULE_NOT_FOUND' });
+        return next(specifier, context);
+      }`,
+    );
+    writeFileSync(
+      path.join(hooks, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(path.join(hooks, 'hook.mjs')).href)});`,
+    );
+    const withoutSharp = path.join(hooks, 'register.mjs');
+    const before = await t.db
+      .selectFrom('categories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await assert.rejects(
+      run('npm', ['run', 'seed', '--silent'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: t.config.databaseUrl!, LOG_LEVEL: 'warn', NODE_OPTIONS: `--import=${withoutSharp}` },
+        timeout: 120_000,
+      }),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1, error.stderr);
+        assert.match(error.stderr, /npm run seed draws the demo pictures with sharp, a development dependency this install lacks/);
+        assert.match(error.stderr, /Nothing was changed\./);
+        return true;
+      },
+    );
+    const after = await t.db
+      .selectFrom('categories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(after.n), Number(before.n));
+    assert.equal(await t.db.selectFrom('users').select('id').where('email', '=', 'admin@demo.store').executeTakeFirst(), undefined);
+    rmSync(hooks, { recursive: true, force: true });
   });
 
   test('without its build tools (a production install), the pre-step uses the shipped build, or says how to make one', async () => {
