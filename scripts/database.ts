@@ -12,6 +12,19 @@ import { assertNamedStatementsKept, NamedStatementsRefusedError } from '../src/d
  * `close` releases the pool and stops the server only if this process started it. A command that
  * only migrates (`pool: false`) never uses the pool, so DATABASE_URL is not checked for it.
  */
+/** The database a command works on, as an operator can check it: a URL without its password, or the embedded server's directory. */
+export function databaseTarget(config: Config): string {
+  const url = config.migrationDatabaseUrl ?? config.databaseUrl;
+  if (!url) return `the embedded PostgreSQL under ${config.dataDir} (DATA_DIR)`;
+  try {
+    const shown = new URL(url);
+    shown.password = '';
+    return shown.href;
+  } catch {
+    return 'the database in DATABASE_URL';
+  }
+}
+
 export async function openDatabase(
   options: { pool: boolean } = { pool: true },
 ): Promise<{ config: Config; db: Db; applied: string[]; indexes: IndexBuilds; close(): Promise<void> }> {

@@ -4,8 +4,10 @@
  * release step when instances run with MIGRATE_ON_START=false; it exits 1 when an index build failed
  * (the migrations are applied; running it again builds what is missing).
  */
-import { openDatabase } from './database.js';
+import { loadConfig } from '../src/config.js';
+import { databaseTarget, openDatabase } from './database.js';
 
+console.log(`migrating ${databaseTarget(loadConfig())}`);
 const { applied, indexes, close } = await openDatabase({ pool: false });
 console.log(applied.length > 0 ? `applied ${applied.join(', ')}` : 'nothing to apply');
 if (indexes.built.length > 0) console.log(`built indexes ${indexes.built.join(', ')}`);

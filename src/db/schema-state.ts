@@ -41,7 +41,8 @@ export function assertNotNewer(state: SchemaState): void {
 export function pendingReason(pending: readonly string[]): string {
   return (
     `The database schema is behind this version: ${pending.length} migration${pending.length === 1 ? '' : 's'} pending ` +
-    `(${pending.join(', ')}); run \`npm run db:migrate\``
+    `(${pending.join(', ')}); run \`npm run db:migrate\` with this instance's DATABASE_URL and MIGRATION_DATABASE_URL ` +
+    '(DATA_DIR for the embedded database)'
   );
 }
 

@@ -236,6 +236,10 @@ describe('migrations as a release step', () => {
       });
       assert.equal(migrate.code, 0, migrate.output);
       assert.match(migrate.output, /applied 0001-foundation/);
+      // It says which database it migrated, without the password.
+      const target = new URL(testServerUrl(name));
+      assert.match(migrate.output, new RegExp(`migrating ${target.protocol}//${target.username}@${target.host}/${name}\\b`));
+      if (target.password) assert.ok(!migrate.output.includes(target.password), 'no password in the output');
 
       await service.waitForReady(10_000);
       assert.equal((await fetch(`${service.baseUrl}/api/v1/products`)).status, 200);
