@@ -7,6 +7,7 @@ import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { SOCKET_SECURITY_HEADERS } from './security-headers.js';
 import { MIXED_PASSWORD, MIXED_PASSWORD_MESSAGE, VISIBLE } from './text.js';
+import { opensAPage, unavailablePage } from './unavailable-page.js';
 
 /**
  * Every error leaves the service in the one envelope of contract section 1.
@@ -41,7 +42,11 @@ export function sendError(
   };
   errorCodes.set(reply.request, code);
   // Set here too: errors raised before the request hooks run (a malformed URL) still carry it.
-  return reply.code(status).header('x-request-id', body.request_id).type('application/json; charset=utf-8').send(body);
+  reply.code(status).header('x-request-id', body.request_id);
+  // A browser opening a page while the service cannot serve gets a page in words, not the envelope's JSON.
+  if (status === 503 && code !== 'STOREFRONT_NOT_BUILT' && opensAPage(reply.request))
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(unavailablePage(body.request_id));
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** Framework errors by code: the status we answer, our code and a sentence a client developer can act on. */

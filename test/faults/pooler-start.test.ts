@@ -227,6 +227,18 @@ describe('migrations as a release step', () => {
       assert.equal(api.status, 503);
       assert.equal(api.headers.get('retry-after'), '5');
       assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
+      // A browser opening the shop or the console meanwhile gets a page in words; the API's paths stay JSON for it too.
+      const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      for (const path of ['/', '/p/anything', '/admin']) {
+        const page = await fetch(`${service.baseUrl}${path}`, { headers: { accept: html } });
+        assert.equal(page.status, 503, path);
+        assert.match(page.headers.get('content-type') ?? '', /^text\/html/, path);
+        assert.equal(page.headers.get('retry-after'), '5', path);
+        assert.match(await page.text(), /<h1>Back in a moment<\/h1>[\s\S]*Please try again in a few seconds[\s\S]*Reference: [\w-]+/, path);
+      }
+      const apiForBrowser = await fetch(`${service.baseUrl}/api/v1/products`, { headers: { accept: html } });
+      assert.match(apiForBrowser.headers.get('content-type') ?? '', /^application\/json/);
+      await apiForBrowser.arrayBuffer();
       assert.deepEqual(await appliedMigrations(testServerUrl(name)).catch(() => []), [], 'the instance migrated nothing');
 
       // The release step, as an operator runs it: DATABASE_URL (here a closed port) is not what it migrates through.
