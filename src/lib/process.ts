@@ -21,7 +21,15 @@ export function startProcess(run: (context: { config: Config; log: Logger; shutd
   const log = createLogger(config);
   const shutdown = installShutdown({ graceMs: config.shutdownGraceMs, log });
   run({ config, log, shutdown }).catch((error: unknown) => {
-    log.fatal({ err: error }, 'start-up failed');
+    log.fatal({ err: error, ...hintFor(error, config) }, 'start-up failed');
     void shutdown.run('start-up failed', 1);
   });
+}
+
+/** What to do about a start-up failure an operator meets on the first day, beside the error itself. */
+function hintFor(error: unknown, config: Config): { hint?: string } {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code !== 'EADDRINUSE') return {};
+  const setting = port === config.metrics.port && port !== config.port ? 'METRICS_PORT' : 'PORT';
+  return { hint: `port ${String(port)} is in use (another instance?): stop what uses it, or start with ${setting}=<another port>` };
 }

@@ -166,3 +166,17 @@ test('a second signal cuts SHUTDOWN_DELAY_MS short: the instance drains and exit
   assert.ok(elapsed < DELAY_MS / 3, `exited ${elapsed} ms after the first signal, not after the delay`);
   await service.stop();
 });
+
+test('a port already in use stops the start with exit 1 and says which setting moves it', async () => {
+  const taken = http.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const service = await startService({ databaseUrl: file.database.url, port, waitForReady: false });
+    assert.equal((await service.exited).code, 1, service.output().slice(-2000));
+    const fatal = service.logs().find((line) => line.msg === 'start-up failed');
+    assert.equal(fatal?.hint, `port ${port} is in use (another instance?): stop what uses it, or start with PORT=<another port>`);
+  } finally {
+    taken.close();
+  }
+});
