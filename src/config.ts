@@ -48,6 +48,8 @@ export interface Config {
   /** The storefront's production build (packages/storefront/build), served at `/`. */
   readonly storefrontDir: string;
   readonly publicBaseUrl: string;
+  /** Whether PUBLIC_BASE_URL was set, rather than the default made from PORT (a standalone worker's PORT is not the API's). */
+  readonly publicBaseUrlSet: boolean;
   readonly corsOrigins: readonly string[];
   readonly cookieSecure: boolean;
   readonly sessionTtlDays: number;
@@ -288,6 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     consoleDir: path.resolve(read('CONSOLE_DIR') ?? './packages/console/dist'),
     storefrontDir: path.resolve(read('STOREFRONT_DIR') ?? './packages/storefront/build'),
     publicBaseUrl: url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']) as string,
+    publicBaseUrlSet: read('PUBLIC_BASE_URL') !== undefined,
     corsOrigins: commaList(read('CORS_ORIGINS') ?? '').map((origin) => {
       try {
         return new URL(origin).origin;

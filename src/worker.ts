@@ -56,7 +56,7 @@ startProcess(async ({ config, log, shutdown }) => {
  * this process's own default of localhost and its PORT, which a worker that serves nothing need not share.
  */
 async function linkBase(config: Config, db: Db, log: Logger): Promise<string> {
-  if (process.env.PUBLIC_BASE_URL) return config.publicBaseUrl;
+  if (config.publicBaseUrlSet) return config.publicBaseUrl;
   const served = config.imagekit ? null : await recordedMediaEndpoint(db);
   if (served?.endsWith('/media')) {
     const base = served.slice(0, -'/media'.length);
