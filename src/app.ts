@@ -135,6 +135,10 @@ export async function buildApp({
     // A hop count as proxy-addr reads one (Fastify's types take only its function form): the socket and the next n - 1 hops.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // The storefront's API calls enter in-process (inject) as part of a page request, which is logged itself: their own
+    // request lines are detail, shown at LOG_LEVEL=debug; their warnings and errors always are.
+    childLoggerFactory: (logger, bindings, options, raw) =>
+      logger.child(bindings, '_lightMyRequest' in raw && logger.level === 'info' ? { ...options, level: 'warn' } : options),
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
     genReqId: () => randomUUID(),

@@ -98,6 +98,25 @@ test('development logs are human-readable', async () => {
   }
 });
 
+test("a shop page's in-process API calls add no request lines of their own at LOG_LEVEL=info (at debug they do)", async () => {
+  for (const level of ['info', 'debug']) {
+    const service = await startService({ databaseUrl: file.database.url, env: { LOG_LEVEL: level } });
+    try {
+      const page = await fetch(`${service.baseUrl}/`);
+      assert.equal(page.status, 200);
+      await page.text();
+      const requests = service.logs().filter((l) => l.msg === 'incoming request');
+      const urls = requests.map((l) => (l.req as { url?: string }).url);
+      assert.ok(urls.includes('/'), 'the page request itself is logged');
+      const inProcess = urls.filter((url) => url?.startsWith('/api/v1/'));
+      if (level === 'info') assert.deepEqual(inProcess, []);
+      else assert.ok(inProcess.length > 0, 'shown at debug');
+    } finally {
+      await service.stop();
+    }
+  }
+});
+
 test('metrics open beyond loopback without a token are warned about at start-up', async () => {
   const open = await startService({
     databaseUrl: file.database.url,
