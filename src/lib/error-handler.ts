@@ -7,7 +7,7 @@ import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { SOCKET_SECURITY_HEADERS } from './security-headers.js';
 import { MIXED_PASSWORD, MIXED_PASSWORD_MESSAGE, VISIBLE } from './text.js';
-import { opensAPage, unavailablePage } from './unavailable-page.js';
+import { brokenLinkPage, opensAPage, unavailablePage } from './browser-pages.js';
 
 /**
  * Every error leaves the service in the one envelope of contract section 1.
@@ -152,6 +152,15 @@ const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id
 
 /** Sends any error in the envelope; with `imageKitShape`, the message is also at the top level, where ImageKit clients read it. */
 export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
+  // A shop or console link a mail program mangled, opened in a browser: a page that says so, not the envelope.
+  if ((error as FastifyError).code === 'FST_ERR_BAD_URL' && opensAPage(request)) {
+    errorCodes.set(request, 'VALIDATION_ERROR');
+    return reply
+      .code(400)
+      .header('x-request-id', String(request.id))
+      .type('text/html; charset=utf-8')
+      .send(brokenLinkPage(String(request.id)));
+  }
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
   else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');

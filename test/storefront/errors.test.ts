@@ -159,6 +159,24 @@ describe('storefront: errors, in words', () => {
     assert.doesNotMatch(await forwarded.text(), /Results for/);
   });
 
+  test('a link whose address cannot be read (a mangled %) is a page in words for a browser; the API answers it the envelope', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const path of ['/orders/%ff', '/c/%']) {
+      const page = await fetch(`${app.baseUrl}${path}`, { headers: html });
+      assert.equal(page.status, 400, path);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.match(await page.text(), /<h1>This link is broken<\/h1>[\s\S]*href="\/">Go to the shop/, path);
+    }
+    for (const [path, headers] of [
+      ['/api/v1/products/%ff', html],
+      ['/orders/%ff', {}],
+    ] as const) {
+      const envelope = await fetch(`${app.baseUrl}${path}`, { headers });
+      assert.equal(envelope.status, 400, path);
+      assert.equal(((await envelope.json()) as { error: { code: string } }).error.code, 'VALIDATION_ERROR', path);
+    }
+  });
+
   test("a form post that is no form is the sender's mistake: a page in words (400, 415), not a 500", async () => {
     const post = (headers: Record<string, string>, body: string) =>
       fetch(`${app.baseUrl}/login`, { method: 'POST', headers: { origin: app.baseUrl, accept: 'text/html', ...headers }, body });
