@@ -92,6 +92,7 @@ describe('storefront: adding to an account cart', () => {
         await page.goto(again.headers()['location']!);
         await page.getByRole('status').getByText(`This page added 2 × ${product.name}`).waitFor();
         await page.getByRole('status').getByText('nothing more was added now. To add more, press Add to cart again.').waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'product-added-before.png'));
         // A new press on a page made since is checked as any add: one more fits, two do not.
         await page.goto(`/p/${product.slug}?variant=${few.id}`);
         await page.getByLabel('Quantity').fill('2');

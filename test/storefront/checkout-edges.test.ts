@@ -248,8 +248,9 @@ describe('storefront: checkout edges', () => {
         await page.locator('#notes-lost').getByText('Your note was too long to keep through that step: please type it again.').waitFor();
         assert.equal(await notes.inputValue(), '');
         assert.equal(await notes.getAttribute('aria-describedby'), 'notes-lost');
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'checkout-note-too-long-phone.png'));
       },
-      { javaScript: false },
+      { javaScript: false, viewport: PHONE },
     );
   });
 
