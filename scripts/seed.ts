@@ -12,7 +12,7 @@
  */
 import { newPublicId } from '../src/lib/ids.js';
 import { mediaUrlEndpoint } from '../src/lib/media.js';
-import { recordedMediaEndpoint } from '../src/media/repository.js';
+import { lastServedBaseUrl } from '../src/media-endpoint.js';
 import type { Config } from '../src/config.js';
 import { hashPassword } from '../src/lib/password.js';
 import type { Role } from '../src/db/schema.js';
@@ -50,10 +50,12 @@ const { config, db, close } = await openDatabase();
  * runs on another PUBLIC_BASE_URL and the seed is run without it.
  */
 async function servedAddress(): Promise<Config> {
-  const served = config.imagekit ? null : await recordedMediaEndpoint(db);
-  if (!served || served === mediaUrlEndpoint(config) || !served.endsWith('/media')) return config;
-  console.log(`seed: pictures go under ${served}, where the service last started serves them`);
-  return { ...config, publicBaseUrl: served.slice(0, -'/media'.length) };
+  const served = await lastServedBaseUrl(db, config);
+  if (!served || served === config.publicBaseUrl) return config;
+  console.log(
+    `seed: pictures go under ${mediaUrlEndpoint({ ...config, publicBaseUrl: served })}, where the service last started serves them`,
+  );
+  return { ...config, publicBaseUrl: served };
 }
 try {
   const hash = await hashPassword(PASSWORD, config.passwordHashCost);

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { transaction } from './db/transaction.js';
 import { moveImageUrls as moveCatalogImages } from './catalog/product-repository.js';
-import { moveMediaFiles } from './media/repository.js';
+import { moveMediaFiles, recordedMediaEndpoint } from './media/repository.js';
 import { moveImageUrls as moveReviewPhotos } from './reviews/repository.js';
 
 /**
@@ -25,3 +26,15 @@ export async function followMediaEndpoint(db: Db, endpoint: string, log: Fastify
     log.warn({ from: moved.from, to: endpoint, rows: moved.rows }, 'uploaded images moved to this address (PUBLIC_BASE_URL changed)');
   }
 }
+
+/**
+ * The PUBLIC_BASE_URL the instances last started with, as their built-in image host recorded it (its
+ * endpoint is that address and `/media`); null before any did, or when the images are ImageKit's. For
+ * a process that serves nothing (the seed, a worker of its own) and so has no address of its own to go by.
+ */
+export async function lastServedBaseUrl(db: Db, config: Pick<Config, 'imagekit'>): Promise<string | null> {
+  const served = config.imagekit ? null : await recordedMediaEndpoint(db);
+  return served?.endsWith(MEDIA_PATH) ? served.slice(0, -MEDIA_PATH.length) : null;
+}
+
+const MEDIA_PATH = '/media';

@@ -5,7 +5,7 @@ import { createEmailWorker } from './email/worker.js';
 import { createPruner } from './housekeeping/pruner.js';
 import { systemClock } from './lib/clock.js';
 import { startProcess } from './lib/process.js';
-import { recordedMediaEndpoint } from './media/repository.js';
+import { lastServedBaseUrl } from './media-endpoint.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Logger } from 'pino';
@@ -57,9 +57,8 @@ startProcess(async ({ config, log, shutdown }) => {
  */
 async function linkBase(config: Config, db: Db, log: Logger): Promise<string> {
   if (config.publicBaseUrlSet) return config.publicBaseUrl;
-  const served = config.imagekit ? null : await recordedMediaEndpoint(db);
-  if (served?.endsWith('/media')) {
-    const base = served.slice(0, -'/media'.length);
+  const base = await lastServedBaseUrl(db, config);
+  if (base) {
     log.info({ public_base_url: base }, 'PUBLIC_BASE_URL is not set: email links use the address the service last started with');
     return base;
   }

@@ -41,20 +41,25 @@ function page(title: string, sentence: string, link: { href: string; text: strin
 `;
 }
 
-/** While the service cannot answer (starting up, waiting for its database to be migrated, draining for a restart). */
-export const unavailablePage = (requestId: string) =>
-  page(
-    'Back in a moment',
-    'The shop cannot answer just now: it is starting up or being updated. Please try again in a few seconds.',
-    { href: '', text: 'Try again' },
-    requestId,
-  );
+const PAGES = {
+  /** While the service cannot answer (starting up, waiting for its database to be migrated, draining for a restart). */
+  unavailable: {
+    title: 'Back in a moment',
+    sentence: 'The shop cannot answer just now: it is starting up or being updated. Please try again in a few seconds.',
+    link: { href: '', text: 'Try again' },
+  },
+  /** A link whose address cannot be read (a `%` not followed by two hex digits: cut or mangled by a mail program). */
+  'broken-link': {
+    title: 'This link is broken',
+    sentence:
+      'Part of its address is missing or was changed on the way, so the shop cannot tell which page it means. If it came in an email, copy the whole link again, or start from the shop.',
+    link: { href: '/', text: 'Go to the shop' },
+  },
+} as const;
 
-/** A link whose address cannot be read (a `%` not followed by two hex digits: cut or mangled by a mail program). */
-export const brokenLinkPage = (requestId: string) =>
-  page(
-    'This link is broken',
-    'Part of its address is missing or was changed on the way, so the shop cannot tell which page it means. If it came in an email, copy the whole link again, or start from the shop.',
-    { href: '/', text: 'Go to the shop' },
-    requestId,
-  );
+export type BrowserPage = keyof typeof PAGES;
+
+export const browserPage = (kind: BrowserPage, requestId: string): string => {
+  const { title, sentence, link } = PAGES[kind];
+  return page(title, sentence, link, requestId);
+};

@@ -7,7 +7,7 @@ import type { ErrorCode } from './error-codes.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { SOCKET_SECURITY_HEADERS } from './security-headers.js';
 import { MIXED_PASSWORD, MIXED_PASSWORD_MESSAGE, VISIBLE } from './text.js';
-import { brokenLinkPage, opensAPage, unavailablePage } from './browser-pages.js';
+import { browserPage, opensAPage, type BrowserPage } from './browser-pages.js';
 
 /**
  * Every error leaves the service in the one envelope of contract section 1.
@@ -34,6 +34,8 @@ export function sendError(
   details?: readonly ErrorDetail[],
   extra: Record<string, unknown> = {},
 ) {
+  // A browser opening a page while the service cannot serve gets a page in words, not the envelope's JSON.
+  if (status === 503 && code !== 'STOREFRONT_NOT_BUILT' && opensAPage(reply.request)) return sendPage(reply, status, code, 'unavailable');
   const body: ErrorBody = {
     ...extra,
     success: false,
@@ -41,12 +43,20 @@ export function sendError(
     request_id: String(reply.request.id),
   };
   errorCodes.set(reply.request, code);
-  // Set here too: errors raised before the request hooks run (a malformed URL) still carry it.
-  reply.code(status).header('x-request-id', body.request_id);
-  // A browser opening a page while the service cannot serve gets a page in words, not the envelope's JSON.
-  if (status === 503 && code !== 'STOREFRONT_NOT_BUILT' && opensAPage(reply.request))
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(unavailablePage(body.request_id));
-  return reply.type('application/json; charset=utf-8').send(body);
+  // The request ID header is set here too: errors raised before the request hooks run (a malformed URL) still carry it.
+  return reply.code(status).header('x-request-id', body.request_id).type('application/json; charset=utf-8').send(body);
+}
+
+/** An error answered to a browser as a page of the service's own (browser-pages.ts), counted under its code like the envelope. */
+function sendPage(reply: FastifyReply, status: number, code: ErrorCode, kind: BrowserPage) {
+  errorCodes.set(reply.request, code);
+  const requestId = String(reply.request.id);
+  return reply
+    .code(status)
+    .header('x-request-id', requestId)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(browserPage(kind, requestId));
 }
 
 /** Framework errors by code: the status we answer, our code and a sentence a client developer can act on. */
@@ -153,14 +163,8 @@ const INTERNAL_MESSAGE = 'Something went wrong on our side; quote the request_id
 /** Sends any error in the envelope; with `imageKitShape`, the message is also at the top level, where ImageKit clients read it. */
 export function replyWithError(error: Error, request: FastifyRequest, reply: FastifyReply, imageKitShape = false) {
   // A shop or console link a mail program mangled, opened in a browser: a page that says so, not the envelope.
-  if ((error as FastifyError).code === 'FST_ERR_BAD_URL' && opensAPage(request)) {
-    errorCodes.set(request, 'VALIDATION_ERROR');
-    return reply
-      .code(400)
-      .header('x-request-id', String(request.id))
-      .type('text/html; charset=utf-8')
-      .send(brokenLinkPage(String(request.id)));
-  }
+  if ((error as FastifyError).code === 'FST_ERR_BAD_URL' && opensAPage(request))
+    return sendPage(reply, 400, 'VALIDATION_ERROR', 'broken-link');
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
   else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');

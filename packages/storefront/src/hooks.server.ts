@@ -5,6 +5,9 @@ import { pageTag, unchangedPage } from '$lib/server/page-validator';
 import { SHARED_CACHE_HEADERS } from '$lib/server/shared-cache';
 import { createShop } from '$lib/server/shop';
 
+/** A page of one shopper's (or answered as one): kept by no cache, the browser's own included. */
+const PRIVATE = 'private, no-store';
+
 export const handle: Handle = async ({ event, resolve }) => {
   const shop = (event.locals.shop = createShop(event));
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
@@ -74,7 +77,7 @@ async function caching(event: RequestEvent, response: Response): Promise<void> {
       catalog && response.headers.has('etag') ? await pageTag(event.locals.shop, event.url.origin, pageKey(event.request), catalog) : null;
     if (tag) response.headers.set('etag', tag);
   } else if (!response.headers.has('cache-control')) {
-    response.headers.set('cache-control', 'private, no-store');
+    response.headers.set('cache-control', PRIVATE);
   }
 }
 
@@ -87,7 +90,7 @@ function fromCache(request: Request, page: CachedPage, { private: own = false } 
   headers.append('vary', 'accept-encoding');
   if (own) {
     for (const name of SHARED_CACHE_HEADERS) headers.delete(name);
-    headers.set('cache-control', 'private, no-store');
+    headers.set('cache-control', PRIVATE);
   }
   // A browser (or a cache) revalidating the page it kept: the same page, so no body.
   const etag = headers.get('etag');

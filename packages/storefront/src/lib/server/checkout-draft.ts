@@ -44,9 +44,10 @@ export const checkoutDraft = readOnceCookie<KeptDraft>({
   name: STOREFRONT_COOKIES.checkoutDraft,
   path: '/checkout',
   maxAgeSeconds: 30 * 60,
-  write(draft) {
-    const whole = encoded(bounded(draft));
-    return whole.length <= VALUE_BUDGET ? whole : encoded({ ...bounded(draft), notes: '', notesLost: true });
+  write(value) {
+    const draft = bounded(value);
+    const whole = encoded(draft);
+    return whole.length <= VALUE_BUDGET ? whole : encoded({ ...draft, notes: '', notesLost: true });
   },
   read(raw) {
     try {
