@@ -157,6 +157,22 @@ describe('framework errors wear the envelope', () => {
     assert.match(raw, /"code":"VALIDATION_ERROR"/);
   });
 
+  test('an ID longer than any ID could be, in a body or a query, is 400 naming it and changes nothing', async () => {
+    const long = (prefix: string) => `${prefix}_${'a'.repeat(100)}`;
+    const { client } = await shopper(t, []);
+    refused(await client.post(`${API}/cart/items`, { variant_public_id: long('var'), quantity: 1 }), 'variant_public_id');
+    refused(await client.post(`${API}/orders`, { address_public_id: long('adr'), payment_method: 'mock' }), 'address_public_id');
+    refused(await client.post(`${API}/reviews`, { product_public_id: long('prd'), rating: 5, title: 'T', body: 'B' }), 'product_public_id');
+    refused(await t.client().get(`${API}/products?category=${long('cat')}`), 'category');
+    refused(await t.client().get(`${API}/categories?parent=${long('cat')}`), 'parent');
+    refused(await t.superAdmin.post(`${API}/admin/categories`, { name: 'Long parent', parent_public_id: long('cat') }), 'parent_public_id');
+    assert.deepEqual((await client.get(`${API}/cart`)).body.data.items, [], 'the cart is as it was');
+    assert.equal((await client.get(`${API}/orders`)).body.meta.total, 0, 'no order');
+    // One of the longest length is simply not found, as any unknown ID.
+    const unknown = await client.post(`${API}/cart/items`, { variant_public_id: `var_${'a'.repeat(96)}`, quantity: 1 });
+    assert.equal(unknown.status, 404, unknown.text);
+  });
+
   test('an over-long path parameter is a plain 404 in the envelope', async () => {
     const response = await t.client().get(`${API}/products/prd_${'a'.repeat(5000)}`);
     assert.equal(response.status, 404);

@@ -29,7 +29,7 @@ export const AuditEntityType = Type.Unsafe<AuditEntityTypeName>(
 
 export const AuditQuery = Type.Object({
   ...PageQuery,
-  actor: Type.Optional(Type.String({ description: 'usr_ ID or email of the actor' })),
+  actor: Type.Optional(Type.String({ maxLength: 254, description: 'usr_ ID or email of the actor' })),
   action: Type.Optional(AuditAction),
   entity_type: Type.Optional(AuditEntityType),
   entity_public_id: Type.Optional(Type.String({ maxLength: 100 })),

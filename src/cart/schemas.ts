@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Money } from '../lib/schemas.js';
+import { Money, PublicIdRef } from '../lib/schemas.js';
 
 /** The most units one cart line holds (contract section 8). */
 export const MAX_LINE_QUANTITY = 999;
@@ -8,7 +8,7 @@ const Quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY });
 
 export const CartItemAdd = Type.Object(
   {
-    variant_public_id: Type.String(),
+    variant_public_id: PublicIdRef('var'),
     quantity: { ...Quantity, description: 'Added to the line if the variant is already in the cart (the line holds at most 999)' },
   },
   { additionalProperties: false },
@@ -55,13 +55,10 @@ export type Cart = Static<typeof Cart>;
 /** Lines a cart kept elsewhere would hold (a storefront's guest cart, a browser's): asked of the stock now. */
 export const AvailabilityQuestion = Type.Object(
   {
-    items: Type.Array(
-      Type.Object({ variant_public_id: Type.String({ maxLength: 80 }), quantity: Quantity }, { additionalProperties: false }),
-      {
-        minItems: 1,
-        maxItems: 50,
-      },
-    ),
+    items: Type.Array(Type.Object({ variant_public_id: PublicIdRef('var'), quantity: Quantity }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 50,
+    }),
   },
   { additionalProperties: false },
 );

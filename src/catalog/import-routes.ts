@@ -8,10 +8,11 @@ import { REFUSAL_COLUMN } from './import-rows.js';
 import { ImportQuery, ImportReport } from './import-schemas.js';
 import type { CatalogImport } from './import-service.js';
 
-const CsvFile = Type.String({ description: 'The CSV file, header first (Content-Type: text/csv)', ...multiline });
-
 /** Largest import file: about 10,000 rows of a wide catalog. */
 const IMPORT_BYTES = 5 * 1024 * 1024;
+
+/** No more characters than the file's bytes. */
+const CsvFile = Type.String({ description: 'The CSV file, header first (Content-Type: text/csv)', maxLength: IMPORT_BYTES, ...multiline });
 
 export const catalogImportRoutes =
   (deps: { imports: CatalogImport }): FastifyPluginAsyncTypebox =>

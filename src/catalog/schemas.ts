@@ -2,7 +2,7 @@ import { BulkIds } from '../lib/bulk.js';
 import { Type, type Static } from 'typebox';
 import { InventoryRecord, StockStatus } from '../inventory/schemas.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { LongText, Money, RequiredText, Timestamp } from '../lib/schemas.js';
+import { LongText, Money, PublicIdRef, RequiredText, Timestamp } from '../lib/schemas.js';
 
 /** Catalog shapes (contract section 6): inputs, public outputs, admin outputs. */
 
@@ -16,6 +16,7 @@ export const Slug = Type.String({
 export const MONEY_INPUT_PATTERN = '^\\d{1,10}(\\.\\d{1,2})?$';
 export const MoneyInput = Type.String({
   pattern: MONEY_INPUT_PATTERN,
+  maxLength: 13,
   description: 'Decimal string, up to two places',
   examples: ['19.99'],
 });
@@ -41,7 +42,7 @@ export const CategoryCreate = Type.Object(
     slug: Type.Optional(Slug),
     description: Type.Optional(Type.Union([LongText(2000), Type.Null()])),
     parent_public_id: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' }),
+      Type.Union([PublicIdRef('cat'), Type.Null()], { description: 'cat_ ID of the parent; null for a top-level category' }),
     ),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
   },
@@ -102,7 +103,9 @@ export const ProductCreate = Type.Object(
     description: Type.Optional(LongText(20000)),
     brand: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     status: Type.Optional({ ...ProductStatus, description: 'Default DRAFT; only ACTIVE products are public' }),
-    category_public_ids: Type.Optional(Type.Array(Type.String(), { maxItems: 20, uniqueItems: true, description: 'Replaces the set' })),
+    category_public_ids: Type.Optional(
+      Type.Array(PublicIdRef('cat'), { maxItems: 20, uniqueItems: true, description: 'Replaces the set' }),
+    ),
     images: Type.Optional(Images),
   },
   { additionalProperties: false },
@@ -238,13 +241,13 @@ const productFilters = {
 export const CategoryProductsQuery = Type.Object(productFilters);
 export const ProductListQuery = Type.Object({
   ...productFilters,
-  category: Type.Optional(Type.String({ description: 'cat_ ID; includes its subcategories' })),
+  category: Type.Optional(PublicIdRef('cat', 'cat_ ID; includes its subcategories')),
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
 export const AdminProductListQuery = Type.Object({
   ...productFilters,
-  category: Type.Optional(Type.String()),
+  category: Type.Optional(PublicIdRef('cat', 'cat_ ID; includes its subcategories')),
   status: Type.Optional(ProductStatus),
   include_deleted: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false' }),
 });
@@ -252,7 +255,7 @@ export type AdminProductListQuery = Static<typeof AdminProductListQuery>;
 
 export const CategoryListQuery = Type.Object({
   ...PageQuery,
-  parent: Type.Optional(Type.String({ description: 'cat_ ID: only its direct children; "root": only top-level categories' })),
+  parent: Type.Optional(PublicIdRef('cat', 'cat_ ID: only its direct children; "root": only top-level categories')),
 });
 export type CategoryListQuery = Static<typeof CategoryListQuery>;
 

@@ -8,7 +8,7 @@ import type { UserRow } from '../db/schema.js';
 export const Role = Type.Union([Type.Literal('CUSTOMER'), Type.Literal('ADMIN'), Type.Literal('SUPER_ADMIN')]);
 
 export const Email = Type.String({ format: 'email', maxLength: 254, description: 'Compared case-insensitively' });
-export const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164, e.g. +14155550100' });
+export const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16, description: 'E.164, e.g. +14155550100' });
 export const Name = RequiredText(100, { description: '1-100 characters on one line, at least one of them visible' });
 export const Password = Type.String({
   minLength: 8,

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BULK_MAX } from '../lib/bulk.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { RequiredText, Timestamp } from '../lib/schemas.js';
+import { PublicIdRef, RequiredText, Timestamp } from '../lib/schemas.js';
 
 export const StockStatus = Type.Union([Type.Literal('IN_STOCK'), Type.Literal('LOW_STOCK'), Type.Literal('OUT_OF_STOCK')], {
   description: 'Derived: OUT_OF_STOCK when available <= 0 (wins), else LOW_STOCK when available <= reorder_level, else IN_STOCK',
@@ -43,7 +43,7 @@ const NonZero = Type.Integer({ not: { const: 0 }, minimum: -1_000_000_000, maxim
 
 export const InventoryCreate = Type.Object(
   {
-    variant_public_id: Type.String(),
+    variant_public_id: PublicIdRef('var'),
     quantity_on_hand: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
     reorder_level: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
   },
@@ -95,7 +95,7 @@ export const BulkAdjust = Type.Object(
     adjustments: Type.Array(
       Type.Object(
         {
-          variant_public_id: Type.String({ minLength: 1, maxLength: 100 }),
+          variant_public_id: PublicIdRef('var'),
           quantity_change: { ...NonZero, description: 'Non-zero delta applied to on-hand' },
         },
         { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { mapError } from './error-handler.js';
+import { PublicIdRef } from './schemas.js';
 import { ALL_ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 /**
@@ -13,7 +14,7 @@ import { ALL_ERROR_CODES, type ErrorCode } from './error-codes.js';
 export const BULK_MAX = 100;
 
 export const BulkIds = (prefix: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 100, description: `Public ID (\`${prefix}_...\`)` }), {
+  Type.Array(PublicIdRef(prefix), {
     minItems: 1,
     maxItems: BULK_MAX,
     uniqueItems: true,

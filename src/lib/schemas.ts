@@ -55,6 +55,14 @@ export const NoContent = Type.Null({ description: 'No content' });
  */
 export const sendEmpty = (reply: FastifyReply, status: 202 | 204 | 304) => reply.code(status).send();
 
+/**
+ * A public ID a request names in its body or query (`prefix_` and 20 characters today; 100 leaves room
+ * for IDs of other shapes). An ID of the right length but the wrong prefix or shape is simply not
+ * found; only one longer than any ID could be is refused as invalid.
+ */
+export const PublicIdRef = (prefix: string, description = `Public ID (\`${prefix}_...\`)`) =>
+  Type.String({ minLength: 1, maxLength: 100, description });
+
 /** Path parameter carrying a public ID; a wrong prefix or shape is a 404, never a 400. */
 export const IdParam = <N extends string>(name: N, prefix: string) =>
   Type.Object({ [name]: Type.String({ description: `Public ID (\`${prefix}_...\`)` }) } as Record<N, TString>);

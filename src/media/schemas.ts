@@ -37,12 +37,16 @@ export type UploadedFile = Static<typeof UploadedFile>;
 export const UploadError = Type.Object({ message: Type.String(), ...ErrorEnvelope.properties });
 
 /** The multipart form of an upload, for the OpenAPI document (the route reads the parts itself), in the order they are sent. */
+/** Longest value of any field of the upload form, in bytes (the parser's limit, so at most as many characters). */
+export const UPLOAD_FIELD_BYTES = 4096;
+const FormField = (options: { description?: string } = {}) => Type.String({ maxLength: UPLOAD_FIELD_BYTES, ...options });
+
 export const UploadFormFields = Type.Object({
-  fileName: Type.String(),
-  token: Type.String(),
-  expire: Type.String({ description: 'As GET /api/v1/uploads/media-auth gave it' }),
-  signature: Type.String(),
-  publicKey: Type.String(),
-  folder: Type.String(),
+  fileName: FormField(),
+  token: FormField(),
+  expire: FormField({ description: 'As GET /api/v1/uploads/media-auth gave it' }),
+  signature: FormField(),
+  publicKey: FormField(),
+  folder: FormField(),
   file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, GIF or WebP, at most 5 MB; the last part, after the fields' }),
 });

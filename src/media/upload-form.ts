@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { payloadTooLarge, unsupportedMediaType, uploadsBusy, validationError } from '../lib/errors.js';
-import type { UploadedFile } from './schemas.js';
+import { UPLOAD_FIELD_BYTES, type UploadedFile } from './schemas.js';
 import { IMAGE_HEAD_BYTES, MAX_UPLOAD_BYTES, imageTypeOf, type MediaService, type UploadPermit } from './service.js';
 
 /**
@@ -20,7 +20,7 @@ const FORM_ALLOWANCE_BYTES = 256 * 1024;
 export const MAX_FORM_BYTES = MAX_UPLOAD_BYTES + FORM_ALLOWANCE_BYTES;
 
 /** Busboy's limits for the form: one file of at most 5 MB, a few short fields. */
-export const UPLOAD_FORM_LIMITS = { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 4096, parts: 25 };
+export const UPLOAD_FORM_LIMITS = { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: UPLOAD_FIELD_BYTES, parts: 25 };
 
 /** A moment is enough for another upload to finish. */
 const BUSY_RETRY_AFTER_SECONDS = 1;

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
-import { LongText, Money, Timestamp } from '../lib/schemas.js';
+import { LongText, Money, PublicIdRef, Timestamp } from '../lib/schemas.js';
 import { AddressSnapshot } from '../addresses/schemas.js';
-import { MONEY_INPUT_PATTERN } from '../catalog/schemas.js';
+import { MoneyInput } from '../catalog/schemas.js';
 import { LineItem } from '../cart/schemas.js';
 
 export const OrderStatus = Type.Union([
@@ -16,19 +16,17 @@ export type OrderStatus = Static<typeof OrderStatus>;
 
 export const PlaceOrder = Type.Object(
   {
-    address_public_id: Type.String({ description: 'adr_ ID of one of your active addresses' }),
+    address_public_id: PublicIdRef('adr', 'adr_ ID of one of your active addresses'),
     payment_method: Type.Literal('mock', { description: 'The only payment method' }),
     coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Case-insensitive' })),
     notes: Type.Optional(LongText(1000)),
-    expected_total: Type.Optional(
-      Type.String({
-        pattern: MONEY_INPUT_PATTERN,
-        description:
-          'The total the buyer was shown (as GET /cart/quote answered it). The order is placed only if its total is at most this; ' +
-          'otherwise 409 TOTAL_CHANGED and nothing changes. Closes the gap between the quote and the order when a price or coupon changes meanwhile.',
-        examples: ['59.98'],
-      }),
-    ),
+    expected_total: Type.Optional({
+      ...MoneyInput,
+      description:
+        'The total the buyer was shown (as GET /cart/quote answered it). The order is placed only if its total is at most this; ' +
+        'otherwise 409 TOTAL_CHANGED and nothing changes. Closes the gap between the quote and the order when a price or coupon changes meanwhile.',
+      examples: ['59.98'],
+    }),
   },
   { additionalProperties: false },
 );

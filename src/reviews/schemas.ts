@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BulkIds } from '../lib/bulk.js';
 import { PageQuery, SortQuery } from '../lib/pagination.js';
 import { multiline } from '../lib/text.js';
-import { LongText, PageMeta, RequiredText, Timestamp } from '../lib/schemas.js';
+import { LongText, PageMeta, PublicIdRef, RequiredText, Timestamp } from '../lib/schemas.js';
 
 /** Review shapes (contract section 10). */
 
@@ -28,7 +28,7 @@ const reviewFields = {
 };
 
 export const ReviewCreate = Type.Object(
-  { product_public_id: Type.String({ description: 'prd_ ID of an ACTIVE product' }), ...reviewFields },
+  { product_public_id: PublicIdRef('prd', 'prd_ ID of an ACTIVE product'), ...reviewFields },
   { additionalProperties: false },
 );
 export type ReviewCreate = Static<typeof ReviewCreate>;
@@ -108,7 +108,7 @@ export type ProductReviewsQuery = Static<typeof ProductReviewsQuery>;
 export const AdminReviewListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(ReviewStatus),
-  product: Type.Optional(Type.String({ description: 'prd_ ID' })),
+  product: Type.Optional(PublicIdRef('prd', 'prd_ ID')),
   rating: RatingFilter,
   sort: SortQuery(REVIEW_SORTS, 'created_at'),
 });

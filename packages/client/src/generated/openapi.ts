@@ -5051,6 +5051,7 @@ export interface paths {
                     in_stock?: "true" | "false";
                     /** @description One of name, -name, price, -price, created_at, -created_at, rating, -rating */
                     sort?: "name" | "-name" | "price" | "-price" | "created_at" | "-created_at" | "rating" | "-rating";
+                    /** @description cat_ ID; includes its subcategories */
                     category?: string;
                     status?: "DRAFT" | "ACTIVE" | "ARCHIVED";
                     include_deleted?: "true" | "false";
@@ -8252,6 +8253,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Public ID (`var_...`) */
                         variant_public_id: string;
                         quantity_on_hand: number;
                         reorder_level?: number;
@@ -8717,6 +8719,7 @@ export interface paths {
                         /** @description Why, stored with each movement and audit entry (a count, damage, a return) */
                         reason: string;
                         adjustments: {
+                            /** @description Public ID (`var_...`) */
                             variant_public_id: string;
                             /** @description Non-zero delta applied to on-hand */
                             quantity_change: number;
@@ -9457,6 +9460,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description Public ID (`var_...`) */
                             variant_public_id: string;
                             quantity: number;
                         }[];
@@ -9605,6 +9609,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Public ID (`var_...`) */
                         variant_public_id: string;
                         /** @description Added to the line if the variant is already in the cart (the line holds at most 999) */
                         quantity: number;
