@@ -117,6 +117,34 @@ test("a shop page's in-process API calls add no request lines of their own at LO
   }
 });
 
+test("an emailed link's token never reaches the log: the request line keeps the path and the other parameters", async () => {
+  const service = await startService({ databaseUrl: file.database.url, env: { NODE_ENV: 'production', LOG_LEVEL: 'info' } });
+  try {
+    const secret = 'Tok3nThatOpensAnAccount0123456789';
+    const links = [
+      `/reset-password?token=${secret}`,
+      `/verify-email?utm_source=mail&token=${secret}`,
+      `/confirm-email-change?%74oken=${secret}`,
+      `/admin/accept-invitation?token=${secret}`,
+      `/api/v1/products?search=shoes&signature=${secret}`,
+    ];
+    for (const link of links) await (await fetch(`${service.baseUrl}${link}`)).arrayBuffer();
+    await service.waitForLog((l) => (l.req as { url?: string } | undefined)?.url?.startsWith('/api/v1/products?') ?? false);
+    assert.ok(!service.output().includes(secret), 'the token is nowhere in the output');
+    const urls = service
+      .logs()
+      .filter((l) => l.msg === 'incoming request')
+      .map((l) => (l.req as { url: string }).url);
+    assert.ok(urls.includes('/reset-password?token=[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/verify-email?utm_source=mail&token=[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/confirm-email-change?%74oken=[redacted]'), 'an escaped name is the same parameter');
+    assert.ok(urls.includes('/admin/accept-invitation?token=[redacted]'));
+    assert.ok(urls.includes('/api/v1/products?search=shoes&signature=[redacted]'));
+  } finally {
+    await service.stop();
+  }
+});
+
 test('metrics open beyond loopback without a token are warned about at start-up', async () => {
   const open = await startService({
     databaseUrl: file.database.url,
