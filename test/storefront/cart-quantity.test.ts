@@ -67,6 +67,18 @@ test("a quantity is digits, as on the product page: the cart's form refuses what
     const written = refused.headers.getSetCookie().filter((line) => line.startsWith('cart='));
     assert.deepEqual(written, [], `"${typed}": the cart is as it was`);
   }
+  // A line named by something that is no variant ID (one that names an object's prototype
+  // included) is refused the same way, not a 500.
+  for (const name of ['__proto__', 'constructor', 'var_x"<']) {
+    const odd = await fetch(`${app.baseUrl}/cart?/update`, {
+      method: 'POST',
+      headers: { origin: app.baseUrl, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie: cart },
+      body: new URLSearchParams({ variant: name, quantity: 'abc' }),
+      redirect: 'manual',
+    });
+    assert.equal(odd.status, 400, name);
+    assert.match(await odd.text(), new RegExp(REFUSAL.replace(/[.,]/g, '\\$&')), name);
+  }
   const changed = await update(' 7 ');
   assert.equal(changed.status, 303);
   assert.ok(

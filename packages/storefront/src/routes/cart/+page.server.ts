@@ -29,7 +29,14 @@ export const load: PageServerLoad = (event) =>
     };
   });
 
-const variantOf = (form: FormData) => String(form.get('variant') ?? '');
+/**
+ * The line a cart form names: a variant's public ID, or '' for anything else (no line has it). It
+ * keys the line's error, so a name such as `__proto__` must never get that far.
+ */
+const variantOf = (form: FormData) => {
+  const value = form.get('variant');
+  return typeof value === 'string' && /^var_[0-9A-Za-z]{1,60}$/.test(value) ? value : '';
+};
 
 /** Done: without JavaScript, back to /cart by GET with the word kept for it; with it, the result. */
 function done<T>(event: RequestEvent, what: 'updated' | 'removed', result: T): T {
