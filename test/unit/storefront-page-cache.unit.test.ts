@@ -5,7 +5,9 @@ import {
   cacheable,
   cachedPage,
   freshPage,
+  MAX_BYTES,
   PAGE_TTL_MS,
+  pageCacheSize,
   type CachedPage,
 } from '../../packages/storefront/src/lib/server/page-cache.js';
 
@@ -99,6 +101,45 @@ test('past its time a page is renewed by one request while the others still get 
     assert.equal(await text(await renewing), 'v2');
     assert.equal(await text(await cachedPage(instance, '/c/x', render)), 'v2');
     assert.equal(renders, 2);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test('bounded by bytes: a flood of long, padded URLs keeps at most MAX_BYTES, the pages in use staying', async (t) => {
+  // The clock stands still: every page stays fresh however slow the machine, so only the bounds drop any.
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const instance = {};
+  const body = 'x'.repeat(100 * 1024);
+  const hot = async () => page(`hot ${body}`);
+  await cachedPage(instance, 'http://shop/', hot);
+  let hotRenders = 0;
+  for (let i = 0; i < 1200; i++) {
+    await cachedPage(instance, `http://shop/c/a?n=${i}&pad=${'p'.repeat(12_000)}`, async () => page(body));
+    // The home page, asked for all along, is never the least recently used.
+    if (i % 50 === 0) await cachedPage(instance, 'http://shop/', async () => (hotRenders++, hot()));
+  }
+  const { pages, bytes } = pageCacheSize(instance);
+  assert.ok(bytes <= MAX_BYTES, `${bytes} bytes kept, at most ${MAX_BYTES}`);
+  assert.ok(pages < 1200 && pages > 50, `${pages} pages kept`);
+  assert.equal(hotRenders, 0, 'the page in use stayed kept');
+  assert.ok(await freshPage(instance, 'http://shop/'));
+  assert.equal(await freshPage(instance, 'http://shop/c/a?n=0&pad=' + 'p'.repeat(12_000)), null, 'the oldest went first');
+});
+
+test('a page past its stale window is dropped when the next one is kept', async () => {
+  mock.timers.enable({ apis: ['Date'] });
+  try {
+    const instance = {};
+    await cachedPage(instance, '/old', async () => page('old'));
+    assert.equal(pageCacheSize(instance).pages, 1);
+    const kept = pageCacheSize(instance).bytes;
+    assert.ok(kept > 0);
+    mock.timers.tick(PAGE_TTL_MS * 6 + 1);
+    await cachedPage(instance, '/new', async () => page('new'));
+    assert.equal(pageCacheSize(instance).pages, 1, 'only the new page');
+    assert.equal(await freshPage(instance, '/old'), null);
+    assert.equal(pageCacheSize(instance).bytes, kept, 'its bytes given back (the two are the same size)');
   } finally {
     mock.timers.reset();
   }

@@ -5,8 +5,13 @@
  * response that sets a cookie (a page whose forms need a CSRF token) or is not a plain 200 is never
  * kept. A page is fresh for `ttlMs`; after that, for up to STALE_FACTOR times as long, the first request
  * renders its successor while the others still get the kept page (so a busy page never makes every
- * visitor wait for a render at once). At most MAX_PAGES per API (`instance`); a missing page is
- * rendered once however many ask for it at once.
+ * visitor wait for a render at once). A missing page is rendered once however many ask for it at once.
+ *
+ * Bounded by bytes, not only by pages: every URL is a key (any query string makes one), so an
+ * anonymous client asking for thousands of long, padded URLs must not grow the process. At most
+ * MAX_BYTES per API (`instance`), counting each page's key, headers, body and room for its two
+ * compressed forms, and at most MAX_PAGES; the least recently used go first, and a page past its
+ * stale window is dropped when the next one is kept.
  */
 import { API_COOKIES, carriesOnlyPersonalCookie, carriesPersonalCookie } from './cookie-names.js';
 
@@ -17,6 +22,7 @@ type Bytes = Uint8Array<ArrayBuffer>;
 export const PAGE_TTL_MS = 5_000;
 const STALE_FACTOR = 5;
 const MAX_PAGES = 2_000;
+export const MAX_BYTES = 32 * 1024 * 1024;
 
 export interface CachedPage {
   status: number;
@@ -32,9 +38,49 @@ interface Entry {
   page: Promise<CachedPage | null>;
   /** The successor being rendered, while this stale entry is still sent. */
   renewing: boolean;
+  /** Bytes counted for it once its page is kept (0 while it renders). */
+  cost: number;
 }
 
-const stores = new WeakMap<object, Map<string, Entry>>();
+/** Entries in the order of their last use, oldest first (a Map keeps insertion order). */
+interface Store {
+  entries: Map<string, Entry>;
+  bytes: number;
+}
+
+const stores = new WeakMap<object, Store>();
+
+/** Bytes of memory a kept page stands for: its key, its headers, its body and, at most as large each, its gzip and brotli forms. */
+const costOf = (key: string, page: CachedPage) =>
+  key.length * 2 + page.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0) * 2 + page.body.byteLength * 3;
+
+function drop(store: Store, key: string, entry: Entry): void {
+  if (store.entries.get(key) !== entry) return;
+  store.entries.delete(key);
+  store.bytes -= entry.cost;
+}
+
+function put(store: Store, key: string, entry: Entry): void {
+  const old = store.entries.get(key);
+  if (old) drop(store, key, old);
+  store.entries.set(key, entry);
+  store.bytes += entry.cost;
+}
+
+/** Drops pages past their stale window, then the least recently used, until the store is within its bounds. */
+function trim(store: Store, now: number): void {
+  for (const [key, entry] of store.entries) if (entry.cost > 0 && entry.staleUntil <= now) drop(store, key, entry);
+  for (const [key, entry] of store.entries) {
+    if (store.bytes <= MAX_BYTES && store.entries.size <= MAX_PAGES) break;
+    drop(store, key, entry);
+  }
+}
+
+/** A hit moves to the newest end, so the pages in use are the last to go. */
+function touch(store: Store, key: string, entry: Entry): void {
+  store.entries.delete(key);
+  store.entries.set(key, entry);
+}
 
 /** Whether a request may be answered from (and fill) the cache: one carrying no cookie a page can depend on, and no credentials. */
 export const cacheable = (request: Request): boolean =>
@@ -75,7 +121,7 @@ async function keep(response: Response): Promise<CachedPage | null> {
 
 /** The page kept under `key` while it is fresh (one being rendered is waited for), else null; never renders. */
 export async function freshPage(instance: object, key: string): Promise<CachedPage | null> {
-  const hit = stores.get(instance)?.get(key);
+  const hit = stores.get(instance)?.entries.get(key);
   return hit && hit.freshUntil > Date.now() ? hit.page.catch(() => null) : null;
 }
 
@@ -87,13 +133,16 @@ export async function cachedPage(
 ): Promise<CachedPage | Response> {
   const staleMs = ttlMs * STALE_FACTOR;
   let store = stores.get(instance);
-  if (!store) stores.set(instance, (store = new Map()));
+  if (!store) stores.set(instance, (store = { entries: new Map(), bytes: 0 }));
   const now = Date.now();
-  const hit = store.get(key);
+  const hit = store.entries.get(key);
   if (hit && (hit.freshUntil > now || (hit.renewing && hit.staleUntil > now))) {
     // Fresh, or stale while another request renders its successor.
     const page = await hit.page;
-    if (page) return page;
+    if (page) {
+      if (store.entries.get(key) === hit) touch(store, key, hit);
+      return page;
+    }
   }
   const stale = hit && hit.staleUntil > now && !hit.renewing ? hit : null;
   if (stale) stale.renewing = true;
@@ -103,21 +152,32 @@ export async function cachedPage(
     fresh = response;
     return keep(response);
   });
-  const entry: Entry = { freshUntil: now + ttlMs, staleUntil: now + ttlMs + staleMs, page, renewing: false };
+  const entry: Entry = { freshUntil: now + ttlMs, staleUntil: now + ttlMs + staleMs, page, renewing: false, cost: 0 };
   // While a stale page is renewed, others keep getting it; otherwise they wait for this render.
   if (!stale) {
-    if (store.size >= MAX_PAGES) store.delete(store.keys().next().value!);
-    store.set(key, entry);
+    put(store, key, entry);
+    trim(store, now);
   }
   const made = await page.catch((error: unknown) => {
-    if (store.get(key) === (stale ?? entry)) store.delete(key);
+    drop(store, key, stale ?? entry);
     throw error;
   });
   if (made) {
-    if (stale) store.set(key, { ...entry, freshUntil: Date.now() + ttlMs, staleUntil: Date.now() + ttlMs + staleMs });
+    const kept = stale ? { ...entry, freshUntil: Date.now() + ttlMs, staleUntil: Date.now() + ttlMs + staleMs } : entry;
+    // Counted once kept, and only while it is still the entry under its key (a newer render may have replaced it).
+    if (stale ? store.entries.get(key) === stale : store.entries.get(key) === entry) {
+      put(store, key, { ...kept, cost: costOf(key, made) });
+      trim(store, Date.now());
+    }
     return made;
   }
-  if (store.get(key) === (stale ?? entry)) store.delete(key);
+  drop(store, key, stale ?? entry);
   // Not kept: the one response rendered, its body unread.
   return fresh!;
+}
+
+/** What is kept for an API, for tests and the record: pages and the bytes they are counted at. */
+export function pageCacheSize(instance: object): { pages: number; bytes: number } {
+  const store = stores.get(instance);
+  return { pages: store?.entries.size ?? 0, bytes: store?.bytes ?? 0 };
 }
