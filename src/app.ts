@@ -142,8 +142,11 @@ export async function buildApp({
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
     genReqId: () => randomUUID(),
-    // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too.
-    frameworkErrors: (error, request, reply) => void replyWithError(error, request, reply),
+    // Errors the router raises before any route runs (a malformed URL, an over-long path segment) wear the envelope too,
+    // and, as no request hook runs for them, get here what every other answer gets from the hooks: the security
+    // headers and a Cache-Control (an error is never stored).
+    frameworkErrors: (error, request, reply) =>
+      securityHeaders(request.raw, reply.raw, () => void replyWithError(error, request, reply.header('cache-control', 'no-store'))),
     clientErrorHandler,
     http: serverOptions(config.requestTimeoutMs),
     requestTimeout: config.requestTimeoutMs,

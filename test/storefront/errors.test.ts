@@ -160,11 +160,19 @@ describe('storefront: errors, in words', () => {
   });
 
   test('a link whose address cannot be read (a mangled %) is a page in words for a browser; the API answers it the envelope', async () => {
+    // Answered before any request hook runs, and still with what every answer carries.
+    const securedAndNeverStored = (response: Response, path: string) => {
+      assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.equal(response.headers.get('x-frame-options'), 'DENY', path, 'never framed, as every page and answer says');
+      assert.equal(response.headers.get('cache-control'), 'no-store', path);
+    };
     const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
     for (const path of ['/orders/%ff', '/c/%']) {
       const page = await fetch(`${app.baseUrl}${path}`, { headers: html });
       assert.equal(page.status, 400, path);
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/, path);
+      securedAndNeverStored(page, path);
       assert.match(await page.text(), /<h1>This link is broken<\/h1>[\s\S]*href="\/">Go to the shop/, path);
     }
     for (const [path, headers] of [
@@ -173,6 +181,7 @@ describe('storefront: errors, in words', () => {
     ] as const) {
       const envelope = await fetch(`${app.baseUrl}${path}`, { headers });
       assert.equal(envelope.status, 400, path);
+      securedAndNeverStored(envelope, path);
       assert.equal(((await envelope.json()) as { error: { code: string } }).error.code, 'VALIDATION_ERROR', path);
     }
   });
