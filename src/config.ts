@@ -298,7 +298,8 @@ export function loadConfig(env: Env = process.env): Config {
         throw new ConfigError('CORS_ORIGINS', `has an invalid origin "${origin}"`);
       }
     }),
-    cookieSecure: bool('COOKIE_SECURE', false),
+    // A shop whose address is https sends its cookies only over https unless told otherwise.
+    cookieSecure: bool('COOKIE_SECURE', /^https:/i.test(read('PUBLIC_BASE_URL') ?? '')),
     sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
     sessionIdleDays: int('SESSION_IDLE_DAYS', 7, 1, 3650),
     imagekit: imagekitSet === 3 ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! } : null,

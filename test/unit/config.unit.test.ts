@@ -11,6 +11,14 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimits.LOGIN, { count: 10, windowSeconds: 900 });
   });
 
+  test('cookies are Secure when the shop is at an https address, unless COOKIE_SECURE says otherwise', () => {
+    assert.equal(loadConfig({}).cookieSecure, false, 'http://localhost');
+    assert.equal(loadConfig({ PUBLIC_BASE_URL: 'http://shop.test' }).cookieSecure, false);
+    assert.equal(loadConfig({ PUBLIC_BASE_URL: 'https://shop.example.com' }).cookieSecure, true);
+    assert.equal(loadConfig({ PUBLIC_BASE_URL: 'https://shop.example.com', COOKIE_SECURE: 'false' }).cookieSecure, false);
+    assert.equal(loadConfig({ COOKIE_SECURE: 'true' }).cookieSecure, true);
+  });
+
   test("mail comes from the shop's name unless MAIL_FROM says otherwise", () => {
     assert.equal(loadConfig({}).mailFrom, '"Northwind Supply" <no-reply@store.local>');
     assert.equal(loadConfig({ STORE_NAME: 'Anna\'s "Best", Ltd.' }).mailFrom, '"Anna\'s Best, Ltd." <no-reply@store.local>');
