@@ -164,7 +164,7 @@ describe('storefront: errors, in words', () => {
     const securedAndNeverStored = (response: Response, path: string) => {
       assert.match(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff', path);
-      assert.equal(response.headers.get('x-frame-options'), 'DENY', path, 'never framed, as every page and answer says');
+      assert.equal(response.headers.get('x-frame-options'), 'DENY', `${path}: never framed, as every page and answer says`);
       assert.equal(response.headers.get('cache-control'), 'no-store', path);
     };
     const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
