@@ -219,6 +219,29 @@ export async function ordersOf(app: RunningApp, email: string) {
 }
 
 /** How far the page scrolls sideways (0 when it fits the viewport, as it must at 360 px). */
+/**
+ * The amounts on the page (prices, totals) split inside a word, as "$96.9" above "9": an amount must
+ * read as one word at any width (a line of several may still wrap between them).
+ */
+export async function brokenAmounts(page: Page): Promise<string[]> {
+  return page.locator('.price, .totals dd, .was').evaluateAll((elements) => {
+    const broken: string[] = [];
+    for (const element of elements) {
+      const walker = element.ownerDocument.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (const word of (text.textContent ?? '').matchAll(/\S+/g)) {
+          const range = element.ownerDocument.createRange();
+          range.setStart(text, word.index);
+          range.setEnd(text, word.index + word[0].length);
+          // Each line a word runs over is a box of its own; boxes on one line share their top (within a pixel).
+          if (new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1) broken.push(word[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}
+
 export async function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(() => {
     const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   customer,
+  brokenAmounts,
   DESKTOP,
   inShop,
   makeShop,
@@ -47,6 +48,7 @@ async function buyFromHome(page: Page, email: string, password: string) {
   await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
   assert.match(await page.getByRole('list', { name: 'Items in your cart' }).innerText(), /M \/ Sand/);
   assert.match(await page.locator('aside').innerText(), /\$104\.00/);
+  assert.deepEqual(await brokenAmounts(page), [], 'every amount of the cart on one line');
   await page.getByRole('link', { name: 'Check out' }).click();
 
   await page.getByText('Sign in or create an account to check out').waitFor();
@@ -56,8 +58,10 @@ async function buyFromHome(page: Page, email: string, password: string) {
   assert.match(summary, /2 × .*\n?.*M \/ Sand/);
   // The total as the API quotes it, before the shopper commits: 2 x 52.00 and flat shipping.
   assert.match(summary, /Total\s+\$114\.00/);
+  assert.deepEqual(await brokenAmounts(page), [], 'every amount of the checkout on one line');
   await page.getByRole('button', { name: 'Place order' }).click();
   await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+  assert.deepEqual(await brokenAmounts(page), [], 'every amount of the confirmation on one line');
   return page.getByRole('heading', { level: 1 }).innerText();
 }
 

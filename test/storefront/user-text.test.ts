@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { checkout, shopper } from '../helpers/commerce.js';
+import { keepScreenshot } from '../helpers/browser.js';
 import { PASSWORD } from '../helpers/factories.js';
 import { unisolatedControls } from '../helpers/layout.js';
 import { moderate, postReview } from '../helpers/reviews.js';
-import { DESKTOP, inShop, makeShop, PHONE, sidewaysScroll, signInThroughShop, startShop } from '../helpers/storefront.js';
+import {
+  brokenAmounts,
+  DESKTOP,
+  SHOP_RESULTS,
+  inShop,
+  makeShop,
+  PHONE,
+  sidewaysScroll,
+  signInThroughShop,
+  startShop,
+} from '../helpers/storefront.js';
 
 /**
  * Issue 24, item 2, in the shop: a bidirectional override stored before the
@@ -124,6 +136,9 @@ test('the longest unbroken text a shopper or the shop may write wraps inside its
               elements.filter((el) => el.getBoundingClientRect().height > 90).map((el) => (el.textContent ?? '').trim().slice(0, 30)),
             );
           assert.deepEqual(squeezed, [], `${path} at ${viewport.width} px`);
+          // Nor any amount beside a long name: "$96.99" stays one word.
+          assert.deepEqual(await brokenAmounts(page), [], `amounts at ${path}, ${viewport.width} px`);
+          if (path === '/checkout') await keepScreenshot(page, join(SHOP_RESULTS, `checkout-long-name-${viewport.width}.png`));
         }
       },
       { viewport, label: `long-text-${viewport.width}` },
