@@ -69,7 +69,13 @@ export interface Config {
    */
   readonly schemaCompile: 'start' | 'first-use';
   /** The Prometheus endpoint's own listener (`null` port: none) and its optional bearer token. */
-  readonly metrics: { readonly host: string; readonly port: number | null; readonly token: string | null };
+  readonly metrics: {
+    readonly host: string;
+    readonly port: number | null;
+    /** `npm run worker`'s own listener (WORKER_METRICS_PORT): a worker beside an API on one host must not want the API's port. */
+    readonly workerPort: number | null;
+    readonly token: string | null;
+  };
   /** How long a SIGTERM/SIGINT waits for in-flight requests and the email worker before closing what is left. */
   readonly shutdownGraceMs: number;
   /**
@@ -325,6 +331,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: {
       host: read('METRICS_HOST') ?? '127.0.0.1',
       port: ((value) => (value === 0 ? null : value))(int('METRICS_PORT', 9464, 0, 65535)),
+      workerPort: ((value) => (value === 0 ? null : value))(int('WORKER_METRICS_PORT', 9463, 0, 65535)),
       token: (() => {
         const token = read('METRICS_TOKEN');
         if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');

@@ -6,6 +6,8 @@ import { createPruner } from './housekeeping/pruner.js';
 import { systemClock } from './lib/clock.js';
 import { startProcess } from './lib/process.js';
 import { lastServedBaseUrl } from './media-endpoint.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/server.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Logger } from 'pino';
@@ -16,12 +18,19 @@ import type { Logger } from 'pino';
  * in-process workers: claims keep every message to one sender), the event
  * dispatcher that delivers webhooks (EVENT_WORKER=off on the API; claims
  * likewise keep each delivery to one dispatcher) and the pruner (safe to run
- * in any number of processes at once). SIGTERM lets the worker finish the
+ * in any number of processes at once), with its own /metrics on WORKER_METRICS_PORT. SIGTERM lets the worker finish the
  * message it is sending and hand back the rest of its batch, and the
  * dispatcher finish the attempts under way.
  */
 startProcess(async ({ config, log, shutdown }) => {
-  const { db, schema } = await connectDatabase(config, log, shutdown);
+  let metrics: Metrics | null = null;
+  const { db, schema } = await connectDatabase(config, log, shutdown, () => metrics?.connectionLost());
+  // Its own /metrics: the outbox and delivery backlogs, the purges it sends, its pool and Node's own.
+  metrics = createMetrics({ db, clock: systemClock });
+  if (config.metrics.workerPort !== null) {
+    const server = await startMetricsServer({ registry: metrics.registry, ...config.metrics, port: config.metrics.workerPort, log });
+    if (server) shutdown.add('metrics', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  }
   // On a schema behind the code (MIGRATE_ON_START=false) nothing runs until `npm run db:migrate` has been.
   await schema.current;
   const transport = createMailTransport(config, systemClock);
@@ -39,7 +48,7 @@ startProcess(async ({ config, log, shutdown }) => {
     await worker.stop();
     transport.close();
   });
-  const dispatch = createDispatch({ db, clock: systemClock, log, config });
+  const dispatch = createDispatch({ db, clock: systemClock, log, config, registry: metrics.registry });
   shutdown.add('event dispatcher', () => dispatch.close());
   const pruner = createPruner({ db, clock: systemClock, log, retention: config.retention });
   shutdown.add('pruner', () => pruner.stop());

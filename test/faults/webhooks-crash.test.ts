@@ -4,6 +4,7 @@ import { checkout, inBatches, sellableVariant, shopper } from '../helpers/commer
 import { signInAs, signUp } from '../helpers/factories.js';
 import { sleep, waitFor } from '../helpers/mail.js';
 import { fileDatabase, serviceTarget, startService } from '../helpers/service.js';
+import { freePort } from '../../src/lib/ports.js';
 import { PER_TARGET } from '../../src/events/dispatcher.js';
 import { createEndpoint, LOCAL_RECEIVERS, startReceiver, verify, type Receiver } from '../helpers/webhooks.js';
 
@@ -97,10 +98,24 @@ test('kill -9 mid-delivery and under checkout load: after a restart every stored
   }
 });
 
-test('`npm run worker` delivers webhooks for an API running with EVENT_WORKER=off, and stops cleanly', async () => {
+test('`npm run worker` delivers webhooks and purges for an API running with EVENT_WORKER=off, reports them on its own /metrics, and stops cleanly', async () => {
   receiver.answer = () => ({ status: 204 });
-  const api = await startService({ databaseUrl: file.database.url, env: { ...env(), EVENT_WORKER: 'off', EMAIL_WORKER: 'off' } });
-  const worker = await startService({ databaseUrl: file.database.url, entry: 'worker.ts', waitForReady: false, env: env() });
+  const metricsPort = await freePort();
+  const purging = {
+    CACHE_PURGE_URLS: `${receiver.url}/purge`,
+    CACHE_PURGE_TOKEN: 'purge-token-0123456789',
+    CACHE_PURGE_TIMEOUT_MS: '1000',
+  };
+  const api = await startService({
+    databaseUrl: file.database.url,
+    env: { ...env(), ...purging, EVENT_WORKER: 'off', EMAIL_WORKER: 'off' },
+  });
+  const worker = await startService({
+    databaseUrl: file.database.url,
+    entry: 'worker.ts',
+    waitForReady: false,
+    env: { ...env(), ...purging, WORKER_METRICS_PORT: String(metricsPort) },
+  });
   try {
     await worker.waitForLog((l) => l.msg === 'event dispatcher started');
     const target = serviceTarget(api, file.db);
@@ -112,9 +127,27 @@ test('`npm run worker` delivers webhooks for an API running with EVENT_WORKER=of
       15_000,
     );
     verify(endpoint.secret, arrival);
+
+    // A catalog change: the worker purges it, and its /metrics, the only process sending purges, says so.
+    const { client: admin } = await signInAs(target, 'ADMIN');
+    await sellableVariant(admin, { stock: 3 });
+    const sent = `cache_purges_sent_total{cache="${new URL(receiver.url).origin}"}`;
+    const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    await waitFor(async () => (sample(await scrape(), sent) ?? 0) >= 1, 15_000);
+    const text = await scrape();
+    assert.equal(sample(text, 'event_deliveries_pending'), 0, 'the webhook delivered');
+    assert.ok(sample(text, 'outbox_pending_messages') !== undefined, 'the email backlog it works on');
+    assert.ok(sample(text, 'db_pool_connections{state="max"}')! > 0);
+    assert.ok(sample(text, 'process_resident_memory_bytes')! > 0);
     assert.equal((await worker.stop()).code, 0, worker.output().slice(-2000));
   } finally {
     await worker.stop();
     await api.stop();
   }
 });
+
+/** The value of one sample line of a scrape, e.g. sample(text, 'event_deliveries_pending'). */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
