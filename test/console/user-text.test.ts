@@ -188,6 +188,11 @@ describe('console: user text', () => {
         return null;
       });
       assert.ok(order && order.first < order.last, `"Greater London" is drawn left to right (${JSON.stringify(order)})`);
+
+      // The tab's title is plain text: the stored control left out, nothing invisible added that a bookmark would keep.
+      await page.goto(`/admin/products/${store.product.public_id}`);
+      await page.waitForFunction(() => (globalThis as any).document.title.includes('gum'));
+      assert.equal(await page.title(), 'Mug gum · Commerce console');
     });
     assert.deepEqual(problems, []);
   });

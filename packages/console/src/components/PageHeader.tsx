@@ -2,6 +2,9 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { shouldTakeFocus } from '../lib/arrival';
 
+/** Zero-width characters and marks, bidirectional embeddings, overrides and isolates, the byte-order mark. */
+const INVISIBLE_CONTROLS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+
 /** Moves focus to the screen's heading, or to the screen itself while it has none (loading, an error). */
 export function focusHeading(): void {
   (document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main'))?.focus();
@@ -10,7 +13,9 @@ export function focusHeading(): void {
 /**
  * The page's one h1, its subtitle and actions; also names the browser tab, and takes focus on arrival
  * (lib/arrival.ts). A title that shows user text (a product's name) is a node with the text in <bdi>,
- * and `tabTitle` names the tab: isolated there too (U+2068…U+2069, what <bdi> does in plain text).
+ * and `tabTitle` names the tab, as plain text: its direction controls and invisible characters (the
+ * API refuses them now; an older stored name may hold them) are left out, so it cannot reorder the
+ * tab's title, and nothing invisible is added that a bookmark or a copied title would carry.
  */
 export function PageHeader({
   title,
@@ -24,7 +29,7 @@ export function PageHeader({
   actions?: ReactNode;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const tab = tabTitle === undefined ? (typeof title === 'string' ? title : '') : `\u2068${tabTitle}\u2069`;
+  const tab = tabTitle === undefined ? (typeof title === 'string' ? title : '') : tabTitle.replace(INVISIBLE_CONTROLS, '');
   useEffect(() => {
     document.title = tab ? `${tab} · Commerce console` : 'Commerce console';
   }, [tab]);
