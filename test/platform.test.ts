@@ -14,6 +14,18 @@ describe('health', () => {
   });
 });
 
+describe('the API base path', () => {
+  test('GET /api/v1 (with or without the slash) says where the reference, the document and the probes are, and each answers', async () => {
+    for (const base of ['/api/v1', '/api/v1/']) {
+      const index = await t.client().get(base);
+      assert.equal(index.status, 200, base);
+      assert.equal(index.body.data.reference, '/docs');
+      for (const path of [index.body.data.reference, index.body.data.openapi, index.body.data.health])
+        assert.equal((await fetch(`${t.baseUrl}${path}`, { redirect: 'manual' })).status, 200, path);
+    }
+  });
+});
+
 describe('error envelope', () => {
   test('unknown route is 404 in the envelope with a request id matching the header', async () => {
     const response = await t.client().get('/api/v1/nothing-here');

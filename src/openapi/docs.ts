@@ -37,6 +37,16 @@ const splitUrl = (url: string): [string, string | null] => {
   return at < 0 ? [url, null] : [url.slice(0, at), url.slice(at + 1)];
 };
 
+const API_INDEX = {
+  name: 'Commerce API',
+  version: 'v1',
+  reference: '/docs',
+  openapi: '/openapi.json',
+  health: '/health/ready',
+  storefront: '/',
+  console: '/admin',
+} as const;
+
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, with a reference UI at /docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -104,5 +114,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       transformStaticCSP: (header) => header.replace(/style-src ([^;]*);/, "style-src $1 'unsafe-inline';"),
     });
     scope.get('/openapi.json', async () => app.swagger());
+    // The API's base path, the first address a newcomer opens: where everything is, rather than a 404.
+    for (const url of ['/api/v1', '/api/v1/']) scope.get(url, async () => ({ success: true as const, data: API_INDEX }));
   });
 }
