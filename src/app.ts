@@ -24,6 +24,7 @@ import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { securityHeaders } from './lib/security-headers.js';
+import { detailLevel } from './lib/detail-log-level.js';
 import { registerProtocolChecks, serverOptions } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
@@ -138,7 +139,7 @@ export async function buildApp({
     // The storefront's API calls enter in-process (inject) as part of a page request, which is logged itself: their own
     // request lines are detail, shown at LOG_LEVEL=debug; their warnings and errors always are.
     childLoggerFactory: (logger, bindings, options, raw) =>
-      logger.child(bindings, '_lightMyRequest' in raw && logger.level === 'info' ? { ...options, level: 'warn' } : options),
+      logger.child(bindings, '_lightMyRequest' in raw ? { ...options, level: detailLevel(logger.level) } : options),
     // The request ID is always ours: it is written to the audit log, so a caller must not choose it.
     // A caller's own ID is kept in the log as correlation_id (below), so traces still join up.
     genReqId: () => randomUUID(),

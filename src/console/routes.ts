@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { assetLogLevel } from '../lib/detail-log-level.js';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../lib/error-handler.js';
 
@@ -72,6 +73,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
 
     if (built) {
       await scope.register(fastifyStatic, {
+        // The build's files: a page brings a dozen, and its own request line says enough (shown at debug).
+        logLevel: assetLogLevel(app),
         root: path.join(consoleDir, 'assets'),
         prefix: `${CONSOLE_PREFIX}/assets/`,
         immutable: true,

@@ -167,7 +167,8 @@ export function replyWithError(error: Error, request: FastifyRequest, reply: Fas
     return sendPage(reply, 400, 'VALIDATION_ERROR', 'broken-link');
   const mapped = mapError(error) ?? { status: 500, code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE };
   if (mapped.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
-  else if (mapped.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+  // A lost database is news; a 503 of our own (draining, waiting for migrations, uploads full) is a state logged once where it begins.
+  else if (mapped.code === 'SERVICE_UNAVAILABLE' && !(error instanceof AppError)) request.log.warn({ err: error }, 'database unavailable');
   if (mapped.headers) reply.headers(mapped.headers);
   return sendError(reply, mapped.status, mapped.code, mapped.message, mapped.details, imageKitShape ? { message: mapped.message } : {});
 }

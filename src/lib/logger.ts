@@ -20,7 +20,10 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
     serializers: { req: requestLine },
   };
   if (config.logFormat === 'json') return pino(options);
-  return pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true }));
+  return pino(
+    options,
+    pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true }),
+  );
 }
 
 function requestLine(request: FastifyRequest) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { assetLogLevel } from '../lib/detail-log-level.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../lib/error-handler.js';
 import { IN_PROCESS_ORIGIN, inProcessFetch } from './in-process.js';
@@ -87,6 +88,8 @@ export async function registerStorefront(
     });
     if (server && existsSync(path.join(client, '_app'))) {
       await scope.register(fastifyStatic, {
+        // The build's files: a page brings a dozen, and its own request line says enough (shown at debug).
+        logLevel: assetLogLevel(app),
         root: client,
         prefix: '/',
         // Only the files there at start-up: a missing asset is a plain 404, never a page render.

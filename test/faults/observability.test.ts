@@ -98,19 +98,26 @@ test('development logs are human-readable', async () => {
   }
 });
 
-test("a shop page's in-process API calls add no request lines of their own at LOG_LEVEL=info (at debug they do)", async () => {
+test("a page's in-process API calls and the build's files it loads add no request lines at LOG_LEVEL=info (at debug they do)", async () => {
   for (const level of ['info', 'debug']) {
     const service = await startService({ databaseUrl: file.database.url, env: { LOG_LEVEL: level } });
     try {
       const page = await fetch(`${service.baseUrl}/`);
       assert.equal(page.status, 200);
       await page.text();
+      const shell = await (await fetch(`${service.baseUrl}/admin`)).text();
+      const asset = /\/admin\/assets\/[^"]+\.js/.exec(shell)?.[0];
+      assert.ok(asset, "the console's shell names its script");
+      assert.equal((await fetch(`${service.baseUrl}${asset}`)).status, 200);
+      // A request after them all, logged at either level: once its line is read, theirs would have been too.
+      assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+      await service.waitForLog((l) => l.msg === 'incoming request' && (l.req as { url?: string }).url === '/health');
       const requests = service.logs().filter((l) => l.msg === 'incoming request');
       const urls = requests.map((l) => (l.req as { url?: string }).url);
-      assert.ok(urls.includes('/'), 'the page request itself is logged');
-      const inProcess = urls.filter((url) => url?.startsWith('/api/v1/'));
-      if (level === 'info') assert.deepEqual(inProcess, []);
-      else assert.ok(inProcess.length > 0, 'shown at debug');
+      assert.ok(urls.includes('/') && urls.includes('/admin'), 'the page requests themselves are logged');
+      const detail = urls.filter((url) => url?.startsWith('/api/v1/') || url === asset);
+      if (level === 'info') assert.deepEqual(detail, []);
+      else assert.ok(detail.includes(asset) && detail.some((url) => url?.startsWith('/api/v1/')), 'shown at debug');
     } finally {
       await service.stop();
     }
