@@ -118,7 +118,8 @@ try {
     });
   }
   const products = await seedCatalog(db);
-  const api = await startSeedApi(await servedAddress(), db);
+  const served = await servedAddress();
+  const api = await startSeedApi(served, db);
   let pictured = 0;
   let activity: Awaited<ReturnType<typeof seedActivity>> = null;
   try {
@@ -132,7 +133,7 @@ try {
   const orders = activity ? `, ${activity.orders} orders and ${activity.reviews} reviews` : '';
   console.log(
     `seeded ${created} new customers, ${products} products (${pictured} pictured)${orders}; ` +
-      `the shop is at /, the console at /admin: sign in as admin@demo.store / ${PASSWORD}`,
+      `the shop is at ${served.publicBaseUrl}/, the console at ${served.publicBaseUrl}/admin: sign in as admin@demo.store / ${PASSWORD}`,
   );
 } finally {
   await close();

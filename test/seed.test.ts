@@ -29,6 +29,8 @@ describe('npm run seed', () => {
     await syncCacheTargets(t.db, systemClock, [purgeUrl]);
     const output = await seed();
     assert.match(output, /sign in as admin@demo\.store/);
+    // Where to go, at the address the service last started with (not the seed's own default).
+    assert.ok(output.includes(`the shop is at ${SERVED}/, the console at ${SERVED}/admin`), output);
 
     const states = await sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM orders GROUP BY status`.execute(t.db);
     const byStatus = Object.fromEntries(states.rows.map((row) => [row.status, row.n]));
