@@ -27,6 +27,31 @@ const sources = [
 
 export const storefrontIsStale = (): boolean => isStale(output, sources);
 
+/**
+ * Lines the build tools print that are advice for another project or read as faults here: SvelteKit's
+ * "Run npm run preview" (this project has no such script: `npm start` serves the build), and the
+ * adapter's Rollup noting that the public environment module is empty (the shop reads no public
+ * environment variables). They print to the console, not through a logger the build could be told about.
+ */
+const NOISE = [/npm run preview/, /Generated an empty chunk: "env\.js"/];
+
+async function withoutNoise<T>(work: () => Promise<T>): Promise<T> {
+  const { log, warn } = console;
+  const filtered =
+    (write: (...args: unknown[]) => void) =>
+    (...args: unknown[]) => {
+      if (!NOISE.some((line) => line.test(args.map(String).join(' ')))) write(...args);
+    };
+  console.log = filtered(log);
+  console.warn = filtered(warn);
+  try {
+    return await work();
+  } finally {
+    console.log = log;
+    console.warn = warn;
+  }
+}
+
 export async function buildStorefront(): Promise<void> {
   // Always a production build, whatever NODE_ENV the caller runs with.
   process.env.NODE_ENV = 'production';
@@ -38,7 +63,9 @@ export async function buildStorefront(): Promise<void> {
   process.env.STOREFRONT_BUILD_OUT = path.relative(storefrontRoot, release);
   process.chdir(storefrontRoot);
   try {
-    await build({ root: storefrontRoot, configFile: path.join(storefrontRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+    await withoutNoise(() =>
+      build({ root: storefrontRoot, configFile: path.join(storefrontRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' }),
+    );
   } catch (error) {
     rmSync(release, { recursive: true, force: true });
     throw error;
