@@ -168,6 +168,9 @@ export interface Config {
   readonly commerce: {
     /** The shop's name, as the storefront shows it (titles, Open Graph). */
     readonly storeName: string;
+    /** The home page's headline and the sentences under it, which also describe the shop to search engines. */
+    readonly storeHeadline: string;
+    readonly storeIntroduction: string;
     readonly currency: string;
     /** Flat shipping charge and the subtotal from which shipping is free, as decimal strings. */
     readonly shippingFlat: string;
@@ -217,6 +220,15 @@ export function loadConfig(env: Env = process.env): Config {
     return value;
   };
 
+  /** Words the shop shows its customers: one line of at most `max` characters, no control characters. */
+  const shopText = (name: string, fallback: string, max: number): string => {
+    const value = read(name) ?? fallback;
+    if (value.length > max) throw new ConfigError(name, `must be at most ${max} characters`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(value)) throw new ConfigError(name, 'must be one line, without control characters');
+    return value;
+  };
+
   const bool = (name: string, fallback: boolean): boolean => {
     const raw = read(name);
     if (raw === undefined) return fallback;
@@ -262,8 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
-  const storeName = read('STORE_NAME') ?? 'Northwind Supply';
-  if (storeName.length > 100) throw new ConfigError('STORE_NAME', 'must be at most 100 characters');
+  const storeName = shopText('STORE_NAME', 'Northwind Supply', 100);
   const trustProxy = parseTrustProxy(read('TRUST_PROXY') ?? (nodeEnv === 'production' ? PRIVATE_NETWORKS : 'false'));
 
   const imagekitKeys = ['IMAGEKIT_PUBLIC_KEY', 'IMAGEKIT_PRIVATE_KEY', 'IMAGEKIT_URL_ENDPOINT'].map(read);
@@ -428,6 +439,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     commerce: {
       storeName,
+      storeHeadline: shopText('STORE_HEADLINE', 'Good gear for every day', 120),
+      storeIntroduction: shopText(
+        'STORE_INTRODUCTION',
+        'Clothing, footwear and accessories that are made to last. Free shipping on bigger orders, easy returns.',
+        300,
+      ),
       currency: (() => {
         const currency = read('CURRENCY') ?? 'USD';
         if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('CURRENCY', `must be an ISO 4217 code like USD, got "${currency}"`);

@@ -72,6 +72,8 @@ export type Category = Static<typeof Category>;
 export const StoreSettings = Type.Object(
   {
     name: Type.String(),
+    headline: Type.String({ description: "The home page's headline (STORE_HEADLINE)" }),
+    introduction: Type.String({ description: 'The sentences under it, describing the shop (STORE_INTRODUCTION)' }),
     currency: Type.String({ description: 'ISO 4217 code of every price' }),
     shipping_flat: { ...Money, description: 'Shipping charged on an order below free_shipping_from' },
     free_shipping_from: { ...Money, description: 'Subtotal (before discounts) from which shipping is free' },

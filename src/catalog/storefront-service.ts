@@ -69,9 +69,11 @@ export type StorefrontService = ReturnType<typeof createStorefrontService>;
 
 /** The shop facts a storefront shows before there is a cart (GET /store), from the configuration, amounts as Money. */
 export function storeSettings(config: Pick<Config, 'commerce'>): StoreSettings {
-  const { storeName, currency, shippingFlat, freeShippingFrom, taxRate } = config.commerce;
+  const { storeName, storeHeadline, storeIntroduction, currency, shippingFlat, freeShippingFrom, taxRate } = config.commerce;
   return Object.freeze({
     name: storeName,
+    headline: storeHeadline,
+    introduction: storeIntroduction,
     currency,
     shipping_flat: fromCents(toCents(shippingFlat)),
     free_shipping_from: fromCents(toCents(freeShippingFrom)),

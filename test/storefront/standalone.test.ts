@@ -15,7 +15,9 @@ import { customer, inShop, makeShop, ordersOf, signInThroughShop, startShop } fr
  * purchase works, the session lives on the storefront's origin, and the API sees the shopper's
  * address and browser (X-Forwarded-For, trusted with TRUST_PROXY) rather than the storefront's.
  */
-const { t: app, browser } = await startShop({ TRUST_PROXY: 'loopback' });
+const HEADLINE = 'Tea & biscuits, slowly';
+const INTRODUCTION = 'Loose-leaf teas from <small> gardens, packed by hand.';
+const { t: app, browser } = await startShop({ TRUST_PROXY: 'loopback', STORE_HEADLINE: HEADLINE, STORE_INTRODUCTION: INTRODUCTION });
 const { product } = await makeShop(app);
 
 const shopPort = await freePort();
@@ -60,6 +62,16 @@ await waitFor(async () => (await fetch(shopUrl, { headers: { 'x-forwarded-for': 
 );
 
 describe('storefront: its own process', () => {
+  test("the home page's words are the shop's own (STORE_HEADLINE, STORE_INTRODUCTION), in the service and on its own", async () => {
+    for (const origin of [app.baseUrl, shopUrl]) {
+      const html = await (await fetch(`${origin}/`, { headers: { 'x-forwarded-for': '192.0.2.1' } })).text();
+      assert.match(html, /<h1[^>]*>Tea &amp; biscuits, slowly<\/h1>/, origin);
+      assert.match(html, /<p[^>]*>Loose-leaf teas from &lt;small> gardens, packed by hand\.<\/p>/, origin);
+      assert.match(html, /<meta name="description" content="Loose-leaf teas from &lt;small> gardens, packed by hand\. Shop /, origin);
+      assert.ok(!html.includes('Good gear'), `${origin}: not the demo's words`);
+    }
+  });
+
   test('a whole purchase through a storefront on another origin; the API sees the shopper', async (t) => {
     const buyer = await customer(app);
     await inShop(browser, t, { ...app, baseUrl: shopUrl }, async (page, context) => {

@@ -19254,6 +19254,10 @@ export interface components {
         };
         StoreSettings: {
             name: string;
+            /** @description The home page's headline (STORE_HEADLINE) */
+            headline: string;
+            /** @description The sentences under it, describing the shop (STORE_INTRODUCTION) */
+            introduction: string;
             /** @description ISO 4217 code of every price */
             currency: string;
             /**

@@ -17,7 +17,15 @@ function nav(tree: CategoryTree): NavList {
 }
 
 /** While the API cannot answer, the frame still renders (with no navigation), so the page's own error shows inside it. */
-const UNREACHABLE: StoreSettings = { name: 'Shop', currency: 'USD', shipping_flat: '0.00', free_shipping_from: '0.00', tax_rate: '0' };
+const UNREACHABLE: StoreSettings = {
+  name: 'Shop',
+  headline: '',
+  introduction: '',
+  currency: 'USD',
+  shipping_flat: '0.00',
+  free_shipping_from: '0.00',
+  tax_rate: '0',
+};
 const unreachable = (e: unknown) => e instanceof NetworkError || e instanceof ResponseError || (e instanceof ApiError && e.status >= 500);
 
 /** Every page: the shop's settings, the category tree for navigation, who is signed in and how full the cart is. */
