@@ -5,13 +5,6 @@ import { buildConcurrentIndexes, type IndexBuilds } from '../src/db/concurrent-i
 import { CONCURRENT_INDEXES, migrateToLatest } from '../src/db/migrate.js';
 import { assertNamedStatementsKept, NamedStatementsRefusedError } from '../src/db/named-statements.js';
 
-/**
- * For CLI commands: the configured database, or the embedded one under
- * DATA_DIR (reusing the service's server when it is running), migrated
- * (through MIGRATION_DATABASE_URL when it is set), the migrations' concurrent indexes built.
- * `close` releases the pool and stops the server only if this process started it. A command that
- * only migrates (`pool: false`) never uses the pool, so DATABASE_URL is not checked for it.
- */
 /** The database a command works on, as an operator can check it: a URL without its password, or the embedded server's directory. */
 export function databaseTarget(config: Config): string {
   const url = config.migrationDatabaseUrl ?? config.databaseUrl;
@@ -25,10 +18,18 @@ export function databaseTarget(config: Config): string {
   }
 }
 
+/**
+ * For CLI commands: the configured database, or the embedded one under
+ * DATA_DIR (reusing the service's server when it is running), migrated
+ * (through MIGRATION_DATABASE_URL when it is set), the migrations' concurrent indexes built.
+ * `close` releases the pool and stops the server only if this process started it. A command that
+ * only migrates (`pool: false`) never uses the pool, so DATABASE_URL is not checked for it. `config`:
+ * the configuration the caller loaded already.
+ */
 export async function openDatabase(
-  options: { pool: boolean } = { pool: true },
+  options: { pool: boolean; config?: Config } = { pool: true },
 ): Promise<{ config: Config; db: Db; applied: string[]; indexes: IndexBuilds; close(): Promise<void> }> {
-  const config = loadConfig();
+  const config = options.config ?? loadConfig();
   const server = config.databaseUrl ? { url: config.databaseUrl, stop: async () => {} } : await startEmbeddedDatabase(config.dataDir);
   const applied = await migrateToLatest(config.migrationDatabaseUrl ?? server.url, {
     lockTimeoutMs: config.migrationLockTimeoutMs,

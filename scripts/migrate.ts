@@ -7,8 +7,9 @@
 import { loadConfig } from '../src/config.js';
 import { databaseTarget, openDatabase } from './database.js';
 
-console.log(`migrating ${databaseTarget(loadConfig())}`);
-const { applied, indexes, close } = await openDatabase({ pool: false });
+const config = loadConfig();
+console.log(`migrating ${databaseTarget(config)}`);
+const { applied, indexes, close } = await openDatabase({ pool: false, config });
 console.log(applied.length > 0 ? `applied ${applied.join(', ')}` : 'nothing to apply');
 if (indexes.built.length > 0) console.log(`built indexes ${indexes.built.join(', ')}`);
 console.log('database is migrated to the latest version');
