@@ -22,6 +22,8 @@ const LAYERS = [
   ['audit', 'outbox', 'identity', 'idempotency', 'rate-limits', 'events'],
   // The access guard every route uses, sign-in and recovery; the HTTP caching every public read uses.
   ['auth', 'http-cache'],
+  // Invitations to the staff, below the accounts' administration: a SUPER_ADMIN's demotion ends the ones they sent.
+  ['staff-invitations'],
   ['media', 'inventory'],
   ['catalog'],
   [
@@ -30,7 +32,6 @@ const LAYERS = [
     'coupons',
     'users',
     'admin-users',
-    'staff-invitations',
     'expenses',
     'reviews',
     'webhooks',

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { startTestApp } from './helpers/app.js';
 import type { Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
-import { PASSWORD, errorOf, signInAs, signUp } from './helpers/factories.js';
+import { PASSWORD, errorOf, signInAs, signUp, verifyEmail } from './helpers/factories.js';
 import { auditRows } from './helpers/inspect.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -24,7 +24,9 @@ function ok(response: Response, status = 200) {
 
 function fails(response: Response, status: number, code: string) {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
-  assert.equal(errorOf(response).code, code);
+  const error = errorOf(response);
+  assert.equal(error.code, code);
+  return error;
 }
 
 const login = (email: string, password = PASSWORD) => t.client().post('/api/v1/auth/login', { email, password });
@@ -179,6 +181,11 @@ describe('PATCH /admin/users/{usr}/role', () => {
   test('SUPER_ADMIN raises a customer to ADMIN: old sessions end, the new role applies on next login', async () => {
     const target = await signUp(t);
     fails(await target.client.get('/api/v1/admin/stats'), 403, 'FORBIDDEN');
+    // Only once the address is proven: anyone can register one they do not own.
+    const refused = fails(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'ADMIN' }), 409, 'EMAIL_NOT_VERIFIED');
+    assert.equal(refused.details?.[0]?.field, 'role');
+    ok(await target.client.get('/api/v1/users/me')); // nothing changed: the session lives on
+    await verifyEmail(t, target.email);
     const changed = ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'ADMIN' }));
     assert.equal(changed.role, 'ADMIN');
     fails(await target.client.get('/api/v1/users/me'), 401, 'UNAUTHENTICATED');
@@ -217,26 +224,16 @@ describe('PATCH /admin/users/{usr}/role', () => {
     fails(await back.get('/api/v1/admin/stats'), 403, 'FORBIDDEN');
   });
 
-  test('a suspended account raised to SUPER_ADMIN can still be demoted and then reactivated', async () => {
-    // The suspension stops it acting, so the actor stays the only active SUPER_ADMIN besides it:
-    // demoting it leaves the actor in place, so it is not "the last SUPER_ADMIN".
+  test('a suspended account raised to SUPER_ADMIN can be reactivated as it is, or demoted; never suspended again without demotion', async () => {
     const target = await signInAs(t, 'ADMIN');
     ok(await t.superAdmin.post(`${USERS}/${target.user.public_id}/suspend`));
     ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'SUPER_ADMIN' }));
-    fails(await t.superAdmin.post(`${USERS}/${target.user.public_id}/activate`), 403, 'FORBIDDEN');
-    const activeSupers = await t.db
-      .selectFrom('users')
-      .select('public_id')
-      .where('role', '=', 'SUPER_ADMIN')
-      .where('status', '=', 'ACTIVE')
-      .execute();
-    assert.deepEqual(
-      activeSupers.map((u) => u.public_id),
-      [t.superAdmin.user.public_id],
-      'precondition: the actor is the only active SUPER_ADMIN',
-    );
+    // The suspension stops it acting, so demoting it leaves the actor in place: it is not "the last SUPER_ADMIN".
     assert.equal(ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'ADMIN' })).role, 'ADMIN');
+    ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'SUPER_ADMIN' }));
     assert.equal(ok(await t.superAdmin.post(`${USERS}/${target.user.public_id}/activate`)).status, 'ACTIVE');
+    fails(await t.superAdmin.post(`${USERS}/${target.user.public_id}/suspend`), 403, 'FORBIDDEN');
+    ok(await t.superAdmin.patch(`${USERS}/${target.user.public_id}/role`, { role: 'ADMIN' }));
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Response } from './helpers/client.js';
 import { checkout, sellableVariant, shopper, tag } from './helpers/commerce.js';
-import { signUp } from './helpers/factories.js';
+import { signUp, verifyEmail } from './helpers/factories.js';
 import { auditCounter } from './helpers/inspect.js';
 import { ok } from './helpers/orders.js';
 import { useApp } from './helpers/use-app.js';
@@ -83,6 +83,7 @@ describe('every admin write is audited with before and after', () => {
     const customer = await signUp(t);
     await write(t.admin, 'user.suspend', await c.post(`${A}/users/${customer.user.public_id}/suspend`), 200);
     await write(t.admin, 'user.activate', await c.post(`${A}/users/${customer.user.public_id}/activate`), 200);
+    await verifyEmail(t, customer.email); // a staff role needs a verified address
     await write(
       t.superAdmin,
       'user.role_change',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PASSWORD, errorOf, signUp, uniqueEmail } from './helpers/factories.js';
+import { PASSWORD, errorOf, signUp, uniqueEmail, verifyEmail } from './helpers/factories.js';
 import { auditRows, setCookie } from './helpers/inspect.js';
 import { linkFrom, tokenFrom } from './helpers/mail.js';
 import { useApp, type AppFixture } from './helpers/use-app.js';
@@ -91,16 +91,77 @@ describe('inviting', () => {
     assert.deepEqual(made, []);
   });
 
-  test('an email that has an account is 409 EMAIL_TAKEN: its role is changed on the staff screen instead', async () => {
+  test('an email that has an account is 409 EMAIL_TAKEN: its role is changed on the staff screen instead, once the address is verified', async () => {
     const { email, user } = await signUp(t);
     const refused = await t.superAdmin.post(INVITATIONS, { email: email.toUpperCase(), role: 'ADMIN' });
     assert.equal(errorOf(refused).code, 'EMAIL_TAKEN');
-    // The super admin is told which account, so the console opens it.
-    assert.deepEqual(errorOf(refused).details, [{ field: 'email', message: 'already has an account', user_public_id: user.public_id }]);
-    // Someone registering with an invited email before the link is used takes it; the link then refuses.
-    const { email: invited, token } = await invite();
-    await signUp(t, { email: invited });
+    // The super admin is told which account, so the console opens it, and that it is not verified.
+    assert.deepEqual(errorOf(refused).details, [
+      { field: 'email', message: 'already has an account', user_public_id: user.public_id, email_verified: false },
+    ]);
+    assert.match(errorOf(refused).message, /has not verified it/);
+    await verifyEmail(t, email);
+    const verified = errorOf(await t.superAdmin.post(INVITATIONS, { email, role: 'ADMIN' }));
+    assert.equal((verified.details?.[0] as { email_verified?: boolean } | undefined)?.email_verified, true);
+    assert.match(verified.message, /give it the role on the staff screen instead/);
+  });
+
+  test('someone who registers an invited address first gets no staff role by it: the link refuses, and so does the staff screen until the address is proven', async () => {
+    const { email: invited, token } = await invite('SUPER_ADMIN');
+    const squatter = await signUp(t, { email: invited });
     assert.equal(errorOf(await accept(token)).code, 'EMAIL_TAKEN');
+    const promoted = await t.superAdmin.patch(`/api/v1/admin/users/${squatter.user.public_id}/role`, { role: 'SUPER_ADMIN' });
+    assert.equal(errorOf(promoted).code, 'EMAIL_NOT_VERIFIED');
+    const row = await t.db.selectFrom('users').select('role').where('public_id', '=', squatter.user.public_id).executeTakeFirstOrThrow();
+    assert.equal(row.role, 'CUSTOMER');
+  });
+});
+
+describe('the authority behind a link', () => {
+  /** A second SUPER_ADMIN, made through an invitation, and signed in. */
+  async function secondSuperAdmin() {
+    const { token } = await invite('SUPER_ADMIN');
+    const client = t.client();
+    const accepted = await accept(token, client);
+    assert.equal(accepted.status, 201, accepted.text);
+    return { client, user: accepted.body.data };
+  }
+
+  test('demoting a SUPER_ADMIN revokes the invitations they sent, audited; their links are 410 and make nobody staff', async () => {
+    const sender = await secondSuperAdmin();
+    const email = uniqueEmail('left-behind');
+    const sent = await sender.client.post(INVITATIONS, { email, role: 'SUPER_ADMIN' });
+    assert.equal(sent.status, 201, sent.text);
+    const token = tokenFrom((await t.mail.waitForMail(email, SUBJECT)).raw);
+
+    const demoted = await t.superAdmin.patch(`/api/v1/admin/users/${sender.user.public_id}/role`, { role: 'CUSTOMER' });
+    assert.equal(demoted.status, 200, demoted.text);
+    const listed = await t.superAdmin.get(`${INVITATIONS}?state=REVOKED`);
+    assert.ok(listed.body.data.some((i: { public_id: string }) => i.public_id === sent.body.data.public_id));
+    const [entry] = await auditRows(t, 'user.role_change', sender.user.public_id);
+    assert.deepEqual((entry!.changes as any).after.revoked_invitations, [sent.body.data.public_id]);
+
+    assert.equal(errorOf(await t.client().post('/api/v1/auth/staff-invitations/preview', { token })).code, 'TOKEN_EXPIRED');
+    assert.equal(errorOf(await accept(token)).code, 'TOKEN_EXPIRED');
+    assert.equal((await t.db.selectFrom('users').select('id').where('email', '=', email).execute()).length, 0, 'no account made');
+  });
+
+  test('a link whose sender lost the role another way (changed in the database, or suspended after demotion) is refused too', async () => {
+    const sender = await secondSuperAdmin();
+    const email = uniqueEmail('orphan');
+    assert.equal((await sender.client.post(INVITATIONS, { email, role: 'ADMIN' })).status, 201);
+    const token = tokenFrom((await t.mail.waitForMail(email, SUBJECT)).raw);
+    await t.db.updateTable('users').set({ role: 'ADMIN' }).where('public_id', '=', sender.user.public_id).execute();
+    assert.equal(errorOf(await accept(token)).code, 'TOKEN_EXPIRED');
+    await t.db
+      .updateTable('users')
+      .set({ role: 'SUPER_ADMIN', status: 'SUSPENDED' })
+      .where('public_id', '=', sender.user.public_id)
+      .execute();
+    assert.equal(errorOf(await accept(token)).code, 'TOKEN_EXPIRED');
+    // The same link while its sender holds the role again works: the check is of the sender now.
+    await t.db.updateTable('users').set({ status: 'ACTIVE' }).where('public_id', '=', sender.user.public_id).execute();
+    assert.equal((await accept(token)).status, 201);
   });
 });
 

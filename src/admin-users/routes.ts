@@ -76,10 +76,13 @@ export const adminUserRoutes =
       schema: {
         tags,
         summary: "Change an account's role (SUPER_ADMIN only); the target's sessions are revoked",
-        description: 'Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN).',
+        description:
+          'Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN). A customer becomes staff only once ' +
+          'its email address is verified (409 EMAIL_NOT_VERIFIED): anyone can register an address they do not own. Demoting a ' +
+          'SUPER_ADMIN revokes the staff invitations they sent and have not been accepted.',
         params,
         body: RoleChange,
-        response: { 200: Ok(User), ...errorResponses('NOT_FOUND', 'LAST_SUPER_ADMIN') },
+        response: { 200: Ok(User), ...errorResponses('NOT_FOUND', 'LAST_SUPER_ADMIN', 'EMAIL_NOT_VERIFIED') },
       },
       handler: async (request) => ({
         success: true as const,

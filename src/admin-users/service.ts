@@ -7,7 +7,8 @@ import { toUser, type User } from '../identity/schemas.js';
 import { revokeSessions } from '../identity/sessions-repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
-import { forbidden, lastSuperAdmin, notFound, validationError } from '../lib/errors.js';
+import { emailNotVerified, forbidden, lastSuperAdmin, notFound, validationError } from '../lib/errors.js';
+import { revokeInvitationsSentBy } from '../staff-invitations/repository.js';
 import { isPublicId } from '../lib/ids.js';
 import { parseSort, toPage } from '../lib/pagination.js';
 import { countAccounts, listAccounts, orderTotals } from './repository.js';
@@ -26,18 +27,22 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
     return user;
   }
 
-  /** Who may act on whom: never oneself; an ADMIN only on customers; nobody suspends a SUPER_ADMIN (demote first). */
-  function checkReach(ctx: AuthedCtx, user: UserRow): void {
+  /**
+   * Who may act on whom: never oneself; an ADMIN only on customers; nobody suspends a SUPER_ADMIN
+   * (demote first), though a suspended one (promoted while suspended) may be reactivated.
+   */
+  function checkReach(ctx: AuthedCtx, user: UserRow, status: 'ACTIVE' | 'SUSPENDED'): void {
     if (user.id === ctx.actor.userId)
       throw validationError('You cannot do this to your own account', [{ field: 'user', message: 'is yourself' }]);
-    if (user.role === 'SUPER_ADMIN') throw forbidden('A SUPER_ADMIN account must be demoted before it can be suspended');
     if (ctx.actor.role === 'ADMIN' && user.role !== 'CUSTOMER') throw forbidden('An ADMIN may act on customer accounts only');
+    if (user.role === 'SUPER_ADMIN' && status === 'SUSPENDED')
+      throw forbidden('A SUPER_ADMIN account must be demoted before it can be suspended');
   }
 
   async function setStatus(ctx: AuthedCtx, publicId: string, status: 'ACTIVE' | 'SUSPENDED'): Promise<User> {
     return transaction(db, async (trx) => {
       const before = await target(trx, publicId, true);
-      checkReach(ctx, before);
+      checkReach(ctx, before, status);
       const now = clock.now();
       const after = await updateUser(trx, before.id, { status }, now);
       const revoked = status === 'SUSPENDED' ? await revokeSessions(trx, before.id, now) : [];
@@ -87,14 +92,26 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
         if (before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' && !supers.some((s) => s.status === 'ACTIVE' && s.id !== before.id)) {
           throw lastSuperAdmin();
         }
+        // Anyone can register an address they do not own: only its proven owner becomes staff.
+        if (role !== 'CUSTOMER' && before.role === 'CUSTOMER' && before.email_verified_at === null) throw emailNotVerified();
         const now = clock.now();
         const after = await updateUser(trx, before.id, { role }, now);
         const revoked = before.role === role ? [] : await revokeSessions(trx, before.id, now);
+        // Links a former SUPER_ADMIN sent would make staff on their authority: they end with it.
+        const invitations =
+          before.role === 'SUPER_ADMIN' && role !== 'SUPER_ADMIN' ? await revokeInvitationsSentBy(trx, before.id, now) : [];
         await writeAudit(trx, ctx, {
           action: 'user.role_change',
           entityType: 'user',
           entityPublicId: publicId,
-          changes: { before: { role: before.role }, after: { role, revoked_sessions: revoked } },
+          changes: {
+            before: { role: before.role },
+            after: {
+              role,
+              revoked_sessions: revoked,
+              ...(invitations.length > 0 ? { revoked_invitations: invitations.map((i) => i.public_id) } : {}),
+            },
+          },
         });
         return toUser(after);
       });

@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   INVALID_TRANSITION: { status: 409, description: 'The order cannot move to that status from its current one' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, description: 'The Idempotency-Key was used with a different request' },
   LAST_SUPER_ADMIN: { status: 409, description: 'The last SUPER_ADMIN cannot be demoted' },
+  EMAIL_NOT_VERIFIED: {
+    status: 409,
+    description: 'The account has not verified its email address, so it cannot be given a staff role yet',
+  },
   ALREADY_REVIEWED: { status: 409, description: 'The account already reviewed this product' },
   TOKEN_EXPIRED: { status: 410, description: 'The link expired or was already used' },
   EXPECTATION_FAILED: { status: 417, description: 'The Expect header asks for something other than 100-continue' },

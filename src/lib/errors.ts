@@ -146,6 +146,13 @@ export const idempotencyKeyReused = () =>
 
 export const lastSuperAdmin = () => new AppError('LAST_SUPER_ADMIN', 'The last SUPER_ADMIN cannot be demoted');
 
+export const emailNotVerified = () =>
+  new AppError(
+    'EMAIL_NOT_VERIFIED',
+    'This account has not verified its email address: a staff role waits until it has (anyone can register an address they do not own)',
+    [{ field: 'role', message: 'needs a verified email address' }],
+  );
+
 export const alreadyReviewed = () =>
   new AppError('ALREADY_REVIEWED', 'You have already reviewed this product; edit or delete that review instead');
 

@@ -21,6 +21,35 @@ export async function revokeOpenInvitation(db: Executor, email: string, now: Dat
     .execute();
 }
 
+/** Ends every open invitation `userId` sent (they lost the role that sends them); returns the ones ended. */
+export function revokeInvitationsSentBy(
+  db: Executor,
+  userId: number,
+  now: Date,
+): Promise<Pick<InvitationRow, 'public_id' | 'email' | 'role'>[]> {
+  return db
+    .updateTable('staff_invitations')
+    .set({ revoked_at: now })
+    .where('invited_by_user_id', '=', userId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['public_id', 'email', 'role'])
+    .execute();
+}
+
+/** Whether whoever sent an invitation may still send one: an active SUPER_ADMIN. */
+export async function inviterStillEntitled(db: Executor, invitation: Pick<InvitationRow, 'invited_by_user_id'>): Promise<boolean> {
+  const inviter = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', invitation.invited_by_user_id)
+    .where('role', '=', 'SUPER_ADMIN')
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return inviter !== undefined;
+}
+
 export function insertInvitation(
   db: Executor,
   row: Pick<InvitationRow, 'public_id' | 'email' | 'role' | 'token_hash' | 'invited_by_user_id' | 'expires_at'>,

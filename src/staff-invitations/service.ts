@@ -19,6 +19,7 @@ import {
   countInvitations,
   findInvitation,
   insertInvitation,
+  inviterStillEntitled,
   listInvitations,
   revokeOpenInvitation,
   type InvitationRow,
@@ -55,11 +56,15 @@ export function createStaffInvitations(deps: {
 }) {
   const { db, clock, config } = deps;
 
-  /** A live invitation by its token, locked; unknown is 404, accepted, revoked or expired 410. */
+  /**
+   * A live invitation by its token, locked; unknown is 404, accepted, revoked or expired 410, and so is
+   * one whose sender is no longer an active SUPER_ADMIN (a demotion revokes what they sent; this holds
+   * whatever way they lost the role).
+   */
   async function openInvitation(trx: Executor, token: string, lock: boolean) {
     const row = await findInvitation(trx, { tokenHash: hashToken(token) }, lock);
     if (!row) throw notFound('Invitation');
-    if (stateOf(row, clock.now()) !== 'PENDING') throw tokenExpired();
+    if (stateOf(row, clock.now()) !== 'PENDING' || !(await inviterStillEntitled(trx, row))) throw tokenExpired();
     return row;
   }
 
@@ -69,10 +74,15 @@ export function createStaffInvitations(deps: {
       return transaction(db, async (trx) => {
         const account = await findUserByEmail(trx, email);
         if (account) {
-          // Said to a SUPER_ADMIN only (the route's role): the account, so the console can open it.
-          throw emailTaken('This person already has an account: give it the role on the staff screen instead', [
-            { field: 'email', message: 'already has an account', user_public_id: account.public_id },
-          ]);
+          // Said to a SUPER_ADMIN only (the route's role): the account, so the console can open it. An
+          // unverified one may be anyone's who typed the address: it gets a staff role once verified.
+          const verified = account.email_verified_at !== null;
+          throw emailTaken(
+            verified
+              ? 'This person already has an account: give it the role on the staff screen instead'
+              : 'An account with this email exists but has not verified it: once its owner verifies the address (or resets the password, which proves it), give it the role on the staff screen',
+            [{ field: 'email', message: 'already has an account', user_public_id: account.public_id, email_verified: verified }],
+          );
         }
         const now = clock.now();
         await revokeOpenInvitation(trx, email, now);

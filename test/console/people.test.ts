@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
-import { signInAs, signUp } from '../helpers/factories.js';
+import { signInAs, signUp, verifyEmail } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
 
@@ -80,6 +80,20 @@ describe('console: customers and staff', () => {
     await inConsole(browser, t2, t, async (page) => {
       await signInThroughUi(page, owner.email, `/admin/customers/${buyer.user.public_id}`);
       await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+      await page.getByRole('combobox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Admin', exact: true }).click();
+      // Not while the address is unproven: the panel says so before and after the attempt, and nothing changes.
+      await page.getByText('A staff role waits until this account verifies its email address').waitFor();
+      await page.getByRole('button', { name: 'Change role' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Change role' }).click();
+      const rolePanel = page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: 'Role', exact: true }) });
+      await rolePanel.getByRole('alert').filter({ hasText: 'has not verified its email address' }).waitFor();
+      assert.equal((await owner.client.get(`/api/v1/admin/users/${buyer.user.public_id}`)).body.data.role, 'CUSTOMER');
+
+      await verifyEmail(t, buyer.email);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+      assert.equal(await page.getByText('A staff role waits until').count(), 0);
       await page.getByRole('combobox', { name: 'Role' }).click();
       await page.getByRole('option', { name: 'Admin', exact: true }).click();
       await page.getByRole('button', { name: 'Change role' }).click();

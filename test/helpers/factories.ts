@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../src/db/schema.js';
+import { issueAccountToken } from '../../src/identity/account-tokens.js';
 import { hashPassword } from '../../src/lib/password.js';
 import { newPublicId } from '../../src/lib/ids.js';
 import type { TestApp } from './app.js';
@@ -32,6 +33,17 @@ export async function signUp(t: Pick<TestApp, 'client'>, overrides: Record<strin
   const response = await client.post('/api/v1/auth/register', body);
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
   return { client, user: response.body.data, email: String(body.email), password: String(body.password) };
+}
+
+/**
+ * Verifies an account's email through the API, with a verification token minted as a registration or
+ * a resend mints one (the emailed one may be delivered already, and its payload then holds no token).
+ */
+export async function verifyEmail(t: Pick<TestApp, 'client' | 'db'>, email: string): Promise<void> {
+  const user = await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow();
+  const token = await issueAccountToken(t.db, { userId: user.id, purpose: 'VERIFY_EMAIL', now: new Date() });
+  const response = await t.client().post('/api/v1/auth/email-verification/verify', { token });
+  if (response.status !== 200) throw new Error(`verification failed: ${response.status} ${response.text}`);
 }
 
 /** POST /auth/login from a new client (anonymous until it succeeds). */

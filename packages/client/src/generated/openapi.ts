@@ -5928,7 +5928,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "EMAIL_NOT_VERIFIED" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -6095,7 +6095,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "EMAIL_NOT_VERIFIED" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -8746,7 +8746,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "EMAIL_NOT_VERIFIED" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -12946,7 +12946,7 @@ export interface paths {
         head?: never;
         /**
          * Change an account's role (SUPER_ADMIN only); the target's sessions are revoked
-         * @description Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN).
+         * @description Not on yourself (400). The last SUPER_ADMIN cannot be demoted (409 LAST_SUPER_ADMIN). A customer becomes staff only once its email address is verified (409 EMAIL_NOT_VERIFIED): anyone can register an address they do not own. Demoting a SUPER_ADMIN revokes the staff invitations they sent and have not been accepted.
          *
          *     Requires a session with role SUPER_ADMIN.
          */
@@ -13035,13 +13035,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `LAST_SUPER_ADMIN`: The last SUPER_ADMIN cannot be demoted
+                 *     - `EMAIL_NOT_VERIFIED`: The account has not verified its email address, so it cannot be given a staff role yet
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_LAST_SUPER_ADMIN"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_LAST_SUPER_ADMIN"] | components["schemas"]["Error_EMAIL_NOT_VERIFIED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
@@ -15775,7 +15776,7 @@ export interface paths {
                                     outcome: "done" | "refused";
                                     error: {
                                         /** @enum {string} */
-                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+                                        code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "EMAIL_NOT_VERIFIED" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
                                         message: string;
                                     } | null;
                                 }[];
@@ -19982,7 +19983,7 @@ export interface components {
          * @description Every error code the service answers with
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_PASSWORD" | "INVALID_COUPON" | "INVALID_IMAGE_URL" | "STOCK_RULE_VIOLATION" | "VARIANT_UNAVAILABLE" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_TOKEN_INVALID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "CONFLICT" | "EMAIL_TAKEN" | "ALREADY_VERIFIED" | "ADDRESS_BOOK_FULL" | "DEFAULT_ADDRESS_REQUIRED" | "SLUG_TAKEN" | "SKU_TAKEN" | "VARIANT_OPTIONS_TAKEN" | "CODE_TAKEN" | "INVENTORY_EXISTS" | "RESERVATION_HELD" | "INSUFFICIENT_STOCK" | "CART_EMPTY" | "CART_FULL" | "TOTAL_CHANGED" | "COUPON_EXHAUSTED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "LAST_SUPER_ADMIN" | "EMAIL_NOT_VERIFIED" | "ALREADY_REVIEWED" | "TOKEN_EXPIRED" | "EXPECTATION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "CONSOLE_NOT_BUILT" | "STOREFRONT_NOT_BUILT" | "SERVICE_UNAVAILABLE";
         /** @description The request is invalid; `details` names each field */
         Error_VALIDATION_ERROR: {
             /** @constant */
@@ -20534,6 +20535,23 @@ export interface components {
             error: {
                 /** @constant */
                 code: "LAST_SUPER_ADMIN";
+                message: string;
+                details?: ({
+                    field: string;
+                    message: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+            request_id: string;
+        };
+        /** @description The account has not verified its email address, so it cannot be given a staff role yet */
+        Error_EMAIL_NOT_VERIFIED: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @constant */
+                code: "EMAIL_NOT_VERIFIED";
                 message: string;
                 details?: ({
                     field: string;

@@ -8,7 +8,7 @@ import { notifyDone, notifyError } from '../../lib/notify';
 import { useChangeRole } from './api';
 
 /** A SUPER_ADMIN changes another account's role; it asks first, as the account's sessions end. */
-export function RolePanel({ user }: { user: { public_id: string; email: string; role: Role } }) {
+export function RolePanel({ user }: { user: { public_id: string; email: string; role: Role; email_verified: boolean } }) {
   const [role, setRole] = useState<Role | null>(null);
   const roleChange = useChangeRole(user.public_id);
   const change = async (next: Role) => {
@@ -54,6 +54,11 @@ export function RolePanel({ user }: { user: { public_id: string; email: string; 
           Change role
         </Button>
       </Group>
+      {user.role === 'CUSTOMER' && !user.email_verified ? (
+        <Text c="dimmed" size="sm" mt="xs">
+          A staff role waits until this account verifies its email address: anyone can register an address they do not own.
+        </Text>
+      ) : null}
       {roleChange.isError ? (
         <Text c="red.8" size="sm" mt="xs" role="alert">
           {describe(roleChange.error)}
