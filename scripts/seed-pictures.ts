@@ -69,8 +69,9 @@ export function pictureSvg(shape: Shape, colour: string): string {
 }
 
 /**
- * Why the pictures cannot be drawn here, or null when they can: sharp is a development dependency, so
- * an install made with `--omit=dev` (a server) has none. The seed asks before it makes anything.
+ * Why the pictures cannot be drawn here, or null when they can: sharp loads a native binary, which an
+ * install may lack (a platform without one, a copy of node_modules from another machine). The seed
+ * asks before it makes anything.
  */
 export async function picturesUnavailable(): Promise<string | null> {
   try {

@@ -32,12 +32,12 @@ const CITIES = [
   ['FR', 'Ile-de-France', 'Paris', '75001'],
 ] as const;
 
-// Every product's picture is drawn with sharp, a development dependency: said before anything is made, not halfway.
+// Every product's picture is drawn with sharp, which may not load on every platform: said before anything is made, not halfway.
 const unavailable = await picturesUnavailable();
 if (unavailable) {
   console.error(
-    `npm run seed draws the demo pictures with sharp, a development dependency this install lacks (${unavailable}). ` +
-      "Run it from a full install (`npm install` or `npm ci`), with DATABASE_URL naming this shop's database. Nothing was changed.",
+    `npm run seed draws the demo pictures with sharp, which cannot be loaded here (${unavailable}). ` +
+      "Run `npm ci` again (sharp installs a binary for this platform), or seed from a machine where it loads, with DATABASE_URL naming this shop's database. Nothing was changed.",
   );
   process.exit(1);
 }

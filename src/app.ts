@@ -24,6 +24,7 @@ import { createLogger } from './lib/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import { clientErrorHandler, registerErrorHandling, replyWithError } from './lib/error-handler.js';
 import { securityHeaders } from './lib/security-headers.js';
+import { imageToolsProblem } from './media/clean-image.js';
 import { detailLevel } from './lib/detail-log-level.js';
 import { registerProtocolChecks, serverOptions } from './lib/http-protocol.js';
 import { shuttingDown, waitingForSchema } from './lib/errors.js';
@@ -288,6 +289,13 @@ export async function buildApp({
     startWhenServing(() =>
       followMediaEndpoint(db, endpoint, app.log).catch((error: unknown) => app.log.error({ err: error }, 'moving uploaded images failed')),
     );
+    // Said at start, not at a customer's first photo: the image host encodes every upload with sharp.
+    startWhenServing(() => {
+      void imageToolsProblem().then((problem) => {
+        if (problem)
+          app.log.error({ problem }, 'sharp cannot be loaded: the built-in image host will refuse every upload (run npm ci again)');
+      });
+    });
   }
   const pruner = createPruner({ db, clock, log: app.log, retention: config.retention });
   app.decorate('pruner', pruner);

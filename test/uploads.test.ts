@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { errorOf, signUp } from './helpers/factories.js';
-import { credentials, local, mediaKey, tinyPng, upload } from './helpers/media.js';
+import { errorOf, signInAs, signUp } from './helpers/factories.js';
+import { credentials, local, mediaKey, paddedPng, picture, pngChunk, tinyPng, upload } from './helpers/media.js';
 import { requestAsWritten } from './helpers/raw-http.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -77,7 +77,6 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.equal(response.status, 200, JSON.stringify(response.body));
     const { fileId, name, url, filePath, size, fileType } = response.body;
     assert.equal(fileType, 'image');
-    assert.equal(size, png.length);
     assert.match(fileId, /^[0-9a-f]{32}$/);
     assert.equal(name, `${fileId}.png`);
     assert.equal(filePath, `/ecommerce/reviews/${name}`);
@@ -87,7 +86,11 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.equal(served.status, 200);
     assert.equal(served.headers.get('content-type'), 'image/png');
     assert.equal(served.headers.get('x-content-type-options'), 'nosniff');
-    assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+    // The picture as the host encoded it again (clean-image.ts): the same pixel, the size it says.
+    const bytes = Buffer.from(await served.arrayBuffer());
+    assert.equal(size, bytes.length);
+    const { default: sharp } = await import('sharp');
+    assert.deepEqual(await sharp(bytes).raw().toBuffer(), await sharp(png).raw().toBuffer());
 
     const used = await t.db.selectFrom('upload_tokens').select('used_at').where('token', '=', creds.token).executeTakeFirstOrThrow();
     assert.ok(used.used_at instanceof Date);
@@ -116,7 +119,7 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('the type comes from the content: GIF bytes named x.png are stored and served as GIF', async () => {
-    const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(20)]);
+    const gif = await picture('gif');
     const response = await upload(t, await credentials(t.customer), gif);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.match(response.body.name, /\.gif$/);
@@ -125,15 +128,29 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
   });
 
   test('JPEG and WebP are recognised', async () => {
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);
-    const webp = Buffer.concat([
-      Buffer.from('RIFF', 'latin1'),
-      Buffer.from([24, 0, 0, 0]),
-      Buffer.from('WEBPVP8 ', 'latin1'),
-      Buffer.alloc(12),
-    ]);
+    const [jpeg, webp] = await Promise.all([picture('jpeg'), picture('webp')]);
     assert.match((await upload(t, await credentials(t.customer), jpeg)).body.name, /\.jpg$/);
     assert.match((await upload(t, await credentials(t.customer), webp)).body.name, /\.webp$/);
+  });
+
+  test('a token speaks for its owner as they are when the file arrives: suspended, or no longer staff for product images, it is 403', async () => {
+    const owner = await signInAs(t, 'SUPER_ADMIN');
+    const staff = await signInAs(t, 'ADMIN');
+    const productCreds = await credentials(staff.client, 'products');
+    const files = async () => (await t.db.selectFrom('media_files').select('path').execute()).length;
+    const before = await files();
+    assert.equal((await owner.client.patch(`/api/v1/admin/users/${staff.user.public_id}/role`, { role: 'CUSTOMER' })).status, 200);
+    const demoted = await upload(t, productCreds, tinyPng());
+    assert.equal(demoted.status, 403, JSON.stringify(demoted.body));
+    assert.match(demoted.body.message, /Only admins may upload product images/);
+
+    const buyer = await signUp(t);
+    const reviewCreds = await credentials(buyer.client);
+    assert.equal((await t.admin.post(`/api/v1/admin/users/${buyer.user.public_id}/suspend`)).status, 200);
+    const suspended = await upload(t, reviewCreds, tinyPng());
+    assert.equal(suspended.status, 403, JSON.stringify(suspended.body));
+    assert.match(suspended.body.message, /can no longer upload/);
+    assert.equal(await files(), before, 'nothing stored');
   });
 
   test('a bad signature is 403 and does not use up the token', async () => {
@@ -200,16 +217,60 @@ describe('POST /media/api/v1/files/upload (local image host)', () => {
     assert.equal((await upload(t, creds, tinyPng())).status, 200);
   });
 
-  test('a file over 5 MB is 413; exactly 5 MB is accepted', async () => {
-    const big = Buffer.alloc(FIVE_MB + 1);
-    tinyPng().copy(big);
-    const response = await upload(t, await credentials(t.customer), big);
+  test('a file over 5 MB is 413; exactly 5 MB is accepted, and what is kept is the picture without its padding', async () => {
+    const response = await upload(t, await credentials(t.customer), paddedPng(FIVE_MB + 1));
     assert.equal(response.status, 413);
     assert.match(response.body.message, /5 MB/);
-    const limit = big.subarray(0, FIVE_MB);
-    const ok = await upload(t, await credentials(t.customer), limit);
+    const ok = await upload(t, await credentials(t.customer), paddedPng(FIVE_MB));
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
-    assert.equal(ok.body.size, FIVE_MB);
+    assert.ok(ok.body.size < 1000, `${ok.body.size} bytes kept`);
+  });
+
+  test("a photo's metadata (where it was taken, the camera, the owner) is not kept; its orientation is applied to the pixels", async () => {
+    const { default: sharp } = await import('sharp');
+    // 60 x 20, to be shown turned a quarter (EXIF orientation 6), with GPS and the owner's name.
+    const photo = await sharp({ create: { width: 60, height: 20, channels: 3, background: '#0f766e' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExifMerge({
+        IFD0: { Make: 'PhoneMaker', Model: 'Phone 9', Artist: 'Ada Customer' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' },
+      })
+      .toBuffer();
+    const sent = await sharp(photo).metadata();
+    assert.ok(sent.exif && sent.orientation === 6 && photo.includes('Ada Customer'), 'precondition: the photo carries EXIF');
+    const response = await upload(t, await credentials(t.customer), photo);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const served = Buffer.from(await (await fetch(local(t, response.body.url))).arrayBuffer());
+    const kept = await sharp(served).metadata();
+    assert.equal(kept.exif, undefined, 'no EXIF');
+    assert.equal(kept.xmp, undefined, 'no XMP');
+    assert.equal(kept.orientation, undefined);
+    assert.deepEqual([kept.width, kept.height], [20, 60], 'turned as the camera said');
+    for (const text of ['PhoneMaker', 'Ada Customer', 'GPS']) assert.ok(!served.includes(text), `${text} is gone`);
+  });
+
+  test('bytes that only start like an image, and a picture that declares too many pixels, are 400; a large picture is scaled down', async () => {
+    const creds = await credentials(t.customer);
+    const polyglot = Buffer.from('GIF89a<html><script>alert(document.cookie)</script></html>', 'latin1');
+    const refused = await upload(t, creds, polyglot);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /could not be read as an image/);
+    // A few bytes that declare a 30000 x 30000 picture.
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(30_000, 0);
+    header.writeUInt32BE(30_000, 4);
+    header.set([8, 2, 0, 0, 0], 8);
+    const bomb = Buffer.concat([tinyPng().subarray(0, 8), pngChunk('IHDR', header), tinyPng().subarray(33)]);
+    const huge = await upload(t, creds, bomb);
+    assert.equal(huge.status, 400, JSON.stringify(huge.body));
+    assert.match(huge.body.message, /larger than 40 megapixels/);
+    // The token was never spent on them.
+    const wide = await upload(t, creds, await picture('png', 4000, 100));
+    assert.equal(wide.status, 200, JSON.stringify(wide.body));
+    const { default: sharp } = await import('sharp');
+    const kept = await sharp(Buffer.from(await (await fetch(local(t, wide.body.url))).arrayBuffer())).metadata();
+    assert.deepEqual([kept.width, kept.height], [2560, 64]);
   });
 
   test('missing fields are 400 with an ImageKit-style message in the envelope', async () => {

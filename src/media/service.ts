@@ -26,9 +26,13 @@ import {
 import type { MediaAuth, UploadedFile } from './schemas.js';
 import { IMAGEKIT_UPLOAD_ENDPOINT, signUpload, signingKeys } from './signing.js';
 import { sniffImage, type ImageType } from './sniff.js';
+import { cleanImage } from './clean-image.js';
+import { findUserById } from '../identity/repository.js';
 
 export const TOKEN_TTL_SECONDS = 600;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** An upload encoded again may come out larger than it went in (a PNG squeezed by a better encoder): bounded too. */
+const MAX_STORED_BYTES = 2 * MAX_UPLOAD_BYTES;
 
 const REQUIRED_FIELDS = ['fileName', 'token', 'expire', 'signature', 'publicKey', 'folder'] as const;
 const KNOWN_FOLDERS = new Set(Object.values(MEDIA_FOLDERS));
@@ -107,14 +111,21 @@ export function createMediaService({ db, config, clock, limiter }: MediaDeps) {
     },
 
     /** Second step: the file, read whole (at most 5 MB), is checked and stored, and the token used up. */
-    async storeUpload(permit: UploadPermit, content: Buffer): Promise<UploadedFile> {
-      if (content.length > MAX_UPLOAD_BYTES) throw payloadTooLarge('The file is larger than 5 MB');
-      const type = imageTypeOf(content);
+    async storeUpload(permit: UploadPermit, upload: Buffer): Promise<UploadedFile> {
+      if (upload.length > MAX_UPLOAD_BYTES) throw payloadTooLarge('The file is larger than 5 MB');
+      const type = imageTypeOf(upload);
+      // The picture alone, its metadata (a photo's location) dropped: clean-image.ts.
+      const content = await cleanImage(upload, type);
+      if (content.length > MAX_STORED_BYTES) throw payloadTooLarge('The image is too large once re-encoded; save it smaller');
       const { token, folder, now } = permit;
       // One transaction: an upload refused by the limit, or lost with its connection, leaves its token unused.
       return transaction(db, async (trx) => {
         const userId = await consumeUploadToken(trx, token, folder, now);
         if (userId === null) throw refusal(await findUploadToken(trx, token), folder, now) ?? denied('The token cannot be used');
+        // The token speaks for its owner as they are now: suspended, or no longer staff for the products folder, it is void.
+        const owner = await findUserById(trx, userId);
+        if (!owner || owner.status !== 'ACTIVE') throw denied('The account that asked for this token can no longer upload');
+        if (folder === MEDIA_FOLDERS.products && !hasRole(owner.role, 'ADMIN')) throw forbidden('Only admins may upload product images');
         // Credentials are limited when issued; this bounds the burst tokens from two windows allow.
         await limiter.hit(trx, 'UPLOAD', `files:${userId}`, { enforce: true });
         const fileId = randomBytes(16).toString('hex');

@@ -5,13 +5,28 @@ import type { Client } from './client.js';
 
 /** Upload test data: real image bytes and the two-step upload a storefront performs. */
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG of `bytes` exactly: the 1x1 picture and a private ancillary chunk of padding (metadata the host drops). */
+export function paddedPng(bytes: number): Buffer {
+  const picture = tinyPng();
+  const iend = picture.subarray(picture.length - 12);
+  const padding = pngChunk('prVt', Buffer.alloc(bytes - picture.length - 12));
+  return Buffer.concat([picture.subarray(0, picture.length - 12), padding, iend]);
+}
+
+/** A real picture of a kind, drawn by sharp: `width` x `height` of one colour. */
+export async function picture(kind: 'jpeg' | 'png' | 'gif' | 'webp', width = 48, height = 32): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const canvas = sharp({ create: { width, height, channels: 3, background: '#c2410c' } });
+  return canvas.toFormat(kind).toBuffer();
 }
 
 /** A valid 1x1 RGBA PNG, built byte by byte. */
