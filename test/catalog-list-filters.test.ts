@@ -38,6 +38,24 @@ describe('search', () => {
     await make('underscore', 'snake_case mug', 'plain');
     await make('control', 'Blue Cup', 'nothing here');
     await make('inactiveSku', 'Hidden Sku', 'plain', `QX-INACTIVE-${uniqueSku()}`, 'INACTIVE');
+    await make('boot', 'Waterproof Trail Boot', 'plain');
+    await make('hoodie', 'Zip Hoodie', 'plain');
+    await make('dress', 'Linen Dress', 'plain');
+    await make('pouch', 'Canvas Pouch', 'an accessory for every bag');
+    await make('tee', 'Cotton Tee', 'plain');
+  });
+
+  test('every word is looked for on its own, in any order, and a plural finds its singular', async () => {
+    const search = (words: string) => `category=${cat}&sort=name&search=${encodeURIComponent(words)}`;
+    await expectListed(t.anonymous, search('boots'), [p.boot!]);
+    await expectListed(t.anonymous, search('BOOTS'), [p.boot!]);
+    await expectListed(t.anonymous, search('hoodies'), [p.hoodie!]);
+    await expectListed(t.anonymous, search('dresses'), [p.dress!]);
+    await expectListed(t.anonymous, search('accessories'), [p.pouch!]);
+    await expectListed(t.anonymous, search('tees'), [p.tee!]);
+    await expectListed(t.anonymous, search('boot waterproof'), [p.boot!]);
+    await expectListed(t.anonymous, search('  trail   boots  '), [p.boot!]);
+    await expectListed(t.anonymous, search('waterproof hoodie'), []); // each word must match
   });
 
   test('matches name, description or SKU, case-insensitively, as a substring', async () => {

@@ -231,7 +231,14 @@ export type ProductSortField = (typeof PRODUCT_SORTS)[number];
 
 const productFilters = {
   ...PageQuery,
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of name, description or SKU' })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot")',
+    }),
+  ),
   min_price: Type.Optional(MoneyInput),
   max_price: Type.Optional(MoneyInput),
   in_stock: Type.Optional(

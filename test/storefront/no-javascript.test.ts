@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { keepScreenshot } from '../helpers/browser.js';
 import {
   customer,
   inShop,
@@ -7,6 +9,7 @@ import {
   ordersOf,
   PHONE,
   productPicture,
+  SHOP_RESULTS,
   sidewaysScroll,
   signInThroughShop,
   startShop,
@@ -53,6 +56,15 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('link', { name: product.name }).waitFor(); // the Sand variants cost 52.00
         await page.goto('/search?q=linen&max=40');
         await page.getByText('No products match.').waitFor();
+        // A search that finds nothing offers what is popular instead of a dead end; a plural finds its singular.
+        await page.goto('/search?q=qwertyuiop');
+        await page.getByRole('heading', { name: 'Nothing here for “qwertyuiop”' }).waitFor();
+        const offered = page.getByRole('region', { name: 'Popular right now' });
+        assert.ok((await offered.getByRole('link').count()) > 0, 'products are offered');
+        assert.equal(await sidewaysScroll(page), 0);
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'search-nothing-found-phone.png'));
+        await page.goto('/search?q=LINENS');
+        await page.getByRole('link', { name: product.name }).waitFor();
 
         await page.goto(`/p/${product.slug}`);
         await page.getByRole('link', { name: 'Sand', exact: true }).click();

@@ -18,5 +18,10 @@ export const load: PageServerLoad = (event) =>
     const category = filters.category ? tree.bySlug.get(filters.category) : undefined;
     if (!category) filters.category = '';
     const page = await shop.api.products.list({ ...apiQuery(filters), ...(category ? { category: category.public_id } : {}) });
-    return { products: page.data.map(card), meta: page.meta, filters, categories: flatten(tree.roots), sorts: SORTS };
+    // A search that found nothing is no dead end: the best rated products in stock are offered instead.
+    const suggested =
+      page.meta.total === 0 && filters.q
+        ? (await shop.api.products.list({ sort: '-rating', limit: 4, in_stock: 'true' })).data.map(card)
+        : [];
+    return { products: page.data.map(card), meta: page.meta, filters, categories: flatten(tree.roots), sorts: SORTS, suggested };
   });
