@@ -38,6 +38,12 @@ for (const javaScript of [true, false]) {
           assert.equal(await box.inputValue(), '2', `${typed || 'empty'}: the line is as it was`);
         }
 
+        // More than there is: one message, which says both what happened and what stands in the way.
+        await box.fill('999');
+        await line.getByRole('button', { name: /^Update/ }).click();
+        await page.getByRole('alert').getByText('Your cart is updated, but one item is not available in the quantity you chose.').waitFor();
+        assert.equal(await page.getByText('Your cart is updated.', { exact: true }).count(), 0, 'no second, contradicting notice');
+
         await box.fill('0');
         await line.getByRole('button', { name: /^Update/ }).click();
         await page.getByRole('status').getByText('Removed from your cart.').waitFor();
