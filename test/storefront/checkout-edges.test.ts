@@ -193,8 +193,10 @@ describe('storefront: checkout edges', () => {
 
         await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
         await page.getByRole('button', { name: 'Apply' }).click();
-        await page.getByRole('alert').getByText('That coupon cannot be used for this order.').waitFor();
-        assert.equal(await page.locator('#coupon-error').innerText(), 'Unknown code.', 'the reason, at the field');
+        // One sentence, at the field: the shop's words and the reason together, no second banner far above.
+        await page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.').waitFor();
+        assert.equal(await page.getByRole('alert').count(), 1);
+        assert.equal(await page.locator('#coupon-error').innerText(), 'That coupon cannot be used for this order: unknown code.');
         assert.equal(await page.getByLabel('Coupon code (optional)').getAttribute('aria-invalid'), 'true');
         assert.match(await summary.innerText(), /Total\s+\$90\.00/);
 
@@ -225,6 +227,21 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
       },
       { javaScript: false, viewport: PHONE },
+    );
+  });
+
+  test('with JavaScript, a refused coupon leaves the keyboard at its field, the reason there too', async (t) => {
+    const { product } = await makeShop(app);
+    await checkingOut(
+      t,
+      { variant: product.variants[0]!.id, quantity: 1 },
+      async (page) => {
+        await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.').waitFor();
+        assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
+      },
+      { viewport: PHONE },
     );
   });
 
