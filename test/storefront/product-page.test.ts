@@ -48,8 +48,12 @@ describe('storefront: the product page', () => {
       await page.getByRole('link', { name: 'Sand', exact: true }).click();
       const chosen = variantOf('M', 'Sand');
       await page.getByText(`SKU ${chosen.sku}`).waitFor();
-      await page.getByRole('button', { name: 'Add to cart' }).click();
+      const button = page.getByRole('button', { name: 'Add to cart' });
+      const before = (await button.boundingBox())!.y;
+      await button.click();
       await page.getByText('Added 1 × ').waitFor();
+      // What the add says appears below the button: a second tap still lands on it.
+      assert.equal((await button.boundingBox())!.y, before, 'the button did not move');
       await page.getByText(`SKU ${chosen.sku}`).waitFor();
       assert.equal(new URL(page.url()).searchParams.get('colour'), 'Sand');
       await page.getByRole('button', { name: 'Add to cart' }).click();
