@@ -132,6 +132,17 @@ test('a file that is not this format is refused whole with 400; staff only; size
     errorOf(await t.admin.post(`${API}/cart/items`, undefined, { raw: 'a,b', headers: { 'content-type': 'text/csv' } })).code,
     'UNSUPPORTED_MEDIA_TYPE',
   );
+  // A file saved as Latin-1 (as spreadsheets often do): refused with its line, not imported with "Caf\uFFFD" names.
+  const sku = uniqueSku();
+  const latin1 = Buffer.from(csv(`,Caf\u00e9 cr\u00e8me,,,${sku},A,,1.00,,,`), 'latin1');
+  const garbled = await t.admin.post(`${API}/admin/imports/products?mode=all_or_nothing`, undefined, {
+    raw: latin1,
+    headers: { 'content-type': 'text/csv' },
+  });
+  const refused = errorOf(garbled);
+  assert.equal(refused.code, 'VALIDATION_ERROR', garbled.text);
+  assert.match(refused.message, /not UTF-8 text \(line 2\)/);
+  assert.equal((await t.db.selectFrom('variants').select('id').where('sku', '=', sku).execute()).length, 0, 'nothing imported');
   const huge = `sku,variant_name\r\n${'X'.repeat(6 * 1024 * 1024)},y\r\n`;
   assert.equal(errorOf(await upload(huge, 'validate')).code, 'PAYLOAD_TOO_LARGE');
 });

@@ -12,8 +12,8 @@ export interface Response<T = any> {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Raw body text, sent as is (for malformed JSON tests). */
-  raw?: string;
+  /** Raw body, sent as is (malformed JSON, a file's bytes). */
+  raw?: string | Uint8Array;
   headers?: Record<string, string>;
   /** false: send no CSRF header; a string: send that one. */
   csrf?: boolean | string;
@@ -59,7 +59,7 @@ export class Client {
       headers['x-csrf-token'] = typeof options.csrf === 'string' ? options.csrf : await this.csrf();
       if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    let payload: string | undefined;
+    let payload: string | Uint8Array | undefined;
     if (options.raw !== undefined) payload = options.raw;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
