@@ -80,6 +80,7 @@ describe('managing endpoints', () => {
       { url: 'ftp://127.0.0.1/hooks', event_types: ['order.placed'] },
       { url: 'http://user:pass@127.0.0.1/hooks', event_types: ['order.placed'] },
       { url: 'not a url', event_types: ['order.placed'] },
+      { url: `${new URL(receiver.url).origin.replace(/:\d+$/, '')}:0/hooks`, event_types: ['order.placed'] },
       { url: receiver.url, event_types: ['order.placed'], secret: 'whsec_mine' },
     ]) {
       const response = await t.superAdmin.post(ENDPOINTS, body);

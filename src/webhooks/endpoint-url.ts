@@ -29,6 +29,8 @@ export async function checkEndpointUrl(
   }
   if (url.username || url.password) throw refuse('must not carry a user name or password (put a token in the path or query instead)');
   if (url.hash) throw refuse('must not have a fragment');
+  // Port 0 is no port anything listens on: every attempt would fail.
+  if (url.port === '0') throw refuse('must not name port 0');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const addresses = isIP(host) ? [host] : await resolveBriefly(host, rules.resolve);
   for (const address of addresses) {
