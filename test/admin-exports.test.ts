@@ -103,3 +103,35 @@ test('staff only', async () => {
   }
   assert.equal(errorOf(await t.admin.get(`${API}/admin/exports/orders?status=LOST`)).code, 'VALIDATION_ERROR');
 });
+
+test('every export is audited: who took it, which export, its filters and how many rows', async () => {
+  const taken = async (path: string) => {
+    const response = await t.admin.get(`${API}/admin/exports/${path}`);
+    assert.equal(response.status, 200, response.text);
+    return Number(response.headers.get('x-total-rows'));
+  };
+  const rows = {
+    accounts: await taken('accounts?role=CUSTOMER'),
+    orders: await taken('orders?status=PLACED'),
+    products: await taken('products'),
+  };
+  const entries = await t.db
+    .selectFrom('audit_log')
+    .select(['actor_public_id', 'entity_type', 'changes'])
+    .where('action', '=', 'data.export')
+    .orderBy('id', 'desc')
+    .limit(3)
+    .execute();
+  const byExport = new Map(entries.map((entry) => [(entry.changes as any).after.export as string, entry]));
+  for (const [what, filters] of [
+    ['accounts', { role: 'CUSTOMER' }],
+    ['orders', { status: 'PLACED' }],
+    ['products', {}],
+  ] as const) {
+    const entry = byExport.get(what);
+    assert.ok(entry, `${what} audited`);
+    assert.equal(entry.actor_public_id, t.admin.user.public_id);
+    assert.equal(entry.entity_type, 'export');
+    assert.deepEqual((entry.changes as any).after, { export: what, filters, rows: rows[what] });
+  }
+});

@@ -31,7 +31,7 @@ export const adminUserRoutes =
         response: { 200: Type.String(), ...errorResponses() },
       },
       handler: async (request, reply) => {
-        const { total, batches } = await adminUsers.export(request.query);
+        const { total, batches } = await adminUsers.export(authedCtxOf(request), request.query);
         return sendCsvStream(reply, 'accounts.csv', ACCOUNT_CSV_COLUMNS, batches, total);
       },
     });

@@ -1,7 +1,7 @@
 import { accountExportBatches, countAccountsForExport, type AccountExportFilters } from './export-repository.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Role, UserRow } from '../db/schema.js';
-import { writeAudit } from '../audit/audit-log.js';
+import { auditExport, writeAudit } from '../audit/audit-log.js';
 import { findUserByPublicId, lockSuperAdmins, updateUser } from '../identity/repository.js';
 import { toUser, type User } from '../identity/schemas.js';
 import { revokeSessions } from '../identity/sessions-repository.js';
@@ -58,8 +58,10 @@ export function createAdminUserService({ db, clock }: { db: Db; clock: Clock }) 
 
   return {
     /** Every matching account for a CSV export: how many, and the rows a batch at a time. */
-    async export(filters: AccountExportFilters) {
-      return { total: await countAccountsForExport(db, filters), batches: accountExportBatches(db, filters) };
+    async export(ctx: AuthedCtx, filters: AccountExportFilters) {
+      const total = await countAccountsForExport(db, filters);
+      await auditExport(db, ctx, 'accounts', filters, total);
+      return { total, batches: accountExportBatches(db, filters) };
     },
 
     async list(query: AdminUserListQuery) {

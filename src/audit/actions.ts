@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = {
   'webhook.redeliver': 'A webhook delivery sent again',
   'webhook.redeliver_failed': "A webhook endpoint's failed deliveries sent again",
   'user.admin_create': 'An administrator created or raised by the admin:create command',
+  'data.export': 'A CSV export of accounts, orders or products: its filters and how many rows it held',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -24,6 +24,19 @@ export async function writeAudit(db: Executor, ctx: Ctx, entry: AuditEntry): Pro
   await insertAuditEntry(db, auditRow(ctx, entry));
 }
 
+/**
+ * A bulk export of the shop's data (every customer's email and spend, every order): who took it, with
+ * which filters, and how many rows, as a data protection officer would ask.
+ */
+export function auditExport(db: Executor, ctx: Ctx, what: 'accounts' | 'orders' | 'products', filters: object, rows: number) {
+  return writeAudit(db, ctx, {
+    action: 'data.export',
+    entityType: 'export',
+    entityPublicId: null,
+    changes: { before: null, after: { export: what, filters, rows } },
+  });
+}
+
 /** Many entries made by one request (a catalog import), in order, in as few statements as they fit. */
 export async function writeAudits(db: Executor, ctx: Ctx, entries: readonly AuditEntry[]): Promise<void> {
   await insertAuditEntries(

@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_TYPES = [
   'review',
   'expense',
   'webhook_endpoint',
+  'export',
 ] as const;
 export type AuditEntityTypeName = (typeof AUDIT_ENTITY_TYPES)[number];
 export const AuditEntityType = Type.Unsafe<AuditEntityTypeName>(

@@ -102,7 +102,7 @@ export const catalogAdminRoutes =
         response: { 200: Type.String(), ...errorResponses() },
       },
       handler: async (request, reply) => {
-        const { total, batches } = await catalog.exportProducts(request.query);
+        const { total, batches } = await catalog.exportProducts(authedCtxOf(request), request.query);
         return sendCsvStream(reply, 'products.csv', PRODUCT_CSV_COLUMNS, batches, total);
       },
     });

@@ -1,7 +1,7 @@
 import type { Db, Executor, Trx } from '../db/database.js';
 import type { ImageJson, ProductRow, VariantRow } from '../db/schema.js';
 import { transaction } from '../db/transaction.js';
-import { writeAudit, writeAudits } from '../audit/audit-log.js';
+import { auditExport, writeAudit, writeAudits } from '../audit/audit-log.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
 import { notFound, skuTaken, slugTaken, validationError, variantOptionsTaken } from '../lib/errors.js';
@@ -207,8 +207,10 @@ export function createCatalogAdminService({ db, clock, media }: { db: Db; clock:
     },
 
     /** Every live product with the status asked for, as the import's CSV rows: how many, and the rows a batch at a time. */
-    async exportProducts(filters: ProductExportFilters) {
-      return { total: await countProductRowsForExport(db, filters), batches: productExportBatches(db, filters) };
+    async exportProducts(ctx: AuthedCtx, filters: ProductExportFilters) {
+      const total = await countProductRowsForExport(db, filters);
+      await auditExport(db, ctx, 'products', filters, total);
+      return { total, batches: productExportBatches(db, filters) };
     },
 
     async getProduct(publicId: string): Promise<AdminProduct> {

@@ -122,7 +122,7 @@ export const orderRoutes =
         response: { 200: Type.String(), ...errorResponses() },
       },
       handler: async (request, reply) => {
-        const { total, batches } = await orders.adminExport(request.query);
+        const { total, batches } = await orders.adminExport(authedCtxOf(request), request.query);
         return sendCsvStream(reply, 'orders.csv', ORDER_CSV_COLUMNS, batches, total);
       },
     });

@@ -1,7 +1,7 @@
 import type { Db, Trx } from '../db/database.js';
 import type { OrderRow } from '../db/schema.js';
 import { countOrdersForExport, orderExportBatches, type OrderExportFilters } from './export-repository.js';
-import { writeAudit } from '../audit/audit-log.js';
+import { auditExport, writeAudit } from '../audit/audit-log.js';
 import { releaseCouponUse } from '../coupons/redemption.js';
 import { findUserById } from '../identity/repository.js';
 import { releaseStock, shipStock } from '../inventory/stock-repository.js';
@@ -164,8 +164,10 @@ export function createOrderService({ db, clock }: { db: Db; clock: Clock }) {
     adminGet: (publicId: string) => detail(publicId),
 
     /** Every matching order for a CSV export: how many, and the rows a batch at a time. */
-    async adminExport(filters: OrderExportFilters) {
-      return { total: await countOrdersForExport(db, filters), batches: orderExportBatches(db, filters) };
+    async adminExport(ctx: AuthedCtx, filters: OrderExportFilters) {
+      const total = await countOrdersForExport(db, filters);
+      await auditExport(db, ctx, 'orders', filters, total);
+      return { total, batches: orderExportBatches(db, filters) };
     },
 
     async adminChangeStatus(ctx: AuthedCtx, publicId: string, change: OrderStatusChange): Promise<AdminOrderDetail> {

@@ -128,6 +128,7 @@ export const AUDIT_ACTIONS = valuesOf<AuditAction>()([
   'webhook.test',
   'webhook.redeliver',
   'webhook.redeliver_failed',
+  'data.export',
 ]);
 export const AUDIT_ENTITY_TYPES = valuesOf<AuditEntityType>()([
   'order',
@@ -142,6 +143,7 @@ export const AUDIT_ENTITY_TYPES = valuesOf<AuditEntityType>()([
   'session',
   'staff_invitation',
   'webhook_endpoint',
+  'export',
 ]);
 
 export const INVITATION_STATES = valuesOf<InvitationState>()(['PENDING', 'ACCEPTED', 'EXPIRED', 'REVOKED']);

@@ -79,6 +79,7 @@ const KIND: Record<AuditEntityType, string> = {
   session: 'Session',
   staff_invitation: 'Invitation',
   webhook_endpoint: 'Webhook endpoint',
+  export: 'Export',
 };
 
 export const entityTypeLabel = (type: AuditEntityType) => KIND[type].replace(/ of$/, '');
