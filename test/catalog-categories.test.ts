@@ -262,7 +262,7 @@ describe('GET /categories/{cat}/products', () => {
     const parent = await createCategory(t.admin, { name: 'Shop Parent' });
     const child = await createCategory(t.admin, { name: 'Shop Child', parent_public_id: parent.public_id });
     const a = await makeProduct(t.admin, { name: 'Shop A', categories: [parent.public_id] });
-    const b = await makeProduct(t.admin, { name: 'Shop B', categories: [child.public_id] });
+    const b = await makeProduct(t.admin, { name: 'Shop Bravo', categories: [child.public_id] });
     await makeProduct(t.admin, { name: 'Shop Draft', status: 'DRAFT', categories: [child.public_id] });
     await makeProduct(t.admin, { name: 'Shop Elsewhere' });
 
@@ -271,7 +271,7 @@ describe('GET /categories/{cat}/products', () => {
     assert.deepEqual(idsOf(response), [a.id, b.id]);
     assert.deepEqual(response.body.meta, { page: 1, limit: 20, total: 2, totalPages: 1, hasNext: false, hasPrev: false });
     assert.deepEqual(idsOf(await t.anonymous.get(`${API}/categories/${child.public_id}/products`)), [b.id]);
-    assert.deepEqual(idsOf(await t.anonymous.get(`${API}/categories/${parent.public_id}/products?search=shop b`)), [b.id]);
+    assert.deepEqual(idsOf(await t.anonymous.get(`${API}/categories/${parent.public_id}/products?search=bravo%20shop`)), [b.id]);
     assert.equal((await t.anonymous.get(`${API}/categories/${parent.public_id}/products?sort=bogus`)).status, 400);
   });
 });
