@@ -38,18 +38,6 @@ export function revokeInvitationsSentBy(
     .execute();
 }
 
-/** Whether whoever sent an invitation may still send one: an active SUPER_ADMIN. */
-export async function inviterStillEntitled(db: Executor, invitation: Pick<InvitationRow, 'invited_by_user_id'>): Promise<boolean> {
-  const inviter = await db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', invitation.invited_by_user_id)
-    .where('role', '=', 'SUPER_ADMIN')
-    .where('status', '=', 'ACTIVE')
-    .executeTakeFirst();
-  return inviter !== undefined;
-}
-
 export function insertInvitation(
   db: Executor,
   row: Pick<InvitationRow, 'public_id' | 'email' | 'role' | 'token_hash' | 'invited_by_user_id' | 'expires_at'>,

@@ -3,7 +3,7 @@ import type { AuthService } from '../auth/service.js';
 import { writeAudit } from '../audit/audit-log.js';
 import type { Db, Executor } from '../db/database.js';
 import { transaction } from '../db/transaction.js';
-import { findUserByEmail, insertUser } from '../identity/repository.js';
+import { findUserByEmail, findUserById, insertUser } from '../identity/repository.js';
 import { normalizeEmail, requireStrongPassword } from '../identity/rules.js';
 import { toUser, type User } from '../identity/schemas.js';
 import type { Clock } from '../lib/clock.js';
@@ -19,7 +19,6 @@ import {
   countInvitations,
   findInvitation,
   insertInvitation,
-  inviterStillEntitled,
   listInvitations,
   revokeOpenInvitation,
   type InvitationRow,
@@ -64,7 +63,9 @@ export function createStaffInvitations(deps: {
   async function openInvitation(trx: Executor, token: string, lock: boolean) {
     const row = await findInvitation(trx, { tokenHash: hashToken(token) }, lock);
     if (!row) throw notFound('Invitation');
-    if (stateOf(row, clock.now()) !== 'PENDING' || !(await inviterStillEntitled(trx, row))) throw tokenExpired();
+    if (stateOf(row, clock.now()) !== 'PENDING') throw tokenExpired();
+    const sender = await findUserById(trx, row.invited_by_user_id);
+    if (sender?.role !== 'SUPER_ADMIN' || sender.status !== 'ACTIVE') throw tokenExpired();
     return row;
   }
 
