@@ -193,7 +193,7 @@ describe('POST /orders: the order placed', () => {
     });
     const email = await queuedOrderEmail(taxed, 'order_placed', order.public_id);
     assert.ok(
-      email.text.includes(`Subtotal: 100.00 EUR\nDiscount (${coupon.code}): -10.00 EUR\nShipping: Free\nTax: 7.43 EUR\nTotal: 97.43 EUR\n`),
+      email.text.includes(`Subtotal: €100.00\nDiscount (${coupon.code}): -€10.00\nShipping: Free\nTax: €7.43\nTotal: €97.43\n`),
       email.text,
     );
     assertReconciles(email.text, 'EUR');

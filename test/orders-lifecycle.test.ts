@@ -85,7 +85,7 @@ describe('POST /orders/{ord}/cancel', () => {
       const mail = await queuedOrderEmail(t, 'order_cancelled', orderId);
       assert.ok(
         mail.text.includes(
-          `Subtotal: 30.00 USD\nDiscount (${coupon.code}): -2.00 USD\nShipping: 10.00 USD\nTotal: 38.00 USD\n\nYour payment of 38.00 USD was refunded in full.`,
+          `Subtotal: $30.00\nDiscount (${coupon.code}): -$2.00\nShipping: $10.00\nTotal: $38.00\n\nYour payment of $38.00 was refunded in full.`,
         ),
         mail.text,
       );

@@ -39,8 +39,21 @@ function build(title: string, blocks: Block[], action?: { label: string; url: st
   return { subject: title, text, html: layout(title, blocks, action), link: action?.url ?? null };
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 /**
- * An order's lines, one entry each: `2 x Tee (Size: M), 19.99 each: 39.98 USD`. A message queued before
+ * An amount as the storefront shows it (`$48.00`, `€6.50`), so the email and the order page read alike. Display
+ * only: the stored decimal string has at most two decimals and ten digits, which a double holds exactly enough
+ * to print to the cent.
+ */
+function money(amount: string, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency })));
+  return format.format(Number(amount));
+}
+
+/**
+ * An order's lines, one entry each: `2 x Tee (Size: M), $19.99 each: $39.98`. A message queued before
  * order emails carried their lines (and address) renders without them.
  */
 const orderLines = (items: OrderEmailLine[] | undefined, currency: string): Block[] => {
@@ -48,7 +61,7 @@ const orderLines = (items: OrderEmailLine[] | undefined, currency: string): Bloc
   const line = (item: OrderEmailLine) => {
     const options = Object.entries(item.options).map(([name, value]) => `${name}: ${value}`);
     const variant = options.length > 0 ? ` (${options.join(', ')})` : '';
-    return `${item.quantity} x ${item.product_name}${variant}, ${item.unit_price} each: ${item.line_total} ${currency}`;
+    return `${item.quantity} x ${item.product_name}${variant}, ${money(item.unit_price, currency)} each: ${money(item.line_total, currency)}`;
   };
   return [{ list: items.map(line) }];
 };
@@ -63,17 +76,17 @@ const orderLines = (items: OrderEmailLine[] | undefined, currency: string): Bloc
 const orderAmounts = (amounts: Partial<OrderEmailAmounts> & { total: string }, currency: string): Block[] => {
   const { subtotal, discount_total: discount, shipping_total: shipping, tax_total: tax, coupon_code: code } = amounts;
   if (subtotal === undefined || discount === undefined || shipping === undefined || tax === undefined) {
-    return [`Total: ${amounts.total} ${currency}.`];
+    return [`Total: ${money(amounts.total, currency)}.`];
   }
-  const money = (amount: string) => `${amount} ${currency}`;
+  const shown = (amount: string) => money(amount, currency);
   return [
     {
       lines: [
-        `Subtotal: ${money(subtotal)}`,
-        ...(toCents(discount) !== 0 ? [`Discount${code ? ` (${code})` : ''}: -${money(discount)}`] : []),
-        `Shipping: ${toCents(shipping) === 0 ? 'Free' : money(shipping)}`,
-        ...(toCents(tax) !== 0 ? [`Tax: ${money(tax)}`] : []),
-        `Total: ${money(amounts.total)}`,
+        `Subtotal: ${shown(subtotal)}`,
+        ...(toCents(discount) !== 0 ? [`Discount${code ? ` (${code})` : ''}: -${shown(discount)}`] : []),
+        `Shipping: ${toCents(shipping) === 0 ? 'Free' : shown(shipping)}`,
+        ...(toCents(tax) !== 0 ? [`Tax: ${shown(tax)}`] : []),
+        `Total: ${shown(amounts.total)}`,
       ],
     },
   ];
@@ -143,7 +156,7 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
       return build(
         'Reset your password',
         [
-          'We received a request to reset your password. The link is valid for 1 hour and works once.',
+          'We received a request to reset your password. The link works once, for one hour.',
           'If you did not ask for this, ignore this email; your password stays as it is.',
         ],
         {
@@ -181,7 +194,7 @@ export function renderEmail({ kind, payload }: QueuedEmail, publicBaseUrl: strin
             : `We are sorry: your order ${payload.order_number} was cancelled by the shop, and nothing from it will be sent.`,
           ...orderLines(payload.items, payload.currency),
           ...orderAmounts(payload, payload.currency),
-          ...(payload.refunded ? [`Your payment of ${payload.total} ${payload.currency} was refunded in full.`] : []),
+          ...(payload.refunded ? [`Your payment of ${money(payload.total, payload.currency)} was refunded in full.`] : []),
         ],
         orderPage(publicBaseUrl, payload.order_public_id),
       );

@@ -25,10 +25,13 @@ export async function queuedOrderEmail(
  * the subtotal less the discount plus shipping and tax is its total. Read from the text, summed in integer cents.
  */
 export function assertReconciles(text: string, currency: string): void {
-  // The currency is an ISO 4217 code (three letters): safe inside a pattern.
-  const amount = `(\\d+\\.\\d{2}) ${currency}`;
-  const find = (pattern: string) => new RegExp(`^${pattern}$`, 'm').exec(text)?.[1];
-  const lines = [...text.matchAll(new RegExp(`^- .*: ${amount}$`, 'gm'))].map((m) => toCents(m[1]!));
+  // Amounts are printed as the shop shows them ($1,234.50): the currency's sign, then digits grouped by commas.
+  const sign = new Intl.NumberFormat('en-US', { style: 'currency', currency })
+    .formatToParts(0)
+    .find((part) => part.type === 'currency')!.value;
+  const amount = `${sign.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\d,]+\\.\\d{2})`;
+  const find = (pattern: string) => new RegExp(`^${pattern}$`, 'm').exec(text)?.[1]?.replaceAll(',', '');
+  const lines = [...text.matchAll(new RegExp(`^- .*: ${amount}$`, 'gm'))].map((m) => toCents(m[1]!.replaceAll(',', '')));
   const subtotal = find(`Subtotal: ${amount}`);
   const total = find(`Total: ${amount}`);
   assert.ok(lines.length > 0 && subtotal !== undefined && total !== undefined, `no lines, subtotal or total in:\n${text}`);

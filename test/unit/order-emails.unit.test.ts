@@ -71,10 +71,10 @@ describe('order placed', () => {
     assert.equal(email.subject, 'Order ORD-000042 is confirmed');
     assert.equal(email.link, `${BASE}/orders/ord_abc`);
     for (const part of [
-      '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD',
-      '- 1 x Mug, 5.01 each: 5.01 USD',
+      '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), $19.99 each: $39.98',
+      '- 1 x Mug, $5.01 each: $5.01',
       // No discount and no tax: no lines for them.
-      'Subtotal: 44.99 USD\nShipping: 10.00 USD\nTotal: 54.99 USD',
+      'Subtotal: $44.99\nShipping: $10.00\nTotal: $54.99',
       'Shipping to:\n\nAda "<script>" Lovelace\n12 St James’s Square\nLondon, London SW1Y 4JH\nGB\n+44 20 7946 0000',
       `View your order: ${BASE}/orders/ord_abc`,
     ]) {
@@ -86,7 +86,7 @@ describe('order placed', () => {
     assert.ok(!email.html.includes('<b>bold</b>'), email.html);
     assert.ok(!email.html.includes('<script>'), email.html);
     assert.ok(
-      email.html.includes('<li>2 x Tee &lt;b&gt;bold&lt;/b&gt; (Size: M, Colour: Blue &amp; Green), 19.99 each: 39.98 USD</li>'),
+      email.html.includes('<li>2 x Tee &lt;b&gt;bold&lt;/b&gt; (Size: M, Colour: Blue &amp; Green), $19.99 each: $39.98</li>'),
       email.html,
     );
     assert.ok(
@@ -102,16 +102,16 @@ describe('order placed', () => {
     const email = renderEmail({ kind: 'order_placed', payload: old as EmailPayloads['order_placed'] }, BASE);
     assert.equal(
       email.text,
-      `Thank you for your order ORD-000042.\n\nTotal: 54.99 USD.\n\nWe will email you again when it ships.\n\nView your order: ${BASE}/orders/ord_abc\n`,
+      `Thank you for your order ORD-000042.\n\nTotal: $54.99.\n\nWe will email you again when it ships.\n\nView your order: ${BASE}/orders/ord_abc\n`,
     );
   });
 
   test('a message queued with lines but before emails carried the amounts states the total alone, as it did', () => {
     const { subtotal: _s, discount_total: _d, shipping_total: _sh, tax_total: _t, coupon_code: _c, ...old } = placed;
     const email = renderEmail({ kind: 'order_placed', payload: old as EmailPayloads['order_placed'] }, BASE);
-    assert.ok(email.text.includes('- 1 x Mug, 5.01 each: 5.01 USD\n\nTotal: 54.99 USD.\n\nShipping to:'), email.text);
+    assert.ok(email.text.includes('- 1 x Mug, $5.01 each: $5.01\n\nTotal: $54.99.\n\nShipping to:'), email.text);
     assert.doesNotMatch(email.text, /Subtotal|Shipping: /);
-    assert.ok(email.html.includes('<p>Total: 54.99 USD.</p>'), email.html);
+    assert.ok(email.html.includes('<p>Total: $54.99.</p>'), email.html);
   });
 });
 
@@ -142,8 +142,8 @@ describe('order placed: the amounts reconcile the lines with the total', () => {
     assert.ok(
       email.text.includes(
         [
-          '- 1 x Everyday Backpack 20L (colour: Charcoal), 65.00 each: 65.00 USD',
-          'Subtotal: 65.00 USD\nDiscount (WELCOME10): -6.50 USD\nShipping: 10.00 USD\nTotal: 68.50 USD',
+          '- 1 x Everyday Backpack 20L (colour: Charcoal), $65.00 each: $65.00',
+          'Subtotal: $65.00\nDiscount (WELCOME10): -$6.50\nShipping: $10.00\nTotal: $68.50',
           'Shipping to:',
         ].join('\n\n'),
       ),
@@ -151,7 +151,7 @@ describe('order placed: the amounts reconcile the lines with the total', () => {
     );
     assert.doesNotMatch(email.text, /Tax/);
     assert.ok(
-      email.html.includes('<p>Subtotal: 65.00 USD<br>Discount (WELCOME10): -6.50 USD<br>Shipping: 10.00 USD<br>Total: 68.50 USD</p>'),
+      email.html.includes('<p>Subtotal: $65.00<br>Discount (WELCOME10): -$6.50<br>Shipping: $10.00<br>Total: $68.50</p>'),
       email.html,
     );
   });
@@ -164,17 +164,14 @@ describe('order placed: the amounts reconcile the lines with the total', () => {
       },
       BASE,
     );
-    assert.ok(
-      email.text.includes('Subtotal: 65.00 USD\nDiscount (WELCOME10): -6.50 USD\nShipping: Free\nTax: 4.83 USD\nTotal: 63.33 USD'),
-      email.text,
-    );
+    assert.ok(email.text.includes('Subtotal: $65.00\nDiscount (WELCOME10): -$6.50\nShipping: Free\nTax: $4.83\nTotal: $63.33'), email.text);
   });
 
   test('a discount without a coupon code is still listed; the HTML part escapes the code', () => {
     const uncoded = renderEmail({ kind: 'order_placed', payload: { ...backpack, coupon_code: null } }, BASE);
-    assert.ok(uncoded.text.includes('\nDiscount: -6.50 USD\n'), uncoded.text);
+    assert.ok(uncoded.text.includes('\nDiscount: -$6.50\n'), uncoded.text);
     const odd = renderEmail({ kind: 'order_placed', payload: { ...backpack, coupon_code: 'A<B>&C' } }, BASE);
-    assert.ok(odd.html.includes('Discount (A&lt;B&gt;&amp;C): -6.50 USD'), odd.html);
+    assert.ok(odd.html.includes('Discount (A&lt;B&gt;&amp;C): -$6.50'), odd.html);
   });
 });
 
@@ -187,21 +184,21 @@ describe('order cancelled', () => {
       email.text,
       [
         'You cancelled your order ORD-000042.',
-        '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), 19.99 each: 39.98 USD\n- 1 x Mug, 5.01 each: 5.01 USD',
-        'Subtotal: 44.99 USD\nDiscount (SAVE10): -4.50 USD\nShipping: 10.00 USD\nTax: 3.34 USD\nTotal: 53.83 USD',
-        'Your payment of 53.83 USD was refunded in full.',
+        '- 2 x Tee <b>bold</b> (Size: M, Colour: Blue & Green), $19.99 each: $39.98\n- 1 x Mug, $5.01 each: $5.01',
+        'Subtotal: $44.99\nDiscount (SAVE10): -$4.50\nShipping: $10.00\nTax: $3.34\nTotal: $53.83',
+        'Your payment of $53.83 was refunded in full.',
         `View your order: ${BASE}/orders/ord_abc`,
       ].join('\n\n') + '\n',
     );
     assert.ok(!email.html.includes('<b>bold</b>'), email.html);
-    assert.ok(email.html.includes('<li>1 x Mug, 5.01 each: 5.01 USD</li>'), email.html);
-    assert.ok(email.html.includes('<p>Subtotal: 44.99 USD<br>Discount (SAVE10): -4.50 USD<br>'), email.html);
+    assert.ok(email.html.includes('<li>1 x Mug, $5.01 each: $5.01</li>'), email.html);
+    assert.ok(email.html.includes('<p>Subtotal: $44.99<br>Discount (SAVE10): -$4.50<br>'), email.html);
   });
 
   test('a message queued before emails carried the amounts states the total alone, and the refund', () => {
     const { subtotal: _s, discount_total: _d, shipping_total: _sh, tax_total: _t, coupon_code: _c, ...old } = cancelled();
     const email = renderEmail({ kind: 'order_cancelled', payload: old as EmailPayloads['order_cancelled'] }, BASE);
-    assert.ok(email.text.includes('5.01 USD\n\nTotal: 53.83 USD.\n\nYour payment of 53.83 USD was refunded in full.'), email.text);
+    assert.ok(email.text.includes('$5.01\n\nTotal: $53.83.\n\nYour payment of $53.83 was refunded in full.'), email.text);
   });
 
   test('by staff: says the shop cancelled it; without a refund, no refund is claimed', () => {
