@@ -4,20 +4,24 @@ import { useState } from 'react';
 import { ROLES, type Role } from '../../api/domain';
 import { describe } from '../../lib/errors';
 import { titleCase } from '../../lib/format';
-import { notifyDone, notifyError } from '../../lib/notify';
+import { notifyDone } from '../../lib/notify';
 import { useChangeRole } from './api';
 
-/** A SUPER_ADMIN changes another account's role; it asks first, as the account's sessions end. */
+/**
+ * A SUPER_ADMIN changes another account's role; it asks first, as the account's sessions end. A
+ * refusal is said once, in the panel: a staff role for an unverified customer is not offered to send.
+ */
 export function RolePanel({ user }: { user: { public_id: string; email: string; role: Role; email_verified: boolean } }) {
   const [role, setRole] = useState<Role | null>(null);
   const roleChange = useChangeRole(user.public_id);
+  const unverifiedCustomer = user.role === 'CUSTOMER' && !user.email_verified;
   const change = async (next: Role) => {
     try {
       await roleChange.mutateAsync(next);
       setRole(null);
       notifyDone(`Role changed to ${titleCase(next)}; the account's sessions have ended`);
-    } catch (error) {
-      notifyError(error, 'Role not changed');
+    } catch {
+      // Shown below the field from the mutation's error.
     }
   };
   return (
@@ -35,7 +39,7 @@ export function RolePanel({ user }: { user: { public_id: string; email: string; 
           w={180}
         />
         <Button
-          disabled={!role || role === user.role}
+          disabled={!role || role === user.role || unverifiedCustomer}
           loading={roleChange.isPending}
           onClick={() =>
             role &&
@@ -54,7 +58,7 @@ export function RolePanel({ user }: { user: { public_id: string; email: string; 
           Change role
         </Button>
       </Group>
-      {user.role === 'CUSTOMER' && !user.email_verified ? (
+      {unverifiedCustomer ? (
         <Text c="dimmed" size="sm" mt="xs">
           A staff role waits until this account verifies its email address: anyone can register an address they do not own.
         </Text>
