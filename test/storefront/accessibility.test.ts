@@ -155,6 +155,33 @@ describe('storefront: accessibility and small screens', () => {
       { viewport: PHONE },
     );
   });
+
+  test("the header's account and cart are finger-sized on a phone, signed in (an icon alone) or not", async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        const sizes = () =>
+          page.locator('header nav.you a').evaluateAll((links) =>
+            links.map((a) => {
+              const box = a.getBoundingClientRect();
+              return `${a.getAttribute('aria-label') ?? a.textContent?.trim()}: ${Math.round(box.width)} x ${Math.round(box.height)}`;
+            }),
+          );
+        await page.goto('/');
+        const guest = await sizes();
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/');
+        await page.getByRole('banner').getByRole('link', { name: 'Account' }).waitFor();
+        for (const size of [...guest, ...(await sizes())]) {
+          const [width, height] = size.split(': ')[1]!.split(' x ').map(Number) as [number, number];
+          assert.ok(width >= 44 && height >= 44, `${size}: under 44 x 44`);
+        }
+      },
+      { viewport: PHONE },
+    );
+  });
 });
 
 /** WCAG contrast ratio of two `rgb(...)` colours. */

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
-import { customer, inShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { keepScreenshot } from '../helpers/browser.js';
+import { customer, inShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
  * The account's address book in the shop: add an address, make it the default for billing, remove
- * the old one, each confirmed on the page and in the API's data; with JavaScript and without (the
+ * the old one (after a yes), each confirmed on the page and in the API's data; with JavaScript and without (the
  * forms post and the page comes back).
  */
 const { t: app, browser } = await startShop();
@@ -46,7 +48,18 @@ for (const javaScript of [true, false]) {
         const added = page.getByRole('listitem').filter({ hasText: street });
         await added.getByText('Default billing').waitFor();
 
+        // Removing asks first, under that address; "Keep it" leaves the book as it was.
+        const question = page.locator('p').filter({ hasText: 'Remove this address from your book?' });
         await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
+        await question.waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, `address-remove-asks-${javaScript ? 'js' : 'no-js'}-phone.png`));
+        if (javaScript)
+          assert.equal(await question.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is on the question');
+        await page.getByRole('link', { name: 'Keep it' }).click();
+        await question.waitFor({ state: 'detached' });
+        assert.equal((await addresses()).length, 2, 'nothing removed yet');
+        await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
+        await page.getByRole('button', { name: `Yes, remove ${first.address_1}` }).click();
         await page.getByRole('status').getByText('Address removed.').waitFor();
         assert.equal(await page.getByRole('listitem').filter({ hasText: first.address_1 }).count(), 0);
       },

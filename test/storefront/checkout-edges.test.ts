@@ -230,8 +230,10 @@ describe('storefront: checkout edges', () => {
     );
   });
 
-  test('with JavaScript, a refused coupon leaves the keyboard at its field, the reason there too', async (t) => {
-    const { product } = await makeShop(app);
+  test('with JavaScript, a refused coupon leaves the keyboard at its field, the reason there too; an applied one survives a reload', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const code = `FIVE${Date.now().toString(36)}`.toUpperCase();
+    assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'FIXED_AMOUNT', discount_value: '5.00' })).status, 201);
     await checkingOut(
       t,
       { variant: product.variants[0]!.id, quantity: 1 },
@@ -240,6 +242,21 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('button', { name: 'Apply' }).click();
         await page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.').waitFor();
         assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
+
+        await page.getByLabel('Coupon code (optional)').fill(code);
+        await page.getByRole('button', { name: 'Apply' }).click();
+        const applied = page.getByRole('status').filter({ hasText: `${code} applied: $5.00 off.` });
+        await applied.waitFor();
+        // In the address as without JavaScript: a reload (or a phone reopening the tab) keeps the coupon.
+        assert.equal(new URL(page.url()).searchParams.get('coupon'), code);
+        await page.reload();
+        await applied.waitFor();
+        assert.equal(await page.getByLabel('Coupon code (optional)').inputValue(), code);
+        // Cleared and applied again: the address lets go of it too.
+        await page.getByLabel('Coupon code (optional)').fill('');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await applied.waitFor({ state: 'detached' });
+        assert.equal(new URL(page.url()).searchParams.has('coupon'), false);
       },
       { viewport: PHONE },
     );

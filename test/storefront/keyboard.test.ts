@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { customer, inShop, makeShop, ordersOf, startShop } from '../helpers/storefront.js';
+import { keepScreenshot } from '../helpers/browser.js';
+import { customer, inShop, makeShop, ordersOf, PHONE, SHOP_RESULTS, startShop } from '../helpers/storefront.js';
 
 /**
  * A purchase with the keyboard alone: Tab to move, Enter or Space to act, typing into fields; the
@@ -113,6 +115,48 @@ describe('storefront: the keyboard alone', () => {
       });
       assert.deepEqual(active, { name: 'phone_number', invalid: 'true' });
     });
+  });
+  test('a refused sign-in puts the keyboard on the sentence saying why', async (t) => {
+    const buyer = await customer(app);
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(buyer.email);
+      await page.getByLabel('Password').fill('not-the-password-1');
+      await page.getByLabel('Password').press('Enter');
+      const alert = page.getByRole('alert').filter({ hasText: 'That email and password do not match an account.' });
+      await alert.waitFor();
+      // The focus follows the alert once the page has drawn it.
+      await page.waitForFunction(() => (globalThis as any).document.activeElement?.getAttribute('role') === 'alert', null, {
+        timeout: 5000,
+      });
+    });
+  });
+  test('applied filters bring a phone to the results, and the keyboard goes on from there', async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto(`/search?q=${encodeURIComponent(product.name)}`);
+        await page.getByText('Filter and sort').click();
+        await page.getByLabel('In stock only').check();
+        await page.getByLabel('Sort by').selectOption('-price');
+        await page.getByRole('button', { name: 'Apply' }).focus();
+        await page.keyboard.press('Enter');
+        await page.waitForURL((url) => url.searchParams.get('in_stock') === '1' && url.hash === '#results');
+        // The open panel is above, scrolled past: the count and the first product are what the phone shows.
+        const count = page.getByRole('status').filter({ hasText: /^Showing 1–1 of 1 product$/ });
+        await count.waitFor();
+        await page.waitForFunction(() => {
+          const top = (globalThis as any).document.getElementById('results').getBoundingClientRect().top / (globalThis as any).innerHeight;
+          return top >= 0 && top < 1 / 3;
+        });
+        assert.match((await page.locator('.filters summary').textContent()) ?? '', /2 applied/, 'the panel says what is on');
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'filters-applied-phone.png'));
+        await tabTo(page, new RegExp(`^${product.name}$`), 3);
+      },
+      { viewport: PHONE },
+    );
   });
   test("the cart's Update and Remove leave the keyboard on the line's button, or on what was said once the line is gone", async (t) => {
     const [first, second] = product.variants as [(typeof product.variants)[number], (typeof product.variants)[number]];

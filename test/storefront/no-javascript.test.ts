@@ -54,6 +54,12 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('button', { name: 'Apply' }).click();
         await page.waitForURL((url) => url.searchParams.get('min') === '50' && url.searchParams.get('sort') === '-price');
         await page.getByRole('link', { name: product.name }).waitFor(); // the Sand variants cost 52.00
+        // The browser itself goes to the results: the open panel does not fill the phone's screen.
+        assert.equal(new URL(page.url()).hash, '#results');
+        const resultsTop = await page
+          .locator('#results')
+          .evaluate((el) => el.getBoundingClientRect().top / el.ownerDocument.defaultView!.innerHeight);
+        assert.ok(resultsTop >= 0 && resultsTop < 1 / 3, `the results start in the screen's top third (at ${resultsTop.toFixed(2)})`);
         await page.goto('/search?q=linen&max=40');
         await page.getByText('No products match.').waitFor();
         // A search that finds nothing offers what is popular instead of a dead end; a plural finds its singular.

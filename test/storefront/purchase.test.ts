@@ -143,6 +143,8 @@ describe('storefront: the purchase', () => {
         await page.reload();
         await page.getByRole('heading', { level: 1, name: /^Order / }).waitFor();
         assert.equal(await page.getByRole('heading', { name: 'Thank you! We have your order.' }).count(), 0);
+        // The status says "Placed" once; the date beside it does not repeat the word.
+        assert.match((await page.locator('p.status').innerText()).replace(/\s+/g, ' '), /^Placed Ordered \d{1,2} \w+ \d{4}$/);
         const orders = await ordersOf(app, email);
         assert.equal(orders.length, 1);
       },

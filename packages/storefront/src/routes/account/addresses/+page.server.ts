@@ -22,8 +22,13 @@ export const actions: Actions = {
       return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address first.' });
     }
   },
+  /**
+   * Asks first (`confirmed` absent: the page shows the question under that address), then removes. A form
+   * round trip rather than a script's dialog, so it reads the same with and without JavaScript.
+   */
   remove: async (event) => {
     const form = await formOf(event);
+    if (form.get('confirmed') !== '1') return { confirmRemove: idOf(form) };
     try {
       await event.locals.shop.asForm(form.get('csrf')).addresses.remove(idOf(form));
       return { removed: true };
