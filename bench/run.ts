@@ -147,6 +147,21 @@ function memoryOf(pid: number) {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
+/**
+ * What a resting RSS is made of, from the service's own /metrics (prom-client's default process metrics): the
+ * V8 heap in use and the memory held outside it (Buffers). The rest of RSS is V8's reserved but unused heap,
+ * code and the allocator's free lists, which the process keeps rather than gives back.
+ */
+async function heapOf(metricsUrl: string): Promise<{ heapUsedMb: number; externalMb: number } | null> {
+  try {
+    const text = await (await fetch(metricsUrl)).text();
+    const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+    return { heapUsedMb: mb('nodejs_heap_size_used_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
+  } catch {
+    return null;
+  }
+}
+
 /** The product page's scripts (SvelteKit names them in its Link header), gzipped: the issue's budget is 60 KB. */
 const JS_BUDGET_BYTES = 60 * 1024;
 async function pageScriptsGzipped(pageUrl: string): Promise<number> {
@@ -257,14 +272,16 @@ async function main() {
       WHERE v.public_id = ${variants[1]!}`.execute(db);
     const renderedCookie = `cart=id~benchbenchbenchbench.${carted.rows[0]!.product}~${carted.rows[0]!.variant}~1`;
 
-    const [port, basePort, varnishPort] = [await freePort(), await freePort(), await freePort()];
-    const serviceEnv = (port: number, dataDir: string) => ({
+    const [port, basePort, varnishPort, metricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const serviceEnv = (port: number, dataDir: string, metrics = 0) => ({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      // The first instance's /metrics tell what its memory at rest is made of; the others need none.
+      METRICS_PORT: String(metrics),
       // The bench measures the engine; 50 accounts ordering hundreds of times a minute would be throttled by design.
       RATE_LIMIT_CHECKOUT: '0',
       RATE_LIMIT_LOGIN: '0',
@@ -284,7 +301,7 @@ async function main() {
     });
     const service = startProcess(
       'src/main.ts',
-      serviceEnv(port, scratch),
+      serviceEnv(port, scratch, metricsPort),
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     );
     children.push(service);
@@ -559,6 +576,7 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       atRest = Math.min(atRest, memoryOf(service.pid!).rssMb);
     }
+    const heapAtRest = await heapOf(`http://127.0.0.1:${metricsPort}/metrics`);
     const oversold = (
       await sql<{ n: number }>`SELECT count(*)::int AS n FROM inventory WHERE quantity_reserved > quantity_on_hand`.execute(db)
     ).rows[0]!.n;
@@ -626,7 +644,7 @@ async function main() {
           }
         : null,
       browseMix: browse,
-      service: { ...memory, rssAtRestMb: atRest, restSeconds: REST_SECONDS },
+      service: { ...memory, rssAtRestMb: atRest, restSeconds: REST_SECONDS, ...(heapAtRest ? { atRest: heapAtRest } : {}) },
       seconds: Math.round((Date.now() - started) / 1000),
     };
 
@@ -673,7 +691,8 @@ async function main() {
             `browse mix through Varnish (Zipf popularity over ${BENCH_SIZES.products} products and the categories' list pages, 20 shoppers, a price change every 250 ms): hit ratio ${(browse.hitRatio * 100).toFixed(1)}% of ${browse.requests} requests; a change visible through the cache after p50 ${browse.purgeLagMs.p50} ms, p95 ${browse.purgeLagMs.p95} ms, max ${browse.purgeLagMs.max} ms (${browse.writes} changes)`,
           ]
         : []),
-      `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB); at rest ${atRest} MB (the least in the ${REST_SECONDS} s after the load)`,
+      `service RSS at end: ${memory.rssMb} MB (peak ${memory.peakRssMb} MB); at rest ${atRest} MB (the least in the ${REST_SECONDS} s after the load)` +
+        (heapAtRest ? `, of it V8's heap in use ${heapAtRest.heapUsedMb} MB and Buffers ${heapAtRest.externalMb} MB` : ''),
       `CPU "others" is work on the machine outside the service, PostgreSQL and the load driver: Varnish in the cache scenarios, the balancer in instance runs, other sessions on a shared host`,
       `machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GB, Node ${report.machine.node}`,
     ];
