@@ -171,6 +171,8 @@ describe('console: user text', () => {
       await page.goto(`/admin/orders/${store.shipped.public_id}`);
       const shipTo = page.locator('.mantine-Paper-root').filter({ has: page.getByRole('heading', { name: 'Ship to' }) });
       await shipTo.getByText('Greater London').waitFor();
+      // The town line as the storefront and the order emails print it: City, State ZIP.
+      assert.match((await shipTo.innerText()).replace(/\s+/g, ' '), /, Greater London SW1Y 4JH GB/);
       const order = await shipTo.evaluate((card) => {
         const doc = (globalThis as any).document;
         const walker = doc.createTreeWalker(card, 4);

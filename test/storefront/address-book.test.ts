@@ -39,6 +39,7 @@ for (const javaScript of [true, false]) {
         await page.getByLabel('Address', { exact: true }).fill(street);
         await page.getByLabel('City').fill('Edinburgh');
         await page.getByLabel('State or region').fill('Lothian');
+        await page.getByLabel('Postcode (optional)').fill('EH1 1YZ');
         await page.getByLabel('Country').fill('GB');
         await page.getByRole('button', { name: 'Save address' }).click();
         await page.getByRole('status').getByText('Address added.').waitFor();
@@ -47,6 +48,8 @@ for (const javaScript of [true, false]) {
         await page.getByRole('status').getByText('Your default billing address is changed.').waitFor();
         const added = page.getByRole('listitem').filter({ hasText: street });
         await added.getByText('Default billing').waitFor();
+        // The town line as the order emails and the console print it: City, State ZIP.
+        assert.match((await added.innerText()).replace(/\s+/g, ' '), /Edinburgh, Lothian EH1 1YZ, GB/);
 
         // Removing asks first, under that address; "Keep it" leaves the book as it was.
         const question = page.locator('p').filter({ hasText: 'Remove this address from your book?' });

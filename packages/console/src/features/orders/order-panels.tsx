@@ -10,7 +10,8 @@ import { personQuery, type OrderDetail } from './api';
 /** Where the order goes, and with which carrier once shipped; each line is the customer's text, isolated. */
 export function ShipTo({ order }: { order: OrderDetail }) {
   const address = order.shipping_address;
-  const place = [address.zip_code, address.city, address.state].filter((part): part is string => Boolean(part));
+  // `City, State ZIP`, as the storefront and the order emails print it.
+  const town = [address.city, address.state].filter((part): part is string => Boolean(part));
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="xs">
@@ -28,12 +29,18 @@ export function ShipTo({ order }: { order: OrderDetail }) {
         </Text>
       ) : null}
       <Text size="sm">
-        {place.map((part, index) => (
+        {town.map((part, index) => (
           <Fragment key={index}>
-            {index > 0 ? ' ' : ''}
+            {index > 0 ? ', ' : ''}
             <bdi>{part}</bdi>
           </Fragment>
         ))}
+        {address.zip_code ? (
+          <>
+            {' '}
+            <bdi>{address.zip_code}</bdi>
+          </>
+        ) : null}
       </Text>
       <Text size="sm">
         <bdi>{address.country}</bdi>
