@@ -75,12 +75,20 @@ describe('storefront without JavaScript', () => {
         await page.goto(`/p/${product.slug}`);
         await page.getByRole('link', { name: 'Sand', exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('colour') === 'Sand');
+        // The page comes back at the choice, not its top: on a phone the button is in view without scrolling.
+        const inView = async (name: string) =>
+          page.getByRole('button', { name }).evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= el.ownerDocument.defaultView!.innerHeight;
+          });
+        assert.equal(await inView('Add to cart'), true, 'Add to cart is in view after a choice');
         await page.getByText('$52.00', { exact: true }).waitFor();
         assert.equal(await page.locator('img.main').getAttribute('src'), sandPicture, "the chosen colour's own picture");
         await page.getByRole('link', { name: 'M', exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('size') === 'M' && url.searchParams.get('colour') === 'Sand');
         await page.getByRole('button', { name: 'Add to cart' }).click();
         await page.getByText('Added 1 × ').waitFor();
+        assert.equal(await inView('Add to cart'), true, 'and after the add, with what was added said below it');
         // The page it comes back to keeps the choice: a second press adds the same variant.
         const sandM = product.variants.find((v) => v.options.size === 'M' && v.options.colour === 'Sand')!;
         await page.getByText(`SKU ${sandM.sku}`).waitFor();

@@ -122,10 +122,10 @@ describe('storefront: the product page', () => {
     // Enough stock for a whole line (what there is is checked too: a test of its own).
     const stocked = await admin.patch(`/api/v1/admin/inventory/${chosen.id}`, { quantity_change: 1000, reason: 'a full line' });
     assert.equal(stocked.status, 200, stocked.text);
-    // Added: sent back to the page by GET (a reload there adds nothing again).
+    // Added: sent back to the page by GET (a reload there adds nothing again), at its buy box.
     const full = await add('999');
     assert.equal(full.status, 303);
-    assert.equal(full.headers.get('location'), `/p/${product.slug}?size=M&colour=Sand`);
+    assert.equal(full.headers.get('location'), `/p/${product.slug}?size=M&colour=Sand#buy`);
     const cart = full.headers
       .getSetCookie()
       .find((line) => line.startsWith('cart='))!

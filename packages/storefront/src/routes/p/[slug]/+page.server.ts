@@ -133,7 +133,7 @@ export const actions: Actions = {
         addedNotice.keep(event, { variant: variant.public_id, quantity, again });
         const back = new URL(event.url);
         back.searchParams.delete('/add');
-        redirect(303, back.pathname + back.search);
+        redirect(303, `${back.pathname}${back.search}#buy`);
       }
       return { added: { name: product.name, variant: variant.name, quantity, again } };
     } catch (e) {
