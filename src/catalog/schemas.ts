@@ -236,7 +236,7 @@ const productFilters = {
       minLength: 1,
       maxLength: 200,
       description:
-        'Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot")',
+        'Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given',
     }),
   ),
   min_price: Type.Optional(MoneyInput),

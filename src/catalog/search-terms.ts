@@ -11,7 +11,11 @@ export const MAX_SEARCH_WORDS = 8;
 const MIN_STEM = 3;
 
 export function searchTerms(search: string): string[] {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  const typed = search.toLowerCase().split(/\s+/).filter(Boolean);
+  // A one-character word ("a linen shirt", "t shirt") is in nearly every description: it narrows nothing and
+  // costs a scan of its own, so it is left out beside a longer word (alone, it is what was asked for).
+  const longer = typed.filter((word) => [...word].length > 1);
+  const words = longer.length > 0 ? longer : typed;
   const terms = [...new Set(words.map(stem))];
   // Past the limit, the longest words (the likeliest to narrow) are kept.
   return terms.length <= MAX_SEARCH_WORDS ? terms : [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_SEARCH_WORDS);

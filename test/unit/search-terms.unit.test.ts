@@ -15,3 +15,10 @@ test(`at most ${MAX_SEARCH_WORDS} words, the longest kept`, () => {
   assert.equal(many.length, MAX_SEARCH_WORDS);
   assert.ok(!many.includes('a') && !many.includes('bb'));
 });
+
+test('a one-character word is left out beside a longer one, and kept alone', () => {
+  assert.deepEqual(searchTerms('a linen shirt'), ['linen', 'shirt']);
+  assert.deepEqual(searchTerms('T shirt'), ['shirt']);
+  assert.deepEqual(searchTerms('x'), ['x']);
+  assert.deepEqual(searchTerms('3 7'), ['3', '7']);
+});

@@ -4076,7 +4076,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot") */
+                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places
@@ -4874,7 +4874,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot") */
+                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places
@@ -5035,7 +5035,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot") */
+                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places
