@@ -31,6 +31,15 @@ export async function imageToolsProblem(): Promise<string | null> {
   }
 }
 
+type Pipeline = ReturnType<Sharp>;
+/** Each kind is written again as itself: a product's JPEG stays a JPEG, an animated GIF or WebP keeps its frames. */
+const ENCODERS: Record<ImageType['ext'], (image: Pipeline) => Pipeline> = {
+  jpg: (image) => image.jpeg({ quality: 85 }),
+  png: (image) => image.png(),
+  webp: (image) => image.webp({ quality: 85 }),
+  gif: (image) => image.gif(),
+};
+
 export async function cleanImage(content: Buffer, type: ImageType): Promise<Buffer> {
   const sharp = await sharpModule();
   const animated = type.ext === 'gif' || type.ext === 'webp';
@@ -38,15 +47,7 @@ export async function cleanImage(content: Buffer, type: ImageType): Promise<Buff
     const image = sharp(content, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated })
       .autoOrient()
       .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true });
-    const encoded =
-      type.ext === 'jpg'
-        ? image.jpeg({ quality: 85 })
-        : type.ext === 'png'
-          ? image.png()
-          : type.ext === 'webp'
-            ? image.webp({ quality: 85 })
-            : image.gif();
-    return await encoded.toBuffer();
+    return await ENCODERS[type.ext](image).toBuffer();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/pixel limit/i.test(message))
