@@ -154,9 +154,13 @@ function memoryOf(pid: number) {
  */
 async function heapOf(metricsUrl: string): Promise<{ heapUsedMb: number; externalMb: number } | null> {
   try {
-    const text = await (await fetch(metricsUrl)).text();
+    const response = await fetch(metricsUrl);
+    // A METRICS_TOKEN in the bench's environment closes /metrics to this unauthenticated read: then nothing is said.
+    if (!response.ok) return null;
+    const text = await response.text();
     const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
-    return { heapUsedMb: mb('nodejs_heap_size_used_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
+    const figures = { heapUsedMb: mb('nodejs_heap_size_used_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
+    return Number.isFinite(figures.heapUsedMb) && Number.isFinite(figures.externalMb) ? figures : null;
   } catch {
     return null;
   }

@@ -48,7 +48,12 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
  */
 function money(amount: string, currency: string): string {
   let format = moneyFormats.get(currency);
-  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency })));
+  // Two decimals whatever the currency's custom (¥, KWD): the order keeps two, and an email about a charge shows them all.
+  if (!format)
+    moneyFormats.set(
+      currency,
+      (format = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 })),
+    );
   return format.format(Number(amount));
 }
 

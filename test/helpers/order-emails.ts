@@ -29,7 +29,8 @@ export function assertReconciles(text: string, currency: string): void {
   const sign = new Intl.NumberFormat('en-US', { style: 'currency', currency })
     .formatToParts(0)
     .find((part) => part.type === 'currency')!.value;
-  const amount = `${sign.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\d,]+\\.\\d{2})`;
+  // A code rather than a sign ("KWD 5.00") is followed by a no-break space.
+  const amount = `${sign.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s?([\\d,]+\\.\\d{2})`;
   const find = (pattern: string) => new RegExp(`^${pattern}$`, 'm').exec(text)?.[1]?.replaceAll(',', '');
   const lines = [...text.matchAll(new RegExp(`^- .*: ${amount}$`, 'gm'))].map((m) => toCents(m[1]!.replaceAll(',', '')));
   const subtotal = find(`Subtotal: ${amount}`);

@@ -56,10 +56,18 @@ for (const javaScript of [true, false]) {
         await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
         await question.waitFor();
         await keepScreenshot(page, path.join(SHOP_RESULTS, `address-remove-asks-${javaScript ? 'js' : 'no-js'}-phone.png`));
-        if (javaScript)
+        if (javaScript) {
           assert.equal(await question.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is on the question');
+        } else {
+          // Without JavaScript the page comes back at the question, not at its top.
+          assert.ok(new URL(page.url()).hash.startsWith('#remove-'), page.url());
+        }
         await page.getByRole('link', { name: 'Keep it' }).click();
         await question.waitFor({ state: 'detached' });
+        if (javaScript) {
+          const remove = page.getByRole('button', { name: `Remove ${first.address_1}` });
+          assert.equal(await remove.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is back on Remove');
+        }
         assert.equal((await addresses()).length, 2, 'nothing removed yet');
         await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
         await page.getByRole('button', { name: `Yes, remove ${first.address_1}` }).click();

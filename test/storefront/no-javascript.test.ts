@@ -82,6 +82,13 @@ describe('storefront without JavaScript', () => {
             return box.top >= 0 && box.bottom <= el.ownerDocument.defaultView!.innerHeight;
           });
         assert.equal(await inView('Add to cart'), true, 'Add to cart is in view after a choice');
+        // A refused add (more than there is) comes back at the buy box too, its reason beside the field.
+        await page.getByLabel('Quantity').fill('500');
+        await page.getByRole('button', { name: 'Add to cart' }).click();
+        await page.locator('#buy [role="alert"]').first().waitFor();
+        assert.equal(new URL(page.url()).hash, '#buy');
+        assert.equal(await inView('Add to cart'), true, 'Add to cart is in view after a refusal');
+        await page.getByLabel('Quantity').fill('1');
         await page.getByText('$52.00', { exact: true }).waitFor();
         assert.equal(await page.locator('img.main').getAttribute('src'), sandPicture, "the chosen colour's own picture");
         await page.getByRole('link', { name: 'M', exact: true }).click();

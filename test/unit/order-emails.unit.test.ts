@@ -207,3 +207,14 @@ describe('order cancelled', () => {
     assert.doesNotMatch(email.text, /refund/);
   });
 });
+
+describe('amounts in any currency', () => {
+  test('every amount keeps its two decimals, whatever the currency prints by custom (yen: none, dinar: three)', () => {
+    const yen = renderEmail({ kind: 'order_placed', payload: { ...placed, currency: 'JPY' } }, BASE);
+    assert.ok(yen.text.includes('- 1 x Mug, ¥5.01 each: ¥5.01'), yen.text);
+    assert.ok(yen.text.includes('Subtotal: ¥44.99\nShipping: ¥10.00\nTotal: ¥54.99'), yen.text);
+    const dinar = renderEmail({ kind: 'order_cancelled', payload: cancelled({ currency: 'KWD' }) }, BASE);
+    // Intl puts a no-break space between a code and its amount.
+    assert.ok(dinar.text.includes('Your payment of KWD\u00a053.83 was refunded in full.'), dinar.text);
+  });
+});

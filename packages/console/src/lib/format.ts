@@ -7,7 +7,8 @@ export function money(amount: string | null | undefined, currency = 'USD'): stri
   if (amount === null || amount === undefined) return '—';
   let format = moneyFormats.get(currency);
   if (!format) {
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    // Two decimals whatever the currency's custom (¥, KWD): the API keeps two, and a rounded figure would hide a cent.
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
     moneyFormats.set(currency, format);
   }
   return format.format(Number(amount));

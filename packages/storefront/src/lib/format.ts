@@ -1,10 +1,12 @@
 /** Display only: amounts arrive from the API as decimal strings and are never computed with here. */
 const moneyFormats = new Map<string, Intl.NumberFormat>();
+const TWO_DECIMALS = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const;
 
 export function money(amount: string | null | undefined, currency: string): string {
   if (amount === null || amount === undefined) return '';
   let format = moneyFormats.get(currency);
-  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency })));
+  // Two decimals whatever the currency's custom (¥, KWD): the API keeps two, and a rounded figure would hide a cent.
+  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency, ...TWO_DECIMALS })));
   return format.format(Number(amount));
 }
 

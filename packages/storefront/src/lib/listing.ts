@@ -1,6 +1,6 @@
-import { pageNumber } from './page-number';
+import { pageNumber } from './page-number.js';
 import type { QueryOf } from '@commerce/client';
-import { searchWords } from './search-words';
+import { searchWords } from './search-words.js';
 
 /** The sorts a shopper can choose, as the API names them. */
 export const SORTS = [
@@ -37,7 +37,8 @@ export function filtersOf(url: URL): Filters {
     min,
     max,
     inStock: get('in_stock') === '1',
-    sort: SORTS.some((s) => s.value === sort) ? sort : '',
+    // The first sort is the API's own order: asked for by name, it is no choice (the panel stays closed, nothing "applied").
+    sort: SORTS.some((s) => s.value === sort) && sort !== SORTS[0].value ? sort : '',
     page: pageNumber(url),
     category: get('category').slice(0, 100),
   };

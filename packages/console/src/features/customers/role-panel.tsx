@@ -37,6 +37,7 @@ export function RolePanel({ user }: { user: { public_id: string; email: string; 
           value={role ?? user.role}
           onChange={(value) => setRole(value as Role)}
           w={180}
+          disabled={unverifiedCustomer}
         />
         <Button
           disabled={!role || role === user.role || unverifiedCustomer}
