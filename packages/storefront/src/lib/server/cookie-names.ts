@@ -9,7 +9,7 @@
 /** The API's cookies, relayed between the browser and the API: the session, and the pre-session cookie a visitor's CSRF tokens are bound to. */
 export const API_COOKIES = { session: 'session', presession: 'presession' } as const;
 
-/** The storefront's own cookies, never relayed to the API: the guest cart, and the read-once notices (read-once.ts). */
+/** The storefront's own cookies, never relayed to the API: the guest cart, the coupon applied at checkout, and the read-once notices (read-once.ts). */
 export const STOREFRONT_COOKIES = {
   guestCart: 'cart',
   added: 'added',
@@ -17,6 +17,7 @@ export const STOREFRONT_COOKIES = {
   cartNotice: 'cart_notice',
   cancelled: 'cancelled',
   checkoutDraft: 'checkout_draft',
+  checkoutCoupon: 'checkout_coupon',
   placed: 'placed',
 } as const;
 

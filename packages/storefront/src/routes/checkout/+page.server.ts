@@ -3,7 +3,8 @@ import { ApiError, type ErrorDetail } from '@commerce/client';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
-import { checkoutDraft, type CheckoutDraft } from '$lib/server/checkout-draft';
+import { checkoutCoupon } from '$lib/server/checkout-coupon';
+import { checkoutDraft, type CheckoutDraft, type KeptDraft } from '$lib/server/checkout-draft';
 import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { money } from '$lib/format';
 import { isMoney } from '$lib/server/money';
@@ -26,15 +27,32 @@ export const load: PageServerLoad = (event) =>
   loading(event, async () => {
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
-    const { notesLost = false, ...taken } = checkoutDraft.take(event) ?? {};
-    // A coupon applied without JavaScript comes back in the address (post, redirect, get): a reload keeps it.
-    const coupon = (event.url.searchParams.get('coupon') ?? '').trim().slice(0, 50);
+    const kept: Partial<KeptDraft> = checkoutDraft.take(event) ?? {};
+    const { notesLost = false, ...taken } = kept;
+    // A coupon applied without JavaScript comes back in the address (post, redirect, get); one applied before is
+    // kept (checkout-coupon.ts), so a reload or Back prices the order as it was shown.
+    const inAddress = event.url.searchParams.get('coupon');
+    const coupon = inAddress === null ? checkoutCoupon.read(event) : inAddress.trim().slice(0, 50);
     const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
       shop.accountCart().then((read) => read ?? shop.api.cart.get()),
       shop.api.addresses.list({ limit: 100 }),
       storeSettings(shop),
       quoteWith(shop, event, coupon, taken),
     ]);
+    // Kept while it applies; a refused one is let go, as the total shown is without it.
+    if (quote.coupon_code) checkoutCoupon.keep(event, coupon);
+    else checkoutCoupon.forget(event);
+    if (inAddress !== null && quote.coupon_code) {
+      // A link that carries a coupon (`/checkout?coupon=SPRING`) applies it and is done: from here the kept coupon is
+      // the one, so a coupon changed later is not overruled by an old address on a reload. What was filled in waits.
+      checkoutDraft.keep(event, {
+        address: taken.address ?? '',
+        coupon: '',
+        notes: taken.notes ?? '',
+        ...(notesLost ? { notesLost } : {}),
+      });
+      redirect(303, '/checkout');
+    }
     // A first address starts from the account's own name and phone, as the person buying is most often the one receiving.
     const profile = addresses.data.length === 0 ? await shop.api.account.get() : null;
     return {
@@ -182,6 +200,7 @@ export const actions: Actions = {
       );
     }
     placedNotice.keep(event, orderId);
+    checkoutCoupon.forget(event);
     redirect(303, `/orders/${orderId}`);
   },
 
@@ -189,17 +208,24 @@ export const actions: Actions = {
   coupon: async (event) => {
     const { shop } = event.locals;
     const values = placeValues(await formOf(event));
-    if (sentWithoutJavaScript(event)) {
-      // Without JavaScript: back to the checkout by GET, the coupon in its address and the rest kept once, so
-      // the history holds no page made by a post (Back after placing the order asks to send nothing again).
-      checkoutDraft.keep(event, values);
-      redirect(303, values.coupon ? `/checkout?coupon=${encodeURIComponent(values.coupon)}` : '/checkout');
-    }
+    const withoutJavaScript = sentWithoutJavaScript(event);
+    let refusedCode = '';
     try {
-      return { quote: await shop.api.cart.quote(values.coupon || undefined), values };
+      const quote = await shop.api.cart.quote(values.coupon || undefined);
+      checkoutCoupon.keep(event, values.coupon);
+      if (!withoutJavaScript) return { quote, values };
     } catch (e) {
-      return formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' });
+      const refused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
+      // Refused: no coupon applies now (the page reads the quote again without one).
+      if (refused) checkoutCoupon.forget(event);
+      if (!refused || !withoutJavaScript) return formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' });
+      refusedCode = values.coupon;
     }
+    // Without JavaScript: back to the checkout by GET with the rest kept once, so the history holds no page made by a
+    // post (Back after placing the order asks to send nothing again). A refused code goes in the address, where the
+    // page says why at its field.
+    checkoutDraft.keep(event, values);
+    redirect(303, refusedCode ? `/checkout?coupon=${encodeURIComponent(refusedCode)}` : '/checkout');
   },
 
   address: async (event) => {
