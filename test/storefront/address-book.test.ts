@@ -84,3 +84,38 @@ for (const javaScript of [true, false]) {
     );
   });
 }
+
+test('a double press on Save address adds the address once', async (t) => {
+  const buyer = await customer(app);
+  const count = async () => ((await buyer.client.get('/api/v1/users/me/addresses')).body.data as Address[]).length;
+  const before = await count();
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/account/addresses');
+      await page.getByText('Add an address').click();
+      await page.getByLabel('Full name').fill('Mary Somerville');
+      await page.getByLabel('Phone').fill('+44 131 496 0000');
+      await page.getByLabel('Address', { exact: true }).fill('3 Harbour Road');
+      await page.getByLabel('City').fill('Edinburgh');
+      await page.getByLabel('State or region').fill('Lothian');
+      await page.getByLabel('Country').fill('GB');
+      // The answer held back a moment, as on a slow phone network: the second press comes while the first is on its way.
+      await page.route(/\/account\/addresses\?\/add$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await route.continue();
+      });
+      const save = page.getByRole('button', { name: /^(Save address|Saving…)$/ });
+      await save.click();
+      await page.waitForTimeout(150);
+      await save.click({ force: true });
+      await page.getByRole('status').getByText('Address added.').waitFor();
+      await page.waitForTimeout(800);
+    },
+    { viewport: PHONE },
+  );
+  assert.equal(await count(), before + 1);
+});
