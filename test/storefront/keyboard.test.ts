@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { keepScreenshot } from '../helpers/browser.js';
-import { customer, inShop, makeShop, ordersOf, PHONE, SHOP_RESULTS, startShop } from '../helpers/storefront.js';
+import { customer, DESKTOP, inShop, makeShop, ordersOf, PHONE, SHOP_RESULTS, startShop } from '../helpers/storefront.js';
 
 /**
  * A purchase with the keyboard alone: Tab to move, Enter or Space to act, typing into fields; the
@@ -131,33 +131,45 @@ describe('storefront: the keyboard alone', () => {
       });
     });
   });
-  test('applied filters bring a phone to the results, and the keyboard goes on from there', async (t) => {
-    await inShop(
-      browser,
-      t,
-      app,
-      async (page) => {
-        await page.goto(`/search?q=${encodeURIComponent(product.name)}`);
-        await page.getByText('Filter and sort').click();
-        await page.getByLabel('In stock only').check();
-        await page.getByLabel('Sort by').selectOption('-price');
-        await page.getByRole('button', { name: 'Apply' }).focus();
-        await page.keyboard.press('Enter');
-        await page.waitForURL((url) => url.searchParams.get('in_stock') === '1' && url.hash === '#results');
-        // The open panel is above, scrolled past: the count and the first product are what the phone shows.
-        const count = page.getByRole('status').filter({ hasText: /^Showing 1–1 of 1 product$/ });
-        await count.waitFor();
-        await page.waitForFunction(() => {
-          const top = (globalThis as any).document.getElementById('results').getBoundingClientRect().top / (globalThis as any).innerHeight;
-          return top >= 0 && top < 1 / 3;
-        });
-        assert.match((await page.locator('.filters summary').textContent()) ?? '', /2 applied/, 'the panel says what is on');
-        await keepScreenshot(page, path.join(SHOP_RESULTS, 'filters-applied-phone.png'));
-        await tabTo(page, new RegExp(`^${product.name}$`), 3);
-      },
-      { viewport: PHONE },
-    );
-  });
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    test(`applied filters bring the results into view (${label}), and the keyboard goes on from there`, async (t) => {
+      await inShop(
+        browser,
+        t,
+        app,
+        async (page) => {
+          await page.goto(`/search?q=${encodeURIComponent(product.name)}`);
+          await page.getByText('Filter and sort').click();
+          await page.getByLabel('In stock only').check();
+          await page.getByLabel('Sort by').selectOption('-price');
+          await page.getByRole('button', { name: 'Apply' }).focus();
+          await page.keyboard.press('Enter');
+          await page.waitForURL((url) => url.searchParams.get('in_stock') === '1' && url.hash === '#results');
+          const count = page.getByRole('status').filter({ hasText: /^Showing 1–1 of 1 product$/ });
+          await count.waitFor();
+          if (viewport === PHONE) {
+            // The open panel is above, scrolled past: the count and the first product are what the phone shows.
+            await page.waitForFunction(() => {
+              const top =
+                (globalThis as any).document.getElementById('results').getBoundingClientRect().top / (globalThis as any).innerHeight;
+              return top >= 0 && top < 1 / 3;
+            });
+          } else {
+            // Beside the filters the results are in view already: the page stays where it was, its header shown.
+            await page.waitForTimeout(200);
+            assert.equal(await page.evaluate(() => (globalThis as any).scrollY), 0);
+          }
+          assert.match((await page.locator('.filters summary').textContent()) ?? '', /2 applied/, 'the panel says what is on');
+          await keepScreenshot(page, path.join(SHOP_RESULTS, `filters-applied-${label}.png`));
+          await tabTo(page, new RegExp(`^${product.name}$`), 3);
+        },
+        { viewport },
+      );
+    });
+  }
   test("the cart's Update and Remove leave the keyboard on the line's button, or on what was said once the line is gone", async (t) => {
     const [first, second] = product.variants as [(typeof product.variants)[number], (typeof product.variants)[number]];
     await inShop(browser, t, app, async (page, context) => {
