@@ -35,10 +35,26 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
   target?.focus();
 }
 
-/** `use:enhance={keepFocus}`: SvelteKit's own handling of the answer, then the focus settled as above. */
-export const keepFocus: SubmitFunction =
-  ({ formElement, submitter }) =>
-  async ({ result, update }) => {
-    await update();
-    await settleFocus(formElement, submitter, result.type === 'failure');
+/**
+ * `use:enhance={keepFocusWhile((on) => (busy = on))}`: `busy` is told while the form is on its way (its button
+ * held, so one press sends once), then SvelteKit's own handling of the answer and the focus settled as above.
+ * `reset: false` keeps what was typed; `onlyRefused`: a form whose success leaves the page (signing in) lets
+ * the next page take the focus as any page does.
+ */
+export function keepFocusWhile(busy: (on: boolean) => void, options: { reset?: boolean; onlyRefused?: boolean } = {}): SubmitFunction {
+  return ({ formElement, submitter }) => {
+    busy(true);
+    return async ({ result, update }) => {
+      try {
+        await update({ reset: options.reset ?? true });
+      } finally {
+        busy(false);
+      }
+      const refused = result.type === 'failure';
+      if (refused || !options.onlyRefused) await settleFocus(formElement, submitter, refused);
+    };
   };
+}
+
+/** `use:enhance={keepFocus}`: the same for a form with nothing to hold while it is sent. */
+export const keepFocus: SubmitFunction = keepFocusWhile(() => undefined);

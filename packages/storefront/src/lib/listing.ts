@@ -57,5 +57,8 @@ export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/product
   };
 }
 
-/** Whether the shopper narrowed or sorted the list (the search words alone are not a filter). */
-export const isFiltered = (f: Filters) => Boolean(f.min || f.max || f.inStock || f.sort || f.category);
+/** How many choices narrow or order the list (a price range counts once; the search words are no filter). */
+export const appliedCount = (f: Filters) => [f.min || f.max, f.inStock, f.sort, f.category].filter(Boolean).length;
+
+/** Whether the shopper narrowed or sorted the list. */
+export const isFiltered = (f: Filters) => appliedCount(f) > 0;

@@ -5,6 +5,9 @@ const NAME = STOREFRONT_COOKIES.checkoutCoupon;
 /** The API's longest coupon code. */
 const MAX_CODE = 50;
 
+/** A code as typed or as a link carries it: trimmed, at most as long as the API takes. */
+export const couponCode = (raw: string) => raw.trim().slice(0, MAX_CODE);
+
 const scope = (event: CookieEvent) => ({ path: '/checkout', secure: event.url.protocol === 'https:' });
 
 /**
@@ -15,7 +18,7 @@ const scope = (event: CookieEvent) => ({ path: '/checkout', secure: event.url.pr
  */
 export const checkoutCoupon = {
   read(event: CookieEvent): string {
-    return (event.cookies.get(NAME) ?? '').trim().slice(0, MAX_CODE);
+    return couponCode(event.cookies.get(NAME) ?? '');
   },
   keep(event: CookieEvent, code: string): void {
     if (!code) return checkoutCoupon.forget(event);

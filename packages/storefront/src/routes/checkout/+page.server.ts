@@ -3,7 +3,7 @@ import { ApiError, type ErrorDetail } from '@commerce/client';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
-import { checkoutCoupon } from '$lib/server/checkout-coupon';
+import { checkoutCoupon, couponCode } from '$lib/server/checkout-coupon';
 import { checkoutDraft, type CheckoutDraft, type KeptDraft } from '$lib/server/checkout-draft';
 import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { money } from '$lib/format';
@@ -32,7 +32,7 @@ export const load: PageServerLoad = (event) =>
     // A coupon applied without JavaScript comes back in the address (post, redirect, get); one applied before is
     // kept (checkout-coupon.ts), so a reload or Back prices the order as it was shown.
     const inAddress = event.url.searchParams.get('coupon');
-    const coupon = inAddress === null ? checkoutCoupon.read(event) : inAddress.trim().slice(0, 50);
+    const coupon = inAddress === null ? checkoutCoupon.read(event) : couponCode(inAddress);
     const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
       shop.accountCart().then((read) => read ?? shop.api.cart.get()),
       shop.api.addresses.list({ limit: 100 }),
