@@ -60,6 +60,13 @@ sub vcl_recv {
   if (req.http.Authorization) {
     return (pass);
   }
+  # Campaign tags and ad-click IDs change no page (the storefront's tracking-params.ts names the same ones):
+  # taken out of a page's URL, so an ad click (a click ID of its own) shares the page everyone else gets
+  # instead of missing. The browser keeps them in its address bar for the shop's analytics.
+  if (req.url !~ "^/(api|media|_app)/" && req.url ~ "[?&](utm_[^&=]*|gclid|gclsrc|dclid|gbraid|wbraid|srsltid|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=|&|$)") {
+    set req.url = regsuball(req.url, "(?<=[?&])(utm_[^&=]*|gclid|gclsrc|dclid|gbraid|wbraid|srsltid|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=[^&]*)?(&|$)", "");
+    set req.url = regsub(req.url, "[?&]$", "");
+  }
   # A stale object the backend can refresh now (past stale-while-revalidate) is not served: see vcl_hit.
   if (req.http.X-Commerce-Fresh) {
     set req.grace = 0s;

@@ -252,6 +252,28 @@ describe('storefront pages through the cache', () => {
     assert.equal(visitor.cache, 'HIT');
     assert.equal(visitor.html, again.html);
   });
+
+  test("an ad click's ID and a newsletter's campaign tags share the page everyone gets; the page's own parameters are kept", async () => {
+    const { productId } = await sellableVariant(admin);
+    await purgesSettled();
+    const product = `/p/${(await cached.get(`${API}/products/${productId}`)).body.data.slug}`;
+    assert.equal((await page(product)).cache, 'MISS');
+    const plain = await page(product);
+    assert.equal(plain.cache, 'HIT');
+    for (const query of [`?gclid=${Date.now()}`, '?utm_source=news&utm_medium=email&utm_campaign=spring', '?fbclid=a&_gl=1*x&msclkid=b']) {
+      const click = await page(product + query);
+      assert.equal(click.cache, 'HIT', query);
+      assert.equal(click.html, plain.html, query);
+    }
+    // Taken out wherever they stand; what the page reads (the chosen size) reaches the service and keys the page.
+    const sized = await page(`${product}?utm_source=news&size=M&gclid=1`);
+    assert.equal(sized.cache, 'MISS');
+    assert.equal((await page(`${product}?size=M`)).cache, 'HIT');
+    assert.equal((await page(`${product}?size=M&utm_campaign=x`)).cache, 'HIT');
+    // The page never hands them on (the sign-in link's return address names the page as the service saw it).
+    assert.match(sized.html, /href="\/login\?next=[^"]*size%3DM"/);
+    assert.doesNotMatch(sized.html, /utm_|gclid/);
+  });
 });
 
 describe("a client's forwarded headers through the cache", () => {

@@ -100,6 +100,23 @@ describe('storefront: served by the service', () => {
     }
   });
 
+  test("an ad click's ID and a newsletter's campaign tags are not the page's: it is rendered without them and kept for everyone", async () => {
+    const { product, admin } = await makeShop(t, { stock: 50 });
+    const first = await fetch(`${t.baseUrl}/p/${product.slug}?size=M&utm_source=news&utm_campaign=spring&gclid=1`);
+    const html = await first.text();
+    assert.match(first.headers.get('cache-control')!, /^public/);
+    // The page hands none of them on: the sign-in link returns to the page with its own parameters only.
+    assert.match(html, /href="\/login\?next=%2Fp%2F[^"]*%3Fsize%3DM"/);
+    assert.doesNotMatch(html, /utm_|gclid/);
+    const renamed = await admin.patch(`/api/v1/admin/products/${product.id}`, { name: `${product.name} Renamed` });
+    assert.equal(renamed.status, 200, renamed.text);
+    // Another click (a click ID of its own), the plain URL: the one page kept (page-cache.ts), not a render each.
+    for (const query of ['?fbclid=2&size=M', '?size=M', '?size=M&_gl=1*abc&utm_medium=email']) {
+      const again = await (await fetch(`${t.baseUrl}/p/${product.slug}${query}`)).text();
+      assert.ok(again.includes(`<h1>${product.name}</h1>`), `${query}: the kept page`);
+    }
+  });
+
   test("a page the browser revalidates (304) keeps its own policy, not the service's defaults", async () => {
     const first = await fetch(`${t.baseUrl}/cart`);
     assert.equal(first.status, 200);

@@ -4,11 +4,14 @@ import { answerableFromCache, cacheable, cachedPage, freshPage, pageKey, type Ca
 import { pageTag, unchangedPage } from '$lib/server/page-validator';
 import { SHARED_CACHE_HEADERS } from '$lib/server/shared-cache';
 import { createShop } from '$lib/server/shop';
+import { dropTracking } from '$lib/server/tracking-params';
 
 /** A page of one shopper's (or answered as one): kept by no cache, the browser's own included. */
 const PRIVATE = 'private, no-store';
 
 export const handle: Handle = async ({ event, resolve }) => {
+  // Before anything reads the URL (SvelteKit's own routing has read only its path): pages never see them.
+  dropTracking(event.url);
   const shop = (event.locals.shop = createShop(event));
   const render = async () => finish(event, await resolve(event, { preload: ({ type }) => type === 'js' || type === 'css' }));
   const { instance, pageCacheMs } = shop.transport;

@@ -14,6 +14,7 @@
  * stale window is dropped when the next one is kept.
  */
 import { API_COOKIES, carriesOnlyPersonalCookie, carriesPersonalCookie } from './cookie-names.js';
+import { dropTracking } from './tracking-params.js';
 
 /** Bytes a Response takes as its body. */
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -105,10 +106,11 @@ export const answerableFromCache = (request: Request): boolean =>
  * origin, and a storefront on its own without SHOP_ORIGIN builds canonical URLs from the Host header,
  * so one host name's page must never answer for another). Not SvelteKit's `event.url`, which names
  * the page for a page's data too (`/p/x/__data.json`, asked for on a navigation without reload, is
- * `/p/x` there): the page and its JSON would share one entry.
+ * `/p/x` there): the page and its JSON would share one entry. Without the campaign tags and click IDs
+ * (tracking-params.ts), which the page is rendered without.
  */
 export const pageKey = (request: Request): string => {
-  const url = new URL(request.url);
+  const url = dropTracking(new URL(request.url));
   return url.origin + url.pathname + url.search;
 };
 
