@@ -3,6 +3,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { keepScreenshot } from '../helpers/browser.js';
+import { addressInput } from '../helpers/factories.js';
 import { customer, inShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
@@ -118,4 +119,39 @@ test('a double press on Save address adds the address once', async (t) => {
     { viewport: PHONE },
   );
   assert.equal(await count(), before + 1);
+});
+
+test('a new address half typed stays open, with what was typed, while another form on the page is answered; saved, the panel folds', async (t) => {
+  const buyer = await customer(app);
+  const second = await buyer.client.post('/api/v1/users/me/addresses', addressInput({ address_1: '5 Canal Street' }));
+  assert.equal(second.status, 201, second.text);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await fillNewAddress(page, '11 Harbour Road');
+      await page.getByRole('button', { name: /^Use for billing\W+5 Canal Street$/ }).click();
+      await page.getByRole('status').getByText('Your default billing address is changed.').waitFor();
+      // The answer to another form neither folds the panel nor loses what was typed in it.
+      assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'still open');
+      assert.equal(await page.getByLabel('Address', { exact: true }).inputValue(), '11 Harbour Road');
+      await page.getByLabel('Country').fill('GB');
+      await page.getByRole('button', { name: 'Save address' }).click();
+      await page.getByRole('status').getByText('Address added.').waitFor();
+      // Saved: the panel folds, and the keyboard goes on from its summary (not from a hidden button, or the top of the page).
+      const summary = page.getByText('Add an address');
+      await page.locator('details.add:not([open])').waitFor({ state: 'attached' });
+      assert.equal(await summary.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus on the summary');
+      await page.getByRole('listitem').filter({ hasText: '11 Harbour Road' }).waitFor();
+      // Opened again, it is empty and stays open through the next answer too.
+      await summary.click();
+      assert.equal(await page.getByLabel('Address', { exact: true }).inputValue(), '');
+      await page.getByRole('button', { name: /^Use for shipping\W+5 Canal Street$/ }).click();
+      await page.getByRole('status').getByText('Your default shipping address is changed.').waitFor();
+      assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'open again');
+    },
+    { viewport: PHONE },
+  );
 });

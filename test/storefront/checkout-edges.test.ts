@@ -278,6 +278,42 @@ describe('storefront: checkout edges', () => {
     );
   });
 
+  test('a new address half typed at checkout stays open, with what was typed, through a coupon applied or refused; saved, it folds', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const code = `TEN${Date.now().toString(36)}`.toUpperCase();
+    assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'PERCENTAGE', discount_value: '10' })).status, 201);
+    await checkingOut(
+      t,
+      { variant: product.variants[0]!.id, quantity: 1 },
+      async (page) => {
+        const panel = page.locator('details.add');
+        const isOpen = () => panel.evaluate((el) => el.hasAttribute('open'));
+        await page.getByText('Add a new address').click();
+        await panel.getByLabel('Full name').fill('Mary Somerville');
+        await panel.getByLabel('Address', { exact: true }).fill('11 Harbour Road');
+        for (const [typed, answer] of [
+          ['NOPE-NOT-A-CODE', page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.')],
+          [code, page.getByRole('status').filter({ hasText: `${code} applied` })],
+        ] as const) {
+          await page.getByLabel('Coupon code (optional)').fill(typed);
+          await page.getByRole('button', { name: 'Apply' }).click();
+          await answer.waitFor();
+          assert.equal(await isOpen(), true, `still open after ${typed}`);
+          assert.equal(await panel.getByLabel('Address', { exact: true }).inputValue(), '11 Harbour Road', typed);
+        }
+        await panel.getByLabel('Phone').fill('+44 131 496 0000');
+        await panel.getByLabel('City').fill('Edinburgh');
+        await panel.getByLabel('State or region').fill('Lothian');
+        await panel.getByLabel('Country').fill('GB');
+        await panel.getByRole('button', { name: 'Save address' }).click();
+        await page.getByRole('status').getByText('Address saved and selected.').waitFor();
+        await page.locator('details.add:not([open])').waitFor({ state: 'attached' });
+        assert.equal(await page.getByRole('radio', { name: /11 Harbour Road/ }).isChecked(), true);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test('a note kept through Apply without JavaScript: a long one in a non-Latin script survives, one past what a cookie holds is asked for again', async (t) => {
     const { product } = await makeShop(app, { price: '40.00' });
     await checkingOut(

@@ -7,8 +7,8 @@ const FOCUSABLE = 'input, select, textarea, button, a[href], [tabindex]';
  * Where the keyboard goes once a form sent with JavaScript has its answer. Refused: to its first field
  * in error, or else to the page's alert saying why, so the person hears it and starts from there. Done:
  * back to the button that sent it when focus fell to the page (a button disabled while sending loses
- * focus, and the next Tab would start again from the top of the page), or, when the form is gone with
- * what it changed, to the notice saying what happened.
+ * focus, and the next Tab would start again from the top of the page), or to the summary of the panel
+ * that folded over it, or, when the form is gone with what it changed, to the notice saying what happened.
  */
 export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement | null, refused: boolean): Promise<void> {
   await tick();
@@ -29,8 +29,10 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
     : form.isConnected
       ? form.querySelector<HTMLElement>('button[type="submit"], button:not([type])')
       : null;
+  const folded = back?.closest('details:not([open])')?.querySelector<HTMLElement>(':scope > summary');
   // The form itself is gone (a removed cart line): to the word about what happened, or the page's heading.
-  const target = back ?? document.querySelector<HTMLElement>('[role="status"]') ?? document.querySelector<HTMLElement>('main h1, h1');
+  const target =
+    folded ?? back ?? document.querySelector<HTMLElement>('[role="status"]') ?? document.querySelector<HTMLElement>('main h1, h1');
   if (target && !target.matches(FOCUSABLE)) target.setAttribute('tabindex', '-1');
   target?.focus();
 }
@@ -39,9 +41,12 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
  * `use:enhance={keepFocusWhile((on) => (busy = on))}`: `busy` is told while the form is on its way (its button
  * held, so one press sends once), then SvelteKit's own handling of the answer and the focus settled as above.
  * `reset: false` keeps what was typed; `onlyRefused`: a form whose success leaves the page (signing in) lets
- * the next page take the focus as any page does.
+ * the next page take the focus as any page does; `succeeded` is told of a success before the focus settles.
  */
-export function keepFocusWhile(busy: (on: boolean) => void, options: { reset?: boolean; onlyRefused?: boolean } = {}): SubmitFunction {
+export function keepFocusWhile(
+  busy: (on: boolean) => void,
+  options: { reset?: boolean; onlyRefused?: boolean; succeeded?: () => void } = {},
+): SubmitFunction {
   return ({ formElement, submitter }) => {
     busy(true);
     return async ({ result, update }) => {
@@ -50,6 +55,7 @@ export function keepFocusWhile(busy: (on: boolean) => void, options: { reset?: b
       } finally {
         busy(false);
       }
+      if (result.type === 'success') options.succeeded?.();
       const refused = result.type === 'failure';
       if (refused || !options.onlyRefused) await settleFocus(formElement, submitter, refused);
     };
