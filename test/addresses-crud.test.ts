@@ -77,6 +77,24 @@ describe('address CRUD', () => {
     assert.notEqual(a.public_id, b.public_id);
   });
 
+  test('an add sent again with its Idempotency-Key, even many at once, adds one address; the key with another address is 409', async () => {
+    const { client, userId } = await customer(t);
+    const input = addressInput({ address_1: '4 Privet Drive' });
+    const headers = { 'idempotency-key': 'add-once-1' };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => client.post(ADDRESSES, input, { headers })));
+    for (const answer of answers) assert.equal(answer.status, 201, answer.text);
+    assert.equal(new Set(answers.map((answer) => answer.body.data.public_id)).size, 1, 'every answer names the one address');
+    assert.equal(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true').length, 7);
+    assert.equal((await addressRows(t, userId)).length, 1);
+
+    const other = await client.post(ADDRESSES, addressInput({ address_1: '5 Privet Drive' }), { headers });
+    assert.equal(other.status, 409);
+    assert.equal(errorOf(other).code, 'IDEMPOTENCY_KEY_REUSED');
+    // Without a key, each add is an address of its own.
+    for (let i = 0; i < 2; i++) assert.equal((await client.post(ADDRESSES, input)).status, 201);
+    assert.equal((await addressRows(t, userId)).length, 3);
+  });
+
   test('get is 200 with the same record the create returned', async () => {
     const { client } = await customer(t);
     const created = await createAddress(client, { label: 'Cottage', address_2: 'Rear entrance' });

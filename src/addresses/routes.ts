@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authedCtxOf } from '../auth/guard.js';
+import { IdempotencyHeader, idempotencyOf, sendIdempotent } from '../idempotency/idempotency.js';
 import { PageOnlyQuery } from '../lib/pagination.js';
 import { IdParam, NoContent, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import { Address, AddressCreate, AddressPatch } from './schemas.js';
@@ -26,11 +27,14 @@ export const addressRoutes =
       schema: {
         tags,
         summary: 'Add an address (the first one becomes both defaults)',
+        description:
+          'With an `Idempotency-Key`, the same address sent again (a form pressed twice, a retry after a lost answer) is added once: the first answer is replayed.',
+        headers: IdempotencyHeader,
         body: AddressCreate,
-        response: { 201: Ok(Address), ...errorResponses('ADDRESS_BOOK_FULL', 'CONFLICT') },
+        response: { 201: Ok(Address), ...errorResponses('ADDRESS_BOOK_FULL', 'CONFLICT', 'IDEMPOTENCY_KEY_REUSED') },
       },
       handler: async (request, reply) =>
-        reply.code(201).send({ success: true as const, data: await addresses.create(authedCtxOf(request), request.body) }),
+        sendIdempotent(reply, await addresses.create(authedCtxOf(request), request.body, idempotencyOf(request))),
     });
 
     app.get('/users/me/addresses/:address_public_id', {

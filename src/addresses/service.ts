@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
+import { runIdempotent, type IdempotencyRequest, type IdempotentResult } from '../idempotency/idempotency.js';
 import { lockAccount } from '../identity/repository.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthedCtx } from '../lib/context.js';
@@ -29,11 +30,13 @@ const FLAGS: readonly DefaultFlag[] = ['is_default_shipping', 'is_default_billin
 export function createAddressService({ db, clock, maxAddresses }: { db: Db; clock: Clock; maxAddresses: number }) {
   /** Should the lock ever be bypassed, the one-default indexes refuse the write (409 CONFLICT, src/lib/db-errors.ts). */
   function inBook<T>(ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
-    return transaction(db, async (trx) => {
-      // Default flags are decided by reading the book: two writers of one account must not read it at once.
-      await lockAccount(trx, ctx.actor.userId);
-      return work(trx);
-    });
+    return transaction(db, (trx) => lockedBook(trx, ctx, work));
+  }
+
+  async function lockedBook<T>(trx: Trx, ctx: AuthedCtx, work: (trx: Trx) => Promise<T>): Promise<T> {
+    // Default flags are decided by reading the book: two writers of one account must not read it at once.
+    await lockAccount(trx, ctx.actor.userId);
+    return work(trx);
   }
 
   async function ownedOrNotFound(trx: Trx, ctx: AuthedCtx, publicId: string) {
@@ -54,35 +57,38 @@ export function createAddressService({ db, clock, maxAddresses }: { db: Db; cloc
       return toAddress(address);
     },
 
-    async create(ctx: AuthedCtx, input: AddressCreate): Promise<Address> {
-      return inBook(ctx, async (trx) => {
-        // Counted under the book's lock, so racing creates cannot overshoot the cap.
-        const count = await countActiveAddresses(trx, ctx.actor.userId);
-        if (count >= maxAddresses) {
-          throw addressBookFull(maxAddresses, count);
-        }
-        const first = count === 0;
-        const wanted = {
-          is_default_shipping: first || input.is_default_shipping === true,
-          is_default_billing: first || input.is_default_billing === true,
-        };
-        for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
-        const row = await insertAddress(trx, {
-          public_id: newPublicId('adr'),
-          user_id: ctx.actor.userId,
-          recipient_name: input.recipient_name,
-          phone_number: input.phone_number,
-          label: input.label ?? null,
-          country: input.country,
-          state: input.state,
-          city: input.city,
-          address_1: input.address_1,
-          address_2: input.address_2 ?? null,
-          zip_code: input.zip_code ?? null,
-          ...wanted,
-        });
-        return toAddress(row);
-      });
+    /** Adds once per Idempotency-Key: its key is claimed before the book is locked, as every keyed write claims first. */
+    async create(ctx: AuthedCtx, input: AddressCreate, idempotency: IdempotencyRequest | null = null): Promise<IdempotentResult<Address>> {
+      return runIdempotent(db, ctx.actor.userId, idempotency, 201, clock.now(), (trx) =>
+        lockedBook(trx, ctx, async (trx) => {
+          // Counted under the book's lock, so racing creates cannot overshoot the cap.
+          const count = await countActiveAddresses(trx, ctx.actor.userId);
+          if (count >= maxAddresses) {
+            throw addressBookFull(maxAddresses, count);
+          }
+          const first = count === 0;
+          const wanted = {
+            is_default_shipping: first || input.is_default_shipping === true,
+            is_default_billing: first || input.is_default_billing === true,
+          };
+          for (const flag of FLAGS) if (wanted[flag] && !first) await clearDefault(trx, ctx.actor.userId, flag, clock.now());
+          const row = await insertAddress(trx, {
+            public_id: newPublicId('adr'),
+            user_id: ctx.actor.userId,
+            recipient_name: input.recipient_name,
+            phone_number: input.phone_number,
+            label: input.label ?? null,
+            country: input.country,
+            state: input.state,
+            city: input.city,
+            address_1: input.address_1,
+            address_2: input.address_2 ?? null,
+            zip_code: input.zip_code ?? null,
+            ...wanted,
+          });
+          return toAddress(row);
+        }),
+      );
     },
 
     async update(ctx: AuthedCtx, publicId: string, patch: AddressPatch): Promise<Address> {

@@ -121,6 +121,43 @@ test('a double press on Save address adds the address once', async (t) => {
   assert.equal(await count(), before + 1);
 });
 
+test('a form sent twice without JavaScript (a double press, a resend after a lost answer) adds the address once', async (t) => {
+  const buyer = await customer(app);
+  const count = async () => ((await buyer.client.get('/api/v1/users/me/addresses')).body.data as Address[]).length;
+  const before = await count();
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await fillNewAddress(page, '3 Harbour Road');
+      await page.getByLabel('Country').fill('GB');
+      // What the browser sends for the form, sent twice at once as a second press sends it.
+      const add = page.locator('form[action="?/add"]');
+      const field = (name: string) => add.locator(`[name="${name}"]`).inputValue();
+      const form: Record<string, string> = {};
+      for (const name of ['csrf', 'address_key', 'recipient_name', 'phone_number', 'address_1', 'city', 'state', 'country'])
+        form[name] = await field(name);
+      const send = () => page.request.post('/account/addresses?/add', { form, headers: { origin: app.baseUrl, accept: 'text/html' } });
+      const answers = await Promise.all([send(), send()]);
+      for (const answer of answers) assert.match(await answer.text(), /Address added\./);
+      // A page rendered anew is a new form: the same address added from it is another address, as asked.
+      await page.goto('/account/addresses');
+      const again = { ...form, address_key: await field('address_key') };
+      assert.notEqual(again.address_key, form.address_key);
+      assert.match(
+        await (
+          await page.request.post('/account/addresses?/add', { form: again, headers: { origin: app.baseUrl, accept: 'text/html' } })
+        ).text(),
+        /Address added\./,
+      );
+    },
+    { viewport: PHONE, javaScript: false },
+  );
+  assert.equal(await count(), before + 2);
+});
+
 test('a new address half typed stays open, with what was typed, while another form on the page is answered; saved, the panel folds', async (t) => {
   const buyer = await customer(app);
   const second = await buyer.client.post('/api/v1/users/me/addresses', addressInput({ address_1: '5 Canal Street' }));

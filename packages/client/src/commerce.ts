@@ -49,7 +49,14 @@ export function createCommerceClient(options: CommerceClientOptions) {
       list: list('/api/v1/users/me/addresses'),
       get: (address_public_id: string) =>
         api.GET('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } } }).then(data),
-      create: (body: BodyOf<'/api/v1/users/me/addresses', 'post'>) => api.POST('/api/v1/users/me/addresses', { body }).then(data),
+      /** Adds once per `idempotencyKey` (one is made for each call without it, and reused when the client retries). */
+      create: (body: BodyOf<'/api/v1/users/me/addresses', 'post'>, options: { idempotencyKey?: string } = {}) =>
+        api
+          .POST('/api/v1/users/me/addresses', {
+            body,
+            ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}),
+          })
+          .then(data),
       update: (address_public_id: string, body: BodyOf<'/api/v1/users/me/addresses/{address_public_id}', 'patch'>) =>
         api.PATCH('/api/v1/users/me/addresses/{address_public_id}', { params: { path: { address_public_id } }, body }).then(data),
       remove: (address_public_id: string) =>

@@ -293,7 +293,8 @@ export const WRITERS: readonly Writer[] = [
 ];
 
 const ACCOUNT = 'locks only account rows (LOCKING.md steps 16-20), raced in test/races/account-lock-order.test.ts';
-const ADDRESS = 'locks the account and its address book (steps 17, 20), raced in test/races/addresses-concurrency.test.ts';
+const ADDRESS =
+  'locks the account and its address book (steps 17, 20; an added one claims its Idempotency-Key first, step 2), raced in test/races/addresses-concurrency.test.ts';
 const WEBHOOK =
   "locks an endpoint's event target, then its deliveries, which no writer of the order takes (LOCKING.md, outside the order); raced against the dispatcher in test/races/webhook-deletion-races.test.ts";
 const CART =

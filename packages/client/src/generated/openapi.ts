@@ -3356,12 +3356,17 @@ export interface paths {
         put?: never;
         /**
          * Add an address (the first one becomes both defaults)
-         * @description Requires a session (any role).
+         * @description With an `Idempotency-Key`, the same address sent again (a form pressed twice, a retry after a lost answer) is added once: the first answer is replayed.
+         *
+         *     Requires a session (any role).
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Replays the first response of a retried write for 24 hours */
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3443,13 +3448,14 @@ export interface paths {
                 /**
                  * @description - `CONFLICT`: A concurrent change got there first; retry
                  *     - `ADDRESS_BOOK_FULL`: The address book is full
+                 *     - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used with a different request
                  */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ADDRESS_BOOK_FULL"];
+                        "application/json": components["schemas"]["Error_CONFLICT"] | components["schemas"]["Error_ADDRESS_BOOK_FULL"] | components["schemas"]["Error_IDEMPOTENCY_KEY_REUSED"];
                     };
                 };
                 /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */

@@ -2,6 +2,7 @@
 
 /** Operations that take an Idempotency-Key: the client sends one and reuses it when it retries. */
 export const IDEMPOTENT_OPERATIONS: readonly string[] = [
+  'POST /api/v1/users/me/addresses',
   'POST /api/v1/admin/inventory',
   'PATCH /api/v1/admin/inventory/{variant_public_id}',
   'PATCH /api/v1/admin/inventory/{variant_public_id}/reservation',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BodyOf } from '@commerce/client';
 
 export const ADDRESS_FIELDS = [
@@ -38,4 +39,16 @@ export function addressFrom(form: FormData): { values: Record<string, string>; b
 export function missingAddressFields(values: Record<string, string>): Record<string, string> {
   const required = ['recipient_name', 'phone_number', 'address_1', 'city', 'state', 'country'];
   return Object.fromEntries(required.filter((name) => !values[name]).map((name) => [name, 'Please fill this in.']));
+}
+
+/**
+ * The Idempotency-Key an address form's add is sent with: the key its page was rendered with (its hidden
+ * `address_key` field) joined to what the form holds. The same form sent twice (pressed twice without JavaScript,
+ * sent again after a lost answer) adds one address; a changed form, or the page rendered anew after an
+ * add, makes a key of its own, so an add is never refused for a reused key. None for a form without one.
+ */
+export function addressKey(form: FormData, body: BodyOf<'/api/v1/users/me/addresses', 'post'>): string | undefined {
+  const page = String(form.get('address_key') ?? '');
+  if (!/^[\w-]{1,64}$/.test(page)) return undefined;
+  return `${page}:${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}`;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ErrorDetail } from '@commerce/client';
 import { redirect, type RequestEvent } from '@sveltejs/kit';
-import { addressFrom, missingAddressFields } from '$lib/server/addresses';
+import { addressFrom, addressKey, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutCoupon, couponCode } from '$lib/server/checkout-coupon';
 import { checkoutDraft, type CheckoutDraft, type KeptDraft } from '$lib/server/checkout-draft';
@@ -235,7 +235,7 @@ export const actions: Actions = {
     const missing = missingAddressFields(values);
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
     try {
-      const created = await shop.asForm(form.get('csrf')).addresses.create(body);
+      const created = await shop.asForm(form.get('csrf')).addresses.create(body, { idempotencyKey: addressKey(form, body) });
       return { addressAdded: created.public_id };
     } catch (e) {
       return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address in your account first.' });

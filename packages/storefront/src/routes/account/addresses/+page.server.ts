@@ -1,11 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '@commerce/client';
-import { addressFrom, missingAddressFields } from '$lib/server/addresses';
+import { addressFrom, addressKey, missingAddressFields } from '$lib/server/addresses';
 import { formFailure, invalid, loading } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 import { formOf } from '$lib/server/form-body';
 
 export const load: PageServerLoad = (event) =>
-  loading(event, async () => ({ addresses: (await event.locals.shop.api.addresses.list({ limit: 100 })).data }));
+  loading(event, async () => ({
+    addresses: (await event.locals.shop.api.addresses.list({ limit: 100 })).data,
+    /** The add form's key (addressKey): made anew with every render, so each page adds an address once. */
+    key: randomUUID(),
+  }));
 
 const idOf = (form: FormData) => String(form.get('address') ?? '');
 
@@ -16,7 +21,7 @@ export const actions: Actions = {
     const missing = missingAddressFields(values);
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
     try {
-      await event.locals.shop.asForm(form.get('csrf')).addresses.create(body);
+      await event.locals.shop.asForm(form.get('csrf')).addresses.create(body, { idempotencyKey: addressKey(form, body) });
       return { added: true };
     } catch (e) {
       return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address first.' });
