@@ -175,9 +175,22 @@ test('a new address half typed stays open, with what was typed, while another fo
       assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'still open');
       assert.equal(await page.getByLabel('Address', { exact: true }).inputValue(), '11 Harbour Road');
       await page.getByLabel('Country').fill('GB');
+      // Refused by the shop (a hidden control character in the name): the refusal and what was typed stay
+      // through another form's answer too.
+      await page.getByLabel('Full name').fill('Mary Somerville\u202e');
       await page.getByRole('button', { name: 'Save address' }).click();
+      const refusal = page.locator('details.add').getByRole('alert');
+      await refusal.waitFor();
+      await page.getByRole('button', { name: /^Use for shipping\W+5 Canal Street$/ }).click();
+      await page.getByRole('status').getByText('Your default shipping address is changed.').waitFor();
+      assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'open after the refusal');
+      await refusal.waitFor();
+      assert.equal(await page.getByLabel('City').inputValue(), 'Edinburgh');
+      // Sent with Enter from a field: the keyboard is on that field when the panel folds over it.
+      await page.getByLabel('Full name').fill('Mary Somerville');
+      await page.getByLabel('Full name').press('Enter');
       await page.getByRole('status').getByText('Address added.').waitFor();
-      // Saved: the panel folds, and the keyboard goes on from its summary (not from a hidden button, or the top of the page).
+      // Saved: the panel folds, and the keyboard goes on from its summary (not from a hidden field, or the top of the page).
       const summary = page.getByText('Add an address');
       await page.locator('details.add:not([open])').waitFor({ state: 'attached' });
       assert.equal(await summary.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus on the summary');
@@ -185,8 +198,8 @@ test('a new address half typed stays open, with what was typed, while another fo
       // Opened again, it is empty and stays open through the next answer too.
       await summary.click();
       assert.equal(await page.getByLabel('Address', { exact: true }).inputValue(), '');
-      await page.getByRole('button', { name: /^Use for shipping\W+5 Canal Street$/ }).click();
-      await page.getByRole('status').getByText('Your default shipping address is changed.').waitFor();
+      await page.getByRole('button', { name: /^Use for billing\W+12 St James Square$/ }).click();
+      await page.getByRole('status').getByText('Your default billing address is changed.').waitFor();
       assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'open again');
     },
     { viewport: PHONE },

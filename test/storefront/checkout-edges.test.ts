@@ -305,6 +305,26 @@ describe('storefront: checkout edges', () => {
         await panel.getByLabel('City').fill('Edinburgh');
         await panel.getByLabel('State or region').fill('Lothian');
         await panel.getByLabel('Country').fill('GB');
+        // Refused by the shop (a hidden control character in the name): said in the panel, what was typed kept,
+        // the coupon still shown as applied.
+        await panel.getByLabel('Full name').fill('Mary Somerville\u202e');
+        await panel.getByRole('button', { name: 'Save address' }).click();
+        const refusal = panel.getByRole('alert');
+        await refusal.waitFor();
+        assert.equal(await panel.getByLabel('Address', { exact: true }).inputValue(), '11 Harbour Road');
+        assert.equal(await page.getByLabel('Coupon code (optional)').inputValue(), code);
+        // Another form answered meanwhile leaves the refusal and what was typed where they are.
+        const answered = page.waitForResponse((response) => response.url().endsWith('?/coupon'));
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await answered;
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${code} applied` })
+          .waitFor();
+        assert.equal(await isOpen(), true, 'still open after the refusal and another Apply');
+        await refusal.waitFor();
+        assert.equal(await panel.getByLabel('City').inputValue(), 'Edinburgh');
+        await panel.getByLabel('Full name').fill('Mary Somerville');
         await panel.getByRole('button', { name: 'Save address' }).click();
         await page.getByRole('status').getByText('Address saved and selected.').waitFor();
         await page.locator('details.add:not([open])').waitFor({ state: 'attached' });

@@ -23,7 +23,8 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
     }
   }
   const active = document.activeElement;
-  if (active && active !== document.body) return;
+  // Still on a field the answer folded away (the form sent with Enter) is as lost as on the page itself.
+  if (active && active !== document.body && !active.closest('details:not([open])')) return;
   const back = submitter?.isConnected
     ? submitter
     : form.isConnected
@@ -41,21 +42,28 @@ export async function settleFocus(form: HTMLFormElement, submitter: HTMLElement 
  * `use:enhance={keepFocusWhile((on) => (busy = on))}`: `busy` is told while the form is on its way (its button
  * held, so one press sends once), then SvelteKit's own handling of the answer and the focus settled as above.
  * `reset: false` keeps what was typed; `onlyRefused`: a form whose success leaves the page (signing in) lets
- * the next page take the focus as any page does; `succeeded` is told of a success before the focus settles.
+ * the next page take the focus as any page does. `succeeded` and `refused` (with the refusal's data) are
+ * told of the answer before the page takes it, for what the page keeps of its own.
  */
 export function keepFocusWhile(
   busy: (on: boolean) => void,
-  options: { reset?: boolean; onlyRefused?: boolean; succeeded?: () => void } = {},
+  options: {
+    reset?: boolean;
+    onlyRefused?: boolean;
+    succeeded?: () => void;
+    refused?: (data: Record<string, unknown>) => void;
+  } = {},
 ): SubmitFunction {
   return ({ formElement, submitter }) => {
     busy(true);
     return async ({ result, update }) => {
+      if (result.type === 'success') options.succeeded?.();
+      if (result.type === 'failure') options.refused?.(result.data ?? {});
       try {
         await update({ reset: options.reset ?? true });
       } finally {
         busy(false);
       }
-      if (result.type === 'success') options.succeeded?.();
       const refused = result.type === 'failure';
       if (refused || !options.onlyRefused) await settleFocus(formElement, submitter, refused);
     };
