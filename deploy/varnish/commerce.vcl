@@ -28,6 +28,8 @@ sub vcl_recv {
   if (req.restarts == 0) {
     unset req.http.X-Commerce-Fresh;
   }
+  # The URL the object is kept under (vcl_hash): the URL itself, unless a page's tracking parameters are left out below.
+  set req.http.X-Commerce-Key = req.url;
   if (req.url == "/.cache/purge") {
     if (req.method != "POST") {
       return (synth(405));
@@ -60,12 +62,13 @@ sub vcl_recv {
   if (req.http.Authorization) {
     return (pass);
   }
-  # Campaign tags and ad-click IDs change no page (the storefront's tracking-params.ts names the same ones):
-  # taken out of a page's URL, so an ad click (a click ID of its own) shares the page everyone else gets
-  # instead of missing. The browser keeps them in its address bar for the shop's analytics.
-  if (req.url !~ "^/(api|media|_app)/" && req.url ~ "[?&](utm_[^&=]*|gclid|gclsrc|dclid|gbraid|wbraid|srsltid|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=|&|$)") {
-    set req.url = regsuball(req.url, "(?<=[?&])(utm_[^&=]*|gclid|gclsrc|dclid|gbraid|wbraid|srsltid|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=[^&]*)?(&|$)", "");
-    set req.url = regsub(req.url, "[?&]$", "");
+  # A page's cache key is its URL without campaign tags and ad-click IDs (the storefront's tracking-params.ts
+  # names the same), which change no page: an ad click (a click ID of its own) shares the page everyone gets
+  # instead of missing. Only the key: the service gets the URL as asked (it takes them out itself, and a
+  # redirect it answers, never stored, keeps them for the shop's analytics). Only in the query, each piece
+  # matched whole: the query is read as "&piece&piece…".
+  if (req.url ~ "\?" && req.url !~ "^/(api|media|_app)/") {
+    set req.http.X-Commerce-Key = regsub(req.url, "\?.*$", "") + regsub(regsuball(regsub(req.url, "^[^?]*\?", "&"), "&(utm_[^&=]*|gclid|gclsrc|dclid|gbraid|wbraid|srsltid|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=[^&]*)?(?=&|$)", ""), "^&", "?");
   }
   # A stale object the backend can refresh now (past stale-while-revalidate) is not served: see vcl_hit.
   if (req.http.X-Commerce-Fresh) {
@@ -86,12 +89,19 @@ sub vcl_recv {
   return (hash);
 }
 
-# What the service builds a page's URL from besides the Host header and the URL (the built-in vcl_hash,
-# which runs after this): the forwarded host and protocol, believed from a proxy in TRUST_PROXY (this cache).
-# A client that sends its own gets an object of its own, never one stored for everyone else.
+# The built-in key (the URL, the Host header) with the URL as its cache key above, and what else the
+# service builds a page's URL from: the forwarded host and protocol, believed from a proxy in TRUST_PROXY
+# (this cache). A client that sends its own gets an object of its own, never one stored for everyone else.
 sub vcl_hash {
+  hash_data(req.http.X-Commerce-Key);
+  if (req.http.host) {
+    hash_data(req.http.host);
+  } else {
+    hash_data(server.ip);
+  }
   hash_data(req.http.X-Forwarded-Host);
   hash_data(req.http.X-Forwarded-Proto);
+  return (lookup);
 }
 
 sub vcl_hit {
@@ -112,6 +122,7 @@ sub vcl_hit {
 
 sub vcl_backend_fetch {
   unset bereq.http.X-Commerce-Fresh;
+  unset bereq.http.X-Commerce-Key;
 }
 
 sub vcl_backend_response {

@@ -270,6 +270,12 @@ describe('storefront pages through the cache', () => {
     assert.equal(sized.cache, 'MISS');
     assert.equal((await page(`${product}?size=M`)).cache, 'HIT');
     assert.equal((await page(`${product}?size=M&utm_campaign=x`)).cache, 'HIT');
+    // Only the key leaves them out: the service gets the URL as asked, so a redirect keeps them for the shop's analytics.
+    const slashed = await fetch(`${varnish.url}${product}/?utm_source=news`, { redirect: 'manual' });
+    assert.equal(slashed.status, 308);
+    assert.equal(slashed.headers.get('location'), `${product}?utm_source=news`);
+    // A parameter's value that looks like one is a value: that page is another.
+    assert.equal((await page(`${product}?size=M&from=x?gclid=1`)).cache, 'MISS');
     // The page never hands them on (the sign-in link's return address names the page as the service saw it).
     assert.match(sized.html, /href="\/login\?next=[^"]*size%3DM"/);
     assert.doesNotMatch(sized.html, /utm_|gclid/);

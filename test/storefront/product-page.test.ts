@@ -195,11 +195,15 @@ describe('storefront: the product page', () => {
     assert.doesNotMatch(nothing, /Clear filters|fewer filters/);
     assert.match(await page('/search?q=qqqzzzxxx&in_stock=1'), /Clear filters/);
   });
-  test("the header's Sign in comes back to the page it was pressed on", async (t) => {
+  test("the header's Sign in comes back to the page it was pressed on, without the ad's tags the page was opened with", async (t) => {
     const buyer = await customer(app);
     await inShop(browser, t, app, async (page) => {
-      await page.goto(`/p/${product.slug}?size=M`);
-      await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
+      await page.goto(`/p/${product.slug}?size=M&utm_source=news&gclid=1`);
+      // Once the page's script has taken over too (it builds the link from the address bar, which keeps them).
+      await page.waitForLoadState('networkidle');
+      const signIn = page.getByRole('banner').getByRole('link', { name: 'Sign in' });
+      assert.equal(await signIn.getAttribute('href'), `/login?next=${encodeURIComponent(`/p/${product.slug}?size=M`)}`);
+      await signIn.click();
       await page.getByLabel('Email').fill(buyer.email);
       await page.getByLabel('Password', { exact: true }).fill(buyer.password);
       await page.getByRole('button', { name: 'Sign in' }).click();

@@ -110,6 +110,10 @@ describe('storefront: served by the service', () => {
     assert.doesNotMatch(html, /utm_|gclid/);
     const renamed = await admin.patch(`/api/v1/admin/products/${product.id}`, { name: `${product.name} Renamed` });
     assert.equal(renamed.status, 200, renamed.text);
+    // A redirect keeps them for the shop's analytics (it is never kept by any cache).
+    const slashed = await fetch(`${t.baseUrl}/p/${product.slug}/?utm_source=news`, { redirect: 'manual' });
+    assert.equal(slashed.status, 308);
+    assert.equal(slashed.headers.get('location'), `/p/${product.slug}?utm_source=news`);
     // Another click (a click ID of its own), the plain URL: the one page kept (page-cache.ts), not a render each.
     for (const query of ['?fbclid=2&size=M', '?size=M', '?size=M&_gl=1*abc&utm_medium=email']) {
       const again = await (await fetch(`${t.baseUrl}/p/${product.slug}${query}`)).text();

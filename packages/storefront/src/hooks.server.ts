@@ -4,7 +4,7 @@ import { answerableFromCache, cacheable, cachedPage, freshPage, pageKey, type Ca
 import { pageTag, unchangedPage } from '$lib/server/page-validator';
 import { SHARED_CACHE_HEADERS } from '$lib/server/shared-cache';
 import { createShop } from '$lib/server/shop';
-import { dropTracking } from '$lib/server/tracking-params';
+import { dropTracking } from '$lib/tracking-params';
 
 /** A page of one shopper's (or answered as one): kept by no cache, the browser's own included. */
 const PRIVATE = 'private, no-store';

@@ -14,7 +14,7 @@
  * stale window is dropped when the next one is kept.
  */
 import { API_COOKIES, carriesOnlyPersonalCookie, carriesPersonalCookie } from './cookie-names.js';
-import { dropTracking } from './tracking-params.js';
+import { dropTracking } from '../tracking-params.js';
 
 /** Bytes a Response takes as its body. */
 type Bytes = Uint8Array<ArrayBuffer>;

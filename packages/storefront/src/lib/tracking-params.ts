@@ -3,10 +3,11 @@
  * URLs. No page depends on them: the analytics that want them read them from the browser's address
  * bar, where they stay. Left in, they would make every ad click its own page (a click ID is unique
  * per click): a miss in every cache, a render each, and the pages in use pushed out of the
- * micro-cache (page-cache.ts); and a page would hand them on in its links (the sign-in link's return
- * address, the next page of a list) to whoever opens it next. So they are taken out of a page
- * request's URL before anything reads it, here and in deploy/varnish/commerce.vcl, which names the
- * same parameters (a test holds the two lists together).
+ * micro-cache (server/page-cache.ts); and a page would hand them on in its links (the sign-in link's
+ * return address, the next page of a list) to whoever opens it next. So they are taken out of a
+ * page request's URL before anything reads it (hooks.server.ts), out of the cache key of
+ * deploy/varnish/commerce.vcl, which names the same parameters (a test holds the two lists
+ * together), and out of the links a page in the browser builds from its own address.
  */
 
 /** Every `utm_*` (Google Analytics' campaign tags, which most tools read), and these by name. */
@@ -39,9 +40,23 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
 
 export const isTracking = (name: string): boolean => name.startsWith(TRACKING_PREFIX) || TRACKING_PARAMS.has(name);
 
-/** Takes the tracking parameters out of `url` (in place); the query is left as written when it has none. */
+/** The name of a query's `name=value` piece as URLSearchParams reads it: `+` a space, percent-decoded (as written when that fails). */
+function nameOf(piece: string): string {
+  const raw = piece.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Takes the tracking parameters out of `url` (in place): every other piece of its query stays as it was written. */
 export function dropTracking(url: URL): URL {
-  const names = [...url.searchParams.keys()].filter(isTracking);
-  for (const name of names) url.searchParams.delete(name);
+  const pieces = url.search.slice(1).split('&');
+  const kept = pieces.filter((piece) => !isTracking(nameOf(piece)));
+  if (kept.length < pieces.length) url.search = kept.join('&');
   return url;
 }
+
+/** A copy of `url` without them: for the links a page builds from its own address. */
+export const withoutTracking = (url: URL): URL => dropTracking(new URL(url));
