@@ -14,5 +14,6 @@ export {
   type paths,
 } from './client.js';
 export { createCookieJar, type CookieStore } from './cookies.js';
+export { formatMoney } from './money.js';
 export { ApiError, NetworkError, ResponseError, apiErrorOf, type ErrorCode, type ErrorDetail } from './errors.js';
 export type { WebhookEvent, WebhookEventOf, WebhookEventType, webhooks } from './webhooks.js';

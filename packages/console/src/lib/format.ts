@@ -1,17 +1,9 @@
 /** Formatting for people: money in the store's currency, dates in the browser's locale's words, in UTC. */
+import { formatMoney } from '@commerce/client';
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** The API sends money as exact decimal strings; display only, never arithmetic. */
+/** The API sends money as exact decimal strings; display only, never arithmetic. In the browser's locale. */
 export function money(amount: string | null | undefined, currency = 'USD'): string {
-  if (amount === null || amount === undefined) return '—';
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    // Two decimals whatever the currency's custom (¥, KWD): the API keeps two, and a rounded figure would hide a cent.
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    moneyFormats.set(currency, format);
-  }
-  return format.format(Number(amount));
+  return amount === null || amount === undefined ? '—' : formatMoney(amount, currency);
 }
 
 // One rule for every date and time, shown or typed: UTC, and said ("10:12 PM UTC"). Day filters, the

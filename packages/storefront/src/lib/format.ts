@@ -1,13 +1,8 @@
-/** Display only: amounts arrive from the API as decimal strings and are never computed with here. */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-const TWO_DECIMALS = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const;
+import { formatMoney } from '@commerce/client';
 
+/** Display only: amounts arrive from the API as decimal strings and are never computed with here. */
 export function money(amount: string | null | undefined, currency: string): string {
-  if (amount === null || amount === undefined) return '';
-  let format = moneyFormats.get(currency);
-  // Two decimals whatever the currency's custom (¥, KWD): the API keeps two, and a rounded figure would hide a cent.
-  if (!format) moneyFormats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency, ...TWO_DECIMALS })));
-  return format.format(Number(amount));
+  return amount === null || amount === undefined ? '' : formatMoney(amount, currency, 'en-US');
 }
 
 // Made once: building a formatter is far slower than using one (a review list formats a date per review).
