@@ -86,6 +86,31 @@ describe('search', () => {
     expectValidation(await listProducts(t.anonymous, 'search='), 'search');
     expectValidation(await listProducts(t.anonymous, `search=${'a'.repeat(201)}`), 'search');
   });
+
+  test("a search that found nothing is offered in the catalog's words, only when that finds something under the same filters", async () => {
+    const suggestion = async (query: string) =>
+      expectStatus(await t.anonymous.get(`${API}/products/search-suggestion?${query}`), 200).search as string | null;
+    const search = (words: string, where = cat) => `category=${where}&search=${encodeURIComponent(words)}`;
+    assert.equal(await suggestion(search('waterprof trial')), 'waterproof trail');
+    assert.equal(await suggestion(search('Lnen DRESS')), 'linen dress');
+    // Where those words find nothing, nothing is offered: the suggestion is never another dead end.
+    const elsewhere = await productGroup(t.admin, 'Elsewhere');
+    assert.equal(await suggestion(search('waterprof trial', elsewhere)), null);
+    // Every word known, too short to guess, a SKU, or too far from any word: nothing to offer.
+    for (const words of ['waterproof hoodie', 'xz', 'QX-NOPE-1', 'zzzzzzzz']) assert.equal(await suggestion(search(words)), null, words);
+
+    // The catalog's words follow the catalog: a product renamed is found by its new name's words at once.
+    expectStatus(await t.admin.patch(`${API}/admin/products/${p.hoodie}`, { name: 'Zip Anorak' }), 200);
+    assert.equal(await suggestion(search('anorka')), 'anorak');
+    // Cacheable as any public read, and refused as any list's query is.
+    const first = await t.anonymous.get(`${API}/products/search-suggestion?${search('anorka')}`);
+    const again = await t.anonymous.get(`${API}/products/search-suggestion?${search('anorka')}`, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
+    assert.equal(again.status, 304);
+    expectValidation(await t.anonymous.get(`${API}/products/search-suggestion`), 'search');
+    expectValidation(await t.anonymous.get(`${API}/products/search-suggestion?search=x&sort=name`), 'sort');
+  });
 });
 
 describe('category filter', () => {

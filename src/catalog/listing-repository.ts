@@ -205,6 +205,31 @@ export async function findPublicProductJson(
   return query.executeTakeFirst();
 }
 
+/** At most this many words are kept for suggestions (the most used): a catalog's vocabulary, bounded whatever its size. */
+const MAX_CATALOG_WORDS = 20_000;
+
+/**
+ * The words shoppers can find: those of the active products' names and brands and of the categories'
+ * names, lower case, letters only, three or more, the most used first; with the catalog version read.
+ */
+export async function catalogWords(db: Executor): Promise<{ words: string[]; version: number }> {
+  const result = await sql<{ words: string[] | null; version: number }>`
+    WITH words AS (
+      SELECT w FROM products p, regexp_split_to_table(lower(p.name || ' ' || coalesce(p.brand, '')), '[^[:alpha:]]+') AS w
+      WHERE p.status = ${ACTIVE} AND p.deleted_at IS NULL
+      UNION ALL
+      SELECT w FROM categories c, regexp_split_to_table(lower(c.name), '[^[:alpha:]]+') AS w
+      WHERE c.deleted_at IS NULL
+    ),
+    counted AS (
+      SELECT w, count(*) AS n FROM words WHERE char_length(w) >= 3 GROUP BY w ORDER BY n DESC, w LIMIT ${MAX_CATALOG_WORDS}
+    )
+    SELECT (SELECT array_agg(w ORDER BY n DESC, w) FROM counted) AS words, ${catalogVersionColumn} AS version
+  `.execute(db);
+  const row = result.rows[0]!;
+  return { words: row.words ?? [], version: Number(row.version) };
+}
+
 export async function countProducts(db: Executor, filters: ProductFilters): Promise<number> {
   return (await totalQuery(db, filters).executeTakeFirstOrThrow()).n;
 }

@@ -5,7 +5,17 @@ import { Cached, NotModified } from '../http-cache/schemas.js';
 import { sendJsonData, sendJsonPage } from '../lib/pagination.js';
 import { IdParam, Ok, Page, errorResponses, sendEmpty } from '../lib/schemas.js';
 import type { CategoryService } from './categories-service.js';
-import { Category, CategoryListQuery, CategoryProductsQuery, Product, ProductListQuery, StoreSettings, VariantStock } from './schemas.js';
+import {
+  Category,
+  CategoryListQuery,
+  CategoryProductsQuery,
+  Product,
+  ProductListQuery,
+  SearchSuggestion,
+  SearchSuggestionQuery,
+  StoreSettings,
+  VariantStock,
+} from './schemas.js';
 import type { StorefrontService } from './storefront-service.js';
 
 /**
@@ -55,6 +65,23 @@ export const catalogPublicRoutes =
         const page = await storefront.list(request.query);
         httpCache.keys(reply, ['products', ...page.ids], page.version);
         return sendJsonPage(reply, page);
+      },
+    });
+
+    app.get('/products/search-suggestion', {
+      config,
+      schema: {
+        tags: ['Catalog'],
+        summary: "A search that found nothing, its mistyped words replaced by the catalog's closest",
+        description:
+          "Each word of letters (four or more) that no product name, brand or category name contains is replaced by the closest such word within one edit (four letters) or two (longer); the result is offered only when it finds products under the same filters. For a shop page's 'Did you mean ...?'.",
+        querystring: SearchSuggestionQuery,
+        response: { 200: Cached(Ok(SearchSuggestion)), 304: NotModified, ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        if (await httpCache.notModified(request, reply)) return sendEmpty(reply, 304);
+        httpCache.keys(reply, ['products', 'categories']);
+        return { success: true as const, data: { search: await storefront.suggestion(request.query) } };
       },
     });
 

@@ -254,6 +254,26 @@ export const ProductListQuery = Type.Object({
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
+/** A search that found nothing, with the filters it was made under: the suggestion must find something under them too. */
+export const SearchSuggestionQuery = Type.Object(
+  {
+    search: Type.String({ minLength: 1, maxLength: 200, description: 'The search that found nothing' }),
+    category: ProductListQuery.properties.category,
+    min_price: productFilters.min_price,
+    max_price: productFilters.max_price,
+    in_stock: productFilters.in_stock,
+  },
+  { additionalProperties: false },
+);
+export type SearchSuggestionQuery = Static<typeof SearchSuggestionQuery>;
+
+export const SearchSuggestion = Type.Object({
+  search: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The search with each word the catalog does not have replaced by the catalog's closest word (a mistyped word), when that search finds products under the same filters; null when there is none",
+  }),
+});
+
 export const AdminProductListQuery = Type.Object({
   ...productFilters,
   category: Type.Optional(PublicIdRef('cat', 'cat_ ID; includes its subcategories')),

@@ -21,7 +21,8 @@ export function searchTerms(search: string): string[] {
   return terms.length <= MAX_SEARCH_WORDS ? terms : [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_SEARCH_WORDS);
 }
 
-function stem(word: string): string {
+/** A word as a search looks for it: a plural cut to the stem its singular contains; a word with a digit or a sign as typed. */
+export function stem(word: string): string {
   if (!/^\p{L}+$/u.test(word)) return word;
   if (word.endsWith('ies') && word.length - 3 >= MIN_STEM) return word.slice(0, -3); // accessories -> accessor(y)
   if (/(ss|sh|ch|x|z)es$/.test(word) && word.length - 2 >= MIN_STEM) return word.slice(0, -2); // dresses -> dress

@@ -4,11 +4,13 @@ import { fromCents, toCents } from '../lib/money.js';
 import { notFound } from '../lib/errors.js';
 import { isPublicId } from '../lib/ids.js';
 import { pageMeta, parseSort, type JsonPage } from '../lib/pagination.js';
-import { findPublicProductJson, listPublicProductsJson } from './listing-repository.js';
+import { readCatalogVersion } from '../http-cache/repository.js';
+import { catalogWords, countProducts, findPublicProductJson, listPublicProductsJson } from './listing-repository.js';
+import { suggestSearch } from './search-suggestion.js';
 import { stockStatus } from '../inventory/mappers.js';
 import { productFilters } from './product-filters.js';
 import { publicVariantStock } from './stock-repository.js';
-import type { ProductListQuery, ProductSortField, StoreSettings, VariantStock } from './schemas.js';
+import type { ProductListQuery, ProductSortField, SearchSuggestionQuery, StoreSettings, VariantStock } from './schemas.js';
 
 type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | undefined };
 
@@ -31,7 +33,33 @@ export function createStorefrontService({ db }: { db: Db }) {
     return { json: product.document, publicId: product.public_id, version: product.version };
   }
 
+  /** The catalog's words (catalogWords), read again only once the catalog has changed. */
+  let vocabulary: { version: number; words: Promise<string[]> } | null = null;
+  async function wordsNow(): Promise<string[]> {
+    const version = await readCatalogVersion(db);
+    if (vocabulary?.version !== version) {
+      const words = catalogWords(db).then((read) => read.words);
+      vocabulary = { version, words };
+      // A failed read is not kept: the next search reads again.
+      words.catch(() => {
+        if (vocabulary?.words === words) vocabulary = null;
+      });
+    }
+    return vocabulary.words;
+  }
+
   return {
+    /**
+     * A search that found nothing, in the catalog's words (search-suggestion.ts): only when that search
+     * finds products under the same filters, so the suggestion is never another dead end.
+     */
+    async suggestion(query: SearchSuggestionQuery): Promise<string | null> {
+      const suggested = suggestSearch(query.search, await wordsNow());
+      if (suggested === null) return null;
+      const filters = await productFilters(db, { page: 1, limit: 1, sort: '-created_at', ...query, search: suggested }, 'public');
+      return filters && (await countProducts(db, filters)) > 0 ? suggested : null;
+    },
+
     /**
      * A public product's variants with their stock as a shopper may know it: the status, and the count
      * only when it is low (a variant without a stock record has none to sell).

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { keepScreenshot } from '../helpers/browser.js';
 import { makeProduct } from '../helpers/catalog.js';
 import { moderate, postReview } from '../helpers/reviews.js';
-import { customer, inShop, makeShop, productPicture, startShop } from '../helpers/storefront.js';
+import { customer, inShop, makeShop, PHONE, productPicture, SHOP_RESULTS, startShop } from '../helpers/storefront.js';
 
 /**
  * The product page as a shopper uses it with JavaScript: the choice made survives adding to the cart,
@@ -195,6 +197,33 @@ describe('storefront: the product page', () => {
     assert.doesNotMatch(nothing, /Clear filters|fewer filters/);
     assert.match(await page('/search?q=qqqzzzxxx&in_stock=1'), /Clear filters/);
   });
+  test('a mistyped search is offered as the catalog spells it, with the filters it was made with, and that leads to the products', async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto('/search?q=lnen+SHRIT&in_stock=1&utm_source=news');
+        const offer = page.getByText('Did you mean');
+        await offer.waitFor();
+        await keepScreenshot(page, path.join(SHOP_RESULTS, 'search-did-you-mean-phone.png'));
+        const link = offer.getByRole('link', { name: 'linen shirt' });
+        assert.equal(await link.getAttribute('href'), '/search?q=linen+shirt&in_stock=1');
+        await link.click();
+        await page.getByRole('heading', { level: 1, name: 'Results for “linen shirt”' }).waitFor();
+        await page
+          .getByRole('link', { name: new RegExp(product.name) })
+          .first()
+          .waitFor();
+        // Nothing to offer for a word the catalog has nothing near.
+        await page.goto('/search?q=qqqzzzxxx');
+        await page.getByText('Try another word or spelling').waitFor();
+        assert.equal(await page.getByText('Did you mean').count(), 0);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test("the header's Sign in comes back to the page it was pressed on, without the ad's tags the page was opened with", async (t) => {
     const buyer = await customer(app);
     await inShop(browser, t, app, async (page) => {

@@ -72,6 +72,15 @@ export function createCommerceClient(options: CommerceClientOptions) {
       get: (product_public_id: string) =>
         api.GET('/api/v1/products/{product_public_id}', { params: { path: { product_public_id } } }).then(data),
       bySlug: (slug: string) => api.GET('/api/v1/products/by-slug/{slug}', { params: { path: { slug } } }).then(data),
+      /**
+       * For a search that found nothing: the same search with its mistyped words replaced by the catalog's closest
+       * ("shrit" -> "shirt"), or null; offered only when it finds products under the same filters ("Did you mean ...?").
+       */
+      searchSuggestion: (query: paths['/api/v1/products/search-suggestion']['get']['parameters']['query']) =>
+        api
+          .GET('/api/v1/products/search-suggestion', { params: { query } })
+          .then(data)
+          .then((suggestion) => suggestion.search),
       /** Each variant's stock now: IN_STOCK, LOW_STOCK (with `quantity_left`) or OUT_OF_STOCK. */
       stock: (product_public_id: string) =>
         api.GET('/api/v1/products/{product_public_id}/stock', { params: { path: { product_public_id } } }).then(data),

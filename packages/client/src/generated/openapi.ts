@@ -4215,6 +4215,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/products/search-suggestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A search that found nothing, its mistyped words replaced by the catalog's closest
+         * @description Each word of letters (four or more) that no product name, brand or category name contains is replaced by the closest such word within one edit (four letters) or two (longer); the result is offered only when it finds products under the same filters. For a shop page's 'Did you mean ...?'.
+         *
+         *     Public.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The search that found nothing */
+                    search: string;
+                    /** @description cat_ ID; includes its subcategories */
+                    category?: string;
+                    /**
+                     * @description Decimal string, up to two places
+                     * @example 19.99
+                     */
+                    min_price?: string;
+                    /**
+                     * @description Decimal string, up to two places
+                     * @example 19.99
+                     */
+                    max_price?: string;
+                    /** @description "true": only products with a variant in stock */
+                    in_stock?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        /** @description For Varnish and Fastly: max-age (the s-maxage), stale-while-revalidate and stale-if-error (kept out of Cache-Control, which browsers read too) */
+                        "Surrogate-Control"?: string;
+                        /** @description The same for CDNs that read RFC 9213 (Cloudflare, Akamai) */
+                        "CDN-Cache-Control"?: string;
+                        /** @description What the response shows, space-separated (`prd_...`, `cat_...`, `products`, `categories`, `reviews:prd_...`): purges aim at these */
+                        "Surrogate-Key"?: string;
+                        /** @description The same keys, comma-separated (Cloudflare) */
+                        "Cache-Tag"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            data: {
+                                /** @description The search with each word the catalog does not have replaced by the catalog's closest word (a mistyped word), when that search finds products under the same filters; null when there is none */
+                                search: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Not modified: the request's If-None-Match holds the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description The catalog's version: send it back in If-None-Match to get a 304 when nothing changed */
+                        ETag?: string;
+                        /** @description public, with max-age, s-maxage and stale-if-error as configured (CACHE_*) */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description - `VALIDATION_ERROR`: The request is invalid; `details` names each field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_VALIDATION_ERROR"];
+                    };
+                };
+                /** @description - `REQUEST_TIMEOUT`: The request took too long to arrive */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_REQUEST_TIMEOUT"];
+                    };
+                };
+                /** @description - `EXPECTATION_FAILED`: The Expect header asks for something other than 100-continue */
+                417: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_EXPECTATION_FAILED"];
+                    };
+                };
+                /** @description - `PAYLOAD_TOO_LARGE`: The body, file or headers are too large (413, or 431 for headers) */
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_PAYLOAD_TOO_LARGE"];
+                    };
+                };
+                /** @description - `INTERNAL_ERROR`: Unexpected; quote the request_id */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_INTERNAL_ERROR"];
+                    };
+                };
+                /** @description - `SERVICE_UNAVAILABLE`: The database connection was lost or could not be made, or the instance is shutting down or waiting for its schema to be migrated; retry after Retry-After (writes with the same Idempotency-Key) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error_SERVICE_UNAVAILABLE"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/{product_public_id}": {
         parameters: {
             query?: never;

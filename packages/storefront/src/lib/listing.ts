@@ -57,6 +57,12 @@ export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/product
   };
 }
 
+/** What a search suggestion is asked under: the search and the filters, not the page or the sort. */
+export function suggestionFilters(query: NonNullable<QueryOf<'/api/v1/products'>>) {
+  const { search = '', min_price, max_price, in_stock } = query;
+  return { search, ...(min_price ? { min_price } : {}), ...(max_price ? { max_price } : {}), ...(in_stock ? { in_stock } : {}) };
+}
+
 /** How many choices narrow or order the list (a price range counts once; the search words are no filter). */
 export const appliedCount = (f: Filters) => [f.min || f.max, f.inStock, f.sort, f.category].filter(Boolean).length;
 
