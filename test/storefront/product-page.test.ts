@@ -64,6 +64,30 @@ describe('storefront: the product page', () => {
     });
   });
 
+  test('the variant chosen in place stays chosen through the pages of reviews', async (t) => {
+    for (let i = 0; i < 6; i++) {
+      const reviewer = await customer(app);
+      await moderate(admin, (await postReview(reviewer.client, product.id, { title: `Paged ${i}` })).public_id, 'APPROVED');
+    }
+    await inShop(browser, t, app, async (page) => {
+      // (An address of its own: the plain one may be kept from before the reviews, page-cache.ts.)
+      await page.goto(`/p/${product.slug}?reviews=1`);
+      await page.getByRole('link', { name: 'M', exact: true }).click();
+      await page.getByRole('link', { name: 'Sand', exact: true }).click();
+      const chosen = variantOf('M', 'Sand');
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
+      await page.getByRole('navigation', { name: 'Review pages' }).getByRole('link', { name: 'Next' }).click();
+      await page.waitForURL((url) => url.searchParams.get('reviews') === '2');
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
+      const url = new URL(page.url());
+      assert.deepEqual([url.searchParams.get('size'), url.searchParams.get('colour')], ['M', 'Sand']);
+      // And back to the first page of reviews, the choice still made.
+      await page.getByRole('navigation', { name: 'Review pages' }).getByRole('link', { name: 'Previous' }).click();
+      await page.waitForURL((url) => !url.searchParams.has('reviews'));
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
+    });
+  });
+
   test("a variant's picture in the thumbnails chooses that variant; the page never leaves for the bare image", async (t) => {
     await inShop(browser, t, app, async (page) => {
       await page.goto(`/p/${product.slug}?size=M&colour=Sky`);
@@ -191,6 +215,11 @@ describe('storefront: the product page', () => {
     assert.match(past, /This page is past the end/);
     assert.match(past, /You have written 21 reviews\./);
     assert.match(past, /href="\/account\/reviews\?page=2">Go to the last page/);
+    // A list of two pages and more, asked far past its end: the way back to the last page, and no Previous to another empty page.
+    for (let i = 0; i < 5; i++) await makeProduct(admin);
+    const beyond = await page('/search?page=99');
+    assert.match(beyond, /Go to the last page/);
+    assert.doesNotMatch(beyond, /rel="prev"/);
 
     const nothing = await page('/search?q=qqqzzzxxx');
     assert.match(nothing, /Try another word or spelling/);
