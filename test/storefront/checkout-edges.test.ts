@@ -199,6 +199,8 @@ describe('storefront: checkout edges', () => {
         assert.equal(await page.locator('#coupon-error').innerText(), 'That coupon cannot be used for this order: unknown code.');
         assert.equal(await page.getByLabel('Coupon code (optional)').getAttribute('aria-invalid'), 'true');
         assert.match(await summary.innerText(), /Total\s+\$90\.00/);
+        // The page comes back at the field (on a phone, below the addresses), where it says why.
+        assert.equal(new URL(page.url()).hash, '#coupon');
 
         await page.getByLabel('Coupon code (optional)').fill(code.toLowerCase());
         await page.getByRole('button', { name: 'Apply' }).click();
@@ -209,7 +211,7 @@ describe('storefront: checkout edges', () => {
         assert.match(await summary.innerText(), /Discount \(.+\)\s+−\$8\.00[\s\S]*Total\s+\$82\.00/);
         assert.equal((await ordersOf(app, buyer.email)).length, 0, 'applying a coupon places nothing');
         // Applied by a post answered with a redirect: the page is a GET, the coupon kept for it, so a reload keeps it.
-        assert.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/checkout');
+        assert.equal(new URL(page.url()).pathname + new URL(page.url()).search + new URL(page.url()).hash, '/checkout#coupon');
         await page.reload();
         assert.match(await summary.innerText(), /Total\s+\$82\.00/);
         assert.equal(await sidewaysScroll(page), 0, 'the coupon row fits 360 px');
@@ -288,6 +290,8 @@ describe('storefront: checkout edges', () => {
       async (page) => {
         const panel = page.locator('details.add');
         const isOpen = () => panel.evaluate((el) => el.hasAttribute('open'));
+        // A note typed first survives every answer below (each reloads the page's data).
+        await page.getByLabel('Note for us (optional)').fill('Ring twice please');
         await page.getByText('Add a new address').click();
         await panel.getByLabel('Full name').fill('Mary Somerville');
         await panel.getByLabel('Address', { exact: true }).fill('11 Harbour Road');
@@ -331,6 +335,7 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('status').getByText('Address saved and selected.').waitFor();
         await page.locator('details.add:not([open])').waitFor({ state: 'attached' });
         assert.equal(await page.getByRole('radio', { name: /11 Harbour Road/ }).isChecked(), true);
+        assert.equal(await page.getByLabel('Note for us (optional)').inputValue(), 'Ring twice please');
       },
       { viewport: PHONE },
     );
@@ -347,7 +352,7 @@ describe('storefront: checkout edges', () => {
         const long = 'ご自宅の前に置いてください。'.repeat(43).slice(0, 600);
         await notes.fill(long);
         await page.getByRole('button', { name: 'Apply' }).click();
-        await page.waitForURL(/\/checkout$/);
+        await page.waitForURL(/\/checkout#coupon$/);
         assert.equal(await notes.inputValue(), long);
         assert.equal(await page.locator('#notes-lost').count(), 0);
 

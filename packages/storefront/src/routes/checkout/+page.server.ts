@@ -223,9 +223,9 @@ export const actions: Actions = {
     }
     // Without JavaScript: back to the checkout by GET with the rest kept once, so the history holds no page made by a
     // post (Back after placing the order asks to send nothing again). A refused code goes in the address, where the
-    // page says why at its field.
+    // page says why at its field; either way the page comes back at the field (#coupon), where it says what happened.
     checkoutDraft.keep(event, values);
-    redirect(303, refusedCode ? `/checkout?coupon=${encodeURIComponent(refusedCode)}` : '/checkout');
+    redirect(303, refusedCode ? `/checkout?coupon=${encodeURIComponent(refusedCode)}#coupon` : '/checkout#coupon');
   },
 
   address: async (event) => {
