@@ -398,6 +398,10 @@ describe('storefront: checkout edges', () => {
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'PLACED');
         await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
         await page.getByRole('status').getByText('Your order is cancelled and your payment refunded.').waitFor();
+        // Said at the top of the page, far above the button on a phone: brought into view, the keyboard there.
+        const said = page.getByRole('status').filter({ hasText: 'Your order is cancelled' });
+        await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'");
+        assert.equal(await said.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the notice has the focus');
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'CANCELLED');
         assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 0, 'the stock went back');
         assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'a cancelled order offers no cancel');

@@ -162,6 +162,8 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('button', { name: 'Cancel order' }).click();
         await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
         await page.getByRole('link', { name: 'Keep my order' }).waitFor();
+        // The page comes back at the question (on a phone, far below the top), not at the top.
+        assert.equal(new URL(page.url()).hash, '#cancel');
         assert.equal((await ordersOf(app, buyer.email))[0]!.status, 'PLACED');
         await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
         await page.getByText('Your order is cancelled and your payment refunded.').waitFor();
