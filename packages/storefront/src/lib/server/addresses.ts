@@ -19,6 +19,11 @@ export function addressFrom(form: FormData): { values: Record<string, string>; b
     (typeof ADDRESS_FIELDS)[number],
     string
   >;
+  // The default boxes too, so a refused form comes back as it was sent.
+  const defaults = {
+    is_default_shipping: form.get('is_default_shipping') ? '1' : '',
+    is_default_billing: form.get('is_default_billing') ? '1' : '',
+  };
   const body: BodyOf<'/api/v1/users/me/addresses', 'post'> = {
     recipient_name: values.recipient_name,
     phone_number: values.phone_number,
@@ -29,10 +34,10 @@ export function addressFrom(form: FormData): { values: Record<string, string>; b
     ...(values.address_2 ? { address_2: values.address_2 } : {}),
     ...(values.zip_code ? { zip_code: values.zip_code } : {}),
     ...(values.label ? { label: values.label } : {}),
-    ...(form.get('is_default_shipping') ? { is_default_shipping: true } : {}),
-    ...(form.get('is_default_billing') ? { is_default_billing: true } : {}),
+    ...(defaults.is_default_shipping ? { is_default_shipping: true } : {}),
+    ...(defaults.is_default_billing ? { is_default_billing: true } : {}),
   };
-  return { values, body };
+  return { values: { ...values, ...defaults }, body };
 }
 
 /** Required fields the form left blank, as field errors (the API would say the same, less kindly). */
