@@ -61,6 +61,9 @@ describe('storefront: the product page', () => {
       await page.getByRole('button', { name: 'Add to cart' }).click();
       await page.getByRole('link', { name: /^Cart, 2 items/ }).waitFor();
       assert.deepEqual(await cartLines(page), ['M / Sand x2']);
+      // From the cart, the line's name leads back to that variant, not to the product's first.
+      await page.getByRole('listitem').filter({ hasText: 'M / Sand' }).getByRole('link', { name: product.name }).click();
+      await page.getByText(`SKU ${chosen.sku}`).waitFor();
     });
   });
 
