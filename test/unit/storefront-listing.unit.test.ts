@@ -13,3 +13,20 @@ test("the listing's default order, asked for by name, is no filter: the panel st
   assert.equal(at('sort=-price').sort, '-price');
   assert.equal(at('sort=nonsense').sort, '');
 });
+
+test('a price typed as shoppers type it is read as they mean it; anything else is left out, never guessed', () => {
+  const cases: [string, string][] = [
+    ['29.99', '29.99'],
+    ['29,99', '29.99'],
+    ['29,9', '29.9'],
+    ['$30', '30'],
+    ['€ 12,50', '12.50'],
+    ['1,250', '1250'],
+    ['1,250.50', '1250.50'],
+    ['-5', ''],
+    ['abc', ''],
+    ['', ''],
+    ['12.345', ''],
+  ];
+  for (const [typed, read] of cases) assert.equal(at(`min=${encodeURIComponent(typed)}`).min, read, typed);
+});

@@ -12,6 +12,17 @@ export const SORTS = [
 ] as const;
 export const PAGE_SIZE = 24;
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
+
+/**
+ * A price as typed in a filter, read as a shopper means it: a currency sign before it ("$30"), a
+ * decimal comma as a phone's keypad offers it in much of the world ("29,99"), a thousands comma
+ * ("1,250"). What is still no amount after that is dropped (the filter is left out).
+ */
+function typedPrice(typed: string): string {
+  let price = typed.replace(/^\p{Sc}/u, '').replace(/\s/g, '');
+  price = /^\d+,\d{1,2}$/.test(price) ? price.replace(',', '.') : price.replace(/,(?=\d{3}\b)/g, '');
+  return MONEY.test(price) ? price : '';
+}
 export interface Filters {
   q: string;
   min: string;
@@ -29,8 +40,8 @@ export interface Filters {
 export function filtersOf(url: URL): Filters {
   const get = (name: string) => (url.searchParams.get(name) ?? '').trim();
   const sort = get('sort');
-  let min = MONEY.test(get('min')) ? get('min') : '';
-  let max = MONEY.test(get('max')) ? get('max') : '';
+  let min = typedPrice(get('min'));
+  let max = typedPrice(get('max'));
   if (min && max && Number(min) > Number(max)) [min, max] = [max, min];
   return {
     q: searchWords(get('q')),
