@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { keepScreenshot } from '../helpers/browser.js';
+import { keepScreenshot, settled } from '../helpers/browser.js';
 import { customer, DESKTOP, inShop, makeShop, ordersOf, PHONE, SHOP_RESULTS, startShop } from '../helpers/storefront.js';
 
 /**
@@ -190,6 +190,8 @@ describe('storefront: the keyboard alone', () => {
       const lines = [`${product.id}~${first.id}~1`, `${product.id}~${second.id}~1`];
       await context.addCookies([{ name: 'cart', value: lines.join('.'), url: app.baseUrl }]);
       await page.goto('/cart');
+      // The page's script running (its requests done, drawn twice): before that, Enter sends the form without it.
+      await settled(page);
       const line = page.getByRole('listitem').filter({ hasText: `${first.options.size} / ${first.options.colour}` });
       await line.getByLabel(/Quantity of/).fill('2');
       await line.getByRole('button', { name: /^Update/ }).focus();
