@@ -5,6 +5,10 @@ type BodyOf<P extends keyof paths, M extends keyof paths[P]> = NonNullable<CallI
 type QueryOf<P extends PagedPath> = NonNullable<NonNullable<CallInit<P, 'get'>>['params']> extends { query?: infer Q } ? Q : never;
 type DataOf<P extends keyof paths, M extends keyof paths[P]> = NonNullable<SuccessBody<P, M>> extends { data: infer D } ? D : never;
 
+/** The request options that send a caller's own Idempotency-Key (without one, the transport makes one: transport.ts). */
+const keyed = (options: { idempotencyKey?: string }) =>
+  options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {};
+
 /**
  * The client a storefront or dashboard uses: the typed low-level calls
  * (`GET`, `POST`, `PUT`, `PATCH`, `DELETE`, `page`, `pages`, `items`,
@@ -54,7 +58,7 @@ export function createCommerceClient(options: CommerceClientOptions) {
         api
           .POST('/api/v1/users/me/addresses', {
             body,
-            ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}),
+            ...keyed(options),
           })
           .then(data),
       update: (address_public_id: string, body: BodyOf<'/api/v1/users/me/addresses/{address_public_id}', 'patch'>) =>
@@ -104,7 +108,7 @@ export function createCommerceClient(options: CommerceClientOptions) {
         api
           .POST('/api/v1/cart/items', {
             body,
-            ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}),
+            ...keyed(options),
           })
           .then(data),
       setQuantity: (variant_public_id: string, quantity: number) =>
@@ -125,9 +129,7 @@ export function createCommerceClient(options: CommerceClientOptions) {
        * retried checkout never places a second order.
        */
       place: (body: BodyOf<'/api/v1/orders', 'post'>, options: { idempotencyKey?: string } = {}) =>
-        api
-          .POST('/api/v1/orders', { body, ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}) })
-          .then(data),
+        api.POST('/api/v1/orders', { body, ...keyed(options) }).then(data),
       list: list('/api/v1/orders'),
       get: (order_public_id: string) => api.GET('/api/v1/orders/{order_public_id}', { params: { path: { order_public_id } } }).then(data),
       cancel: (order_public_id: string) =>
