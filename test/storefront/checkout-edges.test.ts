@@ -280,6 +280,50 @@ describe('storefront: checkout edges', () => {
     );
   });
 
+  test('a coupon that stops applying before Place order: the order waits, and the field says so and why', async (t) => {
+    const { admin, product } = await makeShop(app, { price: '40.00' });
+    const code = `GONE${Date.now().toString(36)}`.toUpperCase();
+    const coupon = await admin.post('/api/v1/admin/coupons', { code, discount_type: 'FIXED_AMOUNT', discount_value: '5.00' });
+    assert.equal(coupon.status, 201, coupon.text);
+    for (const javaScript of [true, false]) {
+      await checkingOut(
+        t,
+        { variant: product.variants[0]!.id, quantity: 1 },
+        async (page, buyer) => {
+          assert.equal((await admin.patch(`/api/v1/admin/coupons/${coupon.body.data.public_id}`, { is_active: true })).status, 200);
+          await page.getByLabel('Coupon code (optional)').fill(code);
+          await page.getByRole('button', { name: 'Apply' }).click();
+          await page
+            .getByRole('status')
+            .filter({ hasText: `${code} applied: $5.00 off.` })
+            .waitFor();
+          // Switched off by the shop while the shopper reads the total.
+          assert.equal((await admin.patch(`/api/v1/admin/coupons/${coupon.body.data.public_id}`, { is_active: false })).status, 200);
+          await page.getByRole('button', { name: 'Place order' }).click();
+          const said = page.locator('#coupon-error');
+          await said.waitFor();
+          assert.match(
+            await said.innerText(),
+            /^Your order was not placed\. That coupon cannot be used for this order: .+\. Remove the code or use another, then place the order again\.$/,
+          );
+          assert.equal(await page.getByRole('alert').count(), 1, 'one sentence, at the field');
+          if (javaScript) {
+            assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
+          }
+          assert.equal((await ordersOf(app, buyer.email)).length, 0);
+          assert.match(await page.getByRole('complementary').innerText(), /Total\s+\$50\.00/, 'the total without the coupon');
+
+          await page.getByLabel('Coupon code (optional)').fill('');
+          await page.getByRole('button', { name: 'Place order' }).click();
+          await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+          const [order] = await ordersOf(app, buyer.email);
+          assert.equal(order!.total, '50.00');
+        },
+        { javaScript, viewport: PHONE },
+      );
+    }
+  });
+
   test('a new address half typed at checkout stays open, with what was typed, through a coupon applied or refused; saved, it folds', async (t) => {
     const { admin, product } = await makeShop(app, { price: '40.00' });
     const code = `TEN${Date.now().toString(36)}`.toUpperCase();

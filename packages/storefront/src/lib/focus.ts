@@ -70,5 +70,27 @@ export function keepFocusWhile(
   };
 }
 
+/**
+ * A form that folds away once it is done (an added address): after `submit`'s own handling, the notice
+ * saying it worked is brought into view and takes the keyboard, as the form it came from is gone.
+ */
+export function thenShowNotice(
+  submit: SubmitFunction,
+  notice: () => HTMLElement | null,
+  block: ScrollLogicalPosition = 'center',
+): SubmitFunction {
+  return async (input) => {
+    const settle = await submit(input);
+    return async (answer) => {
+      await settle?.(answer);
+      if (answer.result.type !== 'success') return;
+      await tick();
+      const target = notice();
+      target?.focus();
+      target?.scrollIntoView({ block });
+    };
+  };
+}
+
 /** `use:enhance={keepFocus}`: the same for a form with nothing to hold while it is sent. */
 export const keepFocus: SubmitFunction = keepFocusWhile(() => undefined);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ErrorDetail } from '@commerce/client';
-import { redirect, type RequestEvent } from '@sveltejs/kit';
+import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, addressKey, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
 import { checkoutCoupon, couponCode } from '$lib/server/checkout-coupon';
@@ -185,7 +185,7 @@ export const actions: Actions = {
           409,
         );
       }
-      return formFailure(
+      const refusal = formFailure(
         e,
         event,
         values,
@@ -198,6 +198,11 @@ export const actions: Actions = {
         },
         { coupon_code: 'coupon', address_public_id: 'address' },
       );
+      // Said at the coupon's field, as Apply says it, and that the order waits for it (the press was Place order).
+      const couponRefused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
+      if (!couponRefused) return refusal;
+      checkoutCoupon.forget(event);
+      return fail(refusal.status, { ...refusal.data, notPlaced: true });
     }
     placedNotice.keep(event, orderId);
     checkoutCoupon.forget(event);
