@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, type TestContext } from 'node:test';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from './app.js';
 import { launchBrowser } from './chromium.js';
 import { PASSWORD } from './factories.js';
@@ -128,6 +128,14 @@ export async function inPage(
 export async function afterLayout(page: Page): Promise<void> {
   // A string: it runs in the page, and the test files are type-checked without the DOM library.
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))');
+}
+
+/** Whether all of the element is on screen now (a page that came back at an anchor shows what it should). */
+export async function inView(element: Locator): Promise<boolean> {
+  return element.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= el.ownerDocument.defaultView!.innerHeight;
+  });
 }
 
 /** The requests each page has in flight, for settled(). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { keepScreenshot } from '../helpers/browser.js';
+import { inView, keepScreenshot } from '../helpers/browser.js';
 import { addressInput } from '../helpers/factories.js';
 import { customer, inShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
@@ -79,9 +79,11 @@ for (const javaScript of [true, false]) {
         if (javaScript) {
           assert.equal(await question.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is on the question');
         } else {
-          // Without JavaScript the page comes back at the question, not at its top.
-          assert.ok(new URL(page.url()).hash.startsWith('#remove-'), page.url());
+          // Without JavaScript the page comes back at that address with its question, not at its top.
+          assert.ok(new URL(page.url()).hash.startsWith('#address-'), page.url());
         }
+        for (const shown of [page.getByRole('listitem').filter({ has: question }).locator('p').first(), question])
+          assert.ok(await inView(shown), await shown.innerText());
         await page.getByRole('link', { name: 'Keep it' }).click();
         await question.waitFor({ state: 'detached' });
         if (javaScript) {

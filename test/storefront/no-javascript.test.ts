@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { keepScreenshot } from '../helpers/browser.js';
+import { inView, keepScreenshot } from '../helpers/browser.js';
 import {
   customer,
   inShop,
@@ -76,18 +76,14 @@ describe('storefront without JavaScript', () => {
         await page.getByRole('link', { name: 'Sand', exact: true }).click();
         await page.waitForURL((url) => url.searchParams.get('colour') === 'Sand');
         // The page comes back at the choice, not its top: on a phone the button is in view without scrolling.
-        const inView = async (name: string) =>
-          page.getByRole('button', { name }).evaluate((el) => {
-            const box = el.getBoundingClientRect();
-            return box.top >= 0 && box.bottom <= el.ownerDocument.defaultView!.innerHeight;
-          });
-        assert.equal(await inView('Add to cart'), true, 'Add to cart is in view after a choice');
+        const addToCart = page.getByRole('button', { name: 'Add to cart' });
+        assert.equal(await inView(addToCart), true, 'Add to cart is in view after a choice');
         // A refused add (more than there is) comes back at the buy box too, its reason beside the field.
         await page.getByLabel('Quantity').fill('500');
         await page.getByRole('button', { name: 'Add to cart' }).click();
         await page.locator('#buy [role="alert"]').first().waitFor();
         assert.equal(new URL(page.url()).hash, '#buy');
-        assert.equal(await inView('Add to cart'), true, 'Add to cart is in view after a refusal');
+        assert.equal(await inView(addToCart), true, 'Add to cart is in view after a refusal');
         await page.getByLabel('Quantity').fill('1');
         await page.getByText('$52.00', { exact: true }).waitFor();
         assert.equal(await page.locator('img.main').getAttribute('src'), sandPicture, "the chosen colour's own picture");
@@ -95,7 +91,7 @@ describe('storefront without JavaScript', () => {
         await page.waitForURL((url) => url.searchParams.get('size') === 'M' && url.searchParams.get('colour') === 'Sand');
         await page.getByRole('button', { name: 'Add to cart' }).click();
         await page.getByText('Added 1 × ').waitFor();
-        assert.equal(await inView('Add to cart'), true, 'and after the add, with what was added said below it');
+        assert.equal(await inView(addToCart), true, 'and after the add, with what was added said below it');
         // The page it comes back to keeps the choice: a second press adds the same variant.
         const sandM = product.variants.find((v) => v.options.size === 'M' && v.options.colour === 'Sand')!;
         await page.getByText(`SKU ${sandM.sku}`).waitFor();
