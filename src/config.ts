@@ -54,6 +54,8 @@ export interface Config {
   readonly cookieSecure: boolean;
   readonly sessionTtlDays: number;
   readonly sessionIdleDays: number;
+  readonly staffSessionTtlHours: number;
+  readonly staffSessionIdleHours: number;
   readonly imagekit: { readonly publicKey: string; readonly privateKey: string; readonly urlEndpoint: string } | null;
   /** The built-in image host's signing key; when absent, one is generated once and kept in the database. */
   readonly mediaSigningKey: string | null;
@@ -319,6 +321,9 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool('COOKIE_SECURE', /^https:/i.test(read('PUBLIC_BASE_URL') ?? '')),
     sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
     sessionIdleDays: int('SESSION_IDLE_DAYS', 7, 1, 3650),
+    // Staff (admins, super admins) sign in again more often: their session is the shop's keys.
+    staffSessionTtlHours: int('STAFF_SESSION_TTL_HOURS', 24, 1, 87_600),
+    staffSessionIdleHours: int('STAFF_SESSION_IDLE_HOURS', 8, 1, 87_600),
     imagekit: imagekitSet === 3 ? { publicKey: imagekitKeys[0]!, privateKey: imagekitKeys[1]!, urlEndpoint: imagekitUrl! } : null,
     mediaSigningKey: (() => {
       const key = read('MEDIA_SIGNING_KEY');

@@ -4,6 +4,7 @@ import { addToLine } from '../src/cart/repository.js';
 import { inBatches, sellableVariant } from './helpers/commerce.js';
 import { addressInput, errorOf, signUp } from './helpers/factories.js';
 import { credentials, local, tinyPng, upload, uploadedReviewImage } from './helpers/media.js';
+import { STAFF_SESSIONS_OUTLAST_THE_CLOCK } from './helpers/sessions.js';
 import { useApp } from './helpers/use-app.js';
 
 /** Issue 12, part 3: what a free account can make the server store is bounded, and what nothing needs is pruned. */
@@ -14,6 +15,7 @@ const t = useApp({
     MAX_ADDRESSES_PER_ACCOUNT: '5',
     MAX_CART_LINES: '5',
     EMAIL_POLL_INTERVAL_MS: '600000',
+    ...STAFF_SESSIONS_OUTLAST_THE_CLOCK,
   },
   as: ['ADMIN'],
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startTestApp } from './helpers/app.js';
-import { PASSWORD, errorOf, signUp } from './helpers/factories.js';
+import { PASSWORD, errorOf, signInAs, signUp, verifyEmail } from './helpers/factories.js';
 import { currentSessionId, listAll, loginFrom } from './helpers/sessions.js';
 import { useApp } from './helpers/use-app.js';
 
@@ -10,6 +10,7 @@ import { useApp } from './helpers/use-app.js';
 const t = useApp({ env: { RATE_LIMIT_REGISTER: '0' } });
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 describe('session expiry', () => {
@@ -119,6 +120,76 @@ describe('session expiry', () => {
     const response = await client.get('/api/v1/users/me');
     assert.equal(response.status, 401);
     assert.equal(errorOf(response).code, 'UNAUTHENTICATED');
+  });
+});
+
+describe('staff sessions end sooner', () => {
+  test('idle: a staff session unused for 8 hours is 401 while a customer signed in as long ago is still in', async () => {
+    const app = await startTestApp();
+    try {
+      const [admin, superAdmin, { client: shopper }] = await Promise.all([
+        signInAs(app, 'ADMIN'),
+        signInAs(app, 'SUPER_ADMIN'),
+        signUp(app),
+      ]);
+      app.clock.advance(7 * HOUR);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 200);
+      // Used just now: the session says it ends 8 hours from now, not in a week.
+      const state = (await admin.client.get('/api/v1/auth/session')).body.data;
+      assert.ok(Math.abs(new Date(state.expires_at).getTime() - (app.clock.now().getTime() + 8 * HOUR)) < MINUTE, state.expires_at);
+      app.clock.advance(8 * HOUR + MINUTE);
+      for (const staff of [admin, superAdmin]) {
+        const expired = await staff.client.get('/api/v1/admin/orders');
+        assert.equal(expired.status, 401);
+        assert.equal(errorOf(expired).code, 'UNAUTHENTICATED');
+      }
+      assert.equal((await shopper.get('/api/v1/users/me')).status, 200, 'a customer keeps the customer limits');
+      // Signing in again is all it takes.
+      assert.equal((await admin.client.post('/api/v1/auth/login', { email: admin.email, password: PASSWORD })).status, 200);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('absolute: a day after sign-in a staff session ends even when used every hour; its own list of sessions agrees', async () => {
+    const app = await startTestApp();
+    try {
+      const admin = await signInAs(app, 'ADMIN');
+      for (let hour = 1; hour <= 23; hour += 1) {
+        app.clock.advance(HOUR);
+        assert.equal((await admin.client.get('/api/v1/auth/sessions')).body.meta.total, 1, `live at hour ${hour}`);
+      }
+      app.clock.advance(HOUR + MINUTE);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('STAFF_SESSION_IDLE_HOURS and STAFF_SESSION_TTL_HOURS are honoured; a role change starts the new limits at the next sign-in', async () => {
+    const app = await startTestApp({ STAFF_SESSION_IDLE_HOURS: '1', STAFF_SESSION_TTL_HOURS: '2' });
+    try {
+      const admin = await signInAs(app, 'ADMIN');
+      app.clock.advance(HOUR - MINUTE);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 200);
+      app.clock.advance(HOUR - MINUTE);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 200, 'under an hour unused, under two since sign-in');
+      app.clock.advance(3 * MINUTE);
+      assert.equal((await admin.client.get('/api/v1/admin/orders')).status, 401, 'two hours since sign-in');
+
+      // A customer promoted to staff is signed out by the change (contract), and then has the staff limits.
+      const { client: promoted, email, user } = await signUp(app);
+      const superAdmin = await signInAs(app, 'SUPER_ADMIN');
+      await verifyEmail(app, email);
+      assert.equal((await superAdmin.client.patch(`/api/v1/admin/users/${user.public_id}/role`, { role: 'ADMIN' })).status, 200);
+      assert.equal((await promoted.get('/api/v1/users/me')).status, 401);
+      assert.equal((await promoted.post('/api/v1/auth/login', { email, password: PASSWORD })).status, 200);
+      app.clock.advance(HOUR + MINUTE);
+      assert.equal((await promoted.get('/api/v1/users/me')).status, 401);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { API, expectStatus } from './helpers/catalog.js';
 import { checkout, sellableVariant, shopper } from './helpers/commerce.js';
 import { signUp } from './helpers/factories.js';
 import { sleep, waitFor } from './helpers/mail.js';
+import { STAFF_SESSIONS_OUTLAST_THE_CLOCK } from './helpers/sessions.js';
 import { useApp } from './helpers/use-app.js';
 import { createEndpoint, deliveryLog, LOCAL_RECEIVERS, startReceiver, verify, WEBHOOKS, type Receiver } from './helpers/webhooks.js';
 
@@ -31,6 +32,7 @@ after(() => Promise.all(receivers.map((r) => r.close())));
 
 const FAST = {
   ...LOCAL_RECEIVERS,
+  ...STAFF_SESSIONS_OUTLAST_THE_CLOCK,
   EVENT_POLL_INTERVAL_MS: '20',
   EVENT_LEASE_MS: '2000',
   WEBHOOK_TIMEOUT_MS: '500',

@@ -8,6 +8,7 @@ import { csrfTokenInvalid, forbidden, unauthenticated } from '../lib/errors.js';
 import { hmacToken, safeEqual } from '../lib/tokens.js';
 import { PRESESSION_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { findActiveSession, touchSession, type ActiveSession } from '../identity/sessions-repository.js';
+import { sessionPolicyOf } from '../identity/session-policy.js';
 
 /**
  * Who may call a route, declared in its `config.access`:
@@ -42,7 +43,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const csrfTokenFor = (cookieToken: string): string => hmacToken(cookieToken, 'csrf-token-v1');
 
 export function registerGuard(app: FastifyInstance, deps: { db: Db; config: Config; clock: Clock }): void {
-  const policy = { ttlDays: deps.config.sessionTtlDays, idleDays: deps.config.sessionIdleDays };
+  const policy = sessionPolicyOf(deps.config);
   app.decorateRequest('session', null);
   app.decorateRequest('csrfKey', null);
 

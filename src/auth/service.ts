@@ -21,6 +21,7 @@ import {
   revokeSessions,
   type ActiveSession,
 } from '../identity/sessions-repository.js';
+import { limitsFor, sessionPolicyOf } from '../identity/session-policy.js';
 import { sendVerification } from './recovery-service.js';
 import type { LoginBody, RegisterBody, SessionState, SessionSummary } from './schemas.js';
 import { transaction } from '../db/transaction.js';
@@ -29,7 +30,7 @@ export interface AuthDeps {
   db: Db;
   clock: Clock;
   limiter: RateLimiter;
-  config: Pick<Config, 'sessionTtlDays' | 'sessionIdleDays' | 'passwordHashCost'>;
+  config: Pick<Config, 'sessionTtlDays' | 'sessionIdleDays' | 'staffSessionTtlHours' | 'staffSessionIdleHours' | 'passwordHashCost'>;
 }
 
 export interface SignedIn {
@@ -38,14 +39,14 @@ export interface SignedIn {
 }
 
 export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
-  const policy = { ttlDays: config.sessionTtlDays, idleDays: config.sessionIdleDays };
+  const policy = sessionPolicyOf(config);
   let dummyHash: Promise<string> | null = null;
   const client = (ctx: Ctx) => ({ ip: ctx.meta.ip, userAgent: ctx.meta.userAgent });
 
   /** Rotation: the new session replaces the one the browser had, which stops working at once. */
   async function startSession(trx: Parameters<typeof createSession>[0], ctx: Ctx, user: UserRow) {
     if (ctx.actor) await revokeSessions(trx, ctx.actor.userId, clock.now(), { only: ctx.actor.sessionId });
-    return createSession(trx, user.id, clock.now(), policy, client(ctx));
+    return createSession(trx, user.id, clock.now(), limitsFor(policy, user.role), client(ctx));
   }
 
   return {
@@ -138,7 +139,7 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
 
     sessionState(session: ActiveSession | null): SessionState {
       if (!session) return { authenticated: false, user: null, expires_at: null };
-      const idleEnd = session.lastSeenAt.getTime() + policy.idleDays * 86_400_000;
+      const idleEnd = session.lastSeenAt.getTime() + limitsFor(policy, session.role).idleMs;
       return {
         authenticated: true,
         user: { public_id: session.userPublicId, email: session.email, role: session.role, email_verified: session.emailVerified },
@@ -148,11 +149,12 @@ export function createAuthService({ db, clock, limiter, config }: AuthDeps) {
 
     async listSessions(ctx: AuthedCtx, page: PageRequest) {
       const now = clock.now();
-      const rows = await listLiveSessions(db, ctx.actor.userId, now, policy, page);
+      const limits = limitsFor(policy, ctx.actor.role);
+      const rows = await listLiveSessions(db, ctx.actor.userId, now, limits, page);
       return toPage(
         rows,
         page,
-        () => countLiveSessions(db, ctx.actor.userId, now, policy),
+        () => countLiveSessions(db, ctx.actor.userId, now, limits),
         (row): SessionSummary => ({
           public_id: row.public_id,
           created_at: row.created_at.toISOString(),

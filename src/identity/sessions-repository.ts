@@ -5,6 +5,7 @@ import { newPublicId } from '../lib/ids.js';
 import { type PageRequest } from '../lib/pagination.js';
 import { paged, countOf } from '../lib/sql.js';
 import { hashToken, newSecretToken } from '../lib/tokens.js';
+import type { SessionLimits, SessionPolicy } from './session-policy.js';
 
 /**
  * SQL of `sessions`, their one owner: sign-in (auth) creates them, the guard
@@ -26,16 +27,12 @@ export interface ActiveSession {
   emailVerified: boolean;
 }
 
-export interface SessionPolicy {
-  ttlDays: number;
-  idleDays: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/** The session behind a cookie token, if it is live: not revoked, not past either expiry, account active. */
+/**
+ * The session behind a cookie token, if it is live: not revoked, not past either expiry, account active.
+ * Unused for longer than its account's role allows (staff sooner than customers) is as good as expired.
+ */
 export async function findActiveSession(db: Executor, token: string, now: Date, policy: SessionPolicy): Promise<ActiveSession | null> {
-  const idleCutoff = new Date(now.getTime() - policy.idleDays * DAY_MS);
+  const idleSince = (limits: SessionLimits) => new Date(now.getTime() - limits.idleMs);
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -54,7 +51,12 @@ export async function findActiveSession(db: Executor, token: string, now: Date, 
     .where('s.token_hash', '=', hashToken(token))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
-    .where('s.last_seen_at', '>', idleCutoff)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('u.role', '=', 'CUSTOMER'), eb('s.last_seen_at', '>', idleSince(policy.customer))]),
+        eb.and([eb('u.role', '<>', 'CUSTOMER'), eb('s.last_seen_at', '>', idleSince(policy.staff))]),
+      ]),
+    )
     .where('u.status', '=', 'ACTIVE')
     .executeTakeFirst();
   return row ?? null;
@@ -74,11 +76,11 @@ export async function createSession(
   db: Executor,
   userId: number,
   now: Date,
-  policy: SessionPolicy,
+  limits: SessionLimits,
   client: { ip: string; userAgent: string | null },
 ): Promise<{ token: string; publicId: string; expiresAt: Date }> {
   const token = newSecretToken();
-  const expiresAt = new Date(now.getTime() + policy.ttlDays * DAY_MS);
+  const expiresAt = new Date(now.getTime() + limits.ttlMs);
   const publicId = newPublicId('ses');
   await db
     .insertInto('sessions')
@@ -122,24 +124,24 @@ export function findOwnLiveSession(db: Executor, userId: number, publicId: strin
 }
 
 /** A page of an account's live sessions, newest first, each row with the total as `total_count`. */
-export function listLiveSessions(db: Executor, userId: number, now: Date, policy: SessionPolicy, page: PageRequest) {
-  return liveSessions(db, userId, now, policy)
+export function listLiveSessions(db: Executor, userId: number, now: Date, limits: SessionLimits, page: PageRequest) {
+  return liveSessions(db, userId, now, limits)
     .select(['id', 'public_id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
-    .select(countOf(liveSessions(db, userId, now, policy)).as('total_count'))
+    .select(countOf(liveSessions(db, userId, now, limits)).as('total_count'))
     .orderBy('created_at', 'desc')
     .orderBy('public_id', 'desc')
     .$call(paged(page))
     .execute();
 }
 
-export async function countLiveSessions(db: Executor, userId: number, now: Date, policy: SessionPolicy): Promise<number> {
-  return (await countOf(liveSessions(db, userId, now, policy)).executeTakeFirstOrThrow()).n;
+export async function countLiveSessions(db: Executor, userId: number, now: Date, limits: SessionLimits): Promise<number> {
+  return (await countOf(liveSessions(db, userId, now, limits)).executeTakeFirstOrThrow()).n;
 }
 
-const liveSessions = (db: Executor, userId: number, now: Date, policy: SessionPolicy) =>
+const liveSessions = (db: Executor, userId: number, now: Date, limits: SessionLimits) =>
   db
     .selectFrom('sessions')
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
-    .where('last_seen_at', '>', new Date(now.getTime() - policy.idleDays * DAY_MS));
+    .where('last_seen_at', '>', new Date(now.getTime() - limits.idleMs));
