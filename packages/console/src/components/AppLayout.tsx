@@ -3,7 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { isStaff, sessionEnd, sessionQuery, useSignOut, useStaff } from '../api/session';
+import { endedStaffSession, isStaff, sessionEnd, sessionQuery, useSignOut, useStaff } from '../api/session';
+import { SignInAgain } from './SignInAgain';
 import { notifyError } from '../lib/notify';
 import { NAVIGATION, type NavItem } from '../navigation';
 import classes from './AppLayout.module.css';
@@ -12,18 +13,27 @@ import { focusHeading } from './PageHeader';
 import { StatusBadge } from './StatusBadge';
 
 /**
- * The frame of every staff screen. The staff guard let the session in; if it ends while a screen is
- * open (a sign-out here, or expired or revoked elsewhere), the frame goes to sign-in instead of
- * rendering screens that need a staff member.
+ * The frame of every staff screen. The staff guard let the session in. If it ends while a screen is
+ * open (expired, or revoked elsewhere), the person is asked to sign in again over that screen, which
+ * stays as it was (what they typed on it too); after a sign-out here, the frame goes to sign-in.
  */
 export function AppLayout() {
   const { data: user } = useSuspenseQuery(sessionQuery);
   // Where the person is (the resolved location), and whether a move to sign-in is already under way.
   const here = useRouterState({ select: (state) => (state.resolvedLocation ?? state.location).href });
   const leaving = useRouterState({ select: (state) => state.location.pathname.endsWith('/sign-in') });
-  if (isStaff(user)) return <StaffFrame />;
-  if (leaving) return null;
-  return <Navigate to="/sign-in" search={sessionEnd.bySignOut ? {} : { redirect: here }} replace />;
+  const ended = endedStaffSession(user);
+  if (!isStaff(user) && !ended) {
+    if (leaving) return null;
+    return <Navigate to="/sign-in" search={sessionEnd.bySignOut ? {} : { redirect: here }} replace />;
+  }
+  // One shape either way, so the screen under the question is the same one, never mounted afresh.
+  return (
+    <>
+      <StaffFrame />
+      <SignInAgain ended={ended} />
+    </>
+  );
 }
 
 function StaffFrame() {

@@ -44,7 +44,10 @@ export function QueryState<T>({
       </Center>
     );
   }
-  if (query.isError) {
+  // Refused for want of a session over data already shown: the person is asked to sign in again over
+  // this screen (SignInAgain), which keeps what it showed, and what was typed on it, until they have.
+  const sessionEnded = query.isError && ApiError.is(query.error) && query.error.status === 401 && query.data !== undefined;
+  if (query.isError && !sessionEnded) {
     const missing = ApiError.is(query.error) && query.error.status === 404;
     return (
       <>
@@ -65,5 +68,5 @@ export function QueryState<T>({
       </>
     );
   }
-  return <>{children(query.data)}</>;
+  return <>{children(query.data as T)}</>;
 }

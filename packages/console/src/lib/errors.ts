@@ -13,7 +13,12 @@ import { ApiError, NetworkError, type ErrorCode } from '@commerce/client';
 const supportReference = (error: ApiError): string => (error.status >= 500 && error.request_id ? ` (request ${error.request_id})` : '');
 
 /** One sentence a person can act on, with a request ID for support when the failure was unexpected. */
+/** Said where a write was refused because the session ended (the console asks to sign in again over the screen). */
+const SESSION_ENDED = 'Your session had ended, so this was not done. Once you are signed in again, try it once more.';
+const sessionEnded = (error: unknown) => ApiError.is(error, 'UNAUTHENTICATED');
+
 export function describe(error: unknown): string {
+  if (sessionEnded(error)) return SESSION_ENDED;
   if (error instanceof ApiError) return `${error.message}${supportReference(error)}`;
   if (error instanceof NetworkError) return 'The service cannot be reached. Check the connection and try again.';
   return error instanceof Error ? error.message : 'Something went wrong';
@@ -72,6 +77,7 @@ function readable(field: string): string {
  * so `<FormErrors>` shows it. Nothing the API said is dropped.
  */
 export function placeErrors(error: unknown, { inputs, codes = {}, rename = (field) => field, label }: Placement): Record<string, string> {
+  if (sessionEnded(error)) return { [FORM_ERROR]: SESSION_ENDED };
   const refusal = ApiError.is(error) ? error : null;
   const out: Record<string, string> = {};
   const elsewhere: string[] = [];

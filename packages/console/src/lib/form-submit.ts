@@ -19,6 +19,9 @@ interface SubmittableForm<Values> {
  */
 export function focusFirstError(form: HTMLFormElement | null | undefined): void {
   if (!form?.isConnected) return;
+  // A dialog opened over the form meanwhile (signing in again after the session ended) keeps the keyboard.
+  const dialog = form.ownerDocument.activeElement?.closest('[role="dialog"]');
+  if (dialog && !dialog.contains(form)) return;
   const target = form.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.querySelector<HTMLElement>('[data-form-error]');
   target?.focus();
 }
