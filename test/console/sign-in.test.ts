@@ -93,6 +93,27 @@ describe('console: signing in', () => {
     });
   });
 
+  test('"Sign in as someone else" over an ended session goes to sign-in, and the other account lands on the same screen', async (t2) => {
+    const [first, second] = [await signInAs(t, 'ADMIN'), await signInAs(t, 'ADMIN')];
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, first.email);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      await first.client.delete('/api/v1/auth/sessions');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory' }).click();
+      const again = page.getByRole('dialog', { name: 'Your session has ended' });
+      await again.getByRole('button', { name: 'Sign in as someone else' }).click();
+      await page.getByRole('heading', { name: 'Commerce console' }).waitFor();
+      assert.match(page.url(), /\/admin\/sign-in\?redirect=.*inventory/);
+      await page.getByRole('textbox', { name: 'Email' }).fill(second.email);
+      await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+      await page.getByRole('button', { name: new RegExp(`Account menu`) }).click();
+      await page.getByRole('menu').getByText(second.email).waitFor();
+    });
+  });
+
   test('a staff session that ends while a form is being edited: the edit survives signing in again, and saves', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak tray' })).body.data.public_id as string;
