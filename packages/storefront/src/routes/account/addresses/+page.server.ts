@@ -14,6 +14,10 @@ export const load: PageServerLoad = (event) =>
 
 const idOf = (form: FormData) => String(form.get('address') ?? '');
 
+/** The defaults the removed address held, as its form said (for the words about which address holds them now). */
+const heldDefaults = (form: FormData) =>
+  form.getAll('held').filter((role): role is 'shipping' | 'billing' => role === 'shipping' || role === 'billing');
+
 export const actions: Actions = {
   add: async (event) => {
     const form = await formOf(event);
@@ -36,9 +40,9 @@ export const actions: Actions = {
     if (form.get('confirmed') !== '1') return { confirmRemove: idOf(form) };
     try {
       await event.locals.shop.asForm(form.get('csrf')).addresses.remove(idOf(form));
-      return { removed: true };
+      return { removed: true, held: heldDefaults(form) };
     } catch (e) {
-      if (ApiError.is(e, 'NOT_FOUND')) return { removed: true };
+      if (ApiError.is(e, 'NOT_FOUND')) return { removed: true, held: [] };
       return formFailure(e, event);
     }
   },
