@@ -9,7 +9,7 @@
 /** The API's cookies, relayed between the browser and the API: the session, and the pre-session cookie a visitor's CSRF tokens are bound to. */
 export const API_COOKIES = { session: 'session', presession: 'presession' } as const;
 
-/** The storefront's own cookies, never relayed to the API: the guest cart, the coupon applied at checkout, and the read-once notices (read-once.ts). */
+/** The storefront's own cookies, never relayed to the API: the guest cart, the coupon and address chosen at checkout, and the read-once notices (read-once.ts). */
 export const STOREFRONT_COOKIES = {
   guestCart: 'cart',
   added: 'added',
@@ -18,6 +18,7 @@ export const STOREFRONT_COOKIES = {
   cancelled: 'cancelled',
   checkoutDraft: 'checkout_draft',
   checkoutCoupon: 'checkout_coupon',
+  checkoutAddress: 'checkout_address',
   placed: 'placed',
 } as const;
 

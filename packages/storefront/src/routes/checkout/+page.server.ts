@@ -3,7 +3,7 @@ import { ApiError, type ErrorDetail } from '@commerce/client';
 import { fail, redirect, type RequestEvent } from '@sveltejs/kit';
 import { addressFrom, addressKey, missingAddressFields } from '$lib/server/addresses';
 import { accountCart } from '$lib/server/cart';
-import { checkoutCoupon, couponCode } from '$lib/server/checkout-coupon';
+import { checkoutAddress, checkoutCoupon, couponCode } from '$lib/server/checkout-choices';
 import { checkoutDraft, type CheckoutDraft, type KeptDraft } from '$lib/server/checkout-draft';
 import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { money } from '$lib/format';
@@ -30,7 +30,7 @@ export const load: PageServerLoad = (event) =>
     const kept: Partial<KeptDraft> = checkoutDraft.take(event) ?? {};
     const { notesLost = false, ...taken } = kept;
     // A coupon applied without JavaScript comes back in the address (post, redirect, get); one applied before is
-    // kept (checkout-coupon.ts), so a reload or Back prices the order as it was shown.
+    // kept (checkout-choices.ts), so a reload or Back prices the order as it was shown.
     const inAddress = event.url.searchParams.get('coupon');
     const coupon = inAddress === null ? checkoutCoupon.read(event) : couponCode(inAddress);
     const [cart, addresses, settings, { quote, couponProblem }] = await Promise.all([
@@ -55,9 +55,12 @@ export const load: PageServerLoad = (event) =>
     }
     // A first address starts from the account's own name and phone, as the person buying is most often the one receiving.
     const profile = addresses.data.length === 0 ? await shop.api.account.get() : null;
+    // The address chosen before (kept, checkout-choices.ts), while it is still in the book.
+    const keptAddress = checkoutAddress.read(event);
     return {
       cart: await accountCart(shop, cart),
       addresses: addresses.data,
+      chosenAddress: addresses.data.some((a) => a.public_id === keptAddress) ? keptAddress : null,
       newAddress: profile
         ? { recipient_name: `${profile.first_name} ${profile.last_name}`.trim(), phone_number: profile.phone_number ?? '' }
         : {},
@@ -206,6 +209,7 @@ export const actions: Actions = {
     }
     placedNotice.keep(event, orderId);
     checkoutCoupon.forget(event);
+    checkoutAddress.forget(event);
     redirect(303, `/orders/${orderId}`);
   },
 
@@ -233,6 +237,17 @@ export const actions: Actions = {
     redirect(303, refusedCode ? `/checkout?coupon=${encodeURIComponent(refusedCode)}#coupon` : '/checkout#coupon');
   },
 
+  /**
+   * Remembers the address chosen (the page sends it when a shopper picks one, with JavaScript), so a reload or a
+   * trip to the cart does not put the default back under their order. Only kept, never trusted: the order
+   * is sent with the address its form shows, and the API checks it is the shopper's.
+   */
+  choose: async (event) => {
+    const address = String((await formOf(event)).get('address') ?? '');
+    if (/^adr_[A-Za-z0-9]{1,60}$/.test(address)) checkoutAddress.keep(event, address);
+    return { chose: true };
+  },
+
   address: async (event) => {
     const { shop } = event.locals;
     const form = await formOf(event);
@@ -241,6 +256,7 @@ export const actions: Actions = {
     if (Object.keys(missing).length > 0) return invalid('Please fill in the highlighted fields.', missing, values);
     try {
       const created = await shop.asForm(form.get('csrf')).addresses.create(body, { idempotencyKey: addressKey(form, body) });
+      checkoutAddress.keep(event, created.public_id);
       return { addressAdded: created.public_id };
     } catch (e) {
       return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address in your account first.' });

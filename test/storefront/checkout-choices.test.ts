@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { addressInput } from '../helpers/factories.js';
+import { customer, inShop, makeShop, ordersOf, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+
+/** What a shopper chose at checkout stays chosen when the page is shown again: a reload, a trip to the cart, a fresh visit. */
+const { t: app, browser } = await startShop();
+
+const checked = (page: Page, street: string) =>
+  page.getByRole('radio', { name: new RegExp(street) }).evaluate((el) => (el as unknown as { checked: boolean }).checked);
+
+for (const javaScript of [true, false]) {
+  test(`the address picked or added at checkout stays picked through a reload and a trip to the cart (JavaScript ${javaScript ? 'on' : 'off'})`, async (t) => {
+    const { product } = await makeShop(app, { price: '20.00' });
+    const buyer = await customer(app);
+    const office = await buyer.client.post('/api/v1/users/me/addresses', addressInput({ label: 'Office', address_1: '40 Office Row' }));
+    assert.equal(office.status, 201, office.text);
+    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+    const [home] = (await buyer.client.get('/api/v1/users/me/addresses')).body.data.filter((a: any) => a.is_default_shipping);
+
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email, buyer.password);
+        await page.goto('/checkout');
+        assert.equal(await checked(page, home.address_1), true, 'the default at first');
+
+        if (javaScript) {
+          // Picked among the book's: kept by the shop as it is picked.
+          const kept = page.waitForResponse((response) => response.url().includes('/checkout?/choose'));
+          await page.getByRole('radio', { name: /40 Office Row/ }).check();
+          await kept;
+          await page.reload();
+          assert.equal(await checked(page, '40 Office Row'), true, 'still picked after a reload');
+          await page.getByRole('link', { name: 'Edit cart' }).click();
+          await page.getByRole('heading', { level: 1, name: 'Your cart' }).waitFor();
+          await page.goto('/checkout');
+          assert.equal(await checked(page, '40 Office Row'), true, 'still picked after the cart');
+        }
+
+        // Added here: chosen, and still chosen on a fresh visit.
+        await page.getByText('Add a new address').click();
+        const panel = page.locator('details.add');
+        await panel.getByLabel('Full name').fill('Mary Somerville');
+        await panel.getByLabel('Phone').fill('+44 131 496 0000');
+        await panel.getByLabel('Address', { exact: true }).fill('11 Harbour Road');
+        await panel.getByLabel('City').fill('Edinburgh');
+        await panel.getByLabel('State or region').fill('Lothian');
+        await panel.getByLabel('Country').fill('GB');
+        await panel.getByRole('button', { name: 'Save address' }).click();
+        await page.getByText('Address saved and selected.').waitFor();
+        assert.equal(await checked(page, '11 Harbour Road'), true);
+        await page.goto('/cart');
+        await page.goto('/checkout');
+        assert.equal(await checked(page, '11 Harbour Road'), true, 'still chosen on a fresh visit');
+
+        await page.getByRole('button', { name: 'Place order' }).click();
+        await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
+        const [order] = await ordersOf(app, buyer.email);
+        const { body } = await buyer.client.get(`/api/v1/orders/${order!.public_id}`);
+        assert.equal(body.data.shipping_address.address_1, '11 Harbour Road');
+      },
+      { javaScript, viewport: PHONE },
+    );
+  });
+}
