@@ -129,6 +129,42 @@ describe('storefront: reviews with photos', () => {
     );
   });
 
+  for (const javaScript of [true, false]) {
+    test(`a file that is no image is refused at the Photos field, with the rest as typed (JavaScript ${javaScript ? 'on' : 'off'})`, async (t) => {
+      const writer = await customer(app, { address: false });
+      await inShop(
+        browser,
+        t,
+        app,
+        async (page) => {
+          await signInThroughShop(page, writer.email, writer.password);
+          await page.goto(`/p/${product.slug}/review`);
+          await page.getByText('4 stars').click();
+          await page.getByLabel('Title').fill('Not a picture');
+          await page.getByLabel('Your review').fill('Text pretending to be a photo.');
+          const photos = page.getByLabel('Photos (optional)');
+          await photos.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('just some words, no pixels') });
+          await page.getByRole('button', { name: 'Send review' }).click();
+          const said = page.locator('#photos-error');
+          await said.waitFor();
+          assert.equal(await said.innerText(), '“fake.png” could not be used: it is not a JPEG, PNG, GIF or WebP image.');
+          assert.equal(await photos.getAttribute('aria-invalid'), 'true');
+          if (javaScript)
+            assert.equal(await photos.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the keyboard is at the photos');
+          assert.equal(await page.getByLabel('Title').inputValue(), 'Not a picture');
+          const reviews = await app.db
+            .selectFrom('reviews as r')
+            .innerJoin('users as u', 'u.id', 'r.user_id')
+            .select('r.id')
+            .where('u.email', '=', writer.email)
+            .execute();
+          assert.equal(reviews.length, 0, 'no review was made');
+        },
+        { javaScript, viewport: PHONE },
+      );
+    });
+  }
+
   test('a delivered order offers a review of each product until the shopper has written one', async (t) => {
     const buyer = await shopper(app, [{ variantId: product.variants[0]!.id, quantity: 1 }]);
     const placed = await checkout(buyer.client, buyer.addressId);

@@ -52,7 +52,16 @@ export const actions: Actions = {
       if (files.length > 0 && !sameToken(form.get('csrf'), await shop.csrf()))
         return invalid('This form had expired. Please try again.', {}, values, 403);
       const product = await shop.api.products.bySlug(event.params.slug);
-      for (const file of files) urls.push((await shop.api.upload(file, { context: 'reviews', fileName: file.name || 'photo' })).url);
+      for (const file of files) {
+        try {
+          urls.push((await shop.api.upload(file, { context: 'reviews', fileName: file.name || 'photo' })).url);
+        } catch (e) {
+          // The file itself refused (not an image, too large): said at the photos, naming the file.
+          if (!ApiError.is(e) || (e.status !== 400 && e.status !== 413)) throw e;
+          const why = e.status === 413 ? 'it is larger than 5 MB' : e.message.replace(/^The file/, 'it').replace(/\.?$/, '');
+          return invalid('A photo could not be used.', { photos: `“${file.name || 'The photo'}” could not be used: ${why}.` }, values);
+        }
+      }
       const alt = `Customer photo of ${product.name}`.slice(0, 200);
       const review = await shop.asForm(form.get('csrf')).reviews.create({
         product_public_id: product.public_id,
