@@ -249,6 +249,10 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('button', { name: 'Apply' }).click();
         const applied = page.getByRole('status').filter({ hasText: `${code} applied: $5.00 off.` });
         await applied.waitFor();
+        // The keyboard stays at Apply, beside the words that it worked (a successful answer moves it to the page by default).
+        const apply = page.getByRole('button', { name: 'Apply' });
+        await page.waitForFunction("document.activeElement?.textContent?.trim() === 'Apply'");
+        assert.equal(await apply.evaluate((el) => el === el.ownerDocument.activeElement), true);
         // Kept: a reload (or a phone reopening the tab), and Back from another page, price the order with it.
         await page.reload();
         await applied.waitFor();
@@ -307,6 +311,8 @@ describe('storefront: checkout edges', () => {
             /^Your order was not placed\. That coupon cannot be used for this order: .+\. Remove the code or use another, then place the order again\.$/,
           );
           assert.equal(await page.getByRole('alert').count(), 1, 'one sentence, at the field');
+          // And at the top, where the page comes back without JavaScript (on a phone, far above the field), a way to it.
+          await page.getByText('Your order was not placed: the coupon could not be used.').getByRole('link', { name: 'See why' }).waitFor();
           if (javaScript) {
             assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
           }
@@ -437,7 +443,12 @@ describe('storefront: checkout edges', () => {
         await page.goto(`/orders/${order}`);
         await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();
         await page.getByRole('button', { name: 'Cancel order' }).click();
-        // The first press only asks: nothing is cancelled yet.
+        // The first press only asks: nothing is cancelled yet. "Keep my order" puts the question away, the keyboard where it was.
+        await page.getByRole('link', { name: 'Keep my order' }).click();
+        const cancel = page.getByRole('button', { name: 'Cancel order' });
+        await cancel.waitFor();
+        assert.equal(await cancel.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the keyboard is back on Cancel order');
+        await cancel.click();
         await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'PLACED');
         await page.getByRole('button', { name: 'Yes, cancel this order' }).click();
