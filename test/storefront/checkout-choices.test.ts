@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { settled } from '../helpers/browser.js';
 import { addressInput } from '../helpers/factories.js';
 import { customer, inShop, makeShop, ordersOf, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
 
@@ -67,3 +68,30 @@ for (const javaScript of [true, false]) {
     );
   });
 }
+
+test('"Add a new address" opened before the page\'s script arrives stays open, with what was typed, once it runs', async (t) => {
+  const { product } = await makeShop(app, { price: '20.00' });
+  const buyer = await customer(app);
+  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      // A slow connection: the page is there, its script a while behind.
+      await page.route('**/_app/immutable/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await route.continue();
+      });
+      await page.goto('/checkout', { waitUntil: 'commit' });
+      await page.getByText('Add a new address').click();
+      const name = page.locator('details.add').getByLabel('Full name');
+      await name.fill('Mary Somerville');
+      await settled(page);
+      assert.equal(await page.locator('details.add').evaluate((el) => el.hasAttribute('open')), true, 'still open');
+      assert.equal(await name.inputValue(), 'Mary Somerville');
+    },
+    { viewport: PHONE },
+  );
+});

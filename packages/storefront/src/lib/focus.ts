@@ -94,3 +94,12 @@ export function thenShowNotice(
 
 /** `use:enhance={keepFocus}`: the same for a form with nothing to hold while it is sent. */
 export const keepFocus: SubmitFunction = keepFocusWhile(() => undefined);
+
+/**
+ * Whether the panel `id` is open in the page the server sent, opened by the shopper before the page's script
+ * ran (a slow connection): read once as the script starts, which would otherwise fold the panel over what
+ * they are typing. False on a page reached by a link inside the shop (the panel is not in the document yet).
+ */
+export function openBeforeScript(id: string): boolean {
+  return typeof document !== 'undefined' && document.getElementById(id)?.hasAttribute('open') === true;
+}
