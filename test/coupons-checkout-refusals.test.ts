@@ -46,7 +46,14 @@ describe('POST /orders with a coupon that cannot be used: nothing changes', () =
 
   test('below minimum_order_amount: 400 INVALID_COUPON; exactly the minimum is accepted', async () => {
     const coupon = await createCoupon(t.admin, { code: code(), minimum_order_amount: '40.00' });
-    await refused(coupon.code, coupon.public_id, 400, 'INVALID_COUPON', 1); // 20.00
+    const { error } = await refused(coupon.code, coupon.public_id, 400, 'INVALID_COUPON', 1); // 20.00
+    // The minimum and its currency as facts, for a client to say it in its own money format.
+    assert.deepEqual(error.details?.[0], {
+      field: 'coupon_code',
+      message: 'the order subtotal must be at least 40.00 USD',
+      minimum_order_amount: '40.00',
+      currency: 'USD',
+    });
     const order = await buy(coupon.code, 2); // 40.00
     assert.deepEqual([order.subtotal, order.discount_total, order.coupon_code], ['40.00', '1.00', coupon.code]);
   });

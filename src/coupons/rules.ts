@@ -48,7 +48,10 @@ export function checkCouponApplies(
   if (status === 'SCHEDULED') throw invalidCoupon('the coupon is not valid yet');
   if (status === 'EXHAUSTED') throw couponExhausted(false);
   if (coupon.minimum_order_amount !== null && subtotal < toCents(coupon.minimum_order_amount)) {
-    throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount} ${currency}`);
+    throw invalidCoupon(`the order subtotal must be at least ${coupon.minimum_order_amount} ${currency}`, {
+      minimum_order_amount: coupon.minimum_order_amount,
+      currency,
+    });
   }
 }
 

@@ -38,8 +38,9 @@ export const validationError = (message: string, details?: ErrorDetail[]) => new
 export const invalidPassword = (field: 'password' | 'current_password') =>
   new AppError('INVALID_PASSWORD', field === 'current_password' ? 'The current password is incorrect' : 'The password is incorrect');
 
-export const invalidCoupon = (why: string) =>
-  new AppError('INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why }]);
+/** `facts` go with the detail for a client to say the reason its own way (a minimum in its money format). */
+export const invalidCoupon = (why: string, facts: Record<string, string> = {}) =>
+  new AppError('INVALID_COUPON', `This coupon cannot be used: ${why}`, [{ field: 'coupon_code', message: why, ...facts }]);
 
 export const invalidImageUrl = (field: string, message: string) =>
   new AppError('INVALID_IMAGE_URL', "Image URLs must be ones the store's image host returned for your uploads", [{ field, message }]);

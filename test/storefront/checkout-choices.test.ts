@@ -95,3 +95,32 @@ test('"Add a new address" opened before the page\'s script arrives stays open, w
     { viewport: PHONE },
   );
 });
+
+test("a coupon's minimum order is said as the shop writes money", async (t) => {
+  const { admin, product } = await makeShop(app, { price: '20.00' });
+  const code = `BIG${Date.now().toString(36)}`.toUpperCase();
+  const coupon = await admin.post('/api/v1/admin/coupons', {
+    code,
+    discount_type: 'FIXED_AMOUNT',
+    discount_value: '5.00',
+    minimum_order_amount: '100',
+  });
+  assert.equal(coupon.status, 201, coupon.text);
+  const buyer = await customer(app);
+  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await page.getByLabel('Coupon code (optional)').fill(code);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const said = page.locator('#coupon-error');
+      await said.waitFor();
+      assert.equal(await said.innerText(), 'That coupon cannot be used for this order: the order subtotal must be at least $100.00.');
+    },
+    { viewport: PHONE },
+  );
+});

@@ -9,7 +9,7 @@ import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { money } from '$lib/format';
 import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
-import { formFailure, invalid, loading, signInPath } from '$lib/server/errors';
+import { formFailure, invalid, loading, signInPath, type FormProblem } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 import { formOf } from '$lib/server/form-body';
 
@@ -79,6 +79,19 @@ export const load: PageServerLoad = (event) =>
     };
   });
 
+/**
+ * A coupon refused for a subtotal under its minimum, said with the minimum as the shop writes money ($100.00):
+ * the API's reason gives it as a decimal and a currency code, and the facts beside it.
+ */
+function inShopMoney<F extends { data: FormProblem }>(failure: F, e: unknown): F {
+  const detail = e instanceof ApiError ? e.details.find((d) => d.field === 'coupon_code') : undefined;
+  const [minimum, currency] = [detail?.minimum_order_amount, detail?.currency];
+  if (typeof minimum === 'string' && isMoney(minimum) && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency)) {
+    failure.data.errors.coupon = `the order subtotal must be at least ${money(minimum, currency)}`;
+  }
+  return failure;
+}
+
 /** The quote with `coupon` applied; when it cannot be, the quote without it and the reason, as the Apply button says it. */
 async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: string, draft: Partial<CheckoutDraft>) {
   if (!coupon) return { quote: await shop.api.cart.quote(), couponProblem: null };
@@ -86,7 +99,7 @@ async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: 
     return { quote: await shop.api.cart.quote(coupon), couponProblem: null };
   } catch (e) {
     if (!ApiError.is(e, 'INVALID_COUPON') && !ApiError.is(e, 'COUPON_EXHAUSTED')) throw e;
-    const { data } = formFailure(e, event, { ...draft, coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' });
+    const { data } = inShopMoney(formFailure(e, event, { ...draft, coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
     return { quote: await shop.api.cart.quote(), couponProblem: data };
   }
 }
@@ -188,18 +201,21 @@ export const actions: Actions = {
           409,
         );
       }
-      const refusal = formFailure(
+      const refusal = inShopMoney(
+        formFailure(
+          e,
+          event,
+          values,
+          {
+            CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
+            VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
+            NOT_FOUND: 'That address is no longer in your address book. Choose another.',
+            IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
+            ...COUPON_SENTENCES,
+          },
+          { coupon_code: 'coupon', address_public_id: 'address' },
+        ),
         e,
-        event,
-        values,
-        {
-          CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
-          VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
-          NOT_FOUND: 'That address is no longer in your address book. Choose another.',
-          IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
-          ...COUPON_SENTENCES,
-        },
-        { coupon_code: 'coupon', address_public_id: 'address' },
       );
       // Said at the coupon's field, as Apply says it, and that the order waits for it (the press was Place order).
       const couponRefused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
@@ -227,7 +243,7 @@ export const actions: Actions = {
       const refused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
       // Refused: no coupon applies now (the page reads the quote again without one).
       if (refused) checkoutCoupon.forget(event);
-      if (!refused || !withoutJavaScript) return formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' });
+      if (!refused || !withoutJavaScript) return inShopMoney(formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
       refusedCode = values.coupon;
     }
     // Without JavaScript: back to the checkout by GET with the rest kept once, so the history holds no page made by a
