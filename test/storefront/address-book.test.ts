@@ -227,3 +227,39 @@ test('a new address half typed stays open, with what was typed, while another fo
     { viewport: PHONE },
   );
 });
+
+test('two addresses on one street are told apart by their buttons, for a screen reader too', async (t) => {
+  const buyer = await customer(app, { address: false });
+  for (const [label, name] of [
+    ['Home', 'Ken Thompson'],
+    ['Office', 'Ken Thompson'],
+  ]) {
+    const made = await buyer.client.post(
+      '/api/v1/users/me/addresses',
+      addressInput({ address_1: '15 Demo Street', label, recipient_name: name }),
+    );
+    assert.equal(made.status, 201, made.text);
+  }
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/account/addresses');
+      for (const label of ['Home', 'Office']) {
+        for (const name of [`Remove 15 Demo Street (Ken Thompson, ${label})`, `Edit Ken Thompson, 15 Demo Street (${label})`]) {
+          assert.equal(
+            await page
+              .getByRole('button', { name, exact: true })
+              .or(page.getByRole('link', { name, exact: true }))
+              .count(),
+            1,
+            name,
+          );
+        }
+      }
+    },
+    { javaScript: false },
+  );
+});
