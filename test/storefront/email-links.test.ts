@@ -36,6 +36,10 @@ describe('storefront: the pages emails link to', () => {
         await page.getByText(`Thank you: ${email} is verified.`).waitFor();
         await page.goto('/account');
         await page.getByText('Verified', { exact: true }).waitFor();
+        // The welcome page reloaded after that no longer asks for the verification it has.
+        await page.goto('/account?welcome=1');
+        await page.getByRole('status').getByText('Your email is verified.').waitFor();
+        assert.equal(await page.getByText('We sent a link to').count(), 0);
 
         // Opened again while signed in and verified: nothing to do, and it says so.
         await page.goto(pathOf(mail.link!));
