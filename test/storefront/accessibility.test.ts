@@ -156,6 +156,15 @@ describe('storefront: accessibility and small screens', () => {
     );
   });
 
+  test("the page not found offers a search of its own, named apart from the header's", async (t) => {
+    await inShop(browser, t, app, async (page) => {
+      await page.goto('/no-such-page');
+      await page.getByRole('search', { name: 'Search instead' }).getByRole('searchbox').waitFor();
+      assert.equal(await page.getByRole('search', { name: 'Search the shop' }).count(), 1);
+      assert.equal(await page.getByRole('search').count(), 2);
+    });
+  });
+
   test("the header's account and cart are finger-sized on a phone, signed in (an icon alone) or not", async (t) => {
     await inShop(
       browser,
