@@ -81,7 +81,7 @@ sub vcl_recv {
   # Any other cookie (a shop's analytics or consent banner) changes no page: it is dropped here, so that
   # visitor shares the pages of visitors without cookies.
   if (req.http.Cookie && req.url !~ "^/(api|media|_app)/") {
-    if (req.http.Cookie ~ "(^|;)\s*(session|presession|cart|added|merged|cart_notice|cancelled|checkout_draft|checkout_coupon|checkout_address|placed)=") {
+    if (req.http.Cookie ~ "(^|;)\s*(session|presession|cart|added|merged|cart_notice|cancelled|checkout_draft|checkout_coupon|checkout_address|address_added|placed)=") {
       return (pass);
     }
     unset req.http.Cookie;

@@ -54,6 +54,14 @@ for (const javaScript of [true, false]) {
         await panel.getByRole('button', { name: 'Save address' }).click();
         await page.getByText('Address saved and selected.').waitFor();
         assert.equal(await checked(page, '11 Harbour Road'), true);
+        if (!javaScript) {
+          // Answered with a redirect (post, redirect, get): the address bar keeps no action, a reload sends nothing again,
+          // and the word that it worked is said once.
+          assert.equal(new URL(page.url()).pathname + new URL(page.url()).search + new URL(page.url()).hash, '/checkout#ship-to');
+          await page.reload();
+          assert.equal(await page.getByText('Address saved and selected.').count(), 0);
+          assert.equal(await checked(page, '11 Harbour Road'), true);
+        }
         await page.goto('/cart');
         await page.goto('/checkout');
         assert.equal(await checked(page, '11 Harbour Road'), true, 'still chosen on a fresh visit');

@@ -19,6 +19,7 @@ export const STOREFRONT_COOKIES = {
   checkoutDraft: 'checkout_draft',
   checkoutCoupon: 'checkout_coupon',
   checkoutAddress: 'checkout_address',
+  addressAdded: 'address_added',
   placed: 'placed',
 } as const;
 

@@ -30,6 +30,15 @@ export const placedNotice = readOnceCookie<string>({
   read: (raw) => (/^ord_[A-Za-z0-9_-]{8,64}$/.test(raw) ? raw : null),
 });
 
+/** "Address saved and selected" at checkout: the address it is about, as the checkout keeps it chosen. */
+export const addressAddedNotice = readOnceCookie<string>({
+  name: STOREFRONT_COOKIES.addressAdded,
+  path: '/checkout',
+  maxAgeSeconds: 60,
+  write: (addressId) => addressId,
+  read: (raw) => (/^adr_[A-Za-z0-9]{1,60}$/.test(raw) ? raw : null),
+});
+
 /** On the cancelled order's own page only. */
 export const cancelledNotice = readOnceCookie<true>({
   name: STOREFRONT_COOKIES.cancelled,

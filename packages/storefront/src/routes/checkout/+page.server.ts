@@ -5,7 +5,7 @@ import { addressFrom, addressKey, missingAddressFields } from '$lib/server/addre
 import { accountCart } from '$lib/server/cart';
 import { checkoutAddress, checkoutCoupon, couponCode } from '$lib/server/checkout-choices';
 import { checkoutDraft, type CheckoutDraft, type KeptDraft } from '$lib/server/checkout-draft';
-import { placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
+import { addressAddedNotice, placedNotice, sentWithoutJavaScript } from '$lib/server/form-notices';
 import { money } from '$lib/format';
 import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
@@ -61,6 +61,8 @@ export const load: PageServerLoad = (event) =>
       cart: await accountCart(shop, cart),
       addresses: addresses.data,
       chosenAddress: addresses.data.some((a) => a.public_id === keptAddress) ? keptAddress : null,
+      /** Added by a form sent without JavaScript, said once. */
+      addressAdded: addressAddedNotice.take(event),
       newAddress: profile
         ? { recipient_name: `${profile.first_name} ${profile.last_name}`.trim(), phone_number: profile.phone_number ?? '' }
         : {},
@@ -273,9 +275,12 @@ export const actions: Actions = {
     try {
       const created = await shop.asForm(form.get('csrf')).addresses.create(body, { idempotencyKey: addressKey(form, body) });
       checkoutAddress.keep(event, created.public_id);
-      return { addressAdded: created.public_id };
+      if (!sentWithoutJavaScript(event)) return { addressAdded: created.public_id };
+      addressAddedNotice.keep(event, created.public_id);
     } catch (e) {
       return formFailure(e, event, values, { ADDRESS_BOOK_FULL: 'Your address book is full. Remove an address in your account first.' });
     }
+    // Without JavaScript: back to the checkout by GET, at the addresses (the new one chosen), so a reload sends nothing again.
+    redirect(303, '/checkout#ship-to');
   },
 };
