@@ -28,6 +28,8 @@ for (const javaScript of [true, false]) {
         await signInThroughShop(page, buyer.email, buyer.password);
         await page.goto('/checkout');
         assert.equal(await checked(page, home.address_1), true, 'the default at first');
+        // The shop charges no tax: the total is not said to include any.
+        await page.getByText('By placing the order you agree to pay $30.00, shipping included.', { exact: true }).waitFor();
 
         if (javaScript) {
           // Picked among the book's: kept by the shop as it is picked.
