@@ -134,3 +134,37 @@ test("a coupon's minimum order is said as the shop writes money", async (t) => {
     { viewport: PHONE },
   );
 });
+
+test('without JavaScript, a refused code says the coupon applied before was taken off with it', async (t) => {
+  const { admin, product } = await makeShop(app, { price: '20.00' });
+  const code = `KEEP${Date.now().toString(36)}`.toUpperCase();
+  assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' })).status, 201);
+  const buyer = await customer(app);
+  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await page.getByLabel('Coupon code (optional)').fill(code);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${code} applied` })
+        .waitFor();
+      await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.locator('#coupon-error').waitFor();
+      assert.equal(
+        await page.locator('#coupon-error').innerText(),
+        `That coupon cannot be used for this order: unknown code. ${code}, applied before, was taken off: apply it again to keep it.`,
+      );
+      // Said once: a reload shows the checkout as it stands, without the word about it.
+      await page.goto('/checkout');
+      assert.equal(await page.getByText('was taken off').count(), 0);
+    },
+    { javaScript: false, viewport: PHONE },
+  );
+});

@@ -265,6 +265,10 @@ describe('storefront: checkout edges', () => {
         await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
         await page.getByRole('button', { name: 'Apply' }).click();
         await page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.').waitFor();
+        assert.equal(
+          await page.locator('#coupon-error').innerText(),
+          `That coupon cannot be used for this order: unknown code. ${code}, applied before, was taken off: apply it again to keep it.`,
+        );
         await applied.waitFor({ state: 'detached' });
         assert.match(await page.getByRole('complementary').innerText(), /Total\s+\$50\.00/, '40.00 and flat shipping, no discount');
         await page.reload();

@@ -12,11 +12,14 @@ export interface CheckoutDraft {
   notes: string;
 }
 
-/** A draft as it comes back: `notesLost` when the note did not fit in the cookie (a browser keeps 4 KB), so the page asks for it again. */
-export type KeptDraft = CheckoutDraft & { notesLost?: true };
+/**
+ * A draft as it comes back: `notesLost` when the note did not fit in the cookie (a browser keeps 4 KB), so the
+ * page asks for it again; `dropped`, a coupon that applied until another code was tried and refused.
+ */
+export type KeptDraft = CheckoutDraft & { notesLost?: true; dropped?: string };
 
-type TextKey = 'address' | 'coupon' | 'notes';
-const LIMITS: Record<TextKey, number> = { address: 40, coupon: 50, notes: 1000 };
+type TextKey = 'address' | 'coupon' | 'notes' | 'dropped';
+const LIMITS: Record<TextKey, number> = { address: 40, coupon: 50, notes: 1000, dropped: 50 };
 /**
  * Characters of cookie value a draft may take: browsers keep a cookie of at most 4,096 bytes, name and
  * attributes' share included, and drop a bigger one without a word. A thousand-character note in a
@@ -34,6 +37,7 @@ function bounded(parts: Partial<Record<keyof KeptDraft, unknown>>): KeptDraft {
     coupon: text('coupon'),
     notes: text('notes'),
     ...(parts.notesLost === true ? { notesLost: true } : {}),
+    ...(text('dropped') ? { dropped: text('dropped') } : {}),
   };
 }
 

@@ -28,7 +28,7 @@ export const load: PageServerLoad = (event) =>
     const { shop } = event.locals;
     if (!(await shop.user())) redirect(303, signInPath(event, 'checkout'));
     const kept: Partial<KeptDraft> = checkoutDraft.take(event) ?? {};
-    const { notesLost = false, ...taken } = kept;
+    const { notesLost = false, dropped = null, ...taken } = kept;
     // A coupon applied without JavaScript comes back in the address (post, redirect, get); one applied before is
     // kept (checkout-choices.ts), so a reload or Back prices the order as it was shown.
     const inAddress = event.url.searchParams.get('coupon');
@@ -61,6 +61,8 @@ export const load: PageServerLoad = (event) =>
       cart: await accountCart(shop, cart),
       addresses: addresses.data,
       chosenAddress: addresses.data.some((a) => a.public_id === keptAddress) ? keptAddress : null,
+      /** The coupon that applied until a code tried without JavaScript was refused: said to be gone. */
+      droppedCoupon: dropped,
       /** Added by a form sent without JavaScript, said once. */
       addressAdded: addressAddedNotice.take(event),
       newAddress: profile
@@ -237,6 +239,9 @@ export const actions: Actions = {
     const values = placeValues(await formOf(event));
     const withoutJavaScript = sentWithoutJavaScript(event);
     let refusedCode = '';
+    // The coupon that applied before: a refused code lets go of it, which the page then says.
+    const before = checkoutCoupon.read(event);
+    const dropped = before && before.toUpperCase() !== values.coupon.toUpperCase() ? before : null;
     try {
       const quote = await shop.api.cart.quote(values.coupon || undefined);
       checkoutCoupon.keep(event, values.coupon);
@@ -245,13 +250,16 @@ export const actions: Actions = {
       const refused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
       // Refused: no coupon applies now (the page reads the quote again without one).
       if (refused) checkoutCoupon.forget(event);
-      if (!refused || !withoutJavaScript) return inShopMoney(formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
+      if (!refused || !withoutJavaScript) {
+        const failure = inShopMoney(formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
+        return refused && dropped ? fail(failure.status, { ...failure.data, droppedCoupon: dropped }) : failure;
+      }
       refusedCode = values.coupon;
     }
     // Without JavaScript: back to the checkout by GET with the rest kept once, so the history holds no page made by a
     // post (Back after placing the order asks to send nothing again). A refused code goes in the address, where the
     // page says why at its field; either way the page comes back at the field (#coupon), where it says what happened.
-    checkoutDraft.keep(event, values);
+    checkoutDraft.keep(event, { ...values, ...(refusedCode && dropped ? { dropped } : {}) });
     redirect(303, refusedCode ? `/checkout?coupon=${encodeURIComponent(refusedCode)}#coupon` : '/checkout#coupon');
   },
 
