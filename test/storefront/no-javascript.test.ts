@@ -112,6 +112,9 @@ describe('storefront without JavaScript', () => {
         // Back to /cart by GET (a reload sends nothing again), where the change is said once.
         await page.getByRole('status').getByText('Your cart is updated.').waitFor();
         assert.equal(new URL(page.url()).search, '', page.url());
+        // At the line that changed (a long cart on a phone would otherwise come back at its top).
+        assert.match(new URL(page.url()).hash, /^#line-var_/, page.url());
+        assert.equal(await inView(line.getByLabel(/Quantity of/)), true);
         assert.match(await page.locator('aside').innerText(), /\$156\.00/, '3 x 52.00');
         assert.equal(await sidewaysScroll(page), 0, 'the cart fits 360 px');
 
