@@ -87,6 +87,29 @@ describe('search', () => {
     expectValidation(await listProducts(t.anonymous, `search=${'a'.repeat(201)}`), 'search');
   });
 
+  test('relevance: the products whose names hold the words come before those that only mention them; refused where nothing ranks', async () => {
+    const group = await productGroup(t.admin, 'Relevance');
+    // Made oldest first, so the newest-first default puts the weakest match on top.
+    const make = async (name: string, description: string) =>
+      (await makeProduct(t.admin, { name, description, categories: [group], variants: [{ sku: uniqueSku() }] })).id;
+    const exact = await make('Linen Shirt', 'breezy');
+    const partial = await make('Shirt of Flax', 'linen at last');
+    const described = await make('Summer Top', 'a linen shirt look');
+    const search = (sort: string) => `category=${group}&search=${encodeURIComponent('linen shirt')}&sort=${sort}`;
+    await expectListed(t.anonymous, search('-created_at'), [described, partial, exact]);
+    await expectListed(t.anonymous, search('relevance'), [exact, partial, described]);
+    // Both pages and the total as any list's: relevance only orders.
+    const first = await listProducts(t.anonymous, `${search('relevance')}&limit=2`);
+    assert.deepEqual(idsOf(first), [exact, partial]);
+    assert.equal(first.body.meta.total, 3);
+    assert.deepEqual(idsOf(await listProducts(t.anonymous, `${search('relevance')}&limit=2&page=2`)), [described]);
+    // Without a search there is nothing to rank: the default order. One order only: there is no least relevant first.
+    await expectListed(t.anonymous, `category=${group}&sort=relevance`, [described, partial, exact]);
+    expectValidation(await t.anonymous.get(`${API}/products?sort=-relevance`), 'sort');
+    // The console's list sorts by what it shows, not by a search's rank.
+    expectValidation(await t.admin.get(`${API}/admin/products?sort=relevance`), 'sort');
+  });
+
   test("a search that found nothing is offered in the catalog's words, only when that finds something under the same filters", async () => {
     const suggestion = async (query: string) =>
       expectStatus(await t.anonymous.get(`${API}/products/search-suggestion?${query}`), 200).search as string | null;

@@ -3,10 +3,10 @@ import type { Executor } from '../db/database.js';
 import { catalogVersionColumn } from '../http-cache/repository.js';
 import type { Database, ProductRow, ProductStatus, ProductsTable } from '../db/schema.js';
 import type { PageRequest, Sort } from '../lib/pagination.js';
-import { containsPattern, keyIn, offsetOf, pageClause, paged } from '../lib/sql.js';
+import { containsPattern, keyIn, likeEscaped, offsetOf, pageClause, paged } from '../lib/sql.js';
 import { searchTerms } from './search-terms.js';
 import { toAdminProducts } from './mappers.js';
-import type { AdminProduct, ProductSortField } from './schemas.js';
+import type { AdminProduct, ProductSortField, PublicProductSortField } from './schemas.js';
 
 /**
  * Product list SQL, storefront and admin. A product page is always the same
@@ -109,8 +109,29 @@ const SORT_COLUMNS = {
   rating: sql`p.rating_average`,
 } as const;
 
-/** The sort's ORDER BY, each matching one index exactly, with the public ID as the tiebreak in the same direction. */
-function orderOf(sort: Sort<ProductSortField>) {
+/**
+ * How well a product's name matches a search, as a rank (lower is better, for an ascending sort): per word,
+ * two for the name holding it, one more for a word of the name starting with it, so "linen shirt" puts
+ * "Linen Shirt" before a shirt whose description mentions linen. Every product listed matches each word
+ * somewhere already (filteredProducts); the rank only orders them.
+ */
+function searchRank(search: string | undefined) {
+  const terms = search ? searchTerms(search) : [];
+  if (terms.length === 0) return sql<number>`0`;
+  const perWord = terms.map(
+    (term) =>
+      sql`(CASE WHEN p.name ILIKE ${containsPattern(term)} THEN 2 ELSE 0 END
+        + CASE WHEN p.name ILIKE ${`${likeEscaped(term)}%`} OR p.name ILIKE ${`% ${likeEscaped(term)}%`} THEN 1 ELSE 0 END)`,
+  );
+  return sql<number>`-(${sql.join(perWord, sql` + `)})`;
+}
+
+/**
+ * The sort's ORDER BY, each matching one index exactly, with the public ID as the tiebreak in the same direction.
+ * Relevance orders the matches of a search (their `search_rank`, listFilteredJson), the newest first among equals.
+ */
+function orderOf(sort: Sort<PublicProductSortField>) {
+  if (sort.field === 'relevance') return sql`p.search_rank, p.created_at DESC, p.public_id DESC`;
   // Products without an active variant have no price: last in both directions.
   const key =
     sort.field === 'price' && sort.direction === 'desc'
@@ -146,7 +167,7 @@ export function listProducts(db: Executor, filters: ProductFilters, sort: Sort<P
 }
 
 /** The rows of the CTE `page` as the JSON text of a `data` array, in the sort's order: their stored documents (bench finding 23). */
-const pageJson = (sort: Sort<ProductSortField>) =>
+const pageJson = (sort: Sort<PublicProductSortField>) =>
   sql<string>`(SELECT coalesce('[' || string_agg(d.document::text, ', ' ORDER BY ${orderOf(sort)}) || ']', '[]')
     FROM page p JOIN product_documents d ON d.product_id = p.id)`;
 
@@ -157,20 +178,22 @@ const pageIds = sql<string[]>`(SELECT coalesce(array_agg(p.public_id), '{}') FRO
 export async function listPublicProductsJson(
   db: Executor,
   filters: ProductFilters,
-  sort: Sort<ProductSortField>,
+  sort: Sort<PublicProductSortField>,
   page: PageRequest,
 ): Promise<{ data: string; total: number; ids: string[]; version: number }> {
   // The in-stock filter alone pages best straight from the sort index (its total is the documented slow part).
-  if (!isWholeStorefront(filters) && !filters.inStock) return listFilteredJson(db, filters, sort, page);
+  // Relevance ranks the matches of a search, which only listFilteredJson computes.
+  if (sort.field === 'relevance' || (!isWholeStorefront(filters) && !filters.inStock)) return listFilteredJson(db, filters, sort, page);
   const row = await db
-    .with('page', () => pageRows(db, filters, sort, page))
+    // Not relevance here (above): one of the indexed sorts.
+    .with('page', () => pageRows(db, filters, sort as Sort<ProductSortField>, page))
     .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total'), pageIds.as('ids'), catalogVersionColumn.as('version')])
     .executeTakeFirstOrThrow();
   return { data: row.data, total: Number(row.total), ids: row.ids, version: Number(row.version) };
 }
 
 /** A filtered storefront page: the matches found once, with their sort keys, and both the page and the total taken from them (bench finding 20). */
-async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sort<ProductSortField>, page: PageRequest) {
+async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sort<PublicProductSortField>, page: PageRequest) {
   const matched = filteredProducts(db, filters).select([
     'p.id',
     'p.public_id',
@@ -178,6 +201,7 @@ async function listFilteredJson(db: Executor, filters: ProductFilters, sort: Sor
     'p.name',
     'p.price_min',
     'p.rating_average',
+    (sort.field === 'relevance' ? searchRank(filters.search) : sql<number>`0`).as('search_rank'),
   ]);
   const result = await sql<{ data: string; total: number; ids: string[]; version: number }>`
     WITH matched AS MATERIALIZED (${matched}),

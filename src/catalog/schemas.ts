@@ -228,6 +228,8 @@ export type AdminProduct = Static<typeof AdminProduct>;
 
 export const PRODUCT_SORTS = ['name', 'price', 'created_at', 'rating'] as const;
 export type ProductSortField = (typeof PRODUCT_SORTS)[number];
+/** The storefront's lists also sort a search by how well each product matches it (the best first). */
+export type PublicProductSortField = ProductSortField | 'relevance';
 
 const productFilters = {
   ...PageQuery,
@@ -247,9 +249,18 @@ const productFilters = {
   sort: SortQuery(PRODUCT_SORTS, '-created_at'),
 };
 
-export const CategoryProductsQuery = Type.Object(productFilters);
-export const ProductListQuery = Type.Object({
+/**
+ * The public lists' filters: their sort takes `relevance` too, a search's words found in the name before those
+ * found only in the description or a SKU, then the newest first (without a search, the newest first).
+ */
+const publicProductFilters = {
   ...productFilters,
+  sort: SortQuery(PRODUCT_SORTS, '-created_at', ['relevance']),
+};
+
+export const CategoryProductsQuery = Type.Object(publicProductFilters);
+export const ProductListQuery = Type.Object({
+  ...publicProductFilters,
   category: Type.Optional(PublicIdRef('cat', 'cat_ ID; includes its subcategories')),
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;

@@ -10,7 +10,7 @@ import { suggestSearch } from './search-suggestion.js';
 import { stockStatus } from '../inventory/mappers.js';
 import { productFilters } from './product-filters.js';
 import { publicVariantStock } from './stock-repository.js';
-import type { ProductListQuery, ProductSortField, SearchSuggestionQuery, StoreSettings, VariantStock } from './schemas.js';
+import type { ProductListQuery, PublicProductSortField, SearchSuggestionQuery, StoreSettings, VariantStock } from './schemas.js';
 
 type ListQuery = Omit<ProductListQuery, 'category'> & { category?: string | undefined };
 
@@ -80,7 +80,9 @@ export function createStorefrontService({ db }: { db: Db }) {
     async list(query: ListQuery): Promise<JsonPage & { ids: string[]; version: number | null }> {
       const filters = await productFilters(db, query, 'public');
       if (!filters) return { data: '[]', meta: pageMeta(query, 0), ids: [], version: null };
-      const { data, total, ids, version } = await listPublicProductsJson(db, filters, parseSort<ProductSortField>(query.sort), query);
+      // Relevance orders a search's matches: without a search, nothing to rank, so the default order.
+      const sort = parseSort<PublicProductSortField>(query.sort === 'relevance' && !query.search ? '-created_at' : query.sort);
+      const { data, total, ids, version } = await listPublicProductsJson(db, filters, sort, query);
       return { data, meta: pageMeta(query, total), ids, version };
     },
 

@@ -70,8 +70,13 @@ export function pageMeta({ page, limit }: PageRequest, total: number): PageMeta 
  * A `sort` parameter accepting each field ascending or, with a leading `-`,
  * descending. Anything else fails validation (400).
  */
-export function SortQuery<const F extends string>(fields: readonly F[], defaultSort: F | `-${F}`): TString {
-  const values = fields.flatMap((field) => [field, `-${field}`]);
+export function SortQuery<const F extends string>(
+  fields: readonly F[],
+  defaultSort: F | `-${F}`,
+  undirected: readonly string[] = [],
+): TString {
+  // An undirected sort has one order only (relevance: the best match first).
+  const values = [...fields.flatMap((field) => [field, `-${field}`]), ...undirected];
   return Type.String({ enum: values, default: defaultSort, description: `One of ${values.join(', ')}` });
 }
 

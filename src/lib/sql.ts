@@ -5,7 +5,10 @@ import type { PageRequest } from './pagination.js';
 /** SQL fragments shared by the repositories (no table of their own): patterns, key lists, paging, counts. */
 
 /** A case-insensitive substring pattern for ILIKE with the user's wildcards escaped. */
-export const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const containsPattern = (term: string): string => `%${likeEscaped(term)}%`;
+
+/** `term` matched literally by LIKE (its `%`, `_` and `\\` escaped). */
+export const likeEscaped = (term: string): string => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * `column = ANY(ARRAY(subquery))`: the subquery's keys (typically the union

@@ -256,6 +256,39 @@ describe('storefront: the product page', () => {
     );
   });
 
+  test('a search shows its best matches first: a product named so before a newer one that only says it; Newest is a choice', async (t) => {
+    const fresh = await makeShop(app, { stock: 5 });
+    const words = fresh.product.name.toLowerCase(); // "linen shirt <suffix>"
+    const newer = await fresh.admin.post('/api/v1/admin/products', {
+      name: `Summer Top ${Date.now().toString(36)}`,
+      description: `Cut with the look of a ${words}.`,
+      status: 'ACTIVE',
+      category_public_ids: [fresh.shirts.public_id],
+    });
+    assert.equal(newer.status, 201, newer.text);
+    const variant = await fresh.admin.post(`/api/v1/admin/products/${newer.body.data.public_id}/variants`, {
+      sku: `TOP-${Date.now().toString(36)}`.toUpperCase(),
+      name: 'One size',
+      price: '30.00',
+    });
+    assert.equal(variant.status, 201, variant.text);
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        const names = () => page.locator('.results article h3').allInnerTexts();
+        await page.goto(`/search?q=${encodeURIComponent(words)}&t=best`);
+        assert.deepEqual(await names(), [fresh.product.name, newer.body.data.name]);
+        assert.equal(await page.getByLabel('Sort by').inputValue(), 'relevance');
+        assert.equal(await page.locator('.filters .applied').count(), 0, 'the default order is no filter');
+        await page.goto(`/search?q=${encodeURIComponent(words)}&sort=-created_at&t=best`);
+        assert.deepEqual(await names(), [newer.body.data.name, fresh.product.name]);
+      },
+      { viewport: PHONE },
+    );
+  });
+
   test("the header's Sign in comes back to the page it was pressed on, without the ad's tags the page was opened with", async (t) => {
     const buyer = await customer(app);
     await inShop(browser, t, app, async (page) => {

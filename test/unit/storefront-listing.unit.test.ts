@@ -1,17 +1,27 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { filtersOf, isFiltered } from '../../packages/storefront/src/lib/listing.js';
+import { apiQuery, filtersOf, isFiltered } from '../../packages/storefront/src/lib/listing.js';
 
 const at = (query: string) => filtersOf(new URL(`http://shop.test/search?${query}`));
 
 test("the listing's default order, asked for by name, is no filter: the panel stays closed and counts nothing", () => {
   // What the filter form sends when only "In stock" was ticked: every field, the sort at its first option.
-  const ticked = at('q=linen&category=&min=&max=&in_stock=1&sort=-created_at');
+  const ticked = at('category=&min=&max=&in_stock=1&sort=-created_at');
   assert.equal(ticked.sort, '');
   assert.equal(ticked.inStock, true);
-  assert.equal(isFiltered(at('q=linen&category=&min=&max=&sort=-created_at')), false);
+  assert.equal(isFiltered(at('category=&min=&max=&sort=-created_at')), false);
   assert.equal(at('sort=-price').sort, '-price');
   assert.equal(at('sort=nonsense').sort, '');
+  // A search's first order is its best matches: that is its default, the newest first a choice.
+  assert.equal(isFiltered(at('q=linen&category=&min=&max=&sort=relevance')), false);
+  assert.equal(at('q=linen&sort=-created_at').sort, '-created_at');
+  assert.equal(at('sort=relevance').sort, '', 'nothing to rank without a search');
+});
+
+test('a search asks the API for its best matches unless another order was chosen', () => {
+  assert.equal(apiQuery(at('q=linen')).sort, 'relevance');
+  assert.equal(apiQuery(at('q=linen&sort=-price')).sort, '-price');
+  assert.equal(apiQuery(at('in_stock=1')).sort, undefined, "the API's own default");
 });
 
 test('a price typed as shoppers type it is read as they mean it; anything else is left out, never guessed', () => {

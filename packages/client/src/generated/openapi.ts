@@ -4096,8 +4096,8 @@ export interface paths {
                     max_price?: string;
                     /** @description "true": only products with a variant in stock */
                     in_stock?: "true" | "false";
-                    /** @description One of name, -name, price, -price, created_at, -created_at, rating, -rating */
-                    sort?: "name" | "-name" | "price" | "-price" | "created_at" | "-created_at" | "rating" | "-rating";
+                    /** @description One of name, -name, price, -price, created_at, -created_at, rating, -rating, relevance */
+                    sort?: "name" | "-name" | "price" | "-price" | "created_at" | "-created_at" | "rating" | "-rating" | "relevance";
                     /** @description cat_ ID; includes its subcategories */
                     category?: string;
                 };
@@ -5036,8 +5036,8 @@ export interface paths {
                     max_price?: string;
                     /** @description "true": only products with a variant in stock */
                     in_stock?: "true" | "false";
-                    /** @description One of name, -name, price, -price, created_at, -created_at, rating, -rating */
-                    sort?: "name" | "-name" | "price" | "-price" | "created_at" | "-created_at" | "rating" | "-rating";
+                    /** @description One of name, -name, price, -price, created_at, -created_at, rating, -rating, relevance */
+                    sort?: "name" | "-name" | "price" | "-price" | "created_at" | "-created_at" | "rating" | "-rating" | "relevance";
                 };
                 header?: never;
                 path: {

@@ -10,6 +10,11 @@ export const SORTS = [
   { value: '-rating', label: 'Best rated' },
   { value: 'name', label: 'Name' },
 ] as const;
+/** A search's own first order: how well each product's name matches its words (the API's relevance). */
+const BEST_MATCH = { value: 'relevance', label: 'Best match' } as const;
+
+/** The sorts a listing offers, its default first: a search's best matches, else the newest. */
+export const sortsFor = (q: string): readonly { value: string; label: string }[] => (q ? [BEST_MATCH, ...SORTS] : SORTS);
 export const PAGE_SIZE = 24;
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
 
@@ -39,17 +44,19 @@ export interface Filters {
  */
 export function filtersOf(url: URL): Filters {
   const get = (name: string) => (url.searchParams.get(name) ?? '').trim();
+  const q = searchWords(get('q'));
   const sort = get('sort');
+  const sorts = sortsFor(q);
   let min = typedPrice(get('min'));
   let max = typedPrice(get('max'));
   if (min && max && Number(min) > Number(max)) [min, max] = [max, min];
   return {
-    q: searchWords(get('q')),
+    q,
     min,
     max,
     inStock: get('in_stock') === '1',
-    // The first sort is the API's own order: asked for by name, it is no choice (the panel stays closed, nothing "applied").
-    sort: SORTS.some((s) => s.value === sort) && sort !== SORTS[0].value ? sort : '',
+    // The first sort is the listing's own order: asked for by name, it is no choice (the panel stays closed, nothing "applied").
+    sort: sorts.some((s) => s.value === sort) && sort !== sorts[0]!.value ? sort : '',
     page: pageNumber(url),
     category: get('category').slice(0, 100),
   };
@@ -64,7 +71,11 @@ export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/product
     ...(filters.min ? { min_price: filters.min } : {}),
     ...(filters.max ? { max_price: filters.max } : {}),
     ...(filters.inStock ? { in_stock: 'true' as const } : {}),
-    ...(filters.sort ? { sort: filters.sort as NonNullable<QueryOf<'/api/v1/products'>>['sort'] } : {}),
+    ...(filters.sort
+      ? { sort: filters.sort as NonNullable<QueryOf<'/api/v1/products'>>['sort'] }
+      : filters.q
+        ? { sort: 'relevance' as const }
+        : {}),
   };
 }
 

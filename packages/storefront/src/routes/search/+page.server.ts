@@ -1,6 +1,6 @@
 import { card, categoryTree, type CategoryNode } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
-import { apiQuery, filtersOf, SORTS, suggestionFilters } from '$lib/listing';
+import { apiQuery, filtersOf, sortsFor, suggestionFilters } from '$lib/listing';
 import type { PageServerLoad } from './$types';
 
 const flatten = (nodes: CategoryNode[], depth = 0): { slug: string; name: string; depth: number }[] =>
@@ -35,7 +35,7 @@ export const load: PageServerLoad = (event) =>
       meta: page.meta,
       filters,
       categories: flatten(tree.roots),
-      sorts: SORTS,
+      sorts: sortsFor(filters.q),
       suggested,
       didYouMean,
     };

@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { card, categoryTree } from '$lib/server/catalog';
 import { loading } from '$lib/server/errors';
-import { apiQuery, filtersOf, SORTS } from '$lib/listing';
+import { apiQuery, filtersOf, sortsFor } from '$lib/listing';
 import type { PageServerLoad } from './$types';
 
 /** A browsing page: no JavaScript (why: routes/+page.server.ts). */
@@ -26,6 +26,6 @@ export const load: PageServerLoad = (event) =>
       products: page.data.map(card),
       meta: page.meta,
       filters,
-      sorts: SORTS,
+      sorts: sortsFor(filters.q),
     };
   });
