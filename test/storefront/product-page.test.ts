@@ -289,6 +289,24 @@ describe('storefront: the product page', () => {
     );
   });
 
+  test('a price filter the shop could not use is said beside the results, not dropped unsaid', async (t) => {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await page.goto('/search?min=abc&max=60&t=notes');
+        await page.getByText('“abc” is not a price, so the From price is left out.').waitFor();
+        // The form shows what the list is filtered by: no From, the To as typed.
+        assert.equal(await page.getByRole('textbox', { name: 'From', exact: true }).inputValue(), '');
+        assert.equal(await page.getByRole('textbox', { name: 'To', exact: true }).inputValue(), '60');
+        await page.goto('/search?min=60&max=20&t=notes');
+        await page.getByText('The From price was above the To price, so the two are swapped.').waitFor();
+      },
+      { viewport: PHONE, javaScript: false },
+    );
+  });
+
   test("the header's Sign in comes back to the page it was pressed on, without the ad's tags the page was opened with", async (t) => {
     const buyer = await customer(app);
     await inShop(browser, t, app, async (page) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiQuery, filtersOf, isFiltered } from '../../packages/storefront/src/lib/listing.js';
+import { apiQuery, filtersOf, isFiltered, priceNotes } from '../../packages/storefront/src/lib/listing.js';
 
 const at = (query: string) => filtersOf(new URL(`http://shop.test/search?${query}`));
 
@@ -39,4 +39,13 @@ test('a price typed as shoppers type it is read as they mean it; anything else i
     ['12.345', ''],
   ];
   for (const [typed, read] of cases) assert.equal(at(`min=${encodeURIComponent(typed)}`).min, read, typed);
+});
+
+test('a price filter that was left out or turned round is said, never changed unsaid', () => {
+  const notes = (query: string) => priceNotes(new URL(`http://shop.test/search?${query}`));
+  assert.deepEqual(notes('min=abc&max=40'), ['“abc” is not a price, so the From price is left out.']);
+  assert.deepEqual(notes('min=50&max=20'), ['The From price was above the To price, so the two are swapped.']);
+  assert.deepEqual(notes('min=%2430&max=1%2C250'), [], 'typed as shoppers type prices');
+  assert.deepEqual(notes('min=&max='), []);
+  assert.equal(notes(`max=${'9'.repeat(40)}x`)[0], `“${'9'.repeat(20)}” is not a price, so the To price is left out.`);
 });

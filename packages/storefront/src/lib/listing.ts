@@ -62,6 +62,25 @@ export function filtersOf(url: URL): Filters {
   };
 }
 
+/**
+ * What the price filters made of what was typed, said beside the results so nothing is changed unsaid:
+ * a price that is no amount is left out, and a range typed the wrong way round is turned round.
+ */
+export function priceNotes(url: URL): string[] {
+  const typed = (name: string) => (url.searchParams.get(name) ?? '').trim();
+  const notes: string[] = [];
+  for (const [name, label] of [
+    ['min', 'From'],
+    ['max', 'To'],
+  ] as const) {
+    const text = typed(name);
+    if (text && !typedPrice(text)) notes.push(`“${[...text].slice(0, 20).join('')}” is not a price, so the ${label} price is left out.`);
+  }
+  const [min, max] = [typedPrice(typed('min')), typedPrice(typed('max'))];
+  if (min && max && Number(min) > Number(max)) notes.push('The From price was above the To price, so the two are swapped.');
+  return notes;
+}
+
 /** The API query for those filters (the category is the caller's: a slug in the URL, an ID for the API). */
 export function apiQuery(filters: Filters): NonNullable<QueryOf<'/api/v1/products'>> {
   return {
