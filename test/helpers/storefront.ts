@@ -163,6 +163,38 @@ export async function customer(app: RunningApp, options: { address?: boolean } =
   return { client, email, password: PASSWORD, user };
 }
 
+/**
+ * A customer whose account cart holds `quantity` of `variant` (made through the API, with an address
+ * unless `address: false`), signed in through the shop and at /checkout in a fresh page (inShop, with
+ * `options`), where `body` takes over. `before` runs first, for what the shopper has before they come.
+ */
+export async function checkingOut(
+  browser: Browser,
+  t: TestContext,
+  app: TestApp,
+  line: { variant: string; quantity: number },
+  body: (page: Page, buyer: Awaited<ReturnType<typeof customer>>) => Promise<void>,
+  options: ShopPageOptions & { before?: (buyer: Awaited<ReturnType<typeof customer>>) => Promise<void> } = {},
+) {
+  const buyer = await customer(app);
+  const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: line.variant, quantity: line.quantity });
+  if (added.status !== 200) throw new Error(`cart add: ${added.status} ${added.text}`);
+  await options.before?.(buyer);
+  const { before: _before, ...pageOptions } = options;
+  await inShop(
+    browser,
+    t,
+    app,
+    async (page) => {
+      await signInThroughShop(page, buyer.email, buyer.password);
+      await page.goto('/checkout');
+      await body(page, buyer);
+    },
+    pageOptions,
+  );
+  return buyer;
+}
+
 /** Signs in through the shop's sign-in page (from wherever the page is) and waits to leave it. */
 export async function signInThroughShop(page: Page, email: string, password = PASSWORD): Promise<void> {
   if (!page.url().includes('/login')) await page.goto('/login');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { settled } from '../helpers/browser.js';
 import { addressInput } from '../helpers/factories.js';
-import { customer, inShop, makeShop, ordersOf, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { checkingOut, makeShop, ordersOf, PHONE, startShop } from '../helpers/storefront.js';
 
 /** What a shopper chose at checkout stays chosen when the page is shown again: a reload, a trip to the cart, a fresh visit. */
 const { t: app, browser } = await startShop();
@@ -14,19 +14,13 @@ const checked = (page: Page, street: string) =>
 for (const javaScript of [true, false]) {
   test(`the address picked or added at checkout stays picked through a reload and a trip to the cart (JavaScript ${javaScript ? 'on' : 'off'})`, async (t) => {
     const { product } = await makeShop(app, { price: '20.00' });
-    const buyer = await customer(app);
-    const office = await buyer.client.post('/api/v1/users/me/addresses', addressInput({ label: 'Office', address_1: '40 Office Row' }));
-    assert.equal(office.status, 201, office.text);
-    assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
-    const [home] = (await buyer.client.get('/api/v1/users/me/addresses')).body.data.filter((a: any) => a.is_default_shipping);
-
-    await inShop(
+    await checkingOut(
       browser,
       t,
       app,
-      async (page) => {
-        await signInThroughShop(page, buyer.email, buyer.password);
-        await page.goto('/checkout');
+      { variant: product.variants[0]!.id, quantity: 1 },
+      async (page, buyer) => {
+        const [home] = (await buyer.client.get('/api/v1/users/me/addresses')).body.data.filter((a: any) => a.is_default_shipping);
         assert.equal(await checked(page, home.address_1), true, 'the default at first');
         // The shop charges no tax: the total is not said to include any.
         await page.getByText('By placing the order you agree to pay $30.00, shipping included.', { exact: true }).waitFor();
@@ -74,22 +68,30 @@ for (const javaScript of [true, false]) {
         const { body } = await buyer.client.get(`/api/v1/orders/${order!.public_id}`);
         assert.equal(body.data.shipping_address.address_1, '11 Harbour Road');
       },
-      { javaScript, viewport: PHONE },
+      {
+        javaScript,
+        viewport: PHONE,
+        before: async (buyer) => {
+          const office = await buyer.client.post(
+            '/api/v1/users/me/addresses',
+            addressInput({ label: 'Office', address_1: '40 Office Row' }),
+          );
+          assert.equal(office.status, 201, office.text);
+        },
+      },
     );
   });
 }
 
 test('"Add a new address" opened before the page\'s script arrives stays open, with what was typed, once it runs', async (t) => {
   const { product } = await makeShop(app, { price: '20.00' });
-  const buyer = await customer(app);
-  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
-  await inShop(
+  await checkingOut(
     browser,
     t,
     app,
+    { variant: product.variants[0]!.id, quantity: 1 },
     async (page) => {
-      await signInThroughShop(page, buyer.email, buyer.password);
-      // A slow connection: the page is there, its script a while behind.
+      // A slow connection: the page is there, its script a while behind (this visit: the one before was at full speed).
       await page.route('**/_app/immutable/**', async (route) => {
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         await route.continue();
@@ -116,15 +118,12 @@ test("a coupon's minimum order is said as the shop writes money", async (t) => {
     minimum_order_amount: '100',
   });
   assert.equal(coupon.status, 201, coupon.text);
-  const buyer = await customer(app);
-  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
-  await inShop(
+  await checkingOut(
     browser,
     t,
     app,
+    { variant: product.variants[0]!.id, quantity: 1 },
     async (page) => {
-      await signInThroughShop(page, buyer.email, buyer.password);
-      await page.goto('/checkout');
       await page.getByLabel('Coupon code (optional)').fill(code);
       await page.getByRole('button', { name: 'Apply' }).click();
       const said = page.locator('#coupon-error');
@@ -139,15 +138,12 @@ test('without JavaScript, a refused code says the coupon applied before was take
   const { admin, product } = await makeShop(app, { price: '20.00' });
   const code = `KEEP${Date.now().toString(36)}`.toUpperCase();
   assert.equal((await admin.post('/api/v1/admin/coupons', { code, discount_type: 'FIXED_AMOUNT', discount_value: '2.00' })).status, 201);
-  const buyer = await customer(app);
-  assert.equal((await buyer.client.post('/api/v1/cart/items', { variant_public_id: product.variants[0]!.id, quantity: 1 })).status, 200);
-  await inShop(
+  await checkingOut(
     browser,
     t,
     app,
+    { variant: product.variants[0]!.id, quantity: 1 },
     async (page) => {
-      await signInThroughShop(page, buyer.email, buyer.password);
-      await page.goto('/checkout');
       await page.getByLabel('Coupon code (optional)').fill(code);
       await page.getByRole('button', { name: 'Apply' }).click();
       await page

@@ -6,13 +6,13 @@ import type { TestApp } from '../helpers/app.js';
 import { keepScreenshot } from '../helpers/browser.js';
 import { inventoryOf } from '../helpers/commerce.js';
 import {
+  checkingOut as checkingOutIn,
   customer,
   inShop,
   makeShop,
   ordersOf,
   PHONE,
   SHOP_RESULTS,
-  type ShopPageOptions,
   sidewaysScroll,
   signInThroughShop,
   startShop,
@@ -34,32 +34,13 @@ async function atCheckout(browser: Browser, app: TestApp, variant: string) {
   return { buyer, context, page };
 }
 
-/**
- * A customer whose account cart holds `quantity` of `variant`, signed in through the shop and at
- * /checkout in a fresh page (inShop, with `options`), where `body` takes over.
- */
-async function checkingOut(
+/** The shared checkingOut (helpers/storefront.ts) on this file's shop and browser. */
+const checkingOut = (
   t: TestContext,
   line: { variant: string; quantity: number },
-  body: (page: Page, buyer: Awaited<ReturnType<typeof customer>>) => Promise<void>,
-  options: ShopPageOptions = {},
-) {
-  const buyer = await customer(app);
-  const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: line.variant, quantity: line.quantity });
-  assert.equal(added.status, 200, added.text);
-  await inShop(
-    browser,
-    t,
-    app,
-    async (page) => {
-      await signInThroughShop(page, buyer.email, buyer.password);
-      await page.goto('/checkout');
-      await body(page, buyer);
-    },
-    options,
-  );
-  return buyer;
-}
+  body: Parameters<typeof checkingOutIn>[4],
+  options: Parameters<typeof checkingOutIn>[5] = {},
+) => checkingOutIn(browser, t, app, line, body, options);
 
 describe('storefront: checkout edges', () => {
   test('the last unit bought by two shoppers at once: one order, and the other is told clearly', async (t) => {
