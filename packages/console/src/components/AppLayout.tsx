@@ -27,11 +27,12 @@ export function AppLayout() {
     if (leaving) return null;
     return <Navigate to="/sign-in" search={sessionEnd.bySignOut ? {} : { redirect: here }} replace />;
   }
-  // One shape either way, so the screen under the question is the same one, never mounted afresh.
+  // One shape either way (the question after the frame, or nothing there), so the screen under the question is
+  // the same one, never mounted afresh; and nothing of the question is mounted while the session lives.
   return (
     <>
       <StaffFrame />
-      <SignInAgain ended={ended} />
+      {ended ? <SignInAgain ended={ended} /> : null}
     </>
   );
 }

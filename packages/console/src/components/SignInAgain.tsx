@@ -1,6 +1,6 @@
 import { Anchor, Button, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useSignInAgain, type SessionUser } from '../api/session';
 import { FormErrors } from './FormErrors';
@@ -14,14 +14,14 @@ import { submitWith } from '../lib/form-submit';
  * "Sign in as someone else" goes to the sign-in screen (asking first if the screen has unsaved changes),
  * where a sign-in forgets everything read as the person before.
  */
-export function SignInAgain({ ended }: { ended: SessionUser | null }) {
+export function SignInAgain({ ended }: { ended: SessionUser }) {
   const signIn = useSignInAgain();
   const navigate = useNavigate();
-  const here = useRouterState({ select: (state) => (state.resolvedLocation ?? state.location).href });
+  const router = useRouter();
   const password = useRef<HTMLInputElement>(null);
   // At the password once asked: whatever the screen under it did with the keyboard as its write was refused.
   useEffect(() => {
-    if (ended) window.requestAnimationFrame(() => password.current?.focus());
+    window.requestAnimationFrame(() => password.current?.focus());
   }, [ended]);
   const form = useForm({
     initialValues: { password: '' },
@@ -29,7 +29,6 @@ export function SignInAgain({ ended }: { ended: SessionUser | null }) {
   });
 
   const submit = submitWith(form, async (values, refuse) => {
-    if (!ended) return;
     try {
       const { staff } = await signIn.mutateAsync({ email: ended.email, password: values.password });
       if (staff) form.reset();
@@ -41,7 +40,7 @@ export function SignInAgain({ ended }: { ended: SessionUser | null }) {
 
   return (
     <Modal
-      opened={ended !== null}
+      opened
       onClose={() => undefined}
       withCloseButton={false}
       closeOnClickOutside={false}
@@ -52,7 +51,7 @@ export function SignInAgain({ ended }: { ended: SessionUser | null }) {
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm">
-            You were signed out after a while away, or from another device. Sign in again as <strong>{ended?.email}</strong> to carry on:
+            You were signed out after a while away, or from another device. Sign in again as <strong>{ended.email}</strong> to carry on:
             this screen, and anything you typed on it, stays as it is.
           </Text>
           <FormErrors form={form} title="Not signed in" />
@@ -67,7 +66,12 @@ export function SignInAgain({ ended }: { ended: SessionUser | null }) {
           <Button type="submit" loading={form.submitting} fullWidth>
             Sign in
           </Button>
-          <Anchor component="button" type="button" size="sm" onClick={() => void navigate({ to: '/sign-in', search: { redirect: here } })}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => void navigate({ to: '/sign-in', search: { redirect: router.state.location.href } })}
+          >
             Sign in as someone else
           </Anchor>
         </Stack>
