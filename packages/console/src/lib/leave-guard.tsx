@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useBlocker } from '@tanstack/react-router';
-import { createContext, useContext, useRef } from 'react';
+import { useBlocker, type ShouldBlockFn } from '@tanstack/react-router';
+import { createContext, useContext, useEffect, useRef } from 'react';
 
 /** Asks whether to leave with unsaved changes; resolves true to stay. */
 function askToStay(): Promise<boolean> {
@@ -33,16 +33,36 @@ export function askInModal(question: (() => Promise<boolean> | null) | null): vo
 }
 
 /**
- * The answer to the move being asked about. Every guard on the screen with changes blocks the move
- * (a stock record has three forms), and the router asks them one after another: the first asks,
- * the others take its answer, so a person is asked once per move.
+ * What each mounted form says: whether it holds changes not yet sent. One question stands for all
+ * of them (a stock record has three forms), so a person is asked once per move, however many hold changes.
  */
-let answer: Promise<boolean> | null = null;
+const guards = new Set<() => boolean>();
+
+function anyUnsaved(): boolean {
+  for (const unsaved of guards) if (unsaved()) return true;
+  return false;
+}
+
+/** The question on screen, if any: a second move tried while it is open (a click, Back) waits for the same answer. */
+let asking: Promise<boolean> | null = null;
 
 function askOnce(): Promise<boolean> {
-  // The router asks the next guard as soon as this answer is in (a microtask); the move is over by the next task.
-  answer ??= askToStay().finally(() => setTimeout(() => (answer = null), 0));
-  return answer;
+  asking ??= askToStay().finally(() => (asking = null));
+  return asking;
+}
+
+// Module-level, so the router keeps one blocker for the app's whole life rather than one per form per render.
+const shouldBlockFn: ShouldBlockFn = ({ current, next }) => (anyUnsaved() && current.pathname !== next.pathname ? askOnce() : false);
+
+/**
+ * The one leave question of the app, mounted once under the router and the modals: moving to
+ * another screen while a form has changes asks first, and closing or reloading the tab gets the
+ * browser's own question. A move within the screen (only its search changes: a page of movements,
+ * a filter) keeps the screen and its forms mounted, so it asks nothing.
+ */
+export function LeaveQuestion(): null {
+  useBlocker({ shouldBlockFn, enableBeforeUnload: anyUnsaved });
+  return null;
 }
 
 /**
@@ -57,11 +77,9 @@ export interface ModalDraftState {
 export const ModalDraft = createContext<ModalDraftState | null>(null);
 
 /**
- * While `unsaved` (a form with changes not yet sent), moving to another screen asks first, and
- * closing or reloading the tab gets the browser's own question. A form being sent is not asked
- * about: its screen may move on once it is saved. A move within the screen (only its search
- * changes: a page of movements, a filter) keeps the screen and its forms mounted, so it asks
- * nothing. In a form modal (lib/form-modal.tsx), closing the modal asks too.
+ * While `unsaved` (a form with changes not yet sent), leaving the screen asks first (LeaveQuestion).
+ * A form being sent is not asked about: its screen may move on once it is saved. In a form modal
+ * (lib/form-modal.tsx), closing the modal asks too.
  */
 export function useLeaveGuard(unsaved: boolean): void {
   const latest = useRef(unsaved);
@@ -69,10 +87,11 @@ export function useLeaveGuard(unsaved: boolean): void {
   const draft = useContext(ModalDraft);
   // Read by the modal when someone closes it; a modal holds one form.
   if (draft) draft.unsaved = unsaved;
-  useBlocker({
-    shouldBlockFn: ({ current, next }) => (latest.current && !draft?.closed && current.pathname !== next.pathname ? askOnce() : false),
-    enableBeforeUnload: () => latest.current && !draft?.closed,
-  });
+  useEffect(() => {
+    const guard = () => latest.current && !draft?.closed;
+    guards.add(guard);
+    return () => void guards.delete(guard);
+  }, [draft]);
 }
 
 /** useLeaveGuard for a Mantine form: its changes from the values it started with, unless it is being sent. */

@@ -1,6 +1,7 @@
 import { ModalsProvider } from '@mantine/modals';
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
+import { LeaveQuestion } from '../lib/leave-guard';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -10,6 +11,7 @@ export interface RouterContext {
 function Root() {
   return (
     <ModalsProvider labels={{ confirm: 'Confirm', cancel: 'Cancel' }}>
+      <LeaveQuestion />
       <Outlet />
     </ModalsProvider>
   );
