@@ -14,7 +14,9 @@ export const sessionQuery = queryOptions({
     // signed in meets the sign-in screen without a refused request in the browser's console.
     if (!(await api.GET('/api/v1/auth/session')).data.authenticated) return null;
     try {
-      return (await api.GET('/api/v1/users/me')).data;
+      const user = (await api.GET('/api/v1/users/me')).data;
+      if (isStaff(user)) sessionEnd.lastStaff = user;
+      return user;
     } catch (error) {
       if (ApiError.is(error) && error.status === 401) return null;
       throw error;
@@ -43,7 +45,6 @@ export const endedStaffSession = (user: SessionUser | null): SessionUser | null 
 /** The current staff member; only rendered under the staff guard (or over a session that ended, above), so never null there. */
 export function useStaff(): SessionUser & { isSuper: boolean } {
   const { data } = useSuspenseQuery(sessionQuery);
-  if (isStaff(data)) sessionEnd.lastStaff = data;
   const user = isStaff(data) ? data : endedStaffSession(data);
   if (!user) throw new Error('useStaff outside the staff guard');
   return { ...user, isSuper: user.role === 'SUPER_ADMIN' };
