@@ -43,6 +43,8 @@ export async function startShop(env: Record<string, string> = {}): Promise<{ t: 
 export interface ShopPageOptions {
   viewport?: Viewport;
   javaScript?: boolean;
+  /** The browser's time zone (IANA name). */
+  timezoneId?: string;
   label?: string;
   expectedConsoleErrors?: RegExp;
 }
@@ -64,6 +66,7 @@ export function inShop(
       javaScriptEnabled: options.javaScript ?? true,
       resultsDir: SHOP_RESULTS,
       ...(options.label ? { label: options.label } : {}),
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       ...(options.expectedConsoleErrors ? { expectedConsoleErrors: options.expectedConsoleErrors } : {}),
     },
     body,

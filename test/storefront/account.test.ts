@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client } from '../helpers/client.js';
+import { checkout, sellableVariant, shopper } from '../helpers/commerce.js';
+import { signInAs } from '../helpers/factories.js';
 import { customer, inShop, mailbox, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
 
 /**
@@ -119,4 +121,48 @@ test('registering with an email that has an account says so at the field, with t
     },
     { viewport: PHONE },
   );
+});
+
+test('dates and times are in the shopper’s own time zone once the page runs; rendered without JavaScript, in UTC and said so', async (t) => {
+  const admin = await signInAs(app, 'ADMIN');
+  const { variantId } = await sellableVariant(admin.client);
+  const buyer = await shopper(app, [{ variantId, quantity: 1 }]);
+  const placed = await checkout(buyer.client, buyer.addressId);
+  assert.equal(placed.status, 201, placed.text);
+  const order = placed.body.data as { public_id: string; placed_at: string; status_history: { at: string }[] };
+  const at = order.status_history[0]!.at;
+  const inZone = (timeZone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+      timeZone,
+    }).format(new Date(at));
+  const dayIn = (timeZone: string) =>
+    new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(order.placed_at));
+
+  for (const javaScript of [true, false]) {
+    await inShop(
+      browser,
+      t,
+      app,
+      async (page) => {
+        await signInThroughShop(page, buyer.email);
+        await page.goto(`/orders/${order.public_id}`);
+        const zone = javaScript ? 'Asia/Tokyo' : 'UTC';
+        const step = page.getByRole('region', { name: 'History' }).getByRole('listitem').first().locator('time');
+        await step.filter({ hasText: inZone(zone) }).waitFor();
+        assert.equal(await step.getAttribute('datetime'), at);
+        assert.match(inZone(zone), javaScript ? /GMT\+9$/ : /UTC$/);
+        await page
+          .locator('p.status time')
+          .filter({ hasText: dayIn(zone) })
+          .waitFor();
+      },
+      { javaScript, timezoneId: 'Asia/Tokyo', label: javaScript ? 'js' : 'no-js' },
+    );
+  }
 });
