@@ -9,7 +9,7 @@ import { addressAddedNotice, placedNotice, sentWithoutJavaScript } from '$lib/se
 import { money } from '$lib/format';
 import { isMoney } from '$lib/server/money';
 import { storeSettings } from '$lib/server/catalog';
-import { formFailure, invalid, loading, signInPath, type FormProblem } from '$lib/server/errors';
+import { formFailure, invalid, loading, signInPath, type FieldMap } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';
 import { formOf } from '$lib/server/form-body';
 
@@ -84,10 +84,18 @@ export const load: PageServerLoad = (event) =>
   });
 
 /**
- * A coupon refused for a subtotal under its minimum, said with the minimum as the shop writes money ($100.00):
+ * formFailure for the checkout's forms, which carry a coupon (its refusals said at the coupon's field): a coupon
+ * refused for a subtotal under its minimum is said with the minimum as the shop writes money ($100.00), where
  * the API's reason gives it as a decimal and a currency code, and the facts beside it.
  */
-function inShopMoney<F extends { data: FormProblem }>(failure: F, e: unknown): F {
+function checkoutFailure(
+  e: unknown,
+  event: RequestEvent,
+  values: Record<string, string>,
+  sentences: Partial<Record<string, string>> = COUPON_SENTENCES,
+  fields: FieldMap = { coupon_code: 'coupon' },
+) {
+  const failure = formFailure(e, event, values, sentences, fields);
   const detail = e instanceof ApiError ? e.details.find((d) => d.field === 'coupon_code') : undefined;
   const [minimum, currency] = [detail?.minimum_order_amount, detail?.currency];
   if (typeof minimum === 'string' && isMoney(minimum) && typeof currency === 'string' && /^[A-Z]{3}$/.test(currency)) {
@@ -103,7 +111,7 @@ async function quoteWith(shop: App.Locals['shop'], event: RequestEvent, coupon: 
     return { quote: await shop.api.cart.quote(coupon), couponProblem: null };
   } catch (e) {
     if (!ApiError.is(e, 'INVALID_COUPON') && !ApiError.is(e, 'COUPON_EXHAUSTED')) throw e;
-    const { data } = inShopMoney(formFailure(e, event, { ...draft, coupon }, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
+    const { data } = checkoutFailure(e, event, { ...draft, coupon });
     return { quote: await shop.api.cart.quote(), couponProblem: data };
   }
 }
@@ -205,21 +213,18 @@ export const actions: Actions = {
           409,
         );
       }
-      const refusal = inShopMoney(
-        formFailure(
-          e,
-          event,
-          values,
-          {
-            CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
-            VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
-            NOT_FOUND: 'That address is no longer in your address book. Choose another.',
-            IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
-            ...COUPON_SENTENCES,
-          },
-          { coupon_code: 'coupon', address_public_id: 'address' },
-        ),
+      const refusal = checkoutFailure(
         e,
+        event,
+        values,
+        {
+          CART_EMPTY: 'Your cart is empty. If you just placed this order, it is in your order history.',
+          VARIANT_UNAVAILABLE: 'Something in your cart is no longer on sale. Remove it from your cart and try again.',
+          NOT_FOUND: 'That address is no longer in your address book. Choose another.',
+          IDEMPOTENCY_KEY_REUSED: 'This checkout was already submitted with other details. Please check your orders before trying again.',
+          ...COUPON_SENTENCES,
+        },
+        { coupon_code: 'coupon', address_public_id: 'address' },
       );
       // Said at the coupon's field, as Apply says it, and that the order waits for it (the press was Place order).
       const couponRefused = ApiError.is(e, 'INVALID_COUPON') || ApiError.is(e, 'COUPON_EXHAUSTED');
@@ -251,7 +256,7 @@ export const actions: Actions = {
       // Refused: no coupon applies now (the page reads the quote again without one).
       if (refused) checkoutCoupon.forget(event);
       if (!refused || !withoutJavaScript) {
-        const failure = inShopMoney(formFailure(e, event, values, COUPON_SENTENCES, { coupon_code: 'coupon' }), e);
+        const failure = checkoutFailure(e, event, values);
         return refused && dropped ? fail(failure.status, { ...failure.data, droppedCoupon: dropped }) : failure;
       }
       refusedCode = values.coupon;
