@@ -365,6 +365,8 @@ async function main() {
       { name: 'products: first page', scenario: get('/api/v1/products') },
       { name: 'products: deep page (400)', scenario: get('/api/v1/products?page=400') },
       { name: 'products: search', scenario: get('/api/v1/products?search=summit') },
+      // The storefront's search asks for its best matches first: the rank is computed over the matches.
+      { name: 'products: search, best match first', scenario: get('/api/v1/products?search=summit&sort=relevance') },
       { name: 'products: category + price range', scenario: get(`/api/v1/products?category=${category}&min_price=50&max_price=300`) },
       { name: 'products: sort by price', scenario: get('/api/v1/products?sort=price') },
       { name: 'product detail', scenario: get(`/api/v1/products/${product}`) },
@@ -375,6 +377,7 @@ async function main() {
       // micro-cache of pages; their page counts the cart from its cookie and asks the API nothing more for it.
       { name: 'storefront: category page, rendered each time', scenario: get(`/c/${categorySlug}`, { cookie: renderedCookie }) },
       { name: 'storefront: product page, rendered each time', scenario: get(`/p/${productSlug}`, { cookie: renderedCookie }) },
+      { name: 'storefront: search page, rendered each time', scenario: get('/search?q=summit', { cookie: renderedCookie }) },
       // The same reads on Varnish's hit path, and direct to the service as revalidations (304, counted as non-2xx).
       ...(cache
         ? [
@@ -481,7 +484,9 @@ async function main() {
     ].filter((s) => !only || s.name.startsWith('baseline') || only.some((o) => s.name.includes(o)));
 
     // Pages are measured warm, as a running shop serves them: the first renders load the storefront's modules and fill its caches.
-    if (storefront) for (const path of [`/c/${categorySlug}`, `/p/${productSlug}`]) for (let i = 0; i < 20; i++) await fetch(base + path);
+    if (storefront)
+      for (const path of [`/c/${categorySlug}`, `/p/${productSlug}`, '/search?q=summit'])
+        for (let i = 0; i < 20; i++) await fetch(base + path);
 
     // A freshly loaded table has no visibility map or hint bits yet; without this the first scenarios
     // (the baseline among them) run on a colder database than the last ones.
