@@ -43,6 +43,7 @@ describe('search', () => {
     await make('dress', 'Linen Dress', 'plain');
     await make('pouch', 'Canvas Pouch', 'an accessory for every bag');
     await make('tee', 'Cotton Tee', 'plain');
+    p.byBrand = (await makeProduct(t.admin, { name: 'Trinket', description: 'plain', brand: 'Widgetworks', categories: [cat] })).id;
   });
 
   test('every word is looked for on its own, in any order, and a plural finds its singular', async () => {
@@ -58,14 +59,16 @@ describe('search', () => {
     await expectListed(t.anonymous, search('waterproof hoodie'), []); // each word must match
   });
 
-  test('matches name, description or SKU, case-insensitively, as a substring', async () => {
-    const widgets = [p.byName!, p.byDescription!, p.bySku!];
+  test('matches name, brand, description or SKU, case-insensitively, as a substring', async () => {
+    const widgets = [p.byName!, p.byDescription!, p.bySku!, p.byBrand!];
     await expectListed(t.anonymous, `category=${cat}&sort=name&search=widget`, widgets);
     await expectListed(t.anonymous, `category=${cat}&sort=name&search=WIDGET`, widgets);
     await expectListed(t.anonymous, `category=${cat}&sort=name&search=wIdGeTrY`, [p.byDescription!]);
     await expectListed(t.anonymous, `category=${cat}&sort=name&search=qx-widget`, [p.bySku!]);
     await expectListed(t.anonymous, `category=${cat}&sort=name&search=${encodeURIComponent('ha Wid')}`, [p.byName!]);
     await expectListed(t.anonymous, `category=${cat}&search=nomatch`, []);
+    // A brand's name and a word of the product's together.
+    await expectListed(t.anonymous, `category=${cat}&search=${encodeURIComponent('widgetworks trinket')}`, [p.byBrand!]);
   });
 
   test('% and _ in a search are literal characters, not wildcards', async () => {

@@ -51,13 +51,15 @@ function filteredProducts(db: Executor, f: ProductFilters) {
     if (!f.includeDeleted) query = query.where('p.deleted_at', 'is', null);
     if (f.status) query = query.where('p.status', '=', f.status);
   }
-  // Every word somewhere (search-terms.ts). Per word one bitmap scan: the name, description and SKU
-  // matches OR-ed as bitmaps, each product read once.
+  // Every word somewhere (search-terms.ts). Per word one bitmap scan: the name, brand, description and
+  // SKU matches OR-ed as bitmaps, each product read once.
   for (const term of f.search ? searchTerms(f.search) : []) {
     const pattern = containsPattern(term);
     let skus = db.selectFrom('variants as v').select('v.product_id').where('v.deleted_at', 'is', null).where('v.sku', 'ilike', pattern);
     if (f.audience === 'public') skus = skus.where('v.status', '=', ACTIVE);
-    query = query.where((eb) => eb.or([eb('p.name', 'ilike', pattern), eb('p.description', 'ilike', pattern), keyIn('p.id', skus)]));
+    query = query.where((eb) =>
+      eb.or([eb('p.name', 'ilike', pattern), eb('p.brand', 'ilike', pattern), eb('p.description', 'ilike', pattern), keyIn('p.id', skus)]),
+    );
   }
   if (f.categoryIds) {
     const ids = f.categoryIds;

@@ -238,7 +238,7 @@ const productFilters = {
       minLength: 1,
       maxLength: 200,
       description:
-        'Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given',
+        'Words (at most 8 count), each found in the name, brand, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given',
     }),
   ),
   min_price: Type.Optional(MoneyInput),
@@ -251,7 +251,7 @@ const productFilters = {
 
 /**
  * The public lists' filters: their sort takes `relevance` too, a search's words found in the name before those
- * found only in the description or a SKU, then the newest first (without a search, the newest first).
+ * found only in the brand, description or a SKU, then the newest first (without a search, the newest first).
  */
 const publicProductFilters = {
   ...productFilters,

@@ -1,6 +1,6 @@
 /**
- * The words a product search looks for. Each word must appear in the product's name, description or
- * a SKU (in any order, anywhere: "boot waterproof" finds "Waterproof Trail Boot"), and a plural finds
+ * The words a product search looks for. Each word must appear in the product's name, brand,
+ * description or a SKU (in any order, anywhere: "boot waterproof" finds "Waterproof Trail Boot"), and a plural finds
  * its singular ("boots" finds "Boot", "hoodies" "Hoodie", "dresses" "Dress", "accessories"
  * "Accessory"): each word is cut to a stem that both forms contain. A word with a digit or a sign in
  * it (a SKU, "t-shirt") is taken as typed.

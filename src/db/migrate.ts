@@ -36,6 +36,7 @@ import * as mediaEndpoint from './migrations/0027-media-endpoint.js';
 import * as redeliveryRounds from './migrations/0028-redelivery-rounds.js';
 import * as idempotencyKeyAges from './migrations/0029-idempotency-key-ages.js';
 import * as cartLineRoom from './migrations/0030-cart-line-room.js';
+import * as brandSearch from './migrations/0031-brand-search.js';
 
 /**
  * Versioned migrations, applied in name order. They are imported statically
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration & { concurrentIndexes?: readonly Conc
   '0028-redelivery-rounds': redeliveryRounds,
   '0029-idempotency-key-ages': idempotencyKeyAges,
   '0030-cart-line-room': cartLineRoom,
+  '0031-brand-search': brandSearch,
 };
 
 /** The names of the migrations this code has, in the order they apply. */

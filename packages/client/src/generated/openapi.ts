@@ -4082,7 +4082,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
+                    /** @description Words (at most 8 count), each found in the name, brand, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places
@@ -5022,7 +5022,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
+                    /** @description Words (at most 8 count), each found in the name, brand, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places
@@ -5183,7 +5183,7 @@ export interface paths {
                     page?: number;
                     /** @description Items per page (1-100) */
                     limit?: number;
-                    /** @description Words (at most 8 count), each found in the name, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
+                    /** @description Words (at most 8 count), each found in the name, brand, description or a SKU, in any order; a plural finds its singular ("boots" finds "Boot"); a one-character word counts only when it is the only kind given */
                     search?: string;
                     /**
                      * @description Decimal string, up to two places

@@ -81,7 +81,7 @@ export function ProductsScreen() {
         }
       />
       <FilterBar onClear={filtered ? () => void navigate({ search: {} }) : undefined}>
-        <SearchInput label="Search" placeholder="Name, description or SKU" value={search.q} onSearch={(q) => update({ q })} />
+        <SearchInput label="Search" placeholder="Name, brand, description or SKU" value={search.q} onSearch={(q) => update({ q })} />
         <Select
           label="Status"
           placeholder="Any status"
