@@ -43,7 +43,10 @@ export function SearchInput({
           onSearch(draft.trim() === '' ? undefined : draft.trim());
         }
       }}
+      // Wide enough to show the whole hint of what it searches (ch: the width of a digit, a little more than most letters).
       miw={240}
+      w={placeholder ? `calc(${placeholder.length}ch + 2.75rem)` : undefined}
+      maw="100%"
     />
   );
 }
