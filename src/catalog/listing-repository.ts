@@ -176,6 +176,9 @@ const pageJson = (sort: Sort<PublicProductSortField>) =>
 /** The public IDs of the CTE `page` (the surrogate keys of a cached list). */
 const pageIds = sql<string[]>`(SELECT coalesce(array_agg(p.public_id), '{}') FROM page p)`;
 
+/** One of the sorts an index serves (every sort but relevance, which ranks a search's matches). */
+const isIndexedSort = (sort: Sort<PublicProductSortField>): sort is Sort<ProductSortField> => sort.field !== 'relevance';
+
 /** A storefront page and its total in one round trip, the page as JSON text passed on unparsed (bench findings 18, 23), with its products' IDs. */
 export async function listPublicProductsJson(
   db: Executor,
@@ -185,10 +188,9 @@ export async function listPublicProductsJson(
 ): Promise<{ data: string; total: number; ids: string[]; version: number }> {
   // The in-stock filter alone pages best straight from the sort index (its total is the documented slow part).
   // Relevance ranks the matches of a search, which only listFilteredJson computes.
-  if (sort.field === 'relevance' || (!isWholeStorefront(filters) && !filters.inStock)) return listFilteredJson(db, filters, sort, page);
+  if (!isIndexedSort(sort) || (!isWholeStorefront(filters) && !filters.inStock)) return listFilteredJson(db, filters, sort, page);
   const row = await db
-    // Not relevance here (above): one of the indexed sorts.
-    .with('page', () => pageRows(db, filters, sort as Sort<ProductSortField>, page))
+    .with('page', () => pageRows(db, filters, sort, page))
     .selectNoFrom([pageJson(sort).as('data'), totalQuery(db, filters).as('total'), pageIds.as('ids'), catalogVersionColumn.as('version')])
     .executeTakeFirstOrThrow();
   return { data: row.data, total: Number(row.total), ids: row.ids, version: Number(row.version) };
