@@ -86,7 +86,7 @@ export function GlobalSearch() {
         <TextInput
           type="search"
           aria-label="Search the store"
-          placeholder="Order number, SKU, email or product"
+          placeholder="Order, SKU, email or product"
           leftSection={busy ? <Loader size={14} /> : <IconSearch size={16} aria-hidden />}
           value={text}
           maxLength={200}
