@@ -57,6 +57,51 @@ describe('console: forms', () => {
     assert.equal((await admin.client.get(`/api/v1/admin/products/${product}`)).body.data.name, 'Cedar box, small');
   });
 
+  test('Back while the question is open is refused, and Leave goes where the first move asked; the screen left asks nothing more', async (t2) => {
+    const admin = await signInAs(t, 'ADMIN');
+    const product = (await admin.client.post('/api/v1/admin/products', { name: 'Oak crate' })).body.data.public_id as string;
+    await inConsole(browser, t2, t, async (page) => {
+      await signInThroughUi(page, admin.email);
+      await page.goto('/admin/products');
+      await page.getByRole('link', { name: 'Oak crate' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Oak crate' }).waitFor();
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Oak crate, tall');
+      const main = page.getByRole('navigation', { name: 'Main' });
+      await main.getByRole('link', { name: 'Inventory' }).click();
+      const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await ask.waitFor();
+
+      // Back with the question open: its popstate, then the step forward that puts the address back.
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const w = globalThis as any;
+            let pops = 0;
+            const counted = () => {
+              if (++pops === 2) {
+                w.removeEventListener('popstate', counted);
+                resolve();
+              }
+            };
+            w.addEventListener('popstate', counted);
+            w.history.back();
+            w.setTimeout(resolve, 3000);
+          }),
+      );
+      assert.match(page.url(), new RegExp(`/admin/products/${product}$`), 'Back was refused');
+      assert.equal(await page.getByRole('dialog').count(), 1, 'one question');
+
+      await ask.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Inventory' }).waitFor();
+      assert.match(page.url(), /\/admin\/inventory$/);
+      // The history is whole: Back is the product, opened again without the dropped edit and without a question.
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: 'Oak crate' }).waitFor();
+      assert.equal(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), 'Oak crate');
+      assert.equal(await page.getByRole('dialog').count(), 0);
+    });
+  });
+
   test('a refused form moves focus to its first field in error, for its own checks and for the API’s refusal', async (t2) => {
     const admin = await signInAs(t, 'ADMIN');
     const taken = await admin.client.post('/api/v1/admin/coupons', { code: 'TAKEN10', discount_type: 'PERCENTAGE', discount_value: '10' });

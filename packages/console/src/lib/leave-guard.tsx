@@ -38,17 +38,32 @@ export function askInModal(question: (() => Promise<boolean> | null) | null): vo
  */
 const guards = new Set<() => boolean>();
 
+/**
+ * Guards whose changes the person chose to drop ("Leave without saving"): their screen stays mounted
+ * while the next one loads, and a second click or Back meanwhile must not ask about it again.
+ */
+const released = new WeakSet<() => boolean>();
+
 function anyUnsaved(): boolean {
-  for (const unsaved of guards) if (unsaved()) return true;
+  for (const unsaved of guards) if (!released.has(unsaved) && unsaved()) return true;
   return false;
 }
 
-/** The question on screen, if any: a second move tried while it is open (a click, Back) waits for the same answer. */
-let asking: Promise<boolean> | null = null;
+/** Whether the question is on screen. */
+let asking = false;
 
-function askOnce(): Promise<boolean> {
-  asking ??= askToStay().finally(() => (asking = null));
-  return asking;
+async function askOnce(): Promise<boolean> {
+  // A second move tried while it is open (another link, Back) is refused: the open question decides the first,
+  // and the browser's history cannot hold two moves in waiting.
+  if (asking) return true;
+  asking = true;
+  try {
+    const stay = await askToStay();
+    if (!stay) for (const guard of guards) released.add(guard);
+    return stay;
+  } finally {
+    asking = false;
+  }
 }
 
 // Module-level, so the router keeps one blocker for the app's whole life rather than one per form per render.
