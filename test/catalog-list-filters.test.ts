@@ -113,6 +113,18 @@ describe('search', () => {
     expectValidation(await t.admin.get(`${API}/admin/products?sort=relevance`), 'sort');
   });
 
+  test('relevance: a brand holding the word lists its products after those named with it, before those that only mention it', async () => {
+    const group = await productGroup(t.admin, 'Brand relevance');
+    // Made best match first, so the newest-first default reverses them.
+    const make = async (name: string, description: string, brand?: string) =>
+      (await makeProduct(t.admin, { name, description, categories: [group], ...(brand ? { brand } : {}) })).id;
+    const named = await make('Nordhavn Field Jacket', 'warm');
+    const branded = await make('Field Jacket', 'warm', 'Nordhavn');
+    const mentioned = await make('Field Jacket', 'as warm as a Nordhavn');
+    await expectListed(t.anonymous, `category=${group}&search=nordhavn&sort=-created_at`, [mentioned, branded, named]);
+    await expectListed(t.anonymous, `category=${group}&search=nordhavn&sort=relevance`, [named, branded, mentioned]);
+  });
+
   test("a search that found nothing is offered in the catalog's words, only when that finds something under the same filters", async () => {
     const suggestion = async (query: string) =>
       expectStatus(await t.anonymous.get(`${API}/products/search-suggestion?${query}`), 200).search as string | null;

@@ -7,8 +7,8 @@ import type { SearchResults } from './schemas.js';
 const EACH = 5;
 
 /**
- * The console's one search box: orders (number or customer email), products (name, description or
- * SKU) and accounts (name or email), each through its owner's own list so the rules and indexes
+ * The console's one search box: orders (number or customer email), products (name, brand, description
+ * or SKU) and accounts (name or email), each through its owner's own list so the rules and indexes
  * stay in one place. `exact` names the one thing the text identifies outright (an order number, a
  * SKU, an email, a product's whole name when one product found has it), so the console can go
  * straight to it.

@@ -112,10 +112,11 @@ const SORT_COLUMNS = {
 } as const;
 
 /**
- * How well a product's name matches a search, as a rank (lower is better, for an ascending sort): per word,
- * two for the name holding it, one more for a word of the name starting with it, so "linen shirt" puts
- * "Linen Shirt" before a shirt whose description mentions linen. Every product listed matches each word
- * somewhere already (filteredProducts); the rank only orders them.
+ * How well a product's name and brand match a search, as a rank (lower is better, for an ascending sort):
+ * per word, two for the name holding it, one more for a word of the name starting with it, one for the
+ * brand holding it; so "linen shirt" puts "Linen Shirt" before a shirt whose description mentions linen,
+ * and a brand's name lists its products before those whose descriptions mention it. Every product listed
+ * matches each word somewhere already (filteredProducts); the rank only orders them.
  */
 function searchRank(search: string | undefined) {
   const terms = search ? searchTerms(search) : [];
@@ -123,7 +124,8 @@ function searchRank(search: string | undefined) {
   const perWord = terms.map(
     (term) =>
       sql`(CASE WHEN p.name ILIKE ${containsPattern(term)} THEN 2 ELSE 0 END
-        + CASE WHEN p.name ILIKE ${`${likeEscaped(term)}%`} OR p.name ILIKE ${`% ${likeEscaped(term)}%`} THEN 1 ELSE 0 END)`,
+        + CASE WHEN p.name ILIKE ${`${likeEscaped(term)}%`} OR p.name ILIKE ${`% ${likeEscaped(term)}%`} THEN 1 ELSE 0 END
+        + CASE WHEN p.brand ILIKE ${containsPattern(term)} THEN 1 ELSE 0 END)`,
   );
   return sql<number>`-(${sql.join(perWord, sql` + `)})`;
 }

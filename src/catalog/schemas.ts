@@ -251,7 +251,8 @@ const productFilters = {
 
 /**
  * The public lists' filters: their sort takes `relevance` too, a search's words found in the name before those
- * found only in the brand, description or a SKU, then the newest first (without a search, the newest first).
+ * found in the brand, before those found only in the description or a SKU, then the newest first (without a
+ * search, the newest first).
  */
 const publicProductFilters = {
   ...productFilters,
