@@ -121,10 +121,11 @@ const SORT_COLUMNS = {
 function searchRank(search: string | undefined) {
   const terms = search ? searchTerms(search) : [];
   if (terms.length === 0) return sql<number>`0`;
+  // "A word of the name starts with it" is one test of the name behind a space (the start, or after one).
   const perWord = terms.map(
     (term) =>
       sql`(CASE WHEN p.name ILIKE ${containsPattern(term)} THEN 2 ELSE 0 END
-        + CASE WHEN p.name ILIKE ${`${likeEscaped(term)}%`} OR p.name ILIKE ${`% ${likeEscaped(term)}%`} THEN 1 ELSE 0 END
+        + CASE WHEN (' ' || p.name) ILIKE ${`% ${likeEscaped(term)}%`} THEN 1 ELSE 0 END
         + CASE WHEN p.brand ILIKE ${containsPattern(term)} THEN 1 ELSE 0 END)`,
   );
   return sql<number>`-(${sql.join(perWord, sql` + `)})`;
