@@ -72,6 +72,9 @@ function summary(results: readonly FileResult[], seconds: number): string {
     `todo ${total('todo')}`,
     `duration ${seconds.toFixed(1)} s`,
     ...(bad.length > 0 ? ['', 'failed files:', ...bad.map((r) => `  ${name(r.file)}`)] : []),
+    ...(bad.some((r) => r.why)
+      ? ['', '── why ──', ...bad.flatMap((r) => (r.why ? [name(r.file), ...r.why.map((line) => `  ${line}`), ''] : []))]
+      : []),
     '',
   ];
   return lines.join('\n');

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { failureDigest } from './digest.js';
 import type { TestRun } from './groups.js';
 
 const COUNTER = fileURLToPath(new URL('./count-reporter.mjs', import.meta.url));
@@ -66,6 +67,8 @@ export interface FileResult extends FileCounts {
   seconds: number;
   exitCode: number | null;
   timedOut: boolean;
+  /** Why it failed, in a few lines (digest.ts): on the first failed file of a process, for the run's summary. */
+  why?: string[];
 }
 
 export interface PoolOptions {
@@ -166,6 +169,9 @@ export async function runPool(runs: readonly TestRun[], options: PoolOptions): P
       const { results: ended, output } = await runProcess(run, scratch, options);
       // Killed by stopPool: neither a result nor a timing for the next run's order.
       if (stopped) return;
+      // A group's output is one process's: its failures are told once, with its first failed file.
+      const firstFailed = ended.find(failed);
+      if (firstFailed) firstFailed.why = failureDigest(output);
       results.push(...ended);
       const lines = ended.map((result) => {
         const mark = failed(result) ? '✖' : '✔';

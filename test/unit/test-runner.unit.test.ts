@@ -94,4 +94,37 @@ describe('a group sharing a process', () => {
     );
     assert.ok(results.every(failed), JSON.stringify(summary(results)));
   });
+
+  test("a failed process's first failed file says why in a few lines: each failing test, its error, where in the test, the page", async () => {
+    const run = { files: ['test/a.test.ts', 'test/b.test.ts', 'test/c.test.ts'].map(at) };
+    const results = await runGroup(
+      run,
+      [
+        "import assert from 'node:assert/strict';",
+        "describe('test/a.test.ts', () => { test('passes', () => {}); });",
+        "describe('test/b.test.ts', () => { test('compares', (t) => { t.diagnostic('page at failure: http://shop/checkout\\nPlace order'); assert.equal(1, 2, 'one is two'); }); });",
+        "describe('test/c.test.ts', () => { test('throws', () => { throw new Error('The page reported errors:\\nconsole error: boom'); }); });",
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      results.map((r) => r.why !== undefined),
+      [false, true, false],
+      'told once, with the first failed file',
+    );
+    const why = results[1]!.why!.join('\n');
+    for (const said of [
+      '✖ compares',
+      'one is two',
+      '1 !== 2',
+      '✖ throws',
+      'console error: boom',
+      'page at failure: http://shop/checkout',
+    ]) {
+      assert.ok(why.includes(said), `${said} in:\n${why}`);
+    }
+    // One frame per failure, in the test's own module; none of node's internals or the assertion's fields.
+    assert.equal(why.match(/^\s+at /gm)?.length, 2, why);
+    assert.doesNotMatch(why, /node:internal|operator:|generatedMessage/);
+    assert.ok(results[1]!.why!.length <= 41);
+  });
 });
