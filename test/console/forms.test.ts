@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
-import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { gainsFocus, inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { checkout, inventoryOf, sellableVariant, shopper, tag } from '../helpers/commerce.js';
 import { signInAs } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole({ RATE_LIMIT_REGISTER: '0' });
-
-const focused = (locator: Locator) => locator.evaluate((element) => element === (globalThis as any).document.activeElement);
 
 async function openProduct(page: Page, productId: string, name: string): Promise<void> {
   await page.goto(`/admin/products/${productId}`);
@@ -117,13 +115,13 @@ describe('console: forms', () => {
       await code.fill('OK-CODE');
       await create.click();
       await page.getByText('An amount above zero').waitFor();
-      assert.ok(await focused(percent), 'the first field in error, not the button');
+      assert.ok(await gainsFocus(percent), 'the first field in error, not the button');
 
       await code.fill('TAKEN10');
       await percent.fill('15');
       await create.click();
       await page.getByText('Another coupon already uses this code').waitFor();
-      assert.ok(await focused(code), 'the field the API refused');
+      assert.ok(await gainsFocus(code), 'the field the API refused');
     });
   });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Locator } from 'playwright-core';
 import {
   accessibilityProblems,
+  gainsFocus,
   inConsole,
   keepScreenshot,
   RESULTS_DIR,
@@ -14,8 +14,6 @@ import {
 import { PASSWORD, signInAs, signUp } from '../helpers/factories.js';
 
 const { t, browser } = await startConsole();
-
-const focused = (locator: Locator) => locator.evaluate((element) => element === (globalThis as any).document.activeElement);
 
 describe('console: signing in', () => {
   test('an ADMIN lands on the dashboard and sees no SUPER_ADMIN navigation', async (t2) => {
@@ -139,7 +137,7 @@ describe('console: signing in', () => {
       // Not to be waved away: nothing under it works signed out.
       await page.keyboard.press('Escape');
       assert.equal(await again.isVisible(), true);
-      assert.equal(await focused(again.getByRole('textbox', { name: 'Password' })), true);
+      assert.ok(await gainsFocus(again.getByRole('textbox', { name: 'Password' })));
 
       await again.getByRole('textbox', { name: 'Password' }).fill('Not-The-Password-1');
       await again.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -170,17 +168,17 @@ describe('console: signing in', () => {
         const password = page.getByRole('textbox', { name: 'Password' });
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByText('Enter your password').waitFor();
-        assert.ok(await focused(page.getByRole('textbox', { name: 'Email' })), 'the first field in error');
+        assert.ok(await gainsFocus(page.getByRole('textbox', { name: 'Email' })), 'the first field in error');
 
         await page.getByRole('textbox', { name: 'Email' }).fill(email);
         await page.getByRole('button', { name: 'Sign in' }).click();
-        assert.ok(await focused(password), 'the password left empty');
+        assert.ok(await gainsFocus(password), 'the password left empty');
 
         await password.fill('not-the-password');
         await page.getByRole('button', { name: 'Sign in' }).click();
         const wrong = page.getByRole('alert').filter({ hasText: /Email or password is incorrect/ });
         await wrong.waitFor();
-        assert.ok(await focused(wrong), 'a refusal of the whole form: its alert, not the button or the page');
+        assert.ok(await gainsFocus(wrong), 'a refusal of the whole form: its alert, not the button or the page');
         // An expected refusal: no request ID, which is for support to find an unexpected failure.
         assert.doesNotMatch((await wrong.textContent()) ?? '', /request/);
 
@@ -189,7 +187,7 @@ describe('console: signing in', () => {
         await page.getByRole('button', { name: 'Sign in' }).click();
         const customerRefused = page.getByRole('alert').filter({ hasText: 'no access to the console' });
         await customerRefused.waitFor();
-        assert.ok(await focused(customerRefused), 'the alert again');
+        assert.ok(await gainsFocus(customerRefused), 'the alert again');
         // The customer's session was ended, not kept.
         await page.goto('/admin/');
         await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import type { Locator } from 'playwright-core';
-import { inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
+import { gainsFocus, inConsole, signInThroughUi, startConsole } from '../helpers/browser.js';
 import { signInAs, signUp, uniqueEmail } from '../helpers/factories.js';
 import { startMailServer, tokenFrom } from '../helpers/mail.js';
 
@@ -10,8 +9,6 @@ after(() => mail.close());
 const { t, browser } = await startConsole({ SMTP_URL: mail.url, EMAIL_POLL_INTERVAL_MS: '50', RATE_LIMIT_REGISTER: '0' });
 
 const SUBJECT = 'You are invited to run the store';
-
-const focused = (locator: Locator) => locator.evaluate((element) => element === (globalThis as any).document.activeElement);
 
 describe('console: staff invitations', () => {
   test('a SUPER_ADMIN invites a person, who sets a name and password from the emailed link and is signed in as staff', async (t2) => {
@@ -74,12 +71,12 @@ describe('console: staff invitations', () => {
         await page.getByRole('button', { name: 'Join the staff' }).click();
         await page.getByText('8 to 128 characters').last().waitFor();
         assert.equal(await password.getAttribute('aria-invalid'), 'true', 'the password is marked invalid');
-        assert.ok(await focused(password), 'focus is on the password, not the button or the page');
+        assert.ok(await gainsFocus(password), 'focus is on the password, not the button or the page');
         await password.fill('Correct-Horse-7');
         await repeat.fill('Correct-Horse-8');
         await page.getByRole('button', { name: 'Join the staff' }).click();
         await page.getByText('The two passwords differ').waitFor();
-        assert.ok(await focused(repeat), 'focus is on the repeated password');
+        assert.ok(await gainsFocus(repeat), 'focus is on the repeated password');
         await repeat.fill('Correct-Horse-7');
         await page.getByRole('button', { name: 'Join the staff' }).click();
         await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();

@@ -138,6 +138,19 @@ export async function inView(element: Locator): Promise<boolean> {
   });
 }
 
+/**
+ * Whether the keyboard comes to `element` within `timeoutMs`. A page moves the focus a tick or a frame
+ * after it shows what it moved it for (the words appear, then the focus follows), so a test that saw
+ * the words and looked at the focus at once could look in between: on a fast machine, now and then.
+ */
+export async function gainsFocus(element: Locator, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await element.evaluate((el) => el === el.ownerDocument.activeElement)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 /** The requests each page has in flight, for settled(). */
 const inFlight = new WeakMap<Page, Set<Request>>();
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { inView, keepScreenshot } from '../helpers/browser.js';
+import { gainsFocus, inView, keepScreenshot } from '../helpers/browser.js';
 import { addressInput } from '../helpers/factories.js';
 import { customer, inShop, PHONE, SHOP_RESULTS, signInThroughShop, startShop } from '../helpers/storefront.js';
 
@@ -77,7 +77,7 @@ for (const javaScript of [true, false]) {
         await question.waitFor();
         await keepScreenshot(page, path.join(SHOP_RESULTS, `address-remove-asks-${javaScript ? 'js' : 'no-js'}-phone.png`));
         if (javaScript) {
-          assert.equal(await question.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is on the question');
+          assert.ok(await gainsFocus(question), 'focus is on the question');
         } else {
           // Without JavaScript the page comes back at that address with its question, not at its top.
           assert.ok(new URL(page.url()).hash.startsWith('#address-'), page.url());
@@ -88,7 +88,7 @@ for (const javaScript of [true, false]) {
         await question.waitFor({ state: 'detached' });
         if (javaScript) {
           const remove = page.getByRole('button', { name: `Remove ${first.address_1}` });
-          assert.equal(await remove.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is back on Remove');
+          assert.ok(await gainsFocus(remove), 'focus is back on Remove');
         }
         assert.equal((await addresses()).length, 2, 'nothing removed yet');
         await page.getByRole('button', { name: `Remove ${first.address_1}` }).click();
@@ -214,8 +214,7 @@ test('a new address half typed stays open, with what was typed, while another fo
       const summary = page.getByText('Add an address');
       await page.locator('details.add:not([open])').waitFor({ state: 'attached' });
       const added = page.getByRole('status').filter({ hasText: 'Address added.' });
-      await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'");
-      assert.equal(await added.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus on the notice');
+      assert.ok(await gainsFocus(added), 'focus on the notice');
       await page.getByRole('listitem').filter({ hasText: '11 Harbour Road' }).waitFor();
       // Opened again, it is empty and stays open through the next answer too.
       await summary.click();

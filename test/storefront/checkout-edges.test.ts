@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import type { Browser, Page, Route } from 'playwright-core';
 import type { TestApp } from '../helpers/app.js';
-import { keepScreenshot } from '../helpers/browser.js';
+import { gainsFocus, keepScreenshot } from '../helpers/browser.js';
 import { inventoryOf } from '../helpers/commerce.js';
 import {
   checkingOut as checkingOutIn,
@@ -224,7 +224,7 @@ describe('storefront: checkout edges', () => {
         await page.getByLabel('Coupon code (optional)').fill('NOPE-NOT-A-CODE');
         await page.getByRole('button', { name: 'Apply' }).click();
         await page.getByRole('alert').getByText('That coupon cannot be used for this order: unknown code.').waitFor();
-        assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
+        assert.ok(await gainsFocus(page.getByLabel('Coupon code (optional)')));
 
         await page.getByLabel('Coupon code (optional)').fill(code);
         await page.getByRole('button', { name: 'Apply' }).click();
@@ -232,8 +232,7 @@ describe('storefront: checkout edges', () => {
         await applied.waitFor();
         // The keyboard stays at Apply, beside the words that it worked (a successful answer moves it to the page by default).
         const apply = page.getByRole('button', { name: 'Apply' });
-        await page.waitForFunction("document.activeElement?.textContent?.trim() === 'Apply'");
-        assert.equal(await apply.evaluate((el) => el === el.ownerDocument.activeElement), true);
+        assert.ok(await gainsFocus(apply));
         // Kept: a reload (or a phone reopening the tab), and Back from another page, price the order with it.
         await page.reload();
         await applied.waitFor();
@@ -299,7 +298,7 @@ describe('storefront: checkout edges', () => {
           // And at the top, where the page comes back without JavaScript (on a phone, far above the field), a way to it.
           await page.getByText('Your order was not placed: the coupon could not be used.').getByRole('link', { name: 'See why' }).waitFor();
           if (javaScript) {
-            assert.equal(await page.getByLabel('Coupon code (optional)').evaluate((el) => el === el.ownerDocument.activeElement), true);
+            assert.ok(await gainsFocus(page.getByLabel('Coupon code (optional)')));
           }
           assert.equal((await ordersOf(app, buyer.email)).length, 0);
           assert.match(await page.getByRole('complementary').innerText(), /Total\s+\$50\.00/, 'the total without the coupon');
@@ -432,7 +431,7 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('link', { name: 'Keep my order' }).click();
         const cancel = page.getByRole('button', { name: 'Cancel order' });
         await cancel.waitFor();
-        assert.equal(await cancel.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the keyboard is back on Cancel order');
+        assert.ok(await gainsFocus(cancel), 'the keyboard is back on Cancel order');
         await cancel.click();
         await page.getByRole('button', { name: 'Yes, cancel this order' }).waitFor();
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'PLACED');
@@ -440,8 +439,7 @@ describe('storefront: checkout edges', () => {
         await page.getByRole('status').getByText('Your order is cancelled and your payment refunded.').waitFor();
         // Said at the top of the page, far above the button on a phone: brought into view, the keyboard there.
         const said = page.getByRole('status').filter({ hasText: 'Your order is cancelled' });
-        await page.waitForFunction("document.activeElement?.getAttribute('role') === 'status'");
-        assert.equal(await said.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the notice has the focus');
+        assert.ok(await gainsFocus(said), 'the notice has the focus');
         assert.equal((await buyer.client.get(`/api/v1/orders/${order}`)).body.data.status, 'CANCELLED');
         assert.equal((await inventoryOf(app, variant.id)).quantity_reserved, 0, 'the stock went back');
         assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'a cancelled order offers no cancel');
@@ -534,7 +532,7 @@ describe('storefront: checkout edges', () => {
           // The summary now shows the cart as it stands, and the total it costs.
           const summary = await page.getByRole('complementary').innerText();
           assert.match(summary, /3 × /);
-          if (javaScript) assert.equal(await notice.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the reason has focus');
+          if (javaScript) assert.ok(await gainsFocus(notice), 'the reason has focus');
           await keepScreenshot(page, path.join(SHOP_RESULTS, `checkout-cart-changed-${javaScript ? 'js' : 'nojs'}-phone.png`));
           await page.getByRole('button', { name: 'Place order' }).click();
           await page.getByRole('heading', { name: 'Thank you! We have your order.' }).waitFor();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { gainsFocus } from '../helpers/browser.js';
 import {
   customer,
   brokenAmounts,
@@ -133,7 +134,7 @@ describe('storefront: the purchase', () => {
         await page.getByRole('button', { name: 'Save address' }).dblclick();
         const saved = page.getByRole('status').getByText('Address saved and selected.');
         await saved.waitFor();
-        assert.equal(await saved.evaluate((el) => el === el.ownerDocument.activeElement), true, 'the notice has focus');
+        assert.ok(await gainsFocus(saved), 'the notice has focus');
         const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM addresses a JOIN users u ON u.id = a.user_id
                                                    WHERE u.email = ${email}`.execute(app.db);
         assert.equal(rows[0]!.n, 1, 'one address for a double click');
