@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { customer, inShop, makeShop, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import { customer, inShop, makeShop, PHONE, signInThroughShop, startShop, waitForScriptOnLoad } from '../helpers/storefront.js';
 
 /**
  * A cart page shown to a signed-in shopper whose session then ends (signed out in another tab): its
@@ -26,12 +26,12 @@ for (const javaScript of [true, false]) {
       async (page, context) => {
         await signInThroughShop(page, buyer.email, buyer.password);
         // Two tabs on the account's cart, and a third that signs out.
-        const other = await context.newPage();
+        const other = waitForScriptOnLoad(await context.newPage());
         for (const tab of [page, other]) {
           await tab.goto('/cart');
           await tab.getByRole('link', { name: /^Cart, 2 items/ }).waitFor();
         }
-        const third = await context.newPage();
+        const third = waitForScriptOnLoad(await context.newPage());
         await third.goto('/logout');
         await third.getByRole('button', { name: 'Sign out' }).click();
         await third.waitForURL((url) => url.pathname === '/');
@@ -65,7 +65,7 @@ test("the product page's Add, made for a signed-in shopper, changes no cart once
     async (page, context) => {
       await signInThroughShop(page, buyer.email, buyer.password);
       await page.goto(`/p/${product.slug}`);
-      const other = await context.newPage();
+      const other = waitForScriptOnLoad(await context.newPage());
       await other.goto('/logout');
       await other.getByRole('button', { name: 'Sign out' }).click();
       await other.waitForURL((url) => url.pathname === '/');

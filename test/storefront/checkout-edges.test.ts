@@ -16,6 +16,7 @@ import {
   sidewaysScroll,
   signInThroughShop,
   startShop,
+  waitForScriptOnLoad,
 } from '../helpers/storefront.js';
 
 /** Checkout when things go wrong: the last unit wanted by two shoppers at once, a session that ends at the wrong moment. */
@@ -27,7 +28,7 @@ async function atCheckout(browser: Browser, app: TestApp, variant: string) {
   const added = await buyer.client.post('/api/v1/cart/items', { variant_public_id: variant, quantity: 1 });
   assert.equal(added.status, 200, added.text);
   const context = await browser.newContext({ baseURL: app.baseUrl });
-  const page = await context.newPage();
+  const page = waitForScriptOnLoad(await context.newPage());
   await signInThroughShop(page, buyer.email, buyer.password);
   await page.goto('/checkout');
   await page.getByRole('button', { name: 'Place order' }).waitFor();

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkout } from '../helpers/commerce.js';
 import { login, PASSWORD, uniqueEmail } from '../helpers/factories.js';
-import { customer, inShop, mailTo, makeShop, pathOf, PHONE, signInThroughShop, startShop } from '../helpers/storefront.js';
+import {
+  customer,
+  inShop,
+  mailTo,
+  makeShop,
+  pathOf,
+  PHONE,
+  signInThroughShop,
+  startShop,
+  waitForScriptOnLoad,
+} from '../helpers/storefront.js';
 
 /**
  * Every link the service's emails send, read from the .eml files it writes, opens a page of the
@@ -109,7 +119,7 @@ describe('storefront: the pages emails link to', () => {
       // Another browser: signed out, it explains; signed in (another session of the same account), the API refuses and it says why.
       const elsewhere = await browser.newContext({ baseURL: app.baseUrl });
       try {
-        const other = await elsewhere.newPage();
+        const other = waitForScriptOnLoad(await elsewhere.newPage());
         await other.goto(link);
         await other.getByText('this link works only in the browser where you asked for the change').waitFor();
         await signInThroughShop(other, buyer.email, buyer.password);
