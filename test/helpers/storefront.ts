@@ -57,7 +57,7 @@ function scriptReady(): boolean {
 }
 
 /**
- * Makes `page`'s own loads (goto, reload, back, forward) also wait for the shop's script to take over
+ * Makes `page`'s own loads (goto, reload, back, forward, and waitForURL after a press) also wait for the shop's script to take over
  * the page. The load event comes before SvelteKit starts: a press right after it is sent as without
  * JavaScript, and a test of what only the script does (where the focus goes) sees the other path,
  * now and then, on a fast machine. A load asked to resolve sooner (`waitUntil: 'commit'`, to act
@@ -68,12 +68,15 @@ export function waitForScriptOnLoad(page: Page): Page {
     if (waitUntil === undefined || waitUntil === 'load') await page.waitForFunction(scriptReady);
     return loaded;
   };
-  const { goto, reload, goBack, goForward } = { goto: page.goto, reload: page.reload, goBack: page.goBack, goForward: page.goForward };
+  const { goto, reload, goBack, goForward, waitForURL } = page;
   return Object.assign(page, {
     goto: async (url: string, options?: Parameters<Page['goto']>[1]) => ready(await goto.call(page, url, options), options?.waitUntil),
     reload: async (options?: Parameters<Page['reload']>[0]) => ready(await reload.call(page, options), options?.waitUntil),
     goBack: async (options?: Parameters<Page['goBack']>[0]) => ready(await goBack.call(page, options), options?.waitUntil),
     goForward: async (options?: Parameters<Page['goForward']>[0]) => ready(await goForward.call(page, options), options?.waitUntil),
+    // After a press that left the page: a form the script does not handle (signing out) loads a new one.
+    waitForURL: async (url: Parameters<Page['waitForURL']>[0], options?: Parameters<Page['waitForURL']>[1]) =>
+      ready(await waitForURL.call(page, url, options), options?.waitUntil),
   });
 }
 
