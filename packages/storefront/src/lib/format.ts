@@ -15,20 +15,23 @@ const momentOptions: Intl.DateTimeFormatOptions = {
   timeZoneName: 'short',
 };
 // Made once: building a formatter is far slower than using one (a review list formats a date per review).
-const dayFormat = new Intl.DateTimeFormat('en-GB', { ...dayOptions, timeZone: 'UTC' });
-const momentFormat = new Intl.DateTimeFormat('en-GB', { ...momentOptions, timeZone: 'UTC' });
-
-/** In UTC: all the server knows of the reader (pages are rendered, and cached, for everyone). */
-export const date = (iso: string): string => dayFormat.format(new Date(iso));
-export const dateTime = (iso: string): string => momentFormat.format(new Date(iso));
-
-let browserZone: { day: Intl.DateTimeFormat; moment: Intl.DateTimeFormat } | undefined;
+const inUtc = {
+  day: new Intl.DateTimeFormat('en-GB', { ...dayOptions, timeZone: 'UTC' }),
+  moment: new Intl.DateTimeFormat('en-GB', { ...momentOptions, timeZone: 'UTC' }),
+};
+let browserZone: typeof inUtc | undefined;
 const inBrowserZone = () =>
   (browserZone ??= { day: new Intl.DateTimeFormat('en-GB', dayOptions), moment: new Intl.DateTimeFormat('en-GB', momentOptions) });
 
-/** In the time zone of the browser running the page (see Moment.svelte). */
-export const localDate = (iso: string): string => inBrowserZone().day.format(new Date(iso));
-export const localDateTime = (iso: string): string => inBrowserZone().moment.format(new Date(iso));
+/**
+ * A moment from the API as a shopper reads it: its day, or with `time` its hour and zone too. In UTC,
+ * all the server knows of the reader (pages are rendered, and cached, for everyone); with `local`, in
+ * the time zone of the browser running the page (see Moment.svelte).
+ */
+export function moment(iso: string, { time = false, local = false } = {}): string {
+  const formats = local ? inBrowserZone() : inUtc;
+  return (time ? formats.moment : formats.day).format(new Date(iso));
+}
 
 /** "M / Black" style summary of a variant's options. */
 export function optionsText(options: Record<string, string>): string {
