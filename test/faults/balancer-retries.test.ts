@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
@@ -41,6 +42,8 @@ before(async () => {
         res.end(`${req.method} ${body}`);
       });
     });
+    // As the service's (Fastify's default): long, for balancers that idle less than the instance.
+    server.keepAliveTimeout = 72_000;
     const port = await freePort();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     standIns.push(server);
@@ -83,4 +86,22 @@ test('a POST whose body arrives after its headers, cut off by an instance, is re
   assert.deepEqual(received, ['order'], 'the body reached exactly one other instance');
   const retried = Object.values(await haproxy.servers()).reduce((sum, s) => sum + s.wretr + s.wredis, 0);
   assert.ok(retried >= 1, 'HAProxy counts the retry');
+});
+
+test("a client is told HAProxy's keep-alive, shorter than HAProxy keeps an idle connection, not the instance's", async () => {
+  const config = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
+  const idleSeconds = Number(/^\s*timeout http-keep-alive (\d+)s$/m.exec(config)?.[1]);
+  assert.ok(idleSeconds > 0, 'the committed file sets timeout http-keep-alive in seconds');
+  const timeoutOf = (response: Response) => Number(/timeout=(\d+)/.exec(response.headers.get('keep-alive') ?? '')?.[1]);
+
+  const direct = await fetch(`http://127.0.0.1:${(standIns[0]!.address() as { port: number }).port}/catalog`);
+  assert.equal(timeoutOf(direct), 72, 'the instance announces its own');
+  // Believing 72 s, a client would send on connections HAProxy closes after idleSeconds: a write so sent fails unanswered.
+  const through = await fetch(`${haproxy.url}/catalog`);
+  assert.equal(through.status, 200);
+  const announced = timeoutOf(through);
+  assert.ok(
+    announced > 0 && announced < idleSeconds,
+    `Keep-Alive: ${through.headers.get('keep-alive')}; HAProxy closes after ${idleSeconds} s`,
+  );
 });
