@@ -94,7 +94,10 @@ interface Outcome {
  * whatever the delay: no client saw an error, checkouts went on in every phase, every acknowledged
  * order is stored once and the stock accounts for exactly them. Returns what differs.
  */
-async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ retried: number; served5xx: number; resends: string[] }> {
+async function restartUnderLoad(
+  t: TestContext,
+  nextDelayMs: number,
+): Promise<{ retried: number; served5xx: number; resends: string[]; context: string }> {
   const store = { client: () => new Client(haproxy.url), db, config: { passwordHashCost: 10 } };
   const admin = (await signInAs(store, 'ADMIN')).client;
   const { variantId, productId } = await sellableVariant(admin, { stock: STOCK, price: '5.00' });
@@ -119,6 +122,8 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
   let phaseStarted = Date.now();
   /** When each resend happened, for a failure's message: the phase and the time since its instance was told to stop. */
   const resends: string[] = [];
+  const stopWarnings: string[] = [];
+  const timings: string[] = [];
   let running = true;
   /**
    * A request whose kept-alive connection HAProxy closed without an answer is sent once more, as
@@ -174,12 +179,13 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
   // port, and on to the next once HAProxy's checks see it ready.
   try {
     await sleep(1000);
-    const timings: string[] = [];
     for (let slot = 0; slot < instances.length; slot++) {
       phase = slot + 1;
       phaseStarted = Date.now();
       const status = await instances[slot]!.stop();
       assert.deepEqual(status, { code: 0, signal: null }, `instance ${slot + 1} drained and exited 0`);
+      // What it warned of while it drained (a grace period cut short says a request was still running), for a failure's message.
+      for (const line of instances[slot]!.logs()) stopWarnings.push(`instance ${slot + 1}: ${String(line.msg)}`);
       const starting = Date.now();
       instances[slot] = await startInstance(slot, nextDelayMs);
       const started = Date.now();
@@ -219,7 +225,7 @@ async function restartUnderLoad(t: TestContext, nextDelayMs: number): Promise<{ 
   t.diagnostic(
     `${outcomes.length} requests (${placed.length} orders) through HAProxy over three restarts, none failed; HAProxy retried or redispatched ${retried}, answered 5xx ${served5xx}; closed unanswered and sent again ${resends.length}`,
   );
-  return { retried, served5xx, resends };
+  return { retried, served5xx, resends, context: [`restarts: ${timings.join('; ')}`, ...stopWarnings, 'HAProxy:', ...unusual].join('\n') };
 }
 
 test('a rolling restart with a plain SIGTERM under read and checkout load: HAProxy retries what the draining instances refuse; no client sees an error, every order exactly once', async (t) => {
@@ -236,10 +242,10 @@ test('a rolling restart of instances with SHUTDOWN_DELAY_MS: HAProxy takes each 
     instances[slot] = await startInstance(slot, DELAY_MS);
   }
   await haproxy.waitUntilUp();
-  const { retried, served5xx, resends } = await restartUnderLoad(t, DELAY_MS);
+  const { retried, served5xx, resends, context } = await restartUnderLoad(t, DELAY_MS);
   assert.deepEqual(
     { retried, served5xx, resent: resends.length },
     { retried: 0, served5xx: 0, resent: 0 },
-    `resends: ${resends.join('; ') || 'none'}`,
+    `resends: ${resends.join('; ') || 'none'}\n${context}`,
   );
 });
