@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright
 import { startTestApp, type TestApp } from './app.js';
 import { launchBrowser } from './chromium.js';
 import { PASSWORD } from './factories.js';
+import { waitFor } from './mail.js';
 
 export { launchBrowser };
 
@@ -143,14 +144,13 @@ export async function inView(element: Locator): Promise<boolean> {
  * after it shows what it moved it for (the words appear, then the focus follows), so a test that saw
  * the words and looked at the focus at once could look in between: on a fast machine, now and then.
  */
-export async function gainsFocus(element: Locator, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await element.evaluate((el) => el === el.ownerDocument.activeElement)) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export function gainsFocus(element: Locator, timeoutMs = 5_000): Promise<boolean> {
+  return waitFor(() => element.evaluate((el) => el === el.ownerDocument.activeElement), timeoutMs).then(
+    () => true,
+    () => false,
+  );
 }
+
 /** The requests each page has in flight, for settled(). */
 const inFlight = new WeakMap<Page, Set<Request>>();
 
